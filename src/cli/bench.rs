@@ -1,0 +1,48 @@
+//! `stoneyard perft` and `stoneyard bench`.
+
+use super::{BenchArgs, PerftArgs, fail};
+use crate::games::{self, GameKind};
+use serde_json::json;
+use std::process::ExitCode;
+
+pub fn run_perft(args: PerftArgs) -> ExitCode {
+    let game = match games::open(args.game.game, &args.game.options, args.position.as_deref()) {
+        Ok(g) => g,
+        Err(e) => return fail(e),
+    };
+    let start = web_time::Instant::now();
+    let nodes = game.perft(args.depth);
+    let secs = start.elapsed().as_secs_f64();
+    println!("{}", json!({"game": args.game.game.slug(), "depth": args.depth, "nodes": nodes, "seconds": secs}));
+    ExitCode::SUCCESS
+}
+
+pub fn run_bench(args: BenchArgs) -> ExitCode {
+    let kinds: Vec<GameKind> = if args.game == "all" {
+        games::available().iter().filter_map(|s| s.parse().ok()).collect()
+    } else {
+        match args.game.parse() {
+            Ok(k) => vec![k],
+            Err(e) => return fail(e),
+        }
+    };
+    if kinds.is_empty() {
+        return fail("no game is implemented yet");
+    }
+    if !(args.seconds > 0.0 && args.seconds.is_finite()) {
+        return fail("--seconds must be a positive number");
+    }
+    for kind in kinds {
+        let game = match games::open(kind, &args.options, None) {
+            Ok(g) => g,
+            Err(e) => return fail(e),
+        };
+        let r = game.bench(args.seconds, args.seed);
+        println!(
+            "{}",
+            json!({"game": kind.slug(), "playouts": r.playouts, "playouts_per_s": r.playouts_per_s,
+                   "plies_per_playout": r.plies_per_playout, "legal_per_state": r.legal_per_state})
+        );
+    }
+    ExitCode::SUCCESS
+}

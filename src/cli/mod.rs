@@ -1,0 +1,149 @@
+//! The command line (ARCHITECTURE.md §5): `play`, `referee`, `perft`, `bench`, `arena`. No Bevy.
+
+mod arena;
+mod bench;
+mod referee;
+
+use crate::games::GameKind;
+use clap::{Args, Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Stoneyard: Gravel, Red Stone, Throngs, Inchworm and Hidden Intention.
+#[derive(Debug, Parser)]
+#[command(name = "stoneyard", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Open the game window, optionally straight into a game.
+    Play(PlayArgs),
+    /// Apply moves to a position and print the result as one JSON object.
+    Referee(RefereeArgs),
+    /// Count the sequences of atomic decisions to a fixed depth.
+    Perft(PerftArgs),
+    /// Measure random playouts per second (one thread).
+    Bench(BenchArgs),
+    /// Play computer opponents against each other and estimate their Elo difference.
+    Arena(ArenaArgs),
+}
+
+/// The game and its options, shared by every subcommand.
+#[derive(Debug, Args, Clone)]
+pub struct GameArgs {
+    /// The game: gravel, red-stone, throngs, inchworm or hidden-intention.
+    #[arg(long, value_parser = parse_game)]
+    pub game: GameKind,
+    /// A rules option as key=value (repeatable); see each game's rules for the keys.
+    #[arg(long = "option", value_name = "K=V", value_parser = parse_option)]
+    pub options: Vec<(String, String)>,
+}
+
+#[derive(Debug, Args)]
+pub struct PlayArgs {
+    /// Start this game directly (otherwise the title screen opens).
+    #[arg(long, value_parser = parse_game)]
+    pub game: Option<GameKind>,
+    #[arg(long = "option", value_name = "K=V", value_parser = parse_option)]
+    pub options: Vec<(String, String)>,
+    /// The opponent: human (same device), easy, medium or hard.
+    #[arg(long, default_value = "human")]
+    pub vs: String,
+    /// Resume a saved game record.
+    #[arg(long, value_name = "FILE")]
+    pub load: Option<std::path::PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct RefereeArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Start from this position text (default: the initial position).
+    #[arg(long, conflicts_with = "position_file", allow_hyphen_values = true)]
+    pub position: Option<String>,
+    /// Read the position text from a file.
+    #[arg(long, value_name = "F")]
+    pub position_file: Option<std::path::PathBuf>,
+    /// Moves in the game-record notation, separated by ';' or newlines.
+    #[arg(long, conflicts_with = "moves_file", allow_hyphen_values = true)]
+    pub moves: Option<String>,
+    /// Read the moves from a file.
+    #[arg(long, value_name = "F")]
+    pub moves_file: Option<std::path::PathBuf>,
+    /// Also list every legal move of the final position.
+    #[arg(long)]
+    pub legal: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct PerftArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    #[arg(long, allow_hyphen_values = true)]
+    pub position: Option<String>,
+    /// Depth in atomic decisions.
+    #[arg(long)]
+    pub depth: u32,
+}
+
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// A game slug, or "all".
+    #[arg(long, default_value = "all")]
+    pub game: String,
+    #[arg(long = "option", value_name = "K=V", value_parser = parse_option)]
+    pub options: Vec<(String, String)>,
+    /// Seconds of playouts per game.
+    #[arg(long, default_value_t = 3.0)]
+    pub seconds: f64,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+#[derive(Debug, Args)]
+pub struct ArenaArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Level of player A: random, easy, medium or hard.
+    #[arg(long)]
+    pub a: String,
+    /// Level of player B.
+    #[arg(long)]
+    pub b: String,
+    /// Number of games (sides alternate game by game).
+    #[arg(long)]
+    pub games: u32,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+fn parse_game(s: &str) -> Result<GameKind, String> {
+    s.parse()
+}
+
+fn parse_option(s: &str) -> Result<(String, String), String> {
+    let (k, v) = s.split_once('=').ok_or_else(|| format!("'{s}' is not key=value"))?;
+    if k.trim().is_empty() {
+        return Err(format!("'{s}' has no key"));
+    }
+    Ok((k.trim().to_string(), v.trim().to_string()))
+}
+
+/// Prints a message for the user on stderr and returns exit status 2.
+pub fn fail(message: impl std::fmt::Display) -> ExitCode {
+    eprintln!("stoneyard: {message}");
+    ExitCode::from(2)
+}
+
+/// Runs a subcommand that does not need the window. `Play` is handled by the binary.
+pub fn run(command: Command) -> ExitCode {
+    match command {
+        Command::Play(_) => fail("this build has no game window; rebuild with the default feature 'app'"),
+        Command::Referee(args) => referee::run(args),
+        Command::Perft(args) => bench::run_perft(args),
+        Command::Bench(args) => bench::run_bench(args),
+        Command::Arena(args) => arena::run(args),
+    }
+}

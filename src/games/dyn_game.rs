@@ -1,0 +1,213 @@
+//! `DynGame`: any game behind one object-safe handle, driven by record tokens and texts.
+
+use super::GameKind;
+use crate::rules::{
+    Effects, GameOptions, LegalTokens, PlayoutStats, random_playout, Notation, OptionError, Outcome, ParseError, RecordError, Side, Status,
+    ToMove,
+};
+use serde_json::{Value, json};
+use thiserror::Error;
+
+/// Why a game could not be opened.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum GameError {
+    #[error("{0} is not available yet; the games that exist are: {1}")]
+    NotAvailable(GameKind, String),
+    #[error(transparent)]
+    Option(#[from] OptionError),
+    #[error("bad position text: {0}")]
+    Position(#[from] ParseError),
+}
+
+/// A game in progress, whatever the game. Implemented for every `Notation` type.
+pub trait DynGame: Send + Sync {
+    fn kind(&self) -> GameKind;
+    /// The canonical position text of the spec.
+    fn position_text(&self) -> String;
+    fn to_move(&self) -> Option<ToMove>;
+    fn status(&self) -> Status;
+    /// How the game names a side (`"b"`, `"L"`, `"A"`).
+    fn side_name(&self, side: Side) -> &'static str;
+    /// Applies one game-record token; on error nothing changes.
+    fn play_token(&mut self, token: &str) -> Result<Effects, RecordError>;
+    fn legal_tokens(&self) -> LegalTokens;
+    /// Effects as JSON with cells and sides written in the game's notation.
+    fn effects_json(&self, effects: &Effects) -> Value;
+    /// The options as `key=value` pairs.
+    fn option_pairs(&self) -> Vec<(String, String)>;
+    fn clone_box(&self) -> Box<dyn DynGame>;
+    /// Perft over atomic decisions from this position.
+    fn perft(&self, depth: u32) -> u64;
+    /// Random playouts from this position for about `seconds`, one thread, seeded.
+    fn bench(&self, seconds: f64, seed: u64) -> BenchReport;
+}
+
+/// What `stoneyard bench` measures for one game.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct BenchReport {
+    pub playouts: u64,
+    pub playouts_per_s: f64,
+    pub plies_per_playout: f64,
+    pub legal_per_state: f64,
+}
+
+/// No playout is allowed more decisions than this (a guard against a game that never ends).
+pub const PLAYOUT_PLY_LIMIT: u64 = 1_000_000;
+
+impl<G: Notation> DynGame for G {
+    fn kind(&self) -> GameKind {
+        G::SLUG.parse().expect("every game's SLUG is a GameKind slug")
+    }
+    fn position_text(&self) -> String {
+        self.format_position()
+    }
+    fn to_move(&self) -> Option<ToMove> {
+        crate::rules::Rules::to_move(self)
+    }
+    fn status(&self) -> Status {
+        crate::rules::Rules::status(self)
+    }
+    fn side_name(&self, side: Side) -> &'static str {
+        G::side_name(side)
+    }
+    fn play_token(&mut self, token: &str) -> Result<Effects, RecordError> {
+        self.play_record_token(token)
+    }
+    fn legal_tokens(&self) -> LegalTokens {
+        self.legal_record_tokens()
+    }
+    fn effects_json(&self, effects: &Effects) -> Value {
+        Value::Array(
+            effects
+                .iter()
+                .map(|e| {
+                    let mut v = serde_json::to_value(e).expect("effects serialise");
+                    name_cells_and_sides(&mut v, &|c| self.cell_name(c), &G::side_name);
+                    v
+                })
+                .collect(),
+        )
+    }
+    fn option_pairs(&self) -> Vec<(String, String)> {
+        crate::rules::Rules::options(self).to_pairs()
+    }
+    fn clone_box(&self) -> Box<dyn DynGame> {
+        Box::new(self.clone())
+    }
+    fn perft(&self, depth: u32) -> u64 {
+        crate::rules::perft(self, depth)
+    }
+    fn bench(&self, seconds: f64, seed: u64) -> BenchReport {
+        let mut rng = crate::rules::seeded(seed);
+        let mut moves = Vec::new();
+        let mut stats = PlayoutStats::default();
+        let mut playouts = 0u64;
+        let start = web_time::Instant::now();
+        while playouts == 0 || start.elapsed().as_secs_f64() < seconds {
+            let mut pos = self.clone();
+            let mut one = PlayoutStats::default();
+            random_playout(&mut pos, &mut rng, &mut moves, PLAYOUT_PLY_LIMIT, &mut one);
+            stats.plies += one.plies;
+            stats.legal_total += one.legal_total;
+            playouts += 1;
+        }
+        let elapsed = start.elapsed().as_secs_f64().max(1e-9);
+        BenchReport {
+            playouts,
+            playouts_per_s: playouts as f64 / elapsed,
+            plies_per_playout: stats.plies as f64 / playouts as f64,
+            legal_per_state: stats.legal_total as f64 / stats.plies.max(1) as f64,
+        }
+    }
+}
+
+/// Rewrites cell indexes as names and sides as the game writes them, in a serialised effect.
+fn name_cells_and_sides(v: &mut Value, cell: &dyn Fn(u16) -> String, side: &dyn Fn(Side) -> &'static str) {
+    let Value::Object(map) = v else { return };
+    let side_of = |s: &Value| match s.as_str() {
+        Some("First") => Some(side(Side::First)),
+        Some("Second") => Some(side(Side::Second)),
+        _ => None,
+    };
+    for (key, val) in map.iter_mut() {
+        match key.as_str() {
+            "cell" | "from" | "to" | "a" | "b" => {
+                if let Some(n) = val.as_u64() {
+                    *val = json!(cell(n as u16));
+                } else if let Value::Array(items) = val {
+                    for it in items.iter_mut() {
+                        if let Some(n) = it.as_u64() {
+                            *it = json!(cell(n as u16));
+                        }
+                    }
+                }
+            }
+            "cells" | "path" => {
+                if let Value::Array(items) = val {
+                    for it in items.iter_mut() {
+                        if let Some(n) = it.as_u64() {
+                            *it = json!(cell(n as u16));
+                        }
+                    }
+                }
+            }
+            "by" | "owner" | "side" => {
+                if let Some(name) = side_of(val) {
+                    *val = json!(name);
+                }
+            }
+            "outcome" => {
+                *val = match val {
+                    Value::String(s) if s == "Draw" => json!("draw"),
+                    Value::Object(o) => match o.get("Winner").and_then(side_of) {
+                        Some(name) => json!({ "winner": name }),
+                        None => val.clone(),
+                    },
+                    _ => val.clone(),
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The referee's status value: `"ongoing"`, `"draw"` or `{"winner": side}`.
+pub fn status_json(game: &dyn DynGame) -> Value {
+    match game.status() {
+        Status::Ongoing => json!("ongoing"),
+        Status::Over(Outcome::Draw) => json!("draw"),
+        Status::Over(Outcome::Winner(s)) => json!({ "winner": game.side_name(s) }),
+    }
+}
+
+/// Builds a game from option pairs and an optional position text.
+type Opener = fn(&[(String, String)], Option<&str>) -> Result<Box<dyn DynGame>, GameError>;
+
+/// The opener of each implemented game. Each engine plugs in here with one line:
+/// `GameKind::X => Some(open_as::<x::Position>)`.
+fn opener(kind: GameKind) -> Option<Opener> {
+    match kind {
+        _ => None,
+    }
+}
+
+/// Opens a game: options from `key=value` pairs over the spec's defaults, then either the initial
+/// position or the given position text.
+pub fn open(kind: GameKind, options: &[(String, String)], position: Option<&str>) -> Result<Box<dyn DynGame>, GameError> {
+    let open = opener(kind).ok_or_else(|| GameError::NotAvailable(kind, available().join(", ")))?;
+    open(options, position)
+}
+
+/// The slugs of the games that are implemented.
+pub fn available() -> Vec<&'static str> {
+    GameKind::ALL.into_iter().filter(|&k| opener(k).is_some()).map(GameKind::slug).collect()
+}
+
+#[allow(dead_code)]
+fn open_as<G: Notation>(options: &[(String, String)], position: Option<&str>) -> Result<Box<dyn DynGame>, GameError> {
+    let options = G::Options::from_pairs(options.iter().map(|(k, v)| (k.as_str(), v.as_str())))?;
+    Ok(match position {
+        Some(text) => Box::new(G::parse_position(&options, text)?),
+        None => Box::new(G::new(&options)),
+    })
+}

@@ -1,0 +1,8 @@
+//! The five games: their kinds and slugs, and one object-safe handle (`DynGame`) that lets the
+//! command line, saves and menus work with any of them through its record tokens and texts.
+
+mod dyn_game;
+mod kind;
+
+pub use dyn_game::{BenchReport, DynGame, PLAYOUT_PLY_LIMIT, GameError, available, open, status_json};
+pub use kind::GameKind;

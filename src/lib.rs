@@ -1,0 +1,13 @@
+//! Stoneyard: five abstract strategy games (Gravel, Red Stone, Throngs, Inchworm, Hidden
+//! Intention) on the desktop and in the browser.
+//!
+//! Crate map: `rules` (the shared vocabulary and the `Rules` trait), `games` (the five engines and
+//! a handle for any of them), `cli` (referee, perft, bench, arena) are pure Rust; `app` (feature
+//! `app`) is the Bevy game that projects the engines' positions onto entities.
+
+pub mod cli;
+pub mod games;
+pub mod rules;
+
+#[cfg(feature = "app")]
+pub mod app;

@@ -1,0 +1,95 @@
+//! Cell names: `a1` style (files a, b, c, …) and Go style (A, B, …, skipping I).
+
+use super::ParseError;
+
+/// How a game writes file letters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileLetters {
+    /// `a b c … z`, lower case (Gravel, Inchworm, Hidden Intention).
+    Lower,
+    /// `A B … H J …`, upper case without `I` (Go style; Red Stone).
+    GoUpper,
+}
+
+impl FileLetters {
+    fn letter(self, file: usize) -> Option<char> {
+        match self {
+            FileLetters::Lower => (file < 26).then(|| (b'a' + file as u8) as char),
+            FileLetters::GoUpper => {
+                if file >= 25 {
+                    return None;
+                }
+                let skip = if file >= 8 { 1 } else { 0 };
+                Some((b'A' + (file + skip) as u8) as char)
+            }
+        }
+    }
+
+    fn file(self, letter: char) -> Option<usize> {
+        match self {
+            FileLetters::Lower => letter.is_ascii_lowercase().then(|| (letter as u8 - b'a') as usize),
+            FileLetters::GoUpper => {
+                if !letter.is_ascii_uppercase() || letter == 'I' {
+                    return None;
+                }
+                let i = (letter as u8 - b'A') as usize;
+                Some(if i > 8 { i - 1 } else { i })
+            }
+        }
+    }
+}
+
+/// Writes `(file, rank)` (both 0-based, rank 0 = row "1") as `a1` / `A1`.
+pub fn cell_name(letters: FileLetters, file: usize, rank: usize) -> String {
+    let mut s = String::with_capacity(3);
+    s.push(letters.letter(file).unwrap_or('?'));
+    s.push_str(&(rank + 1).to_string());
+    s
+}
+
+/// Reads `a1` / `A1` into `(file, rank)` 0-based, checked against a `width` × `height` board.
+pub fn parse_cell(letters: FileLetters, text: &str, width: usize, height: usize) -> Result<(usize, usize), ParseError> {
+    let bad = || ParseError::new(format!("'{text}' is not a square of this {width}×{height} board"));
+    let mut chars = text.chars();
+    let letter = chars.next().ok_or_else(bad)?;
+    let digits = chars.as_str();
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || digits.starts_with('0') {
+        return Err(bad());
+    }
+    let file = letters.file(letter).ok_or_else(bad)?;
+    let rank: usize = digits.parse::<usize>().map_err(|_| bad())?.checked_sub(1).ok_or_else(bad)?;
+    if file >= width || rank >= height {
+        return Err(bad());
+    }
+    Ok((file, rank))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lower_names_round_trip() {
+        assert_eq!(cell_name(FileLetters::Lower, 0, 0), "a1");
+        assert_eq!(cell_name(FileLetters::Lower, 7, 7), "h8");
+        assert_eq!(parse_cell(FileLetters::Lower, "h8", 8, 8), Ok((7, 7)));
+        assert!(parse_cell(FileLetters::Lower, "i1", 8, 8).is_err());
+        assert!(parse_cell(FileLetters::Lower, "a9", 8, 8).is_err());
+        assert!(parse_cell(FileLetters::Lower, "a0", 8, 8).is_err());
+        assert!(parse_cell(FileLetters::Lower, "a01", 8, 8).is_err());
+        assert!(parse_cell(FileLetters::Lower, "", 8, 8).is_err());
+    }
+
+    #[test]
+    fn go_names_skip_i() {
+        assert_eq!(cell_name(FileLetters::GoUpper, 7, 0), "H1");
+        assert_eq!(cell_name(FileLetters::GoUpper, 8, 0), "J1");
+        assert_eq!(cell_name(FileLetters::GoUpper, 18, 18), "T19");
+        assert_eq!(parse_cell(FileLetters::GoUpper, "J1", 19, 19), Ok((8, 0)));
+        assert!(parse_cell(FileLetters::GoUpper, "I1", 19, 19).is_err());
+        for f in 0..19 {
+            let name = cell_name(FileLetters::GoUpper, f, 3);
+            assert_eq!(parse_cell(FileLetters::GoUpper, &name, 19, 19), Ok((f, 3)));
+        }
+    }
+}

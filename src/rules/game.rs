@@ -1,0 +1,224 @@
+//! The rules API every game implements: atomic decisions, named resolution phases, notation.
+
+use super::{Cell, Effects, OptionError, ParseError, PlayError, RecordError, Side, Status, ToMove};
+use std::fmt::Debug;
+use std::hash::Hash;
+
+/// How one option of a game can be set (for `--option K=V`, the setup screen and records).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OptionSpec {
+    /// The key as the CLI and records write it (case-insensitive on input).
+    pub key: &'static str,
+    /// A short label for the setup screen.
+    pub label: &'static str,
+    pub kind: OptionKind,
+}
+
+/// The values an option takes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionKind {
+    /// One of these words.
+    Choice(&'static [&'static str]),
+    /// A whole number in `min..=max`.
+    Int { min: i64, max: i64 },
+    /// Free text checked by the game (e.g. Inchworm's `pieces=25/23`).
+    Text,
+}
+
+/// A game's options: parsed from and written back to `key=value` pairs.
+pub trait GameOptions: Clone + Debug + Default + PartialEq + Send + Sync + 'static {
+    /// Every option, in the order the setup screen shows them.
+    fn specs() -> &'static [OptionSpec];
+
+    /// Sets one option; `key` is matched case-insensitively. Values are checked against the
+    /// spec's ranges, and options that depend on each other are checked by `validate`.
+    fn set(&mut self, key: &str, value: &str) -> Result<(), OptionError>;
+
+    /// The current value of an option, as `set` accepts it.
+    fn get(&self, key: &str) -> Option<String>;
+
+    /// Checks combinations of values (called after all `set`s).
+    fn validate(&self) -> Result<(), OptionError> {
+        Ok(())
+    }
+
+    /// Builds options from `key=value` pairs over the defaults.
+    fn from_pairs<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Result<Self, OptionError> {
+        let mut options = Self::default();
+        for (k, v) in pairs {
+            options.set(k, v)?;
+        }
+        options.validate()?;
+        Ok(options)
+    }
+
+    /// Every option as `(key, value)`, in `specs()` order.
+    fn to_pairs(&self) -> Vec<(String, String)> {
+        Self::specs()
+            .iter()
+            .filter_map(|s| self.get(s.key).map(|v| (s.key.to_string(), v)))
+            .collect()
+    }
+}
+
+/// Options for a game that has none.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NoOptions;
+
+impl GameOptions for NoOptions {
+    fn specs() -> &'static [OptionSpec] {
+        &[]
+    }
+    fn set(&mut self, key: &str, _value: &str) -> Result<(), OptionError> {
+        Err(OptionError::UnknownKey { key: key.to_string(), known: "(none)".to_string() })
+    }
+    fn get(&self, _key: &str) -> Option<String> {
+        None
+    }
+}
+
+/// A game's rules. The implementing type is the position: a pure value that knows whose decision
+/// is next and which atomic decisions are legal.
+///
+/// A `Move` is one atomic decision (one click or button press). `play` is the composition of the
+/// named phases `place` → `capture_sweep` → `cascade` → `end_check`; the app calls the phases one by
+/// one in its ordered systems, search calls `play_unchecked`.
+pub trait Rules: Clone + Debug + Send + Sync + 'static {
+    type Move: Clone + Debug + PartialEq + Eq + Hash + Send + Sync + 'static;
+    type Options: GameOptions;
+
+    /// The initial position for these options.
+    fn new(options: &Self::Options) -> Self;
+
+    /// The options this position was set up with.
+    fn options(&self) -> &Self::Options;
+
+    /// Who decides next; `None` once the game is over.
+    fn to_move(&self) -> Option<ToMove>;
+
+    fn status(&self) -> Status;
+
+    /// Appends every legal atomic decision for whoever is to move (at a simultaneous node: for
+    /// every side that has not sealed its commitment). Clears `out` first.
+    fn legal_moves(&self, out: &mut Vec<Self::Move>);
+
+    /// The legal decisions of one side. At a sequential node the other side has none.
+    fn legal_moves_for(&self, side: Side, out: &mut Vec<Self::Move>) {
+        out.clear();
+        if self.to_move() == Some(ToMove::One(side)) {
+            self.legal_moves(out);
+        }
+    }
+
+    /// The side that makes decision `m` (at a simultaneous node the move names its side).
+    fn mover(&self, m: &Self::Move) -> Side;
+
+    fn is_legal(&self, m: &Self::Move) -> bool {
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        moves.contains(m)
+    }
+
+    /// Phase 1: checks `m` and applies the decision itself. On error the position is unchanged.
+    fn place(&mut self, m: &Self::Move) -> Result<Effects, PlayError>;
+
+    /// Phase 2: removes what the placement captured.
+    fn capture_sweep(&mut self) -> Effects {
+        Effects::new()
+    }
+
+    /// Phase 3: later rounds of removals until the board is stable (a loop guard fails loudly).
+    fn cascade(&mut self) -> Effects {
+        Effects::new()
+    }
+
+    /// Phase 4: decides whether the game ended and whose decision is next.
+    fn end_check(&mut self) -> Effects {
+        Effects::new()
+    }
+
+    /// Plays a decision for a caller outside search: all phases in order. On error the position is
+    /// unchanged and the error says why.
+    fn play(&mut self, m: &Self::Move) -> Result<Effects, PlayError> {
+        let mut effects = self.place(m)?;
+        effects.extend(self.capture_sweep());
+        effects.extend(self.cascade());
+        effects.extend(self.end_check());
+        Ok(effects)
+    }
+
+    /// Plays a decision known to be legal, as fast as possible and without collecting effects.
+    /// An illegal move may leave the position inconsistent (but never causes undefined behaviour).
+    fn play_unchecked(&mut self, m: &Self::Move) {
+        let _ = self.play(m);
+    }
+
+    /// A hash of the position for transposition tables (0 when the game does not provide one).
+    fn zobrist(&self) -> u64 {
+        0
+    }
+}
+
+/// Text forms of a game: move tokens (atomic decisions), the position text and the spec's
+/// game-record tokens, exactly as the spec writes them.
+pub trait Notation: Rules {
+    /// The name of the game as the CLI and saves write it (`red-stone`).
+    const SLUG: &'static str;
+
+    /// How the position text and the referee name a side (`"b"`, `"L"`, `"A"`, …).
+    fn side_name(side: Side) -> &'static str;
+
+    /// The name of a board space (`"c3"`), for effects and the UI.
+    fn cell_name(&self, cell: Cell) -> String;
+
+    /// Reads an atomic decision.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, ParseError>;
+
+    /// Writes an atomic decision so that `parse_move` reads it back.
+    fn format_move(&self, m: &Self::Move) -> String;
+
+    /// Reads a position text of the spec for these options, rejecting texts that break one of the
+    /// spec's invariants with a clear message.
+    fn parse_position(options: &Self::Options, text: &str) -> Result<Self, ParseError>;
+
+    /// The canonical position text: equal positions give equal text.
+    fn format_position(&self) -> String;
+
+    /// Applies one game-record token (which may stand for several atomic decisions: a Gravel turn,
+    /// a Hidden Intention attempt). On error the position is unchanged.
+    fn play_record_token(&mut self, token: &str) -> Result<Effects, RecordError> {
+        let m = self.parse_move(token).map_err(|source| RecordError::Parse { token: token.to_string(), source })?;
+        self.play(&m).map_err(|source| RecordError::Illegal { token: token.to_string(), source })
+    }
+
+    /// Every legal record token for the side(s) to move, as the referee's `--legal` lists them.
+    fn legal_record_tokens(&self) -> LegalTokens {
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        let mut tokens: Vec<String> = moves.iter().map(|m| self.format_move(m)).collect();
+        tokens.sort();
+        tokens.dedup();
+        LegalTokens::List(tokens)
+    }
+}
+
+/// The referee's `legal` listing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LegalTokens {
+    /// Every legal token, sorted.
+    List(Vec<String>),
+    /// Too many to list: only the exact count.
+    CountOnly(u64),
+    /// Per side at a simultaneous node (sorted lists for `First` and `Second`).
+    PerSide(Vec<String>, Vec<String>),
+}
+
+impl LegalTokens {
+    pub fn count(&self) -> u64 {
+        match self {
+            LegalTokens::List(v) => v.len() as u64,
+            LegalTokens::CountOnly(n) => *n,
+            LegalTokens::PerSide(a, b) => (a.len() + b.len()) as u64,
+        }
+    }
+}

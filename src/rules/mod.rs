@@ -1,0 +1,26 @@
+//! The vocabulary every game shares: sides, turns, outcomes, effects, errors, the rules trait,
+//! board topologies, notation helpers, perft and seeded randomness. No Bevy here.
+
+mod coord;
+mod effect;
+mod error;
+mod game;
+mod grid;
+mod outcome;
+mod perft;
+mod playout;
+mod rng;
+mod side;
+mod tri;
+
+pub use coord::{FileLetters, cell_name, parse_cell};
+pub use effect::{Cell, Effect, EffectKind, Effects, RemoveCause};
+pub use error::{OptionError, ParseError, PlayError, RecordError};
+pub use game::{GameOptions, LegalTokens, NoOptions, Notation, OptionKind, OptionSpec, Rules};
+pub use grid::{DIRECTIONS, SquareGrid, Wrap};
+pub use outcome::{Outcome, Status, ToMove};
+pub use perft::perft;
+pub use playout::{PlayoutStats, random_playout};
+pub use rng::{GameRng, pick_index, seeded};
+pub use side::{BySide, Side};
+pub use tri::{TRI_DIRECTIONS, TriLattice};
