@@ -2,7 +2,7 @@
 
 mod arena;
 mod bench;
-mod referee;
+pub mod referee;
 
 use crate::games::GameKind;
 use clap::{Args, Parser, Subcommand};

@@ -2,8 +2,8 @@
 
 use super::GameKind;
 use crate::rules::{
-    Effects, GameOptions, LegalTokens, PlayoutStats, random_playout, Notation, OptionError, Outcome, ParseError, RecordError, Side, Status,
-    ToMove,
+    Effects, GameOptions, LegalTokens, Notation, OptionError, Outcome, ParseError, PlayoutStats, RecordError, Side,
+    Status, ToMove, random_playout,
 };
 use serde_json::{Value, json};
 use thiserror::Error;
@@ -193,7 +193,11 @@ fn opener(kind: GameKind) -> Option<Opener> {
 
 /// Opens a game: options from `key=value` pairs over the spec's defaults, then either the initial
 /// position or the given position text.
-pub fn open(kind: GameKind, options: &[(String, String)], position: Option<&str>) -> Result<Box<dyn DynGame>, GameError> {
+pub fn open(
+    kind: GameKind,
+    options: &[(String, String)],
+    position: Option<&str>,
+) -> Result<Box<dyn DynGame>, GameError> {
     let open = opener(kind).ok_or_else(|| GameError::NotAvailable(kind, available().join(", ")))?;
     open(options, position)
 }

@@ -52,10 +52,16 @@ impl GameKind {
 
     pub const fn tagline(self) -> &'static str {
         match self {
-            GameKind::Gravel => "Place, move and remove stacks to control the board; neighbours decide who owns a space.",
+            GameKind::Gravel => {
+                "Place, move and remove stacks to control the board; neighbours decide who owns a space."
+            }
             GameKind::RedStone => "Go played to annihilation: every capture is made with a permanent red stone.",
-            GameKind::Throngs => "Double moves on a triangular board; stones hop along lines with power from their neighbours.",
-            GameKind::Inchworm => "Drop, collect and spread stacks; surround enemy groups to capture them. First to 60 wins.",
+            GameKind::Throngs => {
+                "Double moves on a triangular board; stones hop along lines with power from their neighbours."
+            }
+            GameKind::Inchworm => {
+                "Drop, collect and spread stacks; surround enemy groups to capture them. First to 60 wins."
+            }
             GameKind::HiddenIntention => {
                 "Both players secretly commit a figure at once; clashing influence burns squares and topples figures."
             }

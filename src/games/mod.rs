@@ -4,5 +4,5 @@
 mod dyn_game;
 mod kind;
 
-pub use dyn_game::{BenchReport, DynGame, PLAYOUT_PLY_LIMIT, GameError, available, open, status_json};
+pub use dyn_game::{BenchReport, DynGame, GameError, PLAYOUT_PLY_LIMIT, available, open, status_json};
 pub use kind::GameKind;

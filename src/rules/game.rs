@@ -54,10 +54,7 @@ pub trait GameOptions: Clone + Debug + Default + PartialEq + Send + Sync + 'stat
 
     /// Every option as `(key, value)`, in `specs()` order.
     fn to_pairs(&self) -> Vec<(String, String)> {
-        Self::specs()
-            .iter()
-            .filter_map(|s| self.get(s.key).map(|v| (s.key.to_string(), v)))
-            .collect()
+        Self::specs().iter().filter_map(|s| self.get(s.key).map(|v| (s.key.to_string(), v))).collect()
     }
 }
 
