@@ -2,6 +2,8 @@
 //! `../shared/rules/cases/`) through the same code path as `stoneyard referee`.
 #![allow(dead_code)]
 
+pub mod conformance;
+
 use serde_json::Value;
 use std::collections::BTreeSet;
 use stoneyard::cli::referee::referee;
