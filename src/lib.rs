@@ -8,6 +8,7 @@
 pub mod cli;
 pub mod games;
 pub mod rules;
+pub mod save;
 
 #[cfg(feature = "app")]
 pub mod app;

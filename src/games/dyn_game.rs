@@ -2,8 +2,8 @@
 
 use super::GameKind;
 use crate::rules::{
-    Effects, GameOptions, LegalTokens, Notation, OptionError, Outcome, ParseError, PlayoutStats, RecordError, Side,
-    Status, ToMove, random_playout,
+    Effects, GameOptions, LegalTokens, Notation, OptionError, OptionSpec, Outcome, ParseError, PlayoutStats,
+    RecordError, Side, Status, ToMove, random_playout,
 };
 use serde_json::{Value, json};
 use thiserror::Error;
@@ -36,6 +36,8 @@ pub trait DynGame: Send + Sync {
     /// The options as `key=value` pairs.
     fn option_pairs(&self) -> Vec<(String, String)>;
     fn clone_box(&self) -> Box<dyn DynGame>;
+    /// The options this game accepts (for the setup screen).
+    fn option_specs(&self) -> &'static [OptionSpec];
     /// Perft over atomic decisions from this position.
     fn perft(&self, depth: u32) -> u64;
     /// Random playouts from this position for about `seconds`, one thread, seeded.
@@ -93,6 +95,9 @@ impl<G: Notation> DynGame for G {
     }
     fn clone_box(&self) -> Box<dyn DynGame> {
         Box::new(self.clone())
+    }
+    fn option_specs(&self) -> &'static [OptionSpec] {
+        G::Options::specs()
     }
     fn perft(&self, depth: u32) -> u64 {
         crate::rules::perft(self, depth)
