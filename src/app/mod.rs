@@ -1,1 +1,85 @@
-//! placeholder
+//! The Bevy game: window, menus, input, sound. The rules live in `crate::games`; this layer only
+//! presents them and turns player input into their moves.
+
+pub mod input;
+pub mod menus;
+pub mod playing;
+pub mod screen;
+pub mod settings_io;
+mod theme;
+mod third_party;
+
+use crate::cli::PlayArgs;
+use crate::games::GameKind;
+use bevy::prelude::*;
+use std::process::ExitCode;
+
+/// How the window opens: the title screen, or straight into a game's setup.
+#[derive(Clone, Debug, Default, Resource)]
+pub struct Launch {
+    pub game: Option<GameKind>,
+    pub options: Vec<(String, String)>,
+}
+
+impl Launch {
+    /// From `stoneyard play …`; refuses what this build cannot honour yet.
+    pub fn from_args(args: &PlayArgs) -> Result<Launch, String> {
+        if args.vs != "human" {
+            return Err(format!("--vs {}: computer opponents are not built yet; use --vs human", args.vs));
+        }
+        if let Some(path) = &args.load {
+            return Err(format!("--load {}: loading records is not built yet", path.display()));
+        }
+        Ok(Launch { game: args.game, options: args.options.clone() })
+    }
+}
+
+/// Global ordering of our `Update` systems. Features join a set; only this file orders them.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AppSystems {
+    /// Raw input becomes `ActionPressed` messages.
+    RecordInput,
+    /// Screens react to actions and change state.
+    Update,
+}
+
+/// Everything but rendering, windowing, sound and the input devices: states, messages, menu logic,
+/// settings. The headless tests run exactly this on `MinimalPlugins`.
+pub fn core_plugin(app: &mut App) {
+    app.configure_sets(Update, (AppSystems::RecordInput, AppSystems::Update).chain());
+    app.add_plugins((screen::plugin, input::plugin, settings_io::plugin, menus::plugin, playing::plugin));
+}
+
+/// The full game: default plugins with our window, the third-party plugins, presentation.
+pub fn app_plugin(app: &mut App) {
+    app.add_plugins(
+        DefaultPlugins
+            .set(WindowPlugin {
+                primary_window: Some(Window {
+                    title: "Stoneyard".into(),
+                    fit_canvas_to_parent: true,
+                    prevent_default_event_handling: true,
+                    ..default()
+                }),
+                ..default()
+            })
+            .set(AssetPlugin { meta_check: bevy::asset::AssetMetaCheck::Never, ..default() }),
+    );
+    app.add_plugins((third_party::plugin, core_plugin, theme::plugin));
+    app.add_systems(Startup, spawn_camera);
+}
+
+fn spawn_camera(mut commands: Commands) {
+    commands.spawn((Name::new("Camera"), Camera2d));
+}
+
+/// Opens the window and runs until the player quits.
+pub fn run(launch: Launch) -> ExitCode {
+    let mut app = App::new();
+    app.insert_resource(launch);
+    app.add_plugins(app_plugin);
+    match app.run() {
+        AppExit::Success => ExitCode::SUCCESS,
+        AppExit::Error(code) => ExitCode::from(code.get()),
+    }
+}

@@ -1,0 +1,144 @@
+//! The setup screen of one game: its rules options, then start.
+
+use super::widgets::{item, key_hints, screen_frame, value_item};
+use super::{MenuClicked, MenuFocus, MenuInput, read_menu_inputs, reset_focus};
+use crate::app::AppSystems;
+use crate::app::input::ActionPressed;
+use crate::app::playing::CurrentMatch;
+use crate::app::screen::Screen;
+use crate::games::{self, GameKind};
+use crate::rules::{OptionKind, OptionSpec};
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
+
+/// The game being set up and the chosen option values.
+#[derive(Resource, Debug, Clone)]
+pub struct SetupChoice {
+    pub kind: GameKind,
+    pub specs: &'static [OptionSpec],
+    /// `(key, value)` for every option, in `specs` order.
+    pub values: Vec<(String, String)>,
+    /// Why the game cannot start, or what went wrong last.
+    pub message: Option<String>,
+}
+
+impl Default for SetupChoice {
+    fn default() -> Self {
+        SetupChoice { kind: GameKind::Gravel, specs: &[], values: Vec::new(), message: None }
+    }
+}
+
+impl SetupChoice {
+    /// Chooses a game and loads its default options (with `overrides` applied when valid).
+    pub fn select(&mut self, kind: GameKind, overrides: &[(String, String)]) {
+        self.kind = kind;
+        self.message = None;
+        match games::open(kind, &[], None) {
+            Ok(game) => {
+                self.specs = game.option_specs();
+                self.values = game.option_pairs();
+                for (k, v) in overrides {
+                    if let Some(slot) = self.values.iter_mut().find(|(key, _)| key.eq_ignore_ascii_case(k)) {
+                        slot.1 = v.clone();
+                    } else {
+                        self.values.push((k.clone(), v.clone()));
+                    }
+                }
+                if let Err(e) = games::open(kind, &self.values, None) {
+                    self.message = Some(e.to_string());
+                }
+            }
+            Err(e) => {
+                self.specs = &[];
+                self.values = Vec::new();
+                self.message = Some(e.to_string());
+            }
+        }
+    }
+
+    /// Steps option `index` to its next (`delta` > 0) or previous value.
+    pub fn adjust(&mut self, index: usize, delta: i32) {
+        let Some(spec) = self.specs.get(index) else { return };
+        let Some(slot) = self.values.iter_mut().find(|(k, _)| k.eq_ignore_ascii_case(spec.key)) else { return };
+        slot.1 = match &spec.kind {
+            OptionKind::Choice(choices) => {
+                let at = choices.iter().position(|c| c.eq_ignore_ascii_case(&slot.1)).unwrap_or(0) as i32;
+                let n = choices.len() as i32;
+                choices[(at + delta).rem_euclid(n) as usize].to_string()
+            }
+            OptionKind::Int { min, max } => {
+                let v: i64 = slot.1.parse().unwrap_or(*min);
+                (v + delta as i64).clamp(*min, *max).to_string()
+            }
+            OptionKind::Text => return,
+        };
+        self.message = games::open(self.kind, &self.values, None).err().map(|e| e.to_string());
+    }
+
+    fn value(&self, key: &str) -> &str {
+        self.values.iter().find(|(k, _)| k.eq_ignore_ascii_case(key)).map(|(_, v)| v.as_str()).unwrap_or("")
+    }
+
+    /// Option rows, then Start, then Back.
+    fn len(&self) -> usize {
+        self.specs.len() + 2
+    }
+}
+
+pub fn plugin(app: &mut App) {
+    app.init_resource::<SetupChoice>();
+    app.add_systems(OnEnter(Screen::Setup), reset_focus);
+    app.add_systems(Update, setup_input.in_set(AppSystems::Update).run_if(in_state(Screen::Setup)));
+    app.add_systems(EguiPrimaryContextPass, draw_setup.run_if(in_state(Screen::Setup)));
+}
+
+fn setup_input(
+    mut commands: Commands,
+    mut focus: ResMut<MenuFocus>,
+    mut actions: MessageReader<ActionPressed>,
+    mut clicks: MessageReader<MenuClicked>,
+    mut setup: ResMut<SetupChoice>,
+    mut next: ResMut<NextState<Screen>>,
+) {
+    let n = setup.specs.len();
+    for input in read_menu_inputs(&mut focus, setup.len(), &mut actions, &mut clicks) {
+        match input {
+            MenuInput::Back => next.set(Screen::Title),
+            MenuInput::Adjust(i, d) if i < n => setup.adjust(i, d),
+            MenuInput::Activate(i) if i < n => setup.adjust(i, 1),
+            MenuInput::Activate(i) if i == n => match games::open(setup.kind, &setup.values, None) {
+                Ok(game) => {
+                    commands.insert_resource(CurrentMatch::new(game));
+                    next.set(Screen::Playing);
+                }
+                Err(e) => setup.message = Some(e.to_string()),
+            },
+            MenuInput::Activate(_) => next.set(Screen::Title),
+            MenuInput::Adjust(..) => {}
+        }
+    }
+}
+
+fn draw_setup(
+    mut contexts: EguiContexts,
+    focus: Res<MenuFocus>,
+    setup: Res<SetupChoice>,
+    mut clicks: MessageWriter<MenuClicked>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let kind = setup.kind;
+    screen_frame(ctx, kind.name(), &format!("by {} — {}", kind.designer(), kind.tagline()), |ui| {
+        for (i, spec) in setup.specs.iter().enumerate() {
+            value_item(ui, i, focus.0 == i, spec.label, setup.value(spec.key), &mut clicks);
+        }
+        let n = setup.specs.len();
+        item(ui, n, focus.0 == n, "Start game", "Two players on this device", &mut clicks);
+        item(ui, n + 1, focus.0 == n + 1, "Back", "", &mut clicks);
+        if let Some(message) = &setup.message {
+            ui.add_space(8.0);
+            ui.colored_label(ui.visuals().warn_fg_color, message);
+        }
+        key_hints(ui, "↑↓: choose    ←→: change    Enter / Ⓐ: select    Esc / Ⓑ: back");
+    });
+    Ok(())
+}

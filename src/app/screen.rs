@@ -1,0 +1,33 @@
+//! The screens of the game as one state machine.
+
+use super::Launch;
+use bevy::prelude::*;
+
+/// Which screen is showing.
+#[derive(States, Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Screen {
+    #[default]
+    Title,
+    Setup,
+    Settings,
+    Playing,
+}
+
+pub fn plugin(app: &mut App) {
+    app.init_state::<Screen>();
+    app.add_systems(Startup, apply_launch);
+}
+
+/// `stoneyard play --game X` opens that game's setup screen directly.
+fn apply_launch(
+    launch: Option<Res<Launch>>,
+    mut setup: ResMut<super::menus::SetupChoice>,
+    mut next: ResMut<NextState<Screen>>,
+) {
+    if let Some(launch) = launch {
+        if let Some(kind) = launch.game {
+            setup.select(kind, &launch.options);
+            next.set(Screen::Setup);
+        }
+    }
+}

@@ -1,0 +1,11 @@
+//! One file per third-party plugin crate, so a lagging crate touches one file only.
+
+mod egui;
+mod kira;
+mod winit;
+
+use bevy::prelude::*;
+
+pub fn plugin(app: &mut App) {
+    app.add_plugins((egui::plugin, kira::plugin, winit::plugin, crate::app::input::devices_plugin));
+}
