@@ -2,7 +2,7 @@
 
 use super::GameKind;
 use crate::rules::{
-    Effects, GameOptions, LegalTokens, Notation, OptionError, OptionSpec, Outcome, ParseError, PlayoutStats,
+    BoardView, Effects, GameOptions, LegalTokens, Notation, OptionError, OptionSpec, Outcome, ParseError, PlayoutStats,
     RecordError, Side, Status, ToMove, random_playout,
 };
 use serde_json::{Value, json};
@@ -36,6 +36,20 @@ pub trait DynGame: Send + Sync {
     /// The options as `key=value` pairs.
     fn option_pairs(&self) -> Vec<(String, String)>;
     fn clone_box(&self) -> Box<dyn DynGame>;
+    /// The legal atomic decisions of `side` (one click each), as `Notation::format_move` writes them.
+    fn legal_decisions(&self, side: Side) -> Vec<String>;
+    /// Plays one atomic decision written as `Notation::format_move` writes it; on error nothing changes.
+    fn play_decision(&mut self, text: &str) -> Result<Effects, RecordError>;
+    /// Phase 1 of a decision (validate and apply it, `Rules::place`); on error nothing changes.
+    fn phase_place(&mut self, text: &str) -> Result<Effects, RecordError>;
+    /// Phase 2 (`Rules::capture_sweep`).
+    fn phase_capture_sweep(&mut self) -> Effects;
+    /// Phase 3 (`Rules::cascade`).
+    fn phase_cascade(&mut self) -> Effects;
+    /// Phase 4 (`Rules::end_check`).
+    fn phase_end_check(&mut self) -> Effects;
+    /// The board as the app draws it (`None` until the game provides a view).
+    fn board_view(&self) -> Option<BoardView>;
     /// The options this game accepts (for the setup screen).
     fn option_specs(&self) -> &'static [OptionSpec];
     /// Perft over atomic decisions from this position.
@@ -95,6 +109,31 @@ impl<G: Notation> DynGame for G {
     }
     fn clone_box(&self) -> Box<dyn DynGame> {
         Box::new(self.clone())
+    }
+    fn legal_decisions(&self, side: Side) -> Vec<String> {
+        let mut moves = Vec::new();
+        self.legal_moves_for(side, &mut moves);
+        moves.iter().map(|m| self.format_move(m)).collect()
+    }
+    fn play_decision(&mut self, text: &str) -> Result<Effects, RecordError> {
+        let m = self.parse_move(text).map_err(|source| RecordError::Parse { token: text.to_string(), source })?;
+        self.play(&m).map_err(|source| RecordError::Illegal { token: text.to_string(), source })
+    }
+    fn phase_place(&mut self, text: &str) -> Result<Effects, RecordError> {
+        let m = self.parse_move(text).map_err(|source| RecordError::Parse { token: text.to_string(), source })?;
+        self.place(&m).map_err(|source| RecordError::Illegal { token: text.to_string(), source })
+    }
+    fn phase_capture_sweep(&mut self) -> Effects {
+        self.capture_sweep()
+    }
+    fn phase_cascade(&mut self) -> Effects {
+        self.cascade()
+    }
+    fn phase_end_check(&mut self) -> Effects {
+        self.end_check()
+    }
+    fn board_view(&self) -> Option<BoardView> {
+        Notation::board_view(self)
     }
     fn option_specs(&self) -> &'static [OptionSpec] {
         G::Options::specs()

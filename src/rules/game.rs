@@ -188,6 +188,11 @@ pub trait Notation: Rules {
         self.play(&m).map_err(|source| RecordError::Illegal { token: token.to_string(), source })
     }
 
+    /// The position as the app draws it; `None` for a game without a view yet.
+    fn board_view(&self) -> Option<super::BoardView> {
+        None
+    }
+
     /// Every legal record token for the side(s) to move, as the referee's `--legal` lists them.
     fn legal_record_tokens(&self) -> LegalTokens {
         let mut moves = Vec::new();

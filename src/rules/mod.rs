@@ -12,6 +12,7 @@ mod playout;
 mod rng;
 mod side;
 mod tri;
+mod view;
 
 pub use coord::{FileLetters, cell_name, parse_cell};
 pub use effect::{Cell, Effect, EffectKind, Effects, RemoveCause};
@@ -24,3 +25,4 @@ pub use playout::{PlayoutStats, random_playout};
 pub use rng::{GameRng, pick_index, seeded};
 pub use side::{BySide, Side};
 pub use tri::{TRI_DIRECTIONS, TriLattice};
+pub use view::{BoardView, CellMarks, CellView, Counter, Layout, PieceView, Viewable, cells_in_token};

@@ -1,0 +1,155 @@
+//! A game-neutral picture of a position for the app: where each space is, what stands on it, and
+//! which marks it carries. Each game builds one from its position; the app draws any game from it.
+
+use super::{Cell, Side};
+
+/// How the spaces are laid out and joined.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Layout {
+    /// Square cells (chequered squares), `width` × `height`.
+    Squares { width: usize, height: usize },
+    /// Points on the crossings of grid lines (Go style), `width` × `height`.
+    Points { width: usize, height: usize },
+    /// Points joined by the given lines (triangular lattices).
+    Lattice { lines: Vec<(Cell, Cell)> },
+}
+
+/// What stands on a space: a stack of one owner's pieces of one kind.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PieceView {
+    /// `None` for neutral pieces (Red Stone's red stones).
+    pub owner: Option<Side>,
+    /// The character the position text uses (`'b'`, `'r'`, `'Q'`, …).
+    pub kind: char,
+    /// Stack height (1 for a single piece).
+    pub count: u16,
+    /// For pieces with a facing (Hidden Intention's knight): an angle in quarter turns, 0 = up.
+    pub facing: Option<u8>,
+}
+
+/// Marks on a space that the board shows.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CellMarks {
+    pub burned: bool,
+    /// Which side controls or influences it, for overlays (`Some(side)`), neutral `None`.
+    pub control: Option<Side>,
+    /// A signed number shown on demand (influence, power).
+    pub value: Option<i32>,
+}
+
+/// One space of the board.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CellView {
+    pub cell: Cell,
+    pub name: String,
+    /// Position in board units: x to the right, y up; neighbouring spaces are 1 apart.
+    pub x: f32,
+    pub y: f32,
+    pub piece: Option<PieceView>,
+    pub marks: CellMarks,
+}
+
+/// A side's counters shown beside the board (pools, stocks, prisoners, scores, swaps left).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Counter {
+    pub side: Option<Side>,
+    pub label: String,
+    pub value: String,
+}
+
+/// The whole picture.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoardView {
+    pub layout: Layout,
+    pub cells: Vec<CellView>,
+    pub counters: Vec<Counter>,
+}
+
+impl BoardView {
+    /// Cells of a plain `width` × `height` grid laid out at integer coordinates (a1 bottom-left);
+    /// `name` names each `(file, rank)`.
+    pub fn grid_cells(width: usize, height: usize, name: impl Fn(usize, usize) -> String) -> Vec<CellView> {
+        let mut cells = Vec::with_capacity(width * height);
+        for rank in 0..height {
+            for file in 0..width {
+                cells.push(CellView {
+                    cell: (rank * width + file) as Cell,
+                    name: name(file, rank),
+                    x: file as f32,
+                    y: rank as f32,
+                    piece: None,
+                    marks: CellMarks::default(),
+                });
+            }
+        }
+        cells
+    }
+
+    /// The bounding box `(min_x, min_y, max_x, max_y)` of the cells.
+    pub fn bounds(&self) -> (f32, f32, f32, f32) {
+        self.cells.iter().fold((f32::MAX, f32::MAX, f32::MIN, f32::MIN), |(a, b, c, d), v| {
+            (a.min(v.x), b.min(v.y), c.max(v.x), d.max(v.y))
+        })
+    }
+}
+
+/// Games that can draw themselves.
+pub trait Viewable {
+    fn view(&self) -> BoardView;
+}
+
+/// The cell names a move token mentions, in order (`"d4>e5"` → `["d4", "e5"]`): letters followed
+/// by digits. The app's click-to-move builder matches clicks against these.
+pub fn cells_in_token(token: &str) -> Vec<&str> {
+    let bytes = token.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i].is_ascii_alphabetic() {
+            let start = i;
+            while i < bytes.len() && bytes[i].is_ascii_alphabetic() {
+                i += 1;
+            }
+            let letters_end = i;
+            while i < bytes.len() && bytes[i].is_ascii_digit() {
+                i += 1;
+            }
+            // One letter then digits: a cell name (a prefix such as `S` in `Sb8` is skipped).
+            if i > letters_end && letters_end > start {
+                out.push(&token[letters_end - 1..i]);
+            }
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_are_found_in_tokens_of_every_game() {
+        assert_eq!(cells_in_token("C3*"), vec!["C3"]);
+        assert_eq!(cells_in_token("+d4*2"), vec!["d4"]);
+        assert_eq!(cells_in_token("xf6>g6"), vec!["f6", "g6"]);
+        assert_eq!(cells_in_token("Sb8-a7-b7"), vec!["b8", "a7", "b7"]);
+        assert_eq!(cells_in_token("Ce3-f3>f3"), vec!["e3", "f3", "f3"]);
+        assert_eq!(cells_in_token("Qd4"), vec!["d4"]);
+        assert_eq!(cells_in_token("pass"), Vec::<&str>::new());
+        assert_eq!(cells_in_token("k10"), vec!["k10"]);
+    }
+
+    #[test]
+    fn grid_cells_are_laid_out_from_a1() {
+        let v = BoardView {
+            layout: Layout::Squares { width: 3, height: 2 },
+            cells: BoardView::grid_cells(3, 2, |f, r| format!("{}{}", (b'a' + f as u8) as char, r + 1)),
+            counters: vec![],
+        };
+        assert_eq!(v.cells[4].name, "b2");
+        assert_eq!((v.cells[4].x, v.cells[4].y), (1.0, 1.0));
+        assert_eq!(v.bounds(), (0.0, 0.0, 2.0, 1.0));
+    }
+}
