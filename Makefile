@@ -6,13 +6,14 @@ SHELL := /bin/bash
 APT_PACKAGES := pkg-config libasound2-dev libudev-dev libwayland-dev libxkbcommon-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help deps play test lint test-rules test-all check-wasm bench cases
+.PHONY: help deps web-deps play test lint test-rules check-wasm bench cases web serve-web
 
 help:
 	@echo "make play   - install what is missing, then play (release build)"
 	@echo "make test   - install what is missing, then format check, clippy, all tests, wasm check"
 	@echo "make deps   - only the installs (a no-op when everything is present)"
 	@echo "make cases  - run the shared referee test vectors against a release build"
+	@echo "make web    - build the browser version into web/pkg;  make serve-web - serve it on 127.0.0.1:8080"
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -52,3 +53,21 @@ cases:
 	  echo "== $$slug"; \
 	  python3 ../shared/tools/check-cases "$${CARGO_TARGET_DIR:-target}/release/stoneyard" $$f | tail -1; \
 	done
+
+# wasm-bindgen-cli must match the wasm-bindgen version in Cargo.lock exactly.
+WASM_BINDGEN_VERSION = $(shell awk '/^name = "wasm-bindgen"$$/{getline; gsub(/[^0-9.]/,""); print}' Cargo.lock)
+WASM_OUT = $${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/wasm-release/stoneyard.wasm
+
+web-deps: deps
+	@if [ "$$(wasm-bindgen --version 2>/dev/null | awk '{print $$2}')" != "$(WASM_BINDGEN_VERSION)" ]; then \
+	  cargo install wasm-bindgen-cli --version $(WASM_BINDGEN_VERSION); \
+	fi
+
+web: web-deps
+	cargo build --profile wasm-release --target wasm32-unknown-unknown
+	wasm-bindgen --target web --no-typescript --out-dir web/pkg --out-name stoneyard $(WASM_OUT)
+	@ls -l web/pkg/*.wasm
+
+serve-web:
+	@echo "Stoneyard on http://127.0.0.1:8080/"
+	cd web && python3 -m http.server 8080 --bind 127.0.0.1

@@ -1,13 +1,16 @@
 //! The Bevy game: window, menus, input, sound. The rules live in `crate::games`; this layer only
 //! presents them and turns player input into their moves.
 
+pub mod board;
+mod hud;
 pub mod input;
+pub mod match_state;
 pub mod menus;
-pub mod playing;
 pub mod screen;
 pub mod settings_io;
-mod theme;
+pub mod theme;
 mod third_party;
+pub mod turn;
 
 use crate::cli::PlayArgs;
 use crate::games::GameKind;
@@ -47,7 +50,15 @@ pub enum AppSystems {
 /// settings. The headless tests run exactly this on `MinimalPlugins`.
 pub fn core_plugin(app: &mut App) {
     app.configure_sets(Update, (AppSystems::RecordInput, AppSystems::Update).chain());
-    app.add_plugins((screen::plugin, input::plugin, settings_io::plugin, menus::plugin, playing::plugin));
+    app.add_plugins((
+        screen::plugin,
+        input::plugin,
+        settings_io::plugin,
+        menus::plugin,
+        turn::plugin,
+        board::plugin,
+        hud::plugin,
+    ));
 }
 
 /// The full game: default plugins with our window, the third-party plugins, presentation.
@@ -57,6 +68,8 @@ pub fn app_plugin(app: &mut App) {
             .set(WindowPlugin {
                 primary_window: Some(Window {
                     title: "Stoneyard".into(),
+                    // The browser page provides this canvas (web/index.html); native ignores it.
+                    canvas: Some("#bevy".into()),
                     fit_canvas_to_parent: true,
                     prevent_default_event_handling: true,
                     ..default()

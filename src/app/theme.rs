@@ -73,3 +73,64 @@ fn apply_theme(
     *applied = Some(theme);
     Ok(())
 }
+
+/// Board colours (RGB) for a theme.
+pub struct BoardPalette {
+    pub board: [u8; 3],
+    pub line: [u8; 3],
+    pub square_dark: [u8; 3],
+    pub square_light: [u8; 3],
+    pub burned: [u8; 3],
+    pub first: [u8; 3],
+    pub first_text: [u8; 3],
+    pub second: [u8; 3],
+    pub second_text: [u8; 3],
+    /// Neutral pieces (Red Stone's red stones).
+    pub neutral: [u8; 3],
+    pub cursor: [u8; 3],
+}
+
+pub fn board_palette(theme: Theme) -> BoardPalette {
+    match theme {
+        Theme::Classic => BoardPalette {
+            board: [205, 160, 95],
+            line: [60, 40, 20],
+            square_dark: [181, 136, 99],
+            square_light: [240, 217, 181],
+            burned: [70, 45, 35],
+            first: [30, 30, 30],
+            first_text: [240, 240, 240],
+            second: [245, 245, 240],
+            second_text: [20, 20, 20],
+            neutral: [200, 30, 30],
+            cursor: [30, 120, 220],
+        },
+        Theme::Night => BoardPalette {
+            board: [52, 60, 78],
+            line: [150, 160, 180],
+            square_dark: [62, 72, 92],
+            square_light: [88, 100, 124],
+            burned: [120, 50, 30],
+            first: [15, 15, 20],
+            first_text: [230, 230, 230],
+            second: [225, 230, 240],
+            second_text: [20, 20, 30],
+            neutral: [230, 70, 60],
+            cursor: [255, 200, 60],
+        },
+        // Okabe–Ito: blue vs orange players, vermillion neutral, sky-blue cursor.
+        Theme::ColourBlindSafe => BoardPalette {
+            board: [220, 220, 220],
+            line: [60, 60, 60],
+            square_dark: [170, 170, 170],
+            square_light: [235, 235, 235],
+            burned: [90, 90, 90],
+            first: [0, 114, 178],
+            first_text: [255, 255, 255],
+            second: [230, 159, 0],
+            second_text: [0, 0, 0],
+            neutral: [213, 94, 0],
+            cursor: [0, 158, 115],
+        },
+    }
+}

@@ -4,7 +4,7 @@ use super::widgets::{item, key_hints, screen_frame};
 use super::{MenuClicked, MenuFocus, MenuInput, SetupChoice, read_menu_inputs, reset_focus};
 use crate::app::AppSystems;
 use crate::app::input::ActionPressed;
-use crate::app::playing::CurrentMatch;
+use crate::app::match_state::CurrentMatch;
 use crate::app::screen::Screen;
 use crate::games::GameKind;
 use bevy::prelude::*;

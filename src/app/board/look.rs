@@ -1,0 +1,324 @@
+//! How board entities look: spaces, grid lines, stones with stack counts, the cursor, highlights
+//! and coordinates. Added to logical entities when the renderer is present (not in headless tests).
+
+use super::builder::{CellChosen, TurnBuilder};
+use super::cursor::BoardCursor;
+use super::project::{BoardState, CellSpace, Stone};
+use crate::app::match_state::CurrentMatch;
+use crate::app::settings_io::CurrentSettings;
+use crate::app::theme::{BoardPalette, board_palette};
+use crate::app::turn::TurnSystems;
+use crate::rules::{Layout, Side};
+use bevy::prelude::*;
+
+/// The ring that shows the cursor.
+#[derive(Component)]
+struct CursorRing;
+
+/// A dot marking a space where the decision being built can continue, or a recent change.
+#[derive(Component)]
+struct Highlight;
+
+/// The disc of a stone (so its colour can follow the theme).
+#[derive(Component)]
+struct StoneDisc;
+
+/// Grid lines, labels and other board dressing rebuilt with the board.
+#[derive(Component)]
+struct Dressing;
+
+pub fn plugin(app: &mut App) {
+    app.add_systems(
+        Update,
+        (dress_board, dress_cells, dress_stones, follow_cursor, show_destinations)
+            .chain()
+            .in_set(TurnSystems::Present)
+            .run_if(resource_exists::<Assets<Mesh>>),
+    );
+}
+
+fn rgb(c: [u8; 3]) -> Color {
+    Color::srgb_u8(c[0], c[1], c[2])
+}
+
+/// Lines, board background and coordinates, when the board (re)appears.
+fn dress_board(
+    mut commands: Commands,
+    state: Res<BoardState>,
+    settings: Res<CurrentSettings>,
+    dressing: Query<Entity, With<Dressing>>,
+    mut built_for: Local<Option<(Entity, bool, crate::save::Theme)>>,
+) {
+    let (Some(root), Some(view)) = (state.root, &state.view) else { return };
+    let key = (root, settings.0.show_coordinates, settings.0.theme);
+    if *built_for == Some(key) {
+        return;
+    }
+    *built_for = Some(key);
+    for e in &dressing {
+        commands.entity(e).despawn();
+    }
+    let pal = board_palette(settings.0.theme);
+    let s = state.scale;
+    let (x0, y0, x1, y1) = view.bounds();
+    let board_w = (x1 - x0 + 1.0) * s;
+    let board_h = (y1 - y0 + 1.0) * s;
+    let line = |commands: &mut Commands, a: Vec2, b: Vec2, width: f32, color: Color| {
+        let mid = (a + b) / 2.0;
+        let d = b - a;
+        commands.spawn((
+            Dressing,
+            Sprite::from_color(color, Vec2::new(d.length() + width, width)),
+            Transform::from_translation(mid.extend(-1.0)).with_rotation(Quat::from_rotation_z(d.y.atan2(d.x))),
+            ChildOf(root),
+        ));
+    };
+    commands.spawn((
+        Dressing,
+        Sprite::from_color(rgb(pal.board), Vec2::new(board_w + s * 0.5, board_h + s * 0.5)),
+        Transform::from_xyz(0.0, 0.0, -3.0),
+        ChildOf(root),
+    ));
+    match &view.layout {
+        Layout::Squares { .. } => {}
+        Layout::Points { width, height } => {
+            for f in 0..*width {
+                let a = state.to_world(f as f32, y0);
+                let b = state.to_world(f as f32, y1);
+                line(&mut commands, a, b, (s * 0.04).max(1.0), rgb(pal.line));
+            }
+            for r in 0..*height {
+                let a = state.to_world(x0, r as f32);
+                let b = state.to_world(x1, r as f32);
+                line(&mut commands, a, b, (s * 0.04).max(1.0), rgb(pal.line));
+            }
+        }
+        Layout::Lattice { lines } => {
+            for &(a, b) in lines {
+                let (ca, cb) = (&view.cells[a as usize], &view.cells[b as usize]);
+                line(
+                    &mut commands,
+                    state.to_world(ca.x, ca.y),
+                    state.to_world(cb.x, cb.y),
+                    (s * 0.05).max(1.0),
+                    rgb(pal.line),
+                );
+            }
+        }
+    }
+    if settings.0.show_coordinates {
+        let font = TextFont { font_size: bevy::text::FontSize::Px((s * 0.28).clamp(10.0, 18.0)), ..default() };
+        for c in &view.cells {
+            let (file, rank) = split_name(&c.name);
+            let label = |commands: &mut Commands, text: String, at: Vec2| {
+                commands.spawn((
+                    Dressing,
+                    Text2d::new(text),
+                    font.clone(),
+                    TextColor(rgb(pal.line)),
+                    Transform::from_translation(at.extend(1.0)),
+                    ChildOf(root),
+                ));
+            };
+            if c.y == y0 && !matches!(view.layout, Layout::Lattice { .. }) {
+                label(&mut commands, file.to_string(), state.to_world(c.x, c.y - 0.62));
+            }
+            if c.x == view.cells.iter().filter(|o| o.y == c.y).map(|o| o.x).fold(f32::MAX, f32::min) {
+                let text =
+                    if matches!(view.layout, Layout::Lattice { .. }) { file.to_string() } else { rank.to_string() };
+                label(&mut commands, text, state.to_world(c.x - 0.62, c.y));
+            }
+        }
+    }
+}
+
+/// `"c12"` → `("c", "12")`.
+fn split_name(name: &str) -> (&str, &str) {
+    let i = name.find(|c: char| c.is_ascii_digit()).unwrap_or(name.len());
+    (&name[..i], &name[i..])
+}
+
+fn dress_cells(
+    mut commands: Commands,
+    state: Res<BoardState>,
+    settings: Res<CurrentSettings>,
+    cells: Query<(Entity, &CellSpace), Added<CellSpace>>,
+) {
+    let Some(view) = &state.view else { return };
+    let pal = board_palette(settings.0.theme);
+    let s = state.scale;
+    for (e, space) in &cells {
+        let Some(c) = view.cells.iter().find(|c| c.cell == space.cell) else { continue };
+        let (color, size) = match view.layout {
+            Layout::Squares { .. } => {
+                let dark = (c.x.round() as i32 + c.y.round() as i32).rem_euclid(2) == 0;
+                (rgb(if dark { pal.square_dark } else { pal.square_light }), Vec2::splat(s * 0.98))
+            }
+            // Points: an invisible square makes the whole area around the point clickable.
+            _ => (Color::NONE, Vec2::splat(s * 0.9)),
+        };
+        let color = if c.marks.burned { rgb(pal.burned) } else { color };
+        commands
+            .entity(e)
+            .insert((Sprite::from_color(color, size), Pickable::default()))
+            .observe(|click: On<Pointer<Click>>, spaces: Query<&CellSpace>, mut out: MessageWriter<CellChosen>| {
+                if click.button == PointerButton::Primary {
+                    if let Ok(space) = spaces.get(click.event_target()) {
+                        out.write(CellChosen(space.name.clone()));
+                    }
+                }
+            })
+            .observe(
+                |over: On<Pointer<Over>>,
+                 spaces: Query<&CellSpace>,
+                 state: Res<BoardState>,
+                 mut cursor: ResMut<BoardCursor>| {
+                    if let (Ok(space), Some(view)) = (spaces.get(over.event_target()), &state.view) {
+                        if let Some(i) = view.cells.iter().position(|c| c.cell == space.cell) {
+                            cursor.index = i;
+                        }
+                    }
+                },
+            );
+        if matches!(view.layout, Layout::Points { .. } | Layout::Lattice { .. }) {
+            commands.spawn((
+                Sprite::from_color(rgb(pal.line), Vec2::splat((s * 0.12).max(3.0))),
+                Transform::from_xyz(0.0, 0.0, 0.5).with_rotation(Quat::from_rotation_z(std::f32::consts::FRAC_PI_4)),
+                Pickable::IGNORE,
+                ChildOf(e),
+            ));
+        }
+    }
+}
+
+fn side_colour(pal: &BoardPalette, owner: Option<Side>, kind: char) -> (Color, Color) {
+    match owner {
+        Some(Side::First) => (rgb(pal.first), rgb(pal.first_text)),
+        Some(Side::Second) => (rgb(pal.second), rgb(pal.second_text)),
+        None if kind == 'r' || kind == 'R' => (rgb(pal.neutral), Color::WHITE),
+        None => (rgb(pal.line), Color::WHITE),
+    }
+}
+
+fn dress_stones(
+    mut commands: Commands,
+    state: Res<BoardState>,
+    settings: Res<CurrentSettings>,
+    stones: Query<(Entity, &Stone), Added<Stone>>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+) {
+    let pal = board_palette(settings.0.theme);
+    let s = state.scale;
+    for (e, stone) in &stones {
+        let (fill, text) = side_colour(&pal, stone.owner, stone.kind);
+        let r = s * 0.4;
+        // A stack shows its height as a few offset discs below the top one, and a count.
+        let layers = stone.height.clamp(1, 4);
+        for layer in 0..layers {
+            let dy = (layers - 1 - layer) as f32 * -s * 0.05;
+            let shade = if layer + 1 == layers { fill } else { fill.darker(0.15) };
+            commands.spawn((
+                StoneDisc,
+                Mesh2d(meshes.add(Circle::new(r))),
+                MeshMaterial2d(materials.add(shade)),
+                Transform::from_xyz(0.0, dy, layer as f32 * 0.01),
+                Pickable::IGNORE,
+                ChildOf(e),
+            ));
+        }
+        let label = if stone.height > 1 {
+            format!("{}", stone.height)
+        } else if stone.kind.is_ascii_uppercase() && !matches!(stone.kind, 'B' | 'W' | 'R') {
+            stone.kind.to_string()
+        } else {
+            String::new()
+        };
+        if !label.is_empty() {
+            commands.spawn((
+                Text2d::new(label),
+                TextFont { font_size: bevy::text::FontSize::Px((s * 0.42).clamp(10.0, 40.0)), ..default() },
+                TextColor(text),
+                Transform::from_xyz(0.0, 0.0, 0.5),
+                Pickable::IGNORE,
+                ChildOf(e),
+            ));
+        }
+        if let Some(f) = stone.facing {
+            commands.spawn((
+                Sprite::from_color(text, Vec2::new(s * 0.08, s * 0.3)),
+                Transform::from_xyz(0.0, s * 0.2, 0.6)
+                    .with_rotation(Quat::from_rotation_z(-(f as f32) * std::f32::consts::FRAC_PI_2)),
+                Pickable::IGNORE,
+                ChildOf(e),
+            ));
+        }
+    }
+}
+
+fn follow_cursor(
+    mut commands: Commands,
+    state: Res<BoardState>,
+    cursor: Res<BoardCursor>,
+    settings: Res<CurrentSettings>,
+    mut ring: Query<(Entity, &mut Transform, &ChildOf), With<CursorRing>>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+) {
+    let (Some(root), Some(view)) = (state.root, &state.view) else { return };
+    let Some(c) = view.cells.get(cursor.index) else { return };
+    let at = state.to_world(c.x, c.y).extend(5.0);
+    match ring.single_mut() {
+        Ok((_, mut t, parent)) if parent.parent() == root => t.translation = at,
+        other => {
+            if let Ok((e, ..)) = other {
+                commands.entity(e).despawn();
+            }
+            let pal = board_palette(settings.0.theme);
+            let s = state.scale;
+            commands.spawn((
+                CursorRing,
+                Mesh2d(meshes.add(Annulus::new(s * 0.44, s * 0.5))),
+                MeshMaterial2d(materials.add(rgb(pal.cursor))),
+                Transform::from_translation(at),
+                Pickable::IGNORE,
+                ChildOf(root),
+            ));
+        }
+    }
+}
+
+fn show_destinations(
+    mut commands: Commands,
+    state: Res<BoardState>,
+    builder: Res<TurnBuilder>,
+    current: Res<CurrentMatch>,
+    settings: Res<CurrentSettings>,
+    old: Query<Entity, With<Highlight>>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+) {
+    if !builder.is_changed() && !current.is_changed() {
+        return;
+    }
+    for e in &old {
+        commands.entity(e).despawn();
+    }
+    let (Some(root), Some(view)) = (state.root, &state.view) else { return };
+    let pal = board_palette(settings.0.theme);
+    let mut marks = builder.destinations(&current.decisions_now());
+    if let Some(start) = &builder.start {
+        marks.push(start.clone());
+    }
+    for name in marks {
+        let Some(c) = view.cells.iter().find(|c| c.name == name) else { continue };
+        commands.spawn((
+            Highlight,
+            Mesh2d(meshes.add(Circle::new(state.scale * 0.14))),
+            MeshMaterial2d(materials.add(rgb(pal.cursor).with_alpha(0.8))),
+            Transform::from_translation(state.to_world(c.x, c.y).extend(4.0)),
+            Pickable::IGNORE,
+            ChildOf(root),
+        ));
+    }
+}

@@ -1,0 +1,17 @@
+//! The board as entities: a `CellSpace` per space, a `Stone` per piece or stack, a cursor, and the
+//! builder that turns clicks and cursor presses into the engines' atomic decisions.
+
+mod builder;
+mod cursor;
+mod look;
+mod project;
+
+pub use builder::{CellChosen, Choice, TurnBuilder, spaceless};
+pub use cursor::BoardCursor;
+pub use project::{BoardState, CellSpace, HUD_WIDTH, Stone};
+
+use bevy::prelude::*;
+
+pub fn plugin(app: &mut App) {
+    app.add_plugins((project::plugin, cursor::plugin, builder::plugin, look::plugin));
+}

@@ -1,0 +1,105 @@
+//! The in-game HUD (egui): whose turn, counters, the choice list, decisions that name no space,
+//! the move list, undo/redo and the way back to the title screen.
+
+use super::board::{Choice, TurnBuilder, spaceless};
+use super::match_state::{CurrentMatch, side_label};
+use super::menus::{MenuClicked, MenuFocus};
+use super::screen::Screen;
+use super::turn::DecisionChosen;
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+pub fn plugin(app: &mut App) {
+    app.add_systems(EguiPrimaryContextPass, draw_hud.run_if(in_state(Screen::Playing)));
+}
+
+#[allow(clippy::too_many_arguments)]
+fn draw_hud(
+    mut contexts: EguiContexts,
+    current: Option<ResMut<CurrentMatch>>,
+    builder: Res<TurnBuilder>,
+    focus: Res<MenuFocus>,
+    mut clicks: MessageWriter<MenuClicked>,
+    mut decide: MessageWriter<DecisionChosen>,
+    mut next: ResMut<NextState<Screen>>,
+) -> Result {
+    let Some(mut current) = current else { return Ok(()) };
+    let ctx = contexts.ctx_mut()?;
+    let kind = current.game.kind();
+    let view = current.game.board_view();
+    egui::SidePanel::right("hud").exact_width(super::board::HUD_WIDTH).show(ctx, |ui| {
+        ui.add_space(8.0);
+        ui.heading(egui::RichText::new(kind.name()).size(28.0).strong());
+        ui.label(egui::RichText::new(current.turn_text()).size(20.0));
+        if let Some(view) = &view {
+            ui.add_space(4.0);
+            egui::Grid::new("counters").num_columns(2).show(ui, |ui| {
+                for c in &view.counters {
+                    let who = c.side.map(|s| format!("{} ", side_label(current.game.as_ref(), s))).unwrap_or_default();
+                    ui.label(format!("{who}{}", c.label));
+                    ui.label(egui::RichText::new(&c.value).strong());
+                    ui.end_row();
+                }
+            });
+        }
+        if let Some(m) = current.message.clone() {
+            ui.add_space(4.0);
+            ui.colored_label(ui.visuals().warn_fg_color, m);
+        }
+        ui.separator();
+        if !builder.choices.is_empty() {
+            ui.label(egui::RichText::new("Choose:").strong());
+            for (i, choice) in builder.choices.iter().enumerate() {
+                let b = egui::Button::new(egui::RichText::new(choice.label()).monospace().size(18.0))
+                    .selected(focus.0 == i)
+                    .min_size(egui::vec2(200.0, 30.0));
+                if ui.add(b).clicked() {
+                    clicks.write(MenuClicked { index: i, delta: 0 });
+                }
+            }
+            let n = builder.choices.len();
+            if ui.add(egui::Button::new("Cancel").selected(focus.0 == n)).clicked() {
+                clicks.write(MenuClicked { index: n, delta: 0 });
+            }
+            ui.separator();
+        }
+        let others = spaceless(&current.decisions_now());
+        if !others.is_empty() && builder.choices.iter().all(|c| !matches!(c, Choice::Decision(d) if others.contains(d)))
+        {
+            ui.horizontal_wrapped(|ui| {
+                for d in &others {
+                    if ui.button(egui::RichText::new(d).monospace().size(16.0)).clicked() {
+                        decide.write(DecisionChosen(d.clone()));
+                    }
+                }
+            });
+            ui.label(egui::RichText::new("Tab / Ⓧ: these choices").weak().size(12.0));
+            ui.separator();
+        }
+        ui.horizontal(|ui| {
+            if ui.add_enabled(current.can_undo(), egui::Button::new("↶ Undo")).clicked() {
+                current.undo();
+            }
+            if ui.add_enabled(current.can_redo(), egui::Button::new("↷ Redo")).clicked() {
+                current.redo();
+            }
+            if ui.button("Title screen").clicked() {
+                next.set(Screen::Title);
+            }
+        });
+        ui.separator();
+        ui.label(egui::RichText::new("Moves").strong());
+        egui::ScrollArea::vertical().stick_to_bottom(true).max_height(ui.available_height() - 60.0).show(ui, |ui| {
+            for (i, t) in current.history.iter().enumerate() {
+                ui.monospace(format!("{:>3}. {t}", i + 1));
+            }
+        });
+        ui.add_space(4.0);
+        ui.label(
+            egui::RichText::new("Arrows/D-pad: cursor · Enter/Ⓐ: choose · Z/Y: undo/redo · Esc/Ⓑ: back")
+                .weak()
+                .size(12.0),
+        );
+    });
+    Ok(())
+}

@@ -1,0 +1,114 @@
+//! The game in progress: the authoritative position (`CurrentMatch`), its history, undo and redo.
+//! Entities on the board are only a projection of this value.
+
+use crate::games::{DynGame, status_json};
+use crate::rules::{Side, ToMove};
+use bevy::prelude::*;
+
+/// The game being played.
+#[derive(Resource)]
+pub struct CurrentMatch {
+    pub game: Box<dyn DynGame>,
+    /// Atomic decisions played, in notation.
+    pub history: Vec<String>,
+    undo: Vec<(Box<dyn DynGame>, String)>,
+    redo: Vec<(Box<dyn DynGame>, String)>,
+    /// The last refusal or problem, shown until the next decision.
+    pub message: Option<String>,
+}
+
+impl CurrentMatch {
+    pub fn new(game: Box<dyn DynGame>) -> Self {
+        CurrentMatch { game, history: Vec::new(), undo: Vec::new(), redo: Vec::new(), message: None }
+    }
+
+    /// The side whose decision the board is waiting for: the side to move, or at a simultaneous
+    /// node the first side that still has to seal its choice.
+    pub fn acting_side(&self) -> Option<Side> {
+        match self.game.to_move()? {
+            ToMove::One(side) => Some(side),
+            ToMove::Both => {
+                Side::BOTH.into_iter().find(|&s| !self.game.legal_decisions(s).is_empty()).or(Some(Side::First))
+            }
+        }
+    }
+
+    /// The legal decisions of the acting side.
+    pub fn decisions_now(&self) -> Vec<String> {
+        self.acting_side().map(|s| self.game.legal_decisions(s)).unwrap_or_default()
+    }
+
+    /// Remembers the position before `decision` so it can be undone.
+    pub fn push_undo(&mut self, before: Box<dyn DynGame>, decision: &str) {
+        self.undo.push((before, decision.to_string()));
+        self.redo.clear();
+        self.history.push(decision.to_string());
+        self.message = None;
+    }
+
+    /// Forgets the last `push_undo` after the decision was refused, restoring the position.
+    pub fn cancel_last(&mut self) {
+        if let Some((before, _)) = self.undo.pop() {
+            self.game = before;
+            self.history.pop();
+        }
+    }
+
+    pub fn can_undo(&self) -> bool {
+        !self.undo.is_empty()
+    }
+
+    pub fn can_redo(&self) -> bool {
+        !self.redo.is_empty()
+    }
+
+    pub fn undo(&mut self) {
+        if let Some((prev, decision)) = self.undo.pop() {
+            let now = std::mem::replace(&mut self.game, prev);
+            self.redo.push((now, decision));
+            self.history.pop();
+            self.message = None;
+        }
+    }
+
+    pub fn redo(&mut self) {
+        if let Some((next, decision)) = self.redo.pop() {
+            let now = std::mem::replace(&mut self.game, next);
+            self.undo.push((now, decision.clone()));
+            self.history.push(decision);
+            self.message = None;
+        }
+    }
+
+    /// Whose decision it is, in words.
+    pub fn turn_text(&self) -> String {
+        let g = &self.game;
+        match (g.to_move(), self.acting_side()) {
+            (None, _) | (_, None) => format!("Game over — {}", outcome_text(g.as_ref())),
+            (Some(ToMove::Both), Some(s)) => format!("{} chooses in secret", side_label(g.as_ref(), s)),
+            (Some(ToMove::One(_)), Some(s)) => format!("{} to move", side_label(g.as_ref(), s)),
+        }
+    }
+}
+
+/// A side's name for people ("Black", "Light", "A"), from the game's notation letter.
+pub fn side_label(game: &dyn DynGame, side: Side) -> String {
+    match game.side_name(side) {
+        "b" | "B" => "Black".to_string(),
+        "w" | "W" => "White".to_string(),
+        "L" => "Light".to_string(),
+        "D" => "Dark".to_string(),
+        other => format!("Player {other}"),
+    }
+}
+
+/// "Black wins", "Draw".
+pub fn outcome_text(game: &dyn DynGame) -> String {
+    match status_json(game) {
+        serde_json::Value::String(s) if s == "draw" => "draw".to_string(),
+        _ => match game.status().outcome() {
+            Some(crate::rules::Outcome::Winner(s)) => format!("{} wins", side_label(game, s)),
+            _ => "ongoing".to_string(),
+        },
+    }
+}
