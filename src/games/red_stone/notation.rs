@@ -220,7 +220,8 @@ fn parse_position_text(options: &RedStoneOptions, text: &str) -> Result<Position
             // game ended with the last red stone, placed by the side that does not move next.
             pos.result = end_of_game(pos.to_move.opponent(), pos.stones);
         } else {
-            let opening = (black == 0 && white == 0 && !white_to_move) || (black == 1 && white == 0 && white_to_move);
+            // Black's first stone is the only stone a game can have before White's first one.
+            let opening = white == 0 && black == u16::from(white_to_move);
             if !opening {
                 return Err(ParseError::new(
                     "a colour can have no stones only at the start (an empty board with Black to move, or one black stone with White to move) or after a red stone ended the game",
