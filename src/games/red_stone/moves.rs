@@ -95,6 +95,29 @@ impl Position {
             && self.around(at).into_iter().any(|q| self.stone(q).is_coloured() && self.libs(self.group(q)).is_single())
     }
 
+    /// Both checks of §4.3 in one pass over the neighbours: (own-colour legal, red legal),
+    /// red ignoring the first-turn rule.
+    #[inline]
+    fn legal_kinds_at(&self, at: u16, side: Side) -> (bool, bool) {
+        let own = Stone::of(side);
+        let (mut keeps_liberty, mut enemy_in_atari, mut any_in_atari) = (false, false, false);
+        for q in self.around(at) {
+            let stone = self.stone(q);
+            if stone == Stone::Empty {
+                keeps_liberty = true;
+            } else if stone.is_coloured() {
+                let in_atari = self.libs(self.group(q)).is_single();
+                any_in_atari |= in_atari;
+                if stone == own {
+                    keeps_liberty |= !in_atari;
+                } else {
+                    enemy_in_atari |= in_atari;
+                }
+            }
+        }
+        (keeps_liberty && !enemy_in_atari, any_in_atari)
+    }
+
     /// Appends every legal decision of the side to move (`swap` first when offered).
     pub(crate) fn generate(&self, out: &mut Vec<Move>) {
         out.clear();
@@ -112,10 +135,11 @@ impl Position {
             for x in 0..self.size as u16 {
                 let at = row + x;
                 if self.stone(at) == Stone::Empty {
-                    if self.own_legal_at(at, side) {
+                    let (own, red) = self.legal_kinds_at(at, side);
+                    if own {
                         out.push(Move::stone(cell));
                     }
-                    if can_red && self.red_legal_at(at, side) {
+                    if red && can_red {
                         out.push(Move::red(cell));
                     }
                 }
@@ -157,12 +181,15 @@ impl Position {
         }
         if red {
             if self.stones[side.index()] == 0 {
-                return Some(format!("{colour}'s first placement must be a {colour} stone, not a red one"));
+                return Some(format!("{}'s first placement must be a {colour} stone, not a red one", title(colour)));
             }
             if !self.red_legal_at(at, side) {
-                return Some(format!(
-                    "a red stone must capture, and no group has {name} as its last liberty; play {name} without '*' for a {colour} stone"
-                ));
+                let hint = if self.own_legal_at(at, side) {
+                    format!("; {name} without '*' places a {colour} stone")
+                } else {
+                    String::new()
+                };
+                return Some(format!("a red stone must capture, and no group has {name} as its last liberty{hint}"));
             }
             return None;
         }
@@ -317,6 +344,12 @@ pub(crate) fn flood_groups(size: usize, stones: &[Stone]) -> Vec<Group> {
         groups.push(Group { colour, stones: members, liberties });
     }
     groups
+}
+
+/// "Black" from "black".
+fn title(word: &str) -> String {
+    let mut chars = word.chars();
+    chars.next().map(|c| c.to_ascii_uppercase().to_string() + chars.as_str()).unwrap_or_default()
 }
 
 /// "black" / "white".

@@ -55,9 +55,9 @@ impl Position {
         if token.is_empty() {
             return Err(ParseError::new("an empty move: write a point like C3, a red stone like C3*, or swap"));
         }
-        let at = self.parse_point(point).map_err(|e| {
-            ParseError::new(format!("cannot read '{token}': {e}; moves are C3, C3* (red stone) or swap"))
-        })?;
+        let at = self
+            .parse_point(point)
+            .map_err(|e| ParseError::new(format!("{e}; moves are written C3, C3* (red stone) or swap")))?;
         Ok((if red { Move::red(at) } else { Move::stone(at) }, count))
     }
 }

@@ -88,11 +88,15 @@ impl EndReason {
 }
 
 /// The pseudo-liberties of a group: one entry per (stone, empty neighbour) adjacency.
+///
+/// `single` caches "exactly one distinct liberty", refreshed on every update: updates touch a
+/// handful of groups per move, while move generation asks the question hundreds of times.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Liberties {
     count: u32,
     sum: u32,
     sum_sq: u32,
+    single: bool,
 }
 
 impl Liberties {
@@ -102,6 +106,7 @@ impl Liberties {
         self.count += 1;
         self.sum += at;
         self.sum_sq += at * at;
+        self.refresh();
     }
 
     #[inline]
@@ -110,6 +115,7 @@ impl Liberties {
         self.count -= 1;
         self.sum -= at;
         self.sum_sq -= at * at;
+        self.refresh();
     }
 
     #[inline]
@@ -117,6 +123,14 @@ impl Liberties {
         self.count += other.count;
         self.sum += other.sum;
         self.sum_sq += other.sum_sq;
+        self.refresh();
+    }
+
+    /// All entries name the same point iff `sum² == count · sumsq` (equality in Cauchy–Schwarz).
+    #[inline]
+    fn refresh(&mut self) {
+        self.single =
+            self.count > 0 && (self.sum as u64) * (self.sum as u64) == (self.count as u64) * (self.sum_sq as u64);
     }
 
     /// No liberty at all: the group is bounded.
@@ -128,7 +142,7 @@ impl Liberties {
     /// Exactly one distinct liberty (every entry names the same point).
     #[inline]
     pub(crate) fn is_single(self) -> bool {
-        self.count > 0 && (self.sum as u64) * (self.sum as u64) == (self.count as u64) * (self.sum_sq as u64)
+        self.single
     }
 }
 
@@ -147,8 +161,13 @@ pub(crate) struct Slot {
 }
 
 impl Slot {
-    const EMPTY: Slot =
-        Slot { stone: Stone::Empty, group: 0, next: 0, size: 0, libs: Liberties { count: 0, sum: 0, sum_sq: 0 } };
+    const EMPTY: Slot = Slot {
+        stone: Stone::Empty,
+        group: 0,
+        next: 0,
+        size: 0,
+        libs: Liberties { count: 0, sum: 0, sum_sq: 0, single: false },
+    };
     const BORDER: Slot = Slot { stone: Stone::Border, ..Slot::EMPTY };
 }
 
