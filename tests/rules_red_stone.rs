@@ -170,6 +170,8 @@ fn s2_black_captures_a_white_group_with_red() {
 fn s3_one_red_stone_removes_one_white_and_two_black_groups() {
     let p = pos(".OXO./.OXO./.O.XR/.XOOR/..XX. w");
     let c3 = cell(&p, "C3");
+    assert!(p.would_remove(&Move::stone(c3)).is_empty(), "own-colour stones never remove anything");
+    assert_eq!(p.would_remove(&Move::red(c3)), p.removal_preview(c3));
     let mut preview: Vec<Vec<String>> = p.removal_preview(c3).iter().map(|g| names(&p, g)).collect();
     preview.sort();
     assert_eq!(preview, vec![set("C2 D2"), set("C4 C5"), set("D3")]);
@@ -243,6 +245,7 @@ fn s5_white_fills_blacks_last_eye_with_red_and_wins() {
     assert_eq!(captured_groups(&effects), 1, "the group touches A1 twice but is removed once");
     assert_eq!(after.status(), Status::Over(Outcome::Winner(W)));
     assert_eq!(after.result(), Some((W, EndReason::Annihilation)));
+    assert_eq!(after.record_result().as_deref(), Some("W+ annihilation"));
     assert_eq!(after.to_move(), None);
     let over = effects.iter().find(|e| matches!(e.kind, EffectKind::GameOver { .. })).unwrap();
     assert_eq!(over.wave, 2);
@@ -279,6 +282,7 @@ fn s7_both_armies_removed_at_once_the_mover_wins() {
     let (after, effects) = play(&p, "C5*");
     assert_eq!(removed(&p, &effects), set("A4 A5 B5 D5 E4 E5"));
     assert_eq!(after.result(), Some((B, EndReason::DoubleAnnihilation)));
+    assert_eq!(after.record_result().as_deref(), Some("B+ double-annihilation"));
     assert_eq!(after.format_position(), "..R../.R.R./R...R/...../..... w");
     assert_eq!(pos(&after.format_position()).result(), after.result(), "a finished game reads back finished");
     for id in ["S7a", "S7b"] {
@@ -605,6 +609,38 @@ fn fast_legality_agrees_with_the_literal_rule_on_random_positions() {
         checked += 1;
     }
     assert_eq!(checked, 600);
+}
+
+#[test]
+fn fast_legality_agrees_with_the_literal_rule_on_random_boards() {
+    // Boards filled at random (many eyes, ataris and red stones no game would reach quickly);
+    // texts that break an invariant are refused by the parser and skipped.
+    let mut rng = seeded(4242);
+    let mut checked = 0;
+    while checked < 3_000 {
+        let size = 5 + pick_index(&mut rng, 3);
+        let empty_share = 1 + pick_index(&mut rng, 4);
+        let rows: Vec<String> = (0..size)
+            .map(|_| {
+                (0..size)
+                    .map(|_| match pick_index(&mut rng, 4 + empty_share) {
+                        0 => 'X',
+                        1 => 'O',
+                        2 if pick_index(&mut rng, 2) == 0 => 'R',
+                        2 => 'X',
+                        3 => 'O',
+                        _ => '.',
+                    })
+                    .collect()
+            })
+            .collect();
+        let side = if pick_index(&mut rng, 2) == 0 { "b" } else { "w" };
+        let text = format!("{} {side}", rows.join("/"));
+        if let Ok(p) = Position::parse_position(&options(size as u8), &text) {
+            literal_agrees(&p);
+            checked += 1;
+        }
+    }
 }
 
 #[test]

@@ -89,7 +89,7 @@ impl Rules for Position {
     }
 
     fn is_legal(&self, m: &Move) -> bool {
-        self.why_illegal(m).is_none()
+        self.legal_fast(m)
     }
 
     fn place(&mut self, m: &Move) -> Result<Effects, PlayError> {

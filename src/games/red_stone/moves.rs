@@ -158,6 +158,26 @@ impl Position {
             })
     }
 
+    /// Whether `m` is legal here: the fast local check, without building a message.
+    pub(crate) fn legal_fast(&self, m: &Move) -> bool {
+        if self.result.is_some() {
+            return false;
+        }
+        match *m {
+            Move::Swap => self.swap_open,
+            Move::Place { at, red } => match self.padded(at) {
+                Some(at) if self.stone(at) == Stone::Empty => {
+                    if red {
+                        self.red_legal_at(at, self.to_move)
+                    } else {
+                        self.own_legal_at(at, self.to_move)
+                    }
+                }
+                _ => false,
+            },
+        }
+    }
+
     /// Why `m` is not legal here, in words a player understands; `None` when it is legal.
     pub fn why_illegal(&self, m: &Move) -> Option<String> {
         if self.result.is_some() {
@@ -249,6 +269,14 @@ impl Position {
             (true, false) => PointClass::OwnEye,
             (false, true) => PointClass::EnemyEye,
             (false, false) => PointClass::RedEye,
+        }
+    }
+
+    /// Dry run of any decision: the groups it would remove (only a red stone removes anything).
+    pub fn would_remove(&self, m: &Move) -> Vec<Vec<Cell>> {
+        match *m {
+            Move::Place { at, red: true } => self.removal_preview(at),
+            _ => Vec::new(),
         }
     }
 

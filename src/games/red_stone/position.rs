@@ -299,6 +299,14 @@ impl Position {
         self.result
     }
 
+    /// The `result:` line of a game record (§6.3), e.g. `B+ annihilation`, once the game is over.
+    pub fn record_result(&self) -> Option<String> {
+        self.result.map(|(winner, reason)| {
+            let colour = if winner == Side::First { 'B' } else { 'W' };
+            format!("{colour}+ {}", reason.record_name())
+        })
+    }
+
     /// Black or white stones of `side` on the board.
     pub fn stone_count(&self, side: Side) -> usize {
         self.stones[side.index()] as usize
@@ -323,8 +331,8 @@ impl Position {
     }
 
     /// Every point of the board in public numbering.
-    pub fn cells(&self) -> impl Iterator<Item = Cell> + '_ {
-        (0..(self.size * self.size) as Cell).map(|c| c as Cell)
+    pub fn cells(&self) -> std::ops::Range<Cell> {
+        0..(self.size * self.size) as Cell
     }
 
     /// The on-board orthogonal neighbours of a cell.
