@@ -434,6 +434,21 @@ fn s13_complete_short_game_with_a_swap() {
 }
 
 #[test]
+fn d6_first_turn_rule_is_per_colour_not_per_person() {
+    // 1. B1 2. swap 3. A1 4. A2*: White's lone stone has the single liberty A2, and Black (the
+    // second player after the swap) may capture it at once and win.
+    let mut p = start(5);
+    for token in ["B1", "swap", "A1"] {
+        p.play_record_token(token).unwrap();
+    }
+    assert_eq!(legal(&p).iter().filter(|m| m.ends_with('*')).collect::<Vec<_>>(), vec!["A2*"]);
+    let (after, effects) = try_token(&p, "A2*x1").unwrap();
+    assert_eq!(removed(&p, &effects), set("A1"));
+    assert_eq!(after.result(), Some((B, EndReason::Annihilation)));
+    assert!(after.swapped());
+}
+
+#[test]
 fn all_referee_cases_pass() {
     support::assert_all_cases(KIND);
 }
