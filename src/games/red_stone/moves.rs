@@ -69,30 +69,14 @@ impl Position {
     /// group loses its last liberty, and the joined group keeps one.
     #[inline]
     pub(crate) fn own_legal_at(&self, at: u16, side: Side) -> bool {
-        let own = Stone::of(side);
-        let mut keeps_liberty = false;
-        for q in self.around(at) {
-            let stone = self.stone(q);
-            if stone == Stone::Empty {
-                keeps_liberty = true;
-            } else if stone.is_coloured() {
-                let in_atari = self.libs(self.group(q)).is_single();
-                if stone == own {
-                    keeps_liberty |= !in_atari;
-                } else if in_atari {
-                    return false;
-                }
-            }
-        }
-        keeps_liberty
+        self.legal_kinds_at(at, side).0
     }
 
     /// A red stone on the empty padded point `at` is legal for `side`: some neighbouring group
     /// has `at` as its only liberty, and `side` has placed before (the first-turn rule, §4.6).
     #[inline]
     pub(crate) fn red_legal_at(&self, at: u16, side: Side) -> bool {
-        self.stones[side.index()] > 0
-            && self.around(at).into_iter().any(|q| self.stone(q).is_coloured() && self.libs(self.group(q)).is_single())
+        self.stones[side.index()] > 0 && self.legal_kinds_at(at, side).1
     }
 
     /// Both checks of §4.3 in one pass over the neighbours: (own-colour legal, red legal),
