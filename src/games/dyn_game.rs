@@ -231,6 +231,7 @@ type Opener = fn(&[(String, String)], Option<&str>) -> Result<Box<dyn DynGame>, 
 /// `GameKind::X => Some(open_as::<x::Position>)`.
 fn opener(kind: GameKind) -> Option<Opener> {
     match kind {
+        GameKind::RedStone => Some(open_as::<super::red_stone::Position>),
         _ => None,
     }
 }

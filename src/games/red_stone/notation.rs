@@ -1,0 +1,240 @@
+//! Red Stone's texts (spec §6): points `C3` (Go letters, no I), move tokens `C3`, `C3*`, `swap`
+//! (with the optional checked removal count `C3*x5`), and the position string.
+
+use super::Position;
+use super::moves::{Move, colour_name};
+use super::options::RedStoneOptions;
+use super::position::Stone;
+use super::resolve::end_of_game;
+use crate::rules::{
+    Cell, Effects, FileLetters, Notation, ParseError, PlayError, RecordError, Rules, Side, cell_name, parse_cell,
+};
+
+impl Position {
+    /// The name of a padded point (`C3`).
+    pub(crate) fn point_name(&self, at: u16) -> String {
+        self.name(self.public(at))
+    }
+
+    /// The name of a cell in public numbering (`C3`).
+    pub fn name(&self, cell: Cell) -> String {
+        let cell = cell as usize;
+        cell_name(FileLetters::GoUpper, cell % self.size, cell / self.size)
+    }
+
+    /// Reads a point name (case-insensitive, `I` skipped).
+    pub fn parse_point(&self, text: &str) -> Result<Cell, ParseError> {
+        let upper = text.trim().to_ascii_uppercase();
+        let (x, y) = parse_cell(FileLetters::GoUpper, &upper, self.size, self.size).map_err(|_| {
+            let hint = if upper.starts_with('I') { " (the letter I is skipped: columns go H, J, K…)" } else { "" };
+            ParseError::new(format!("'{}' is not a point of this {1}×{1} board{hint}", text.trim(), self.size))
+        })?;
+        Ok((y * self.size + x) as Cell)
+    }
+
+    /// Reads a record token: a move and, for `C3*x5`, the number of stones it must remove.
+    pub fn parse_token(&self, text: &str) -> Result<(Move, Option<u16>), ParseError> {
+        let token = text.trim();
+        if token.eq_ignore_ascii_case("swap") {
+            return Ok((Move::Swap, None));
+        }
+        let (point, red, count) = match token.split_once('*') {
+            None => (token, false, None),
+            Some((point, "")) => (point, true, None),
+            Some((point, rest)) => {
+                let digits =
+                    rest.strip_prefix(['x', 'X']).filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()));
+                let count = digits.and_then(|d| d.parse::<u16>().ok()).ok_or_else(|| {
+                    ParseError::new(format!(
+                        "cannot read '{token}': after '*' only a removal count like 'x5' may follow"
+                    ))
+                })?;
+                (point, true, Some(count))
+            }
+        };
+        if token.is_empty() {
+            return Err(ParseError::new("an empty move: write a point like C3, a red stone like C3*, or swap"));
+        }
+        let at = self
+            .parse_point(point)
+            .map_err(|e| ParseError::new(format!("{e}; moves are written C3, C3* (red stone) or swap")))?;
+        Ok((if red { Move::red(at) } else { Move::stone(at) }, count))
+    }
+}
+
+impl Notation for Position {
+    const SLUG: &'static str = "red-stone";
+
+    fn side_name(side: Side) -> &'static str {
+        match side {
+            Side::First => "b",
+            Side::Second => "w",
+        }
+    }
+
+    fn cell_name(&self, cell: Cell) -> String {
+        self.name(cell)
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, ParseError> {
+        match self.parse_token(text)? {
+            (m, None) => Ok(m),
+            (_, Some(_)) => Err(ParseError::new(format!(
+                "'{}' carries a removal count, which is checked only when it is played as a record token",
+                text.trim()
+            ))),
+        }
+    }
+
+    fn format_move(&self, m: &Move) -> String {
+        match *m {
+            Move::Swap => "swap".to_string(),
+            Move::Place { at, red } => {
+                let mut s = self.name(at);
+                if red {
+                    s.push('*');
+                }
+                s
+            }
+        }
+    }
+
+    fn parse_position(options: &RedStoneOptions, text: &str) -> Result<Position, ParseError> {
+        parse_position_text(options, text)
+    }
+
+    fn format_position(&self) -> String {
+        let mut s = String::with_capacity((self.size + 1) * self.size + 8);
+        for y in (0..self.size).rev() {
+            for x in 0..self.size {
+                s.push(self.stone(((y + 1) * self.stride + x + 1) as u16).symbol());
+            }
+            if y > 0 {
+                s.push('/');
+            }
+        }
+        s.push(' ');
+        s.push_str(Self::side_name(self.to_move));
+        if self.swap_open {
+            s.push_str(" swap");
+        }
+        s
+    }
+
+    fn play_record_token(&mut self, token: &str) -> Result<Effects, RecordError> {
+        let record = |source| RecordError::Parse { token: token.to_string(), source };
+        let illegal = |source| RecordError::Illegal { token: token.to_string(), source };
+        let (m, count) = self.parse_token(token).map_err(record)?;
+        if let (Some(expected), Move::Place { at, red: true }) = (count, m) {
+            // Checked before playing, so that a wrong count leaves the position unchanged.
+            if let Some(reason) = self.why_illegal(&m) {
+                return Err(illegal(PlayError::new(reason)));
+            }
+            let removed: usize = self.removal_preview(at).iter().map(Vec::len).sum();
+            if removed != expected as usize {
+                return Err(illegal(PlayError::new(format!(
+                    "{}* removes {removed} stone(s), not {expected}",
+                    self.name(at)
+                ))));
+            }
+        }
+        self.play(&m).map_err(illegal)
+    }
+}
+
+/// Reads `<row N>/…/<row 1> <b|w> [swap]` and checks the invariants of the spec.
+fn parse_position_text(options: &RedStoneOptions, text: &str) -> Result<Position, ParseError> {
+    let size = options.size as usize;
+    let fields: Vec<&str> = text.split_whitespace().collect();
+    if !(2..=3).contains(&fields.len()) {
+        return Err(ParseError::new(format!(
+            "a position is '<rows top to bottom, separated by />  <b|w>  [swap]', got '{}'",
+            text.trim()
+        )));
+    }
+    let rows: Vec<&str> = fields[0].split('/').collect();
+    if rows.len() != size {
+        return Err(ParseError::new(format!(
+            "the position has {} rows but the board is {size}×{size} (set the option size={})",
+            rows.len(),
+            rows.len()
+        )));
+    }
+    let mut pos = Position::empty(options);
+    for (i, row) in rows.iter().enumerate() {
+        let y = size - 1 - i;
+        if row.chars().count() != size {
+            return Err(ParseError::new(format!(
+                "row {} has {} points but the board is {size} wide",
+                y + 1,
+                row.chars().count()
+            )));
+        }
+        for (x, ch) in row.chars().enumerate() {
+            let stone = match ch.to_ascii_uppercase() {
+                '.' => Stone::Empty,
+                'X' => Stone::Black,
+                'O' => Stone::White,
+                'R' => Stone::Red,
+                _ => {
+                    return Err(ParseError::new(format!(
+                        "'{ch}' on row {} is not a point: use . (empty), X (black), O (white) or R (red)",
+                        y + 1
+                    )));
+                }
+            };
+            pos.board[(y + 1) * pos.stride + x + 1].stone = stone;
+        }
+    }
+    pos.to_move = match fields[1] {
+        "b" | "B" => Side::First,
+        "w" | "W" => Side::Second,
+        other => return Err(ParseError::new(format!("the side to move is b or w, not '{other}'"))),
+    };
+    if let Some(extra) = fields.get(2) {
+        if !extra.eq_ignore_ascii_case("swap") {
+            return Err(ParseError::new(format!("the optional third field is 'swap', not '{extra}'")));
+        }
+        pos.swap_open = true;
+    }
+    pos.rebuild_groups();
+
+    if let Some(group) = pos.groups().into_iter().find(|g| g.liberties.is_empty()) {
+        let names: Vec<String> = group.stones.iter().map(|&c| pos.name(c)).collect();
+        return Err(ParseError::new(format!(
+            "the {} group {} has no liberty; between moves every group keeps at least one",
+            colour_name(group.colour),
+            names.join(" ")
+        )));
+    }
+    let [black, white] = pos.stones;
+    let white_to_move = pos.to_move == Side::Second;
+    if pos.swap_open && !(black == 1 && white == 0 && pos.reds == 0 && white_to_move) {
+        return Err(ParseError::new(
+            "'swap' means White may answer Black's first stone: the board must hold exactly one black stone and White must be to move",
+        ));
+    }
+    if black == 0 || white == 0 {
+        if pos.reds > 0 {
+            // Red stones exist only once both colours have placed, so a missing colour means the
+            // game ended with the last red stone, placed by the side that does not move next.
+            pos.result = end_of_game(pos.to_move.opponent(), pos.stones);
+        } else {
+            // Black's first stone is the only stone a game can have before White's first one.
+            let opening = white == 0 && black == u16::from(white_to_move);
+            if !opening {
+                return Err(ParseError::new(
+                    "a colour can have no stones only at the start (an empty board with Black to move, or one black stone with White to move) or after a red stone ended the game",
+                ));
+            }
+        }
+    }
+    pos.hash = pos.compute_hash();
+    Ok(pos)
+}
+
+impl std::fmt::Display for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.format_position())
+    }
+}
