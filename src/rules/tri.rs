@@ -141,7 +141,7 @@ mod tests {
     /// The hexagon of side `n`: `0 ≤ r, c ≤ 2n−2`, `|c − r| ≤ n − 1`.
     fn hexagon(n: usize) -> TriLattice {
         let m = 2 * n - 1;
-        TriLattice::new(m, m, false, |r, c| (c as i64 - r as i64).unsigned_abs() as usize <= n - 1)
+        TriLattice::new(m, m, false, |r, c| ((c as i64 - r as i64).unsigned_abs() as usize) < n)
     }
 
     #[test]
