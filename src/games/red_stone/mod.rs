@@ -48,6 +48,7 @@ mod notation;
 mod options;
 mod position;
 mod resolve;
+mod view;
 
 pub use moves::{Group, Move, PlacementChoice, PointClass};
 pub use options::{DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, RedStoneOptions, SIZE_PRESETS};
