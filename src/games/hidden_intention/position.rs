@@ -480,6 +480,28 @@ impl Position {
         self.attempt
     }
 
+    /// The decisions `side` has entered in this attempt. Only `side` itself may be shown them.
+    pub fn staged(&self, side: Side) -> Staged {
+        self.staged[side.index()]
+    }
+
+    /// Whether `side` has sealed its commitment for this attempt (public: the other side may
+    /// know that a commitment is locked in, never what it is).
+    pub fn is_sealed(&self, side: Side) -> bool {
+        self.staged[side.index()].is_sealed()
+    }
+
+    /// How many figures `side` has on the board.
+    pub fn figure_count(&self, side: Side) -> u32 {
+        self.occupied[side.index()].count_ones()
+    }
+
+    /// Forgets what `side` has entered in this attempt (an undo of a partly entered or sealed
+    /// commitment before the reveal).
+    pub fn clear_staged(&mut self, side: Side) {
+        self.staged[side.index()] = Staged::default();
+    }
+
     /// The position as `viewer` may see it: the opponent's staged decisions are dropped, so
     /// nothing of a sealed commitment leaks to the other side (for the AI and hot-seat play).
     pub fn hidden_from(&self, viewer: Side) -> Position {
