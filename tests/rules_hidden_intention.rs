@@ -1,8 +1,9 @@
 //! Hidden Intention rules tests: every worked example of the spec, the referee cases, random
 //! playouts with the spec's invariants, a literal legality cross-check and perft data.
 
-// The shared helpers import more than this file needs.
-#[allow(unused_imports)]
+// The shared helpers are not ours to lint: they import more than this file needs and carry
+// their own style.
+#[allow(unused_imports, clippy::all)]
 mod support;
 
 use std::collections::BTreeSet;
@@ -86,7 +87,15 @@ fn literal_influence(figs: &[(u8, Side, Kind)]) -> [i32; 64] {
 /// The figures with the two on `a` and `b` exchanged.
 fn swapped(figs: &[(u8, Side, Kind)], a: u8, b: u8) -> Vec<(u8, Side, Kind)> {
     figs.iter()
-        .map(|&(s, o, k)| if s == a { (b, o, k) } else if s == b { (a, o, k) } else { (s, o, k) })
+        .map(|&(s, o, k)| {
+            if s == a {
+                (b, o, k)
+            } else if s == b {
+                (a, o, k)
+            } else {
+                (s, o, k)
+            }
+        })
         .collect()
 }
 
@@ -313,7 +322,8 @@ fn run_example(ex: &Example) {
             assert!(burned.is_empty());
         }
         let swaps = [at.a, at.b].iter().filter(|t| t.contains("<>")).count();
-        let swap_effects: Vec<&Effect> = effects.iter().filter(|e| matches!(e.kind, EffectKind::Swapped { .. })).collect();
+        let swap_effects: Vec<&Effect> =
+            effects.iter().filter(|e| matches!(e.kind, EffectKind::Swapped { .. })).collect();
         assert_eq!(swap_effects.len(), swaps, "{token}: one Swapped effect per swap");
         assert!(swap_effects.iter().all(|e| e.wave == 0));
         for (round, squares) in at.removals.iter().enumerate() {
@@ -368,9 +378,7 @@ const CASES_12: &[&str] = &["Ex12a", "Ex12b"];
 fn ex1_opening_turn_on_an_empty_board() {
     run_example(&Example {
         start: "- ; - ; P8R2B2N1Q1 P8R2B2N1Q1 ; 2 2 ; - ; 1.1",
-        attempts: &[
-        Attempt { a: "Qd4", b: "Re5", values: (0, 0), removals: &[], burns: false },
-        ],
+        attempts: &[Attempt { a: "Qd4", b: "Re5", values: (0, 0), removals: &[], burns: false }],
         result: "Qd4 ; Re5 ; P8R2B2N1Q0 P8R1B2N1Q1 ; 2 2 ; - ; 2.1",
         fields: (6, 12, 46),
         outcome: None,
@@ -396,8 +404,8 @@ fn ex2_burn_then_the_turn_starts_anew() {
     run_example(&Example {
         start: "Qd4 ; Re5 ; P8R2B2N1Q0 P8R1B2N1Q1 ; 2 2 ; - ; 2.1",
         attempts: &[
-        Attempt { a: "Pc6", b: "Xc6", values: (0, 0), removals: &[], burns: true },
-        Attempt { a: "Pc5", b: "Bf6", values: (0, 0), removals: &[], burns: false },
+            Attempt { a: "Pc6", b: "Xc6", values: (0, 0), removals: &[], burns: true },
+            Attempt { a: "Pc5", b: "Bf6", values: (0, 0), removals: &[], burns: false },
         ],
         result: "Qd4 Pc5 ; Re5 Bf6 ; P7R2B2N1Q0 P8R1B1N1Q1 ; 2 2 ; - ; 3.1",
         fields: (7, 18, 39),
@@ -423,9 +431,7 @@ fn ex2_burn_then_the_turn_starts_anew() {
 fn ex3_two_round_cascade_chain_reaction() {
     run_example(&Example {
         start: "Nd4/ne Pd5 ; Ra5 Rh5 ; P7R2B2N0Q1 P8R0B2N1Q1 ; 2 2 ; - ; 3.1",
-        attempts: &[
-        Attempt { a: "Pg2", b: "Nc4/ne", values: (0, 0), removals: &[&["d4"], &["d5"]], burns: false },
-        ],
+        attempts: &[Attempt { a: "Pg2", b: "Nc4/ne", values: (0, 0), removals: &[&["d4"], &["d5"]], burns: false }],
         result: "Pg2 ; Nc4/ne Ra5 Rh5 ; P6R2B2N0Q1 P8R0B2N0Q1 ; 2 2 ; - ; 4.1",
         fields: (4, 25, 35),
         outcome: None,
@@ -450,9 +456,7 @@ fn ex3_two_round_cascade_chain_reaction() {
 fn ex4_simultaneous_removal_of_three_figures() {
     run_example(&Example {
         start: "Pd4 ; Pf4 ; P7R2B2N1Q1 P7R2B2N1Q1 ; 2 2 ; - ; 2.1",
-        attempts: &[
-        Attempt { a: "Pe5", b: "Ne4/nw", values: (0, 0), removals: &[&["d4", "e4", "e5"]], burns: false },
-        ],
+        attempts: &[Attempt { a: "Pe5", b: "Ne4/nw", values: (0, 0), removals: &[&["d4", "e4", "e5"]], burns: false }],
         result: "- ; Pf4 ; P6R2B2N1Q1 P7R2B2N0Q1 ; 2 2 ; - ; 3.1",
         fields: (0, 5, 59),
         outcome: None,
@@ -477,9 +481,7 @@ fn ex4_simultaneous_removal_of_three_figures() {
 fn ex5_neutral_ground_is_stable() {
     run_example(&Example {
         start: "Pd4 ; Pg6 ; P7R2B2N1Q1 P7R2B2N1Q1 ; 2 2 ; - ; 2.1",
-        attempts: &[
-        Attempt { a: "Pd6", b: "Rd8", values: (0, 0), removals: &[], burns: false },
-        ],
+        attempts: &[Attempt { a: "Pd6", b: "Rd8", values: (0, 0), removals: &[], burns: false }],
         result: "Pd4 Pd6 ; Pg6 Rd8 ; P6R2B2N1Q1 P7R1B2N1Q1 ; 2 2 ; - ; 3.1",
         fields: (5, 15, 44),
         outcome: None,
@@ -504,9 +506,7 @@ fn ex5_neutral_ground_is_stable() {
 fn ex6_the_knight_as_a_glass_cannon() {
     run_example(&Example {
         start: "Nd4/ne ; Pg7 ; P8R2B2N0Q1 P7R2B2N1Q1 ; 2 2 ; - ; 2.1",
-        attempts: &[
-        Attempt { a: "Pe5", b: "Pc4", values: (0, 0), removals: &[&["d4"]], burns: false },
-        ],
+        attempts: &[Attempt { a: "Pe5", b: "Pc4", values: (0, 0), removals: &[&["d4"]], burns: false }],
         result: "Pe5 ; Pc4 Pg7 ; P7R2B2N0Q1 P6R2B2N1Q1 ; 2 2 ; - ; 3.1",
         fields: (5, 10, 49),
         outcome: None,
@@ -531,9 +531,7 @@ fn ex6_the_knight_as_a_glass_cannon() {
 fn ex7_a_swap_opens_a_field_for_placement() {
     run_example(&Example {
         start: "Qc3 Pf4 ; Rh6 Xa8 ; P7R2B2N1Q0 P7R1B2N1Q1 ; 2 2 ; - ; 3.1",
-        attempts: &[
-        Attempt { a: "c3<>f4 Pf6", b: "Pb6", values: (0, -1), removals: &[], burns: false },
-        ],
+        attempts: &[Attempt { a: "c3<>f4 Pf6", b: "Pb6", values: (0, -1), removals: &[], burns: false }],
         result: "Pc3 Qf4 Pf6 ; Pb6 Rh6 Xa8 ; P6R2B2N1Q0 P6R1B2N1Q1 ; 1 2 ; - ; 4.1",
         fields: (15, 14, 35),
         outcome: None,
@@ -558,9 +556,7 @@ fn ex7_a_swap_opens_a_field_for_placement() {
 fn ex8_the_opponent_s_swap_spoils_a_legal_placement() {
     run_example(&Example {
         start: "Pd4 ; Qh1 Pd6 ; P6R2B2N1Q1 P7R2B2N1Q0 ; 2 2 ; - ; 3.1",
-        attempts: &[
-        Attempt { a: "Pe5", b: "d6<>h1 Pe6", values: (0, 0), removals: &[&["e5"]], burns: false },
-        ],
+        attempts: &[Attempt { a: "Pe5", b: "d6<>h1 Pe6", values: (0, 0), removals: &[&["e5"]], burns: false }],
         result: "Pd4 ; Ph1 Qd6 Pe6 ; P5R2B2N1Q1 P6R2B2N1Q0 ; 2 1 ; - ; 4.1",
         fields: (4, 12, 48),
         outcome: None,
@@ -586,8 +582,8 @@ fn ex9_burn_with_a_swap_the_swap_stands_and_the_board_is_evaluated() {
     run_example(&Example {
         start: "Nd4/ne ; Qh1 Pd6 ; P7R2B2N0Q1 P7R2B2N1Q0 ; 2 2 ; - ; 3.1",
         attempts: &[
-        Attempt { a: "Pe5", b: "d6<>h1 Pe5", values: (0, -1), removals: &[&["d4"]], burns: true },
-        Attempt { a: "Pd5", b: "Xc5", values: (0, -1), removals: &[], burns: false },
+            Attempt { a: "Pe5", b: "d6<>h1 Pe5", values: (0, -1), removals: &[&["d4"]], burns: true },
+            Attempt { a: "Pd5", b: "Xc5", values: (0, -1), removals: &[], burns: false },
         ],
         result: "Pd5 ; Ph1 Xc5 Qd6 ; P6R2B2N0Q1 P6R2B2N1Q0 ; 2 1 ; - ; 4.1",
         fields: (1, 12, 51),
@@ -613,9 +609,7 @@ fn ex9_burn_with_a_swap_the_swap_stands_and_the_board_is_evaluated() {
 fn ex10_rays_are_not_blocked_two_rooks_secure_a_rank() {
     run_example(&Example {
         start: "Ra4 Rh4 ; Qd6 Pb8 ; P8R0B2N1Q1 P7R2B2N1Q0 ; 2 2 ; - ; 3.1",
-        attempts: &[
-        Attempt { a: "Bf8", b: "Re1", values: (0, 0), removals: &[], burns: false },
-        ],
+        attempts: &[Attempt { a: "Bf8", b: "Re1", values: (0, 0), removals: &[], burns: false }],
         result: "Ra4 Rh4 Bf8 ; Re1 Qd6 Pb8 ; P8R0B1N1Q1 P7R1B2N1Q0 ; 2 2 ; - ; 4.1",
         fields: (21, 19, 24),
         outcome: None,
@@ -640,9 +634,7 @@ fn ex10_rays_are_not_blocked_two_rooks_secure_a_rank() {
 fn ex11_game_end_the_only_legal_field_is_burned() {
     run_example(&Example {
         start: "Pa5 ; Xg1 Pa2 Qf3 Ba4 Xb4 Bf4 Nd6/sw Rh6 Pa7 Pg7 Re8 ; P0R1B1N0Q1 P3R0B0N0Q0 ; 2 2 ; - ; 12.1",
-        attempts: &[
-        Attempt { a: "Qb1", b: "Pb1", values: (0, 0), removals: &[], burns: true },
-        ],
+        attempts: &[Attempt { a: "Qb1", b: "Pb1", values: (0, 0), removals: &[], burns: true }],
         result: "Pa5 ; Xg1 Pa2 Qf3 Ba4 Xb4 Bf4 Nd6/sw Rh6 Pa7 Pg7 Re8 ; P0R1B1N0Q1 P3R0B0N0Q0 ; 2 2 ; b1 ; 12.2",
         fields: (0, 61, 3),
         outcome: Some(Outcome::Winner(Side::Second)),
@@ -667,9 +659,7 @@ fn ex11_game_end_the_only_legal_field_is_burned() {
 fn ex12_last_turn_supplies_run_out_the_game_is_drawn() {
     run_example(&Example {
         start: "Rb2 Nf2/ne Qd3 Xc4 Pe4 ; Pd5 Xf5 Qe6 Nc7/sw Rg7 ; P0R0B1N0Q0 P0R0B1N0Q0 ; 0 0 ; - ; 14.1",
-        attempts: &[
-        Attempt { a: "Bb6", b: "Bg3", values: (1, -1), removals: &[], burns: false },
-        ],
+        attempts: &[Attempt { a: "Bb6", b: "Bg3", values: (1, -1), removals: &[], burns: false }],
         result: "Rb2 Nf2/ne Qd3 Xc4 Pe4 Bb6 ; Bg3 Pd5 Xf5 Qe6 Nc7/sw Rg7 ; P0R0B0N0Q0 P0R0B0N0Q0 ; 0 0 ; - ; 15.1",
         fields: (23, 23, 18),
         outcome: Some(Outcome::Draw),
@@ -797,11 +787,7 @@ fn phases_one_by_one_equal_play() {
 fn bad_decisions_and_texts_are_refused_with_reasons() {
     let mut pos = Position::new(&Default::default());
     let before = pos.clone();
-    for (text, why) in [
-        ("A:d4", "figure"),
-        ("A:/ne", "facing"),
-        ("A:a1<>b1", "empty"),
-    ] {
+    for (text, why) in [("A:d4", "figure"), ("A:/ne", "facing"), ("A:a1<>b1", "empty")] {
         let m = pos.parse_move(text).unwrap();
         let err = pos.play(&m).unwrap_err();
         assert!(err.reason.contains(why), "{text}: {err}");
@@ -873,7 +859,11 @@ fn check_invariants(pos: &Position) {
     assert_eq!(sa.total(), sb.total(), "supplies differ at {text}");
     assert_eq!(pos.turn() as u8, 15 - sa.total(), "turn and supplies disagree at {text}");
     assert_eq!(pos.burned().count_ones() as u16, pos.attempt() - 1, "burns and attempts disagree at {text}");
-    assert_eq!(pos.burned() & (pos.occupied_by(Side::First) | pos.occupied_by(Side::Second)), 0, "occupied burned square");
+    assert_eq!(
+        pos.burned() & (pos.occupied_by(Side::First) | pos.occupied_by(Side::Second)),
+        0,
+        "occupied burned square"
+    );
     for side in Side::BOTH {
         assert!(pos.swaps_left(side) <= SWAPS_PER_GAME);
         assert!(pos.figure_count(side) + pos.supply(side).total() as u32 <= 14);
@@ -951,7 +941,12 @@ fn fast_legality_agrees_with_the_literal_rule() {
         for side in Side::BOTH {
             let fast: BTreeSet<String> = pos.legal_commitments(side).iter().map(format_commitment).collect();
             assert_eq!(fast, literal_commitments(pos, side), "commitments of {side:?} at {}", pos.format_position());
-            assert_eq!(pos.has_legal_commitment(side), literal_has_legal(pos, side), "has_legal at {}", pos.format_position());
+            assert_eq!(
+                pos.has_legal_commitment(side),
+                literal_has_legal(pos, side),
+                "has_legal at {}",
+                pos.format_position()
+            );
             for c in pos.legal_commitments(side) {
                 assert!(pos.check_commitment(side, &c).is_ok());
             }

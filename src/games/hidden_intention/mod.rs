@@ -57,8 +57,8 @@ pub use moves::{Commitment, Move, Staged};
 pub use notation::{format_commitment, parse_commitment, parse_square, square_name};
 pub use options::HiddenIntentionOptions;
 pub use position::{
-    Corner, FIGURES_PER_SIDE, FULL_SUPPLY, FieldCounts, Figure, FigureChoice, Kind, MAX_SWAPS_PER_COMMITMENT,
-    PATTERNS, Pattern, Position, SQUARES, SWAPS_PER_GAME, Square, SquareSet, Stock, Supply, pattern,
+    Corner, FIGURES_PER_SIDE, FULL_SUPPLY, FieldCounts, Figure, FigureChoice, Kind, MAX_SWAPS_PER_COMMITMENT, PATTERNS,
+    Pattern, Position, SQUARES, SWAPS_PER_GAME, Square, SquareSet, Stock, Supply, pattern,
 };
 
 use crate::rules::{
@@ -151,7 +151,7 @@ impl Rules for Position {
                     | s.figure.map_or(0, |f| f as u64 + 1) << 16
                     | s.target.map_or(0, |t| t as u64 + 1) << 8
                     | s.facing.map_or(0, |c| c as u64 + 1);
-                h ^= key(5000 + side as u64 ^ packed << 1);
+                h ^= key((5000 + side as u64) ^ (packed << 1));
             }
         }
         h
@@ -199,10 +199,10 @@ impl Notation for Position {
         let (a_text, b_text) = token.split_once('|').ok_or_else(|| {
             parse_err(ParseError::new("an attempt is written <A's commitment>|<B's commitment>, e.g. Qd4|Re5"))
         })?;
-        let a = parse_commitment(a_text.trim())
-            .map_err(|e| parse_err(ParseError::new(format!("A's commitment: {e}"))))?;
-        let b = parse_commitment(b_text.trim())
-            .map_err(|e| parse_err(ParseError::new(format!("B's commitment: {e}"))))?;
+        let a =
+            parse_commitment(a_text.trim()).map_err(|e| parse_err(ParseError::new(format!("A's commitment: {e}"))))?;
+        let b =
+            parse_commitment(b_text.trim()).map_err(|e| parse_err(ParseError::new(format!("B's commitment: {e}"))))?;
         let mut next = self.clone();
         next.staged = [Staged::default(); 2];
         for (side, c) in [(Side::First, &a), (Side::Second, &b)] {

@@ -1,8 +1,6 @@
 //! Commitments and their staged atomic decisions: legality (spec §6.3, §7.1) and generation.
 
-use super::position::{
-    FigureChoice, Kind, Position, SQUARES, Square, SquareSet, bit, pattern, sign,
-};
+use super::position::{Corner, FigureChoice, Kind, Position, SQUARES, Square, SquareSet, bit, pattern, sign, squares};
 use crate::rules::{PlayError, Side};
 
 /// One atomic decision of one side while it writes its commitment. A commitment is entered in
@@ -18,16 +16,17 @@ pub enum Move {
     /// Place it on this square.
     Target { side: Side, square: Square },
     /// Point the knight toward this corner.
-    Facing { side: Side, corner: super::position::Corner },
+    Facing { side: Side, corner: Corner },
 }
 
 impl Move {
     /// The side making this decision.
     pub fn side(&self) -> Side {
         match *self {
-            Move::Swap { side, .. } | Move::Figure { side, .. } | Move::Target { side, .. } | Move::Facing { side, .. } => {
-                side
-            }
+            Move::Swap { side, .. }
+            | Move::Figure { side, .. }
+            | Move::Target { side, .. }
+            | Move::Facing { side, .. } => side,
         }
     }
 }
@@ -47,7 +46,7 @@ pub struct Staged {
     pub swap: Option<(Square, Square)>,
     pub figure: Option<FigureChoice>,
     pub target: Option<Square>,
-    pub facing: Option<super::position::Corner>,
+    pub facing: Option<Corner>,
 }
 
 impl Staged {
@@ -132,27 +131,30 @@ impl Position {
 
     /// Whether `side` has a legal target after swapping `a` and `b` (its own figures).
     pub(super) fn swap_has_target(&self, side: Side, a: Square, b: Square) -> bool {
+        self.swap_has_target_given(side, a, b, self.legal_targets(side, None))
+    }
+
+    /// `swap_has_target` with the legal targets without a swap (`good_now`) already known, so
+    /// a loop over all pairs computes them once.
+    fn swap_has_target_given(&self, side: Side, a: Square, b: Square, good_now: SquareSet) -> bool {
         let (Some(fa), Some(fb)) = (self.board[a as usize], self.board[b as usize]) else { return false };
         let open = self.open_squares();
         // Only squares in the four moved patterns change value; a good square outside them
         // settles the question without recomputing anything.
         let touched =
             pattern(fa.kind, a).mask | pattern(fa.kind, b).mask | pattern(fb.kind, a).mask | pattern(fb.kind, b).mask;
-        let good_now = open & friendly_squares(&self.influence, side);
         if good_now & !touched != 0 {
             return true;
         }
         let map = self.influence_after_swap(a, b);
         let s = sign(side);
-        let mut rest = open & touched;
-        while rest != 0 {
-            let square = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            if map[square] * s >= 0 {
-                return true;
-            }
-        }
-        false
+        squares(open & touched).any(|square| map[square as usize] * s >= 0)
+    }
+
+    /// Every unordered pair of `side`'s figures, lower square first: the candidate swaps.
+    pub fn own_pairs(&self, side: Side) -> impl Iterator<Item = (Square, Square)> {
+        let own = self.occupied[side.index()];
+        squares(own).flat_map(move |a| squares(own & (u64::MAX << a << 1)).map(move |b| (a, b)))
     }
 
     /// Every swap `side` may include: pairs of its own figures (lower square first) after which
@@ -162,18 +164,10 @@ impl Position {
         if self.swaps_left[side.index()] == 0 {
             return;
         }
-        let own = self.occupied[side.index()];
-        let mut first = own;
-        while first != 0 {
-            let a = first.trailing_zeros() as Square;
-            first &= first - 1;
-            let mut second = first;
-            while second != 0 {
-                let b = second.trailing_zeros() as Square;
-                second &= second - 1;
-                if self.swap_has_target(side, a, b) {
-                    out.push((a, b));
-                }
+        let good_now = self.legal_targets(side, None);
+        for (a, b) in self.own_pairs(side) {
+            if self.swap_has_target_given(side, a, b, good_now) {
+                out.push((a, b));
             }
         }
     }
@@ -189,21 +183,7 @@ impl Position {
         if self.swaps_left[side.index()] == 0 {
             return false;
         }
-        let own = self.occupied[side.index()];
-        let mut first = own;
-        while first != 0 {
-            let a = first.trailing_zeros() as Square;
-            first &= first - 1;
-            let mut second = first;
-            while second != 0 {
-                let b = second.trailing_zeros() as Square;
-                second &= second - 1;
-                if self.swap_has_target(side, a, b) {
-                    return true;
-                }
-            }
-        }
-        false
+        self.own_pairs(side).any(|(a, b)| self.swap_has_target_given(side, a, b, 0))
     }
 
     /// Checks a complete commitment of `side` against the current public state (spec §6.3).
@@ -256,7 +236,9 @@ impl Position {
             return Err(PlayError::new(format!("{cell} is occupied")));
         }
         if self.burned & bit(target) != 0 {
-            return Err(PlayError::new(format!("{cell} is burned and closed to both players until the next placement")));
+            return Err(PlayError::new(format!(
+                "{cell} is burned and closed to both players until the next placement"
+            )));
         }
         if self.legal_targets(side, swap) & bit(target) == 0 {
             let view = if swap.is_some() { "after its swap " } else { "" };
@@ -320,9 +302,7 @@ impl Position {
             }
             Move::Facing { .. } => {
                 if staged.figure != Some(FigureChoice::Knight) || staged.target.is_none() {
-                    return Err(PlayError::new(format!(
-                        "{name} chooses a facing only for a knight, after its square"
-                    )));
+                    return Err(PlayError::new(format!("{name} chooses a facing only for a knight, after its square")));
                 }
                 Ok(())
             }
@@ -338,7 +318,8 @@ impl Position {
         let supply = self.supply[side.index()];
         match (staged.figure, staged.target) {
             (None, _) => {
-                let can_place_without_swap = staged.swap.is_some() || self.legal_targets(side, None) != 0;
+                let good_now = self.legal_targets(side, None);
+                let can_place_without_swap = staged.swap.is_some() || good_now != 0;
                 if can_place_without_swap {
                     for choice in FigureChoice::ALL {
                         if supply.has(choice) {
@@ -347,32 +328,20 @@ impl Position {
                     }
                 }
                 if staged.swap.is_none() && self.swaps_left[side.index()] > 0 {
-                    let own = self.occupied[side.index()];
-                    let mut first = own;
-                    while first != 0 {
-                        let a = first.trailing_zeros() as Square;
-                        first &= first - 1;
-                        let mut second = first;
-                        while second != 0 {
-                            let b = second.trailing_zeros() as Square;
-                            second &= second - 1;
-                            if self.swap_has_target(side, a, b) {
-                                out.push(Move::Swap { side, a, b });
-                            }
+                    for (a, b) in self.own_pairs(side) {
+                        if self.swap_has_target_given(side, a, b, good_now) {
+                            out.push(Move::Swap { side, a, b });
                         }
                     }
                 }
             }
             (Some(_), None) => {
-                let mut targets = self.legal_targets(side, staged.swap);
-                while targets != 0 {
-                    let square = targets.trailing_zeros() as Square;
-                    targets &= targets - 1;
+                for square in squares(self.legal_targets(side, staged.swap)) {
                     out.push(Move::Target { side, square });
                 }
             }
             (Some(FigureChoice::Knight), Some(_)) if staged.facing.is_none() => {
-                for corner in super::position::Corner::ALL {
+                for corner in Corner::ALL {
                     out.push(Move::Facing { side, corner });
                 }
             }
@@ -392,16 +361,13 @@ impl Position {
         self.legal_swaps(side, &mut pairs);
         swaps.extend(pairs.into_iter().map(Some));
         for swap in swaps {
-            let mut targets = self.legal_targets(side, swap);
-            while targets != 0 {
-                let target = targets.trailing_zeros() as Square;
-                targets &= targets - 1;
+            for target in squares(self.legal_targets(side, swap)) {
                 for choice in FigureChoice::ALL {
                     if !supply.has(choice) {
                         continue;
                     }
                     if choice == FigureChoice::Knight {
-                        for corner in super::position::Corner::ALL {
+                        for corner in Corner::ALL {
                             out.push(Commitment { swap, kind: Kind::Knight(corner), target });
                         }
                     } else if let Some(kind) = choice.kind(None) {

@@ -57,9 +57,8 @@ pub fn figure_text(kind: Kind, square: Square) -> String {
 pub fn parse_figure(text: &str) -> Result<(Kind, Square), ParseError> {
     let mut chars = text.chars();
     let code = chars.next().ok_or_else(|| ParseError::new("expected a figure such as Qd4 or Nc4/ne, found nothing"))?;
-    let choice = FigureChoice::from_code(code).ok_or_else(|| {
-        ParseError::new(format!("'{text}': a figure starts with P, X, R, B, N or Q"))
-    })?;
+    let choice = FigureChoice::from_code(code)
+        .ok_or_else(|| ParseError::new(format!("'{text}': a figure starts with P, X, R, B, N or Q")))?;
     let rest = chars.as_str();
     let (square_text, facing) = match rest.split_once('/') {
         Some((s, f)) => (s, Some(f)),
@@ -67,9 +66,10 @@ pub fn parse_figure(text: &str) -> Result<(Kind, Square), ParseError> {
     };
     let square = parse_square(square_text).map_err(|e| ParseError::new(format!("'{text}': {e}")))?;
     let kind = match (choice, facing) {
-        (FigureChoice::Knight, Some(f)) => Kind::Knight(Corner::from_code(f).ok_or_else(|| {
-            ParseError::new(format!("'{text}': a knight faces ne, nw, se or sw"))
-        })?),
+        (FigureChoice::Knight, Some(f)) => Kind::Knight(
+            Corner::from_code(f)
+                .ok_or_else(|| ParseError::new(format!("'{text}': a knight faces ne, nw, se or sw")))?,
+        ),
         (FigureChoice::Knight, None) => {
             return Err(ParseError::new(format!("'{text}': a knight needs its facing, e.g. Nc4/ne")));
         }
@@ -257,7 +257,9 @@ impl Position {
             for word in burned.split_whitespace() {
                 let square = parse_square(word)?;
                 if pos.board[square as usize].is_some() {
-                    return Err(ParseError::new(format!("burned square {word} holds a figure; burned squares are empty")));
+                    return Err(ParseError::new(format!(
+                        "burned square {word} holds a figure; burned squares are empty"
+                    )));
                 }
                 if pos.burned & bit(square) != 0 {
                     return Err(ParseError::new(format!("burned square {word} is listed twice")));

@@ -28,6 +28,19 @@ pub const fn bit(square: Square) -> SquareSet {
     1u64 << square
 }
 
+/// The squares of a set, in ascending index order.
+#[inline]
+pub fn squares(mut set: SquareSet) -> impl Iterator<Item = Square> {
+    std::iter::from_fn(move || {
+        if set == 0 {
+            return None;
+        }
+        let square = set.trailing_zeros() as Square;
+        set &= set - 1;
+        Some(square)
+    })
+}
+
 /// The knight's facing: the board corner its pattern points to (absolute, not per player).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Corner {

@@ -99,7 +99,11 @@ impl Position {
                 let square = unstable.trailing_zeros() as Square;
                 unstable &= unstable - 1;
                 self.take(square);
-                sink.emit(round, || EffectKind::Removed { cell: square as u16, count: 1, cause: RemoveCause::Unstable });
+                sink.emit(round, || EffectKind::Removed {
+                    cell: square as u16,
+                    count: 1,
+                    cause: RemoveCause::Unstable,
+                });
             }
         }
         self.reveal = Some(match reveal {
