@@ -870,6 +870,9 @@ fn check_invariants(pos: &Position) {
     }
     let counts = pos.field_counts();
     assert_eq!(counts.a as u32 + counts.b as u32 + counts.neutral as u32, 64);
+    assert_eq!(counts.a as usize, literal.iter().filter(|&&v| v > 0).count(), "A's fields at {text}");
+    assert_eq!(counts.b as usize, literal.iter().filter(|&&v| v < 0).count(), "B's fields at {text}");
+    assert_eq!(pos.unstable(), 0, "unstable figures at {text}");
     // Hidden information: what B may do never depends on A's staged decisions, and vice versa.
     for viewer in Side::BOTH {
         let (mut now, mut hidden) = (Vec::new(), Vec::new());

@@ -79,16 +79,13 @@ impl Staged {
     }
 }
 
-/// The squares where `side` may not stand on the values in `influence`: negative for A,
-/// positive for B. Returns the squares that are neutral or `side`'s own.
+/// The squares that are neutral or `side`'s own on the values in `influence`.
 #[inline]
 fn friendly_squares(influence: &[i8; SQUARES], side: Side) -> SquareSet {
     let s = sign(side);
     let mut set = 0u64;
     for (square, &v) in influence.iter().enumerate() {
-        if v * s >= 0 {
-            set |= 1 << square;
-        }
+        set |= ((v * s >= 0) as u64) << square;
     }
     set
 }
@@ -104,13 +101,14 @@ impl Position {
     pub fn legal_targets(&self, side: Side, swap: Option<(Square, Square)>) -> SquareSet {
         let open = self.open_squares();
         match swap {
-            None => open & friendly_squares(&self.influence, side),
+            None => open & !self.controlled[side.opponent().index()],
             Some((a, b)) => open & friendly_squares(&self.influence_after_swap(a, b), side),
         }
     }
 
-    /// The influence map with the figures on `a` and `b` exchanged (no cascade).
-    fn influence_after_swap(&self, a: Square, b: Square) -> [i8; SQUARES] {
+    /// The influence map with the figures on `a` and `b` exchanged (no cascade): what a player
+    /// sees while considering that swap.
+    pub fn influence_after_swap(&self, a: Square, b: Square) -> [i8; SQUARES] {
         let mut map = self.influence;
         if let (Some(fa), Some(fb)) = (self.board[a as usize], self.board[b as usize]) {
             let mut shift = |kind: Kind, from: Square, to: Square, s: i8| {

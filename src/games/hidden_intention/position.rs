@@ -407,6 +407,9 @@ pub struct Position {
     pub(super) occupied: [SquareSet; 2],
     /// Net influence per square, kept up to date on every change of the board.
     pub(super) influence: [i8; SQUARES],
+    /// The squares with a positive value (A's) and with a negative value (B's), kept with
+    /// `influence` so legality and stability are bit operations.
+    pub(super) controlled: [SquareSet; 2],
     pub(super) supply: [Supply; 2],
     pub(super) swaps_left: [u8; 2],
     pub(super) burned: SquareSet,
@@ -427,6 +430,7 @@ impl Position {
             board: [None; SQUARES],
             occupied: [0; 2],
             influence: [0; SQUARES],
+            controlled: [0; 2],
             supply: [FULL_SUPPLY; 2],
             swaps_left: [SWAPS_PER_GAME; 2],
             burned: 0,
@@ -461,15 +465,9 @@ impl Position {
 
     /// How many squares each side controls now (the score if the game ended here).
     pub fn field_counts(&self) -> FieldCounts {
-        let mut counts = FieldCounts::default();
-        for &v in &self.influence {
-            match v.signum() {
-                1 => counts.a += 1,
-                -1 => counts.b += 1,
-                _ => counts.neutral += 1,
-            }
-        }
-        counts
+        let a = self.controlled[0].count_ones() as u8;
+        let b = self.controlled[1].count_ones() as u8;
+        FieldCounts { a, b, neutral: SQUARES as u8 - a - b }
     }
 
     pub fn supply(&self, side: Side) -> Supply {
@@ -552,28 +550,26 @@ impl Position {
     fn add_influence(&mut self, figure: Figure, square: Square, direction: i8) {
         let amount_sign = sign(figure.owner) * direction;
         let p = pattern(figure.kind, square);
+        let [mut positive, mut negative] = self.controlled;
         for i in 0..p.len as usize {
-            self.influence[p.cells[i] as usize] += p.amounts[i] * amount_sign;
+            let cell = p.cells[i];
+            let v = self.influence[cell as usize] + p.amounts[i] * amount_sign;
+            self.influence[cell as usize] = v;
+            let b = bit(cell);
+            positive = (positive & !b) | (((v > 0) as u64) << cell);
+            negative = (negative & !b) | (((v < 0) as u64) << cell);
         }
+        self.controlled = [positive, negative];
+    }
+
+    /// The squares `side` controls (positive for A, negative for B).
+    pub fn controlled_by(&self, side: Side) -> SquareSet {
+        self.controlled[side.index()]
     }
 
     /// The figures standing on enemy ground: A's on negative squares, B's on positive ones.
     pub fn unstable(&self) -> SquareSet {
-        let mut hostile_to_a: SquareSet = 0;
-        let mut hostile_to_b: SquareSet = 0;
-        let occupied = self.occupied[0] | self.occupied[1];
-        let mut rest = occupied;
-        while rest != 0 {
-            let s = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            let v = self.influence[s];
-            if v < 0 {
-                hostile_to_a |= 1 << s;
-            } else if v > 0 {
-                hostile_to_b |= 1 << s;
-            }
-        }
-        (self.occupied[0] & hostile_to_a) | (self.occupied[1] & hostile_to_b)
+        (self.occupied[0] & self.controlled[1]) | (self.occupied[1] & self.controlled[0])
     }
 
     /// Recomputes every square's influence from the figures, without the incremental bookkeeping
