@@ -706,6 +706,8 @@ fn ex11_a_has_no_legal_commitment_and_b_cannot_play_on_alone() {
     pos.legal_moves(&mut moves);
     assert!(moves.is_empty(), "nobody decides after the end");
     assert!(pos.play_record_token("Rc1|Pc1").is_err(), "no attempt after the end");
+    assert_eq!(pos.play_record_token("-- | --"), Ok(Vec::new()), "the record's closing line");
+    assert!(open("- ; - ; P8R2B2N1Q1 P8R2B2N1Q1 ; 2 2 ; - ; 1.1").play_record_token("--|--").is_err());
 }
 
 #[test]
@@ -1023,4 +1025,21 @@ fn perft_counts_agree_with_the_literal_move_rule() {
             assert_eq!(literal_perft(&pos, depth), count, "literal perft {depth} of {text}");
         }
     }
+}
+
+#[test]
+fn zobrist_follows_the_position_not_the_order_of_decisions() {
+    let start = Position::new(&Default::default());
+    let mut by_token = start.clone();
+    by_token.play_record_token("Qd4|Re5").unwrap();
+    let mut interleaved = start.clone();
+    for text in ["B:R", "A:Q", "B:e5", "A:d4"] {
+        interleaved.play(&interleaved.parse_move(text).unwrap()).unwrap();
+    }
+    assert_eq!(by_token.zobrist(), interleaved.zobrist());
+    assert_eq!(by_token.zobrist(), open(&by_token.format_position()).zobrist());
+    assert_ne!(start.zobrist(), by_token.zobrist());
+    let mut staged = start.clone();
+    staged.play(&staged.parse_move("A:Q").unwrap()).unwrap();
+    assert_ne!(staged.zobrist(), start.zobrist(), "staged decisions are part of the search state");
 }

@@ -45,7 +45,10 @@
 //!   placed figures + 1, a burned count other than attempt − 1, burned squares holding a figure,
 //!   more than 2 swaps, and unstable positions.
 //! - A record token replaces any partly entered staged decisions; the spaces around `|` are
-//!   optional.
+//!   optional. The record's closing `-- | --` (spec §8.3) is accepted, as a no-op, only once the
+//!   game is over.
+//! - The game has no capture step apart from the cascade: `capture_sweep` is empty and every
+//!   round of removals, the first included, belongs to `cascade`.
 
 mod moves;
 mod notation;
@@ -58,7 +61,7 @@ pub use notation::{format_commitment, parse_commitment, parse_square, square_nam
 pub use options::HiddenIntentionOptions;
 pub use position::{
     Corner, FIGURES_PER_SIDE, FULL_SUPPLY, FieldCounts, Figure, FigureChoice, Kind, MAX_SWAPS_PER_COMMITMENT, PATTERNS,
-    Pattern, Position, SQUARES, SWAPS_PER_GAME, Square, SquareSet, Stock, Supply, pattern,
+    Pattern, Position, SQUARES, SWAPS_PER_GAME, Square, SquareSet, Stock, Supply, pattern, squares,
 };
 
 use crate::rules::{
@@ -130,12 +133,13 @@ impl Rules for Position {
 
     fn zobrist(&self) -> u64 {
         let mut h = 0u64;
-        for (square, f) in self.board.iter().enumerate() {
-            if let Some(f) = f {
-                h ^= key((f.owner.index() * 9 + f.kind.pattern_index()) as u64 * 64 + square as u64);
+        for square in squares(self.occupied[0] | self.occupied[1]) {
+            if let Some(f) = self.board[square as usize] {
+                let figure = (f.owner.index() * 9 + f.kind.pattern_index()) as u64;
+                h ^= feature(1, figure << 6 | square as u64);
             }
         }
-        h ^= key(2000 ^ self.burned);
+        h ^= feature(2, self.burned);
         let mut counters = 0u64;
         for side in 0..2 {
             for &c in &self.supply[side].counts {
@@ -143,24 +147,29 @@ impl Rules for Position {
             }
             counters = counters << 2 | self.swaps_left[side] as u64;
         }
-        h ^= key(3000 ^ counters);
-        h ^= key(4000 ^ ((self.turn as u64) << 16 | self.attempt as u64));
+        h ^= feature(3, counters);
+        h ^= feature(4, (self.turn as u64) << 16 | self.attempt as u64);
         for (side, s) in self.staged.iter().enumerate() {
             if !s.is_empty() {
                 let packed = s.swap.map_or(0, |(a, b)| 1 << 12 | (a as u64) << 6 | b as u64) << 20
                     | s.figure.map_or(0, |f| f as u64 + 1) << 16
                     | s.target.map_or(0, |t| t as u64 + 1) << 8
                     | s.facing.map_or(0, |c| c as u64 + 1);
-                h ^= key((5000 + side as u64) ^ (packed << 1));
+                h ^= feature(5 + side as u64, packed);
             }
         }
         h
     }
 }
 
-/// A well-mixed 64-bit key for a feature (splitmix64 finaliser).
-fn key(feature: u64) -> u64 {
-    let mut z = feature.wrapping_add(0x9E37_79B9_7F4A_7C15);
+/// The hash key of `value` in one domain of the position (figures, burned squares, counters…).
+fn feature(domain: u64, value: u64) -> u64 {
+    splitmix(splitmix(domain) ^ value)
+}
+
+/// The splitmix64 finaliser: a well-mixed 64-bit value from any input.
+fn splitmix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
@@ -196,6 +205,16 @@ impl Notation for Position {
     fn play_record_token(&mut self, token: &str) -> Result<Effects, RecordError> {
         let parse_err = |source| RecordError::Parse { token: token.to_string(), source };
         let illegal = |source| RecordError::Illegal { token: token.to_string(), source };
+        let words: String = token.split_whitespace().collect();
+        if words == "--|--" {
+            // The record's closing line after a player ran out of legal commitments (spec §8.3).
+            return match self.outcome {
+                Some(_) => Ok(Effects::new()),
+                None => Err(illegal(PlayError::new(
+                    "'-- | --' only closes a record once a player has no legal commitment; the game is still on",
+                ))),
+            };
+        }
         let (a_text, b_text) = token.split_once('|').ok_or_else(|| {
             parse_err(ParseError::new("an attempt is written <A's commitment>|<B's commitment>, e.g. Qd4|Re5"))
         })?;

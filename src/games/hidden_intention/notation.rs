@@ -331,7 +331,6 @@ impl Position {
                 square_name(s)
             )));
         }
-        debug_assert!(self.board.len() == SQUARES);
         Ok(())
     }
 

@@ -1,6 +1,10 @@
-//! Resolution of an attempt (spec §6.4–6.6, §7): `place` (stage a decision; reveal swaps, then
-//! burn or placement) → `cascade` (rounds of removals until stable) → `end_check` (reopen burned
-//! squares, advance turn or attempt, end and score the game).
+//! Resolution of an attempt (spec §6.4–6.6, §7) as the named phases `place` → `cascade` → `end_check`.
+//!
+//! `place` stages one decision and, when it seals the second commitment, reveals the attempt:
+//! both swaps, then a burn or both placements. `cascade` removes unstable figures round by round
+//! until the board is stable. `end_check` reopens burned squares, advances the turn or attempt,
+//! and ends and scores the game. The game has no capture step apart from the cascade, so
+//! `capture_sweep` keeps the trait's empty default.
 
 use super::moves::{Move, Staged};
 use super::position::{Figure, Position, Reveal, SQUARES, Square, sign};
