@@ -2,8 +2,8 @@
 
 use super::moves::{Commitment, Move, Staged};
 use super::position::{
-    Corner, FIGURES_PER_SIDE, FULL_SUPPLY, Figure, FigureChoice, Kind, Position, SQUARES, SWAPS_PER_GAME, Square,
-    Stock, Supply, bit,
+    Corner, FIGURES_PER_SIDE, FULL_SUPPLY, Figure, FigureChoice, Kind, Position, SWAPS_PER_GAME, Square, Stock, Supply,
+    bit,
 };
 use crate::rules::{FileLetters, ParseError, Side, cell_name, parse_cell};
 
