@@ -232,6 +232,7 @@ type Opener = fn(&[(String, String)], Option<&str>) -> Result<Box<dyn DynGame>, 
 fn opener(kind: GameKind) -> Option<Opener> {
     match kind {
         GameKind::RedStone => Some(open_as::<super::red_stone::Position>),
+        GameKind::HiddenIntention => Some(open_as::<super::hidden_intention::Position>),
         _ => None,
     }
 }
