@@ -36,7 +36,7 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{Notation, Rules};
+    use crate::rules::{GameOptions, Notation, Rules};
 
     #[test]
     fn the_view_shows_each_stone_on_its_point() {
