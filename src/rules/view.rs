@@ -23,7 +23,7 @@ pub struct PieceView {
     pub kind: char,
     /// Stack height (1 for a single piece).
     pub count: u16,
-    /// For pieces with a facing (Hidden Intention's knight): an angle in quarter turns, 0 = up.
+X
     pub facing: Option<u8>,
 }
 

@@ -248,7 +248,7 @@ fn dress_stones(
             commands.spawn((
                 Sprite::from_color(text, Vec2::new(s * 0.08, s * 0.3)),
                 Transform::from_xyz(0.0, s * 0.2, 0.6)
-                    .with_rotation(Quat::from_rotation_z(-(f as f32) * std::f32::consts::FRAC_PI_2)),
+                    .with_rotation(Quat::from_rotation_z(-(f as f32) * std::f32::consts::FRAC_PI_4)),
                 Pickable::IGNORE,
                 ChildOf(e),
             ));

@@ -55,6 +55,7 @@ mod notation;
 mod options;
 mod position;
 mod resolve;
+mod view;
 
 pub use moves::{Commitment, Move, Staged};
 pub use notation::{format_commitment, parse_commitment, parse_square, square_name};
@@ -176,6 +177,10 @@ fn splitmix(x: u64) -> u64 {
 }
 
 impl Notation for Position {
+    fn board_view(&self) -> Option<crate::rules::BoardView> {
+        Some(self.view())
+    }
+
     const SLUG: &'static str = "hidden-intention";
 
     fn side_name(side: Side) -> &'static str {

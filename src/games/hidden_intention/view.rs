@@ -1,0 +1,75 @@
+//! The board as the app draws it: figures, burned squares, the influence of every square, and
+//! each player's supply, swaps and field count.
+
+use super::position::{Corner, Kind, SQUARES, Stock, bit};
+use super::{Position, square_name};
+use crate::rules::{BoardView, Counter, Layout, PieceView, Side};
+
+/// A knight's facing in eighth turns clockwise from "up", as `PieceView::facing` expects.
+fn facing(kind: Kind) -> Option<u8> {
+    match kind {
+        Kind::Knight(Corner::NE) => Some(1),
+        Kind::Knight(Corner::SE) => Some(3),
+        Kind::Knight(Corner::SW) => Some(5),
+        Kind::Knight(Corner::NW) => Some(7),
+        _ => None,
+    }
+}
+
+impl Position {
+    /// The game-neutral picture of the committed board (nothing of a sealed commitment shows).
+    pub fn view(&self) -> BoardView {
+        let influence = self.influence_map();
+        let burned = self.burned();
+        let mut cells = BoardView::grid_cells(8, 8, |f, r| square_name((r * 8 + f) as u8));
+        for c in &mut cells {
+            let sq = c.cell as usize;
+            debug_assert!(sq < SQUARES);
+            c.piece = self.figure_at(sq as u8).map(|f| PieceView {
+                owner: Some(f.owner),
+                kind: f.kind.code(),
+                count: 1,
+                facing: facing(f.kind),
+            });
+            let v = influence[sq] as i32;
+            c.marks.value = Some(v);
+            c.marks.control = match v.signum() {
+                1 => Some(Side::First),
+                -1 => Some(Side::Second),
+                _ => None,
+            };
+            c.marks.burned = burned & bit(sq as u8) != 0;
+        }
+        let fields = self.field_counts();
+        let mut counters = Vec::new();
+        for side in Side::BOTH {
+            let supply = self.supply(side);
+            let text: Vec<String> =
+                Stock::ALL.iter().map(|&s| format!("{}{}", s.letter(), supply.count(s))).collect();
+            counters.push(Counter { side: Some(side), label: "supply".into(), value: text.join(" ") });
+            counters.push(Counter { side: Some(side), label: "swaps left".into(), value: self.swaps_left(side).to_string() });
+            let owned = if side == Side::First { fields.a } else { fields.b };
+            counters.push(Counter { side: Some(side), label: "squares".into(), value: owned.to_string() });
+        }
+        counters.push(Counter { side: None, label: "Neutral squares".into(), value: fields.neutral.to_string() });
+        BoardView { layout: Layout::Squares { width: 8, height: 8 }, cells, counters }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Notation;
+
+    #[test]
+    fn the_view_shows_figures_and_influence() {
+        let mut pos = Position::initial();
+        pos.play_record_token("Qd4|Re5").unwrap();
+        let v = pos.view();
+        let d4 = v.cells.iter().find(|c| c.name == "d4").unwrap();
+        assert_eq!(d4.piece.as_ref().map(|p| (p.owner, p.kind)), Some((Some(Side::First), 'Q')));
+        assert_eq!(v.cells.iter().filter(|c| c.piece.is_some()).count(), 2);
+        let total: i32 = v.cells.iter().map(|c| c.marks.value.unwrap()).sum();
+        assert_eq!(total, pos.influence_map().iter().map(|&x| x as i32).sum::<i32>());
+    }
+}
