@@ -23,7 +23,7 @@ pub struct PieceView {
     pub kind: char,
     /// Stack height (1 for a single piece).
     pub count: u16,
-X
+    /// For pieces with a facing (Hidden Intention's knight): eighth turns clockwise, 0 = up.
     pub facing: Option<u8>,
 }
 

@@ -44,10 +44,13 @@ impl Position {
         let mut counters = Vec::new();
         for side in Side::BOTH {
             let supply = self.supply(side);
-            let text: Vec<String> =
-                Stock::ALL.iter().map(|&s| format!("{}{}", s.letter(), supply.count(s))).collect();
+            let text: Vec<String> = Stock::ALL.iter().map(|&s| format!("{}{}", s.letter(), supply.count(s))).collect();
             counters.push(Counter { side: Some(side), label: "supply".into(), value: text.join(" ") });
-            counters.push(Counter { side: Some(side), label: "swaps left".into(), value: self.swaps_left(side).to_string() });
+            counters.push(Counter {
+                side: Some(side),
+                label: "swaps left".into(),
+                value: self.swaps_left(side).to_string(),
+            });
             let owned = if side == Side::First { fields.a } else { fields.b };
             counters.push(Counter { side: Some(side), label: "squares".into(), value: owned.to_string() });
         }
