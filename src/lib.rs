@@ -9,6 +9,7 @@ pub mod cli;
 pub mod games;
 pub mod rules;
 pub mod save;
+pub mod synth;
 
 #[cfg(feature = "app")]
 pub mod app;

@@ -53,3 +53,101 @@ fn settings_change_with_actions_and_are_saved() {
     press(&mut app, &[Back]);
     assert_eq!(screen(&app), Screen::Title);
 }
+
+mod scripted_games {
+    use super::common::{headless_app, press, screen};
+    use bevy::prelude::*;
+    use stoneyard::app::board::{BoardState, Stone};
+    use stoneyard::app::input::Action::{self, *};
+    use stoneyard::app::match_state::CurrentMatch;
+    use stoneyard::app::screen::Screen;
+    use stoneyard::app::turn::{EffectHappened, TurnSystems};
+
+    /// Every effect seen in the `Present` step, with the frame it arrived in.
+    #[derive(Resource, Default)]
+    struct Seen(Vec<(u32, String, usize)>);
+
+    #[derive(Resource, Default)]
+    struct Frame(u32);
+
+    fn record(mut seen: ResMut<Seen>, mut frame: ResMut<Frame>, mut effects: MessageReader<EffectHappened>) {
+        frame.0 += 1;
+        for e in effects.read() {
+            seen.0.push((frame.0, e.effect.kind_name().to_string(), e.decision));
+        }
+    }
+
+    fn app_with_recorder() -> App {
+        let mut app = headless_app();
+        app.init_resource::<Seen>().init_resource::<Frame>();
+        app.add_systems(Update, record.in_set(TurnSystems::Present));
+        app
+    }
+
+    /// The stones on the board entities agree with the engine's position, cell by cell.
+    fn assert_projection_matches(app: &mut App) {
+        let view = app.world().resource::<CurrentMatch>().game.board_view().expect("game has a view");
+        let mut stones: Vec<(u16, Option<stoneyard::rules::Side>, char, u16)> =
+            app.world_mut().query::<&Stone>().iter(app.world()).map(|s| (s.cell, s.owner, s.kind, s.height)).collect();
+        stones.sort();
+        let mut expected: Vec<_> =
+            view.cells.iter().filter_map(|c| c.piece.as_ref().map(|p| (c.cell, p.owner, p.kind, p.count))).collect();
+        expected.sort();
+        assert_eq!(stones, expected);
+        assert_eq!(app.world().resource::<BoardState>().view.as_ref(), Some(&view));
+    }
+
+    /// From the title screen: choose the game at `title_index`, set the first option with
+    /// `option_presses`, start.
+    fn start_game(app: &mut App, title_index: usize, option_presses: &[Action], options: usize) {
+        let mut presses = vec![Down; title_index];
+        presses.push(Select);
+        press(app, &presses);
+        assert_eq!(screen(app), Screen::Setup);
+        press(app, option_presses);
+        let mut to_start = vec![Down; options];
+        to_start.push(Select);
+        press(app, &to_start);
+        assert_eq!(screen(app), Screen::Playing);
+    }
+
+    #[test]
+    fn red_stone_is_played_with_the_cursor_alone() {
+        let mut app = app_with_recorder();
+        // Size 11 → 5 with six presses of Left on the size row.
+        start_game(&mut app, 1, &[Left; 6], 1);
+        assert_eq!(app.world().resource::<CurrentMatch>().game.option_pairs(), vec![("size".into(), "5".into())]);
+        assert_projection_matches(&mut app);
+        // Black on A1 (the cursor starts there), White on B1, Black on C1.
+        press(&mut app, &[Select]);
+        press(&mut app, &[Right, Select]);
+        press(&mut app, &[Right, Select]);
+        let m = app.world().resource::<CurrentMatch>();
+        assert_eq!(m.history, vec!["A1", "B1", "C1"]);
+        assert_projection_matches(&mut app);
+        let seen = &app.world().resource::<Seen>().0;
+        let placed: Vec<_> = seen.iter().filter(|(_, k, _)| k == "Placed").collect();
+        assert_eq!(placed.len(), 3, "{seen:?}");
+        // Each decision's effects arrive together, in one frame, in decision order.
+        for d in 1..=3 {
+            let frames: Vec<u32> = seen.iter().filter(|(_, _, n)| *n == d).map(|(f, _, _)| *f).collect();
+            assert!(frames.windows(2).all(|w| w[0] == w[1]), "decision {d} spread over frames {frames:?}");
+        }
+        // Undo takes the last stone back off the board.
+        press(&mut app, &[Undo]);
+        assert_eq!(app.world().resource::<CurrentMatch>().history.len(), 2);
+        assert_projection_matches(&mut app);
+    }
+
+    #[test]
+    fn an_illegal_choice_changes_nothing() {
+        let mut app = app_with_recorder();
+        start_game(&mut app, 1, &[Left; 6], 1);
+        press(&mut app, &[Select]);
+        // A1 is occupied now: choosing it again offers nothing and plays nothing.
+        press(&mut app, &[Select]);
+        let m = app.world().resource::<CurrentMatch>();
+        assert_eq!(m.history, vec!["A1"]);
+        assert!(m.message.is_some());
+    }
+}

@@ -1,0 +1,251 @@
+//! Stoneyard's own sounds, synthesised in code (no recorded samples): short percussive cues for
+//! every effect and menu action, rendered to 16-bit mono WAV bytes the audio layer plays. No Bevy.
+
+use std::f32::consts::TAU;
+
+/// Samples per second of every cue.
+pub const SAMPLE_RATE: u32 = 44_100;
+
+/// Everything that makes a sound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Cue {
+    /// A stone or figure set down.
+    Place,
+    /// A piece added to a stack.
+    Stack,
+    /// A move or hop (one leg).
+    Hop,
+    /// A capture of `size` pieces (bigger captures sound lower and longer).
+    Capture(u16),
+    Burn,
+    /// One more round of a cascade.
+    Cascade,
+    Swap,
+    Pie,
+    Illegal,
+    TurnChange,
+    Win,
+    Lose,
+    Draw,
+    UiMove,
+    UiSelect,
+}
+
+/// A decaying sine with an optional pitch glide: the building block of the cues.
+struct Tone {
+    freq: f32,
+    /// Frequency at the end (glide), Hz.
+    end_freq: f32,
+    seconds: f32,
+    /// Start offset in seconds.
+    at: f32,
+    gain: f32,
+    /// Exponential decay rate per second.
+    decay: f32,
+}
+
+impl Tone {
+    const fn new(freq: f32, seconds: f32) -> Tone {
+        Tone { freq, end_freq: freq, seconds, at: 0.0, gain: 0.6, decay: 18.0 }
+    }
+}
+
+/// Deterministic noise (xorshift), so the same cue always renders the same bytes.
+fn noise(seed: &mut u32) -> f32 {
+    *seed ^= *seed << 13;
+    *seed ^= *seed >> 17;
+    *seed ^= *seed << 5;
+    (*seed as f32 / u32::MAX as f32) * 2.0 - 1.0
+}
+
+fn mix_tone(out: &mut Vec<f32>, t: &Tone) {
+    let start = (t.at * SAMPLE_RATE as f32) as usize;
+    let len = (t.seconds * SAMPLE_RATE as f32) as usize;
+    if out.len() < start + len {
+        out.resize(start + len, 0.0);
+    }
+    let mut phase = 0.0f32;
+    for i in 0..len {
+        let x = i as f32 / SAMPLE_RATE as f32;
+        let f = t.freq + (t.end_freq - t.freq) * (i as f32 / len as f32);
+        phase += TAU * f / SAMPLE_RATE as f32;
+        // A 2 ms attack avoids clicks; the exponential tail gives the percussive body.
+        let attack = (x / 0.002).min(1.0);
+        out[start + i] += t.gain * attack * (-t.decay * x).exp() * phase.sin();
+    }
+}
+
+fn mix_noise(out: &mut Vec<f32>, at: f32, seconds: f32, gain: f32, decay: f32, seed: u32) {
+    let start = (at * SAMPLE_RATE as f32) as usize;
+    let len = (seconds * SAMPLE_RATE as f32) as usize;
+    if out.len() < start + len {
+        out.resize(start + len, 0.0);
+    }
+    let mut s = seed.max(1);
+    let mut low = 0.0f32;
+    for i in 0..len {
+        let x = i as f32 / SAMPLE_RATE as f32;
+        // One-pole low-pass: a soft "shh" rather than hiss.
+        low += 0.25 * (noise(&mut s) - low);
+        out[start + i] += gain * (x / 0.002).min(1.0) * (-decay * x).exp() * low;
+    }
+}
+
+/// The samples of a cue, mono, in -1.0..=1.0.
+pub fn render(cue: Cue) -> Vec<f32> {
+    let mut out = Vec::new();
+    match cue {
+        Cue::Place => {
+            mix_tone(&mut out, &Tone { gain: 0.7, decay: 40.0, ..Tone::new(520.0, 0.12) });
+            mix_noise(&mut out, 0.0, 0.05, 0.5, 80.0, 7);
+        }
+        Cue::Stack => {
+            mix_tone(&mut out, &Tone { decay: 30.0, ..Tone::new(660.0, 0.10) });
+            mix_tone(&mut out, &Tone { at: 0.04, decay: 30.0, gain: 0.4, ..Tone::new(880.0, 0.10) });
+        }
+        Cue::Hop => {
+            mix_tone(&mut out, &Tone { end_freq: 780.0, decay: 22.0, gain: 0.5, ..Tone::new(420.0, 0.14) });
+        }
+        Cue::Capture(size) => {
+            let n = size.clamp(1, 30) as f32;
+            let base = 330.0 / (1.0 + n / 8.0);
+            let seconds = 0.18 + 0.02 * n.min(15.0);
+            mix_tone(&mut out, &Tone { end_freq: base * 0.6, decay: 9.0, gain: 0.6, ..Tone::new(base, seconds) });
+            mix_noise(&mut out, 0.0, seconds, 0.35, 12.0, 11);
+        }
+        Cue::Burn => {
+            mix_noise(&mut out, 0.0, 0.4, 0.8, 6.0, 23);
+            mix_tone(&mut out, &Tone { end_freq: 90.0, decay: 8.0, gain: 0.3, ..Tone::new(160.0, 0.4) });
+        }
+        Cue::Cascade => {
+            for (k, f) in [392.0, 330.0, 262.0].into_iter().enumerate() {
+                mix_tone(&mut out, &Tone { at: k as f32 * 0.05, decay: 25.0, gain: 0.35, ..Tone::new(f, 0.12) });
+            }
+        }
+        Cue::Swap => {
+            mix_tone(&mut out, &Tone { end_freq: 700.0, decay: 14.0, gain: 0.4, ..Tone::new(500.0, 0.16) });
+            mix_tone(&mut out, &Tone { end_freq: 500.0, decay: 14.0, gain: 0.4, ..Tone::new(700.0, 0.16) });
+        }
+        Cue::Pie => {
+            mix_tone(&mut out, &Tone { decay: 10.0, gain: 0.4, ..Tone::new(523.0, 0.2) });
+            mix_tone(&mut out, &Tone { at: 0.08, decay: 10.0, gain: 0.4, ..Tone::new(784.0, 0.2) });
+        }
+        Cue::Illegal => {
+            mix_tone(&mut out, &Tone { decay: 12.0, gain: 0.4, ..Tone::new(150.0, 0.18) });
+            mix_tone(&mut out, &Tone { decay: 12.0, gain: 0.3, ..Tone::new(159.0, 0.18) });
+        }
+        Cue::TurnChange => {
+            mix_tone(&mut out, &Tone { decay: 30.0, gain: 0.25, ..Tone::new(988.0, 0.08) });
+        }
+        Cue::Win => {
+            for (k, f) in [523.0, 659.0, 784.0, 1047.0].into_iter().enumerate() {
+                mix_tone(&mut out, &Tone { at: k as f32 * 0.11, decay: 5.0, gain: 0.35, ..Tone::new(f, 0.5) });
+            }
+        }
+        Cue::Lose => {
+            for (k, f) in [392.0, 349.0, 311.0, 262.0].into_iter().enumerate() {
+                mix_tone(&mut out, &Tone { at: k as f32 * 0.14, decay: 5.0, gain: 0.35, ..Tone::new(f, 0.5) });
+            }
+        }
+        Cue::Draw => {
+            for (k, f) in [440.0, 440.0].into_iter().enumerate() {
+                mix_tone(&mut out, &Tone { at: k as f32 * 0.18, decay: 7.0, gain: 0.35, ..Tone::new(f, 0.35) });
+            }
+        }
+        Cue::UiMove => mix_tone(&mut out, &Tone { decay: 60.0, gain: 0.2, ..Tone::new(1200.0, 0.04) }),
+        Cue::UiSelect => {
+            mix_tone(&mut out, &Tone { decay: 35.0, gain: 0.3, ..Tone::new(880.0, 0.07) });
+            mix_tone(&mut out, &Tone { at: 0.03, decay: 35.0, gain: 0.3, ..Tone::new(1320.0, 0.07) });
+        }
+    }
+    let peak = out.iter().fold(0.0f32, |m, x| m.max(x.abs()));
+    if peak > 0.95 {
+        out.iter_mut().for_each(|x| *x *= 0.95 / peak);
+    }
+    out
+}
+
+/// 16-bit PCM mono WAV bytes of `samples`.
+pub fn wav_bytes(samples: &[f32]) -> Vec<u8> {
+    let data_len = (samples.len() * 2) as u32;
+    let mut b = Vec::with_capacity(44 + data_len as usize);
+    b.extend_from_slice(b"RIFF");
+    b.extend_from_slice(&(36 + data_len).to_le_bytes());
+    b.extend_from_slice(b"WAVEfmt ");
+    b.extend_from_slice(&16u32.to_le_bytes());
+    b.extend_from_slice(&1u16.to_le_bytes()); // PCM
+    b.extend_from_slice(&1u16.to_le_bytes()); // mono
+    b.extend_from_slice(&SAMPLE_RATE.to_le_bytes());
+    b.extend_from_slice(&(SAMPLE_RATE * 2).to_le_bytes());
+    b.extend_from_slice(&2u16.to_le_bytes());
+    b.extend_from_slice(&16u16.to_le_bytes());
+    b.extend_from_slice(b"data");
+    b.extend_from_slice(&data_len.to_le_bytes());
+    for s in samples {
+        b.extend_from_slice(&((s.clamp(-1.0, 1.0) * i16::MAX as f32) as i16).to_le_bytes());
+    }
+    b
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ALL: [Cue; 15] = [
+        Cue::Place,
+        Cue::Stack,
+        Cue::Hop,
+        Cue::Capture(3),
+        Cue::Burn,
+        Cue::Cascade,
+        Cue::Swap,
+        Cue::Pie,
+        Cue::Illegal,
+        Cue::TurnChange,
+        Cue::Win,
+        Cue::Lose,
+        Cue::Draw,
+        Cue::UiMove,
+        Cue::UiSelect,
+    ];
+
+    fn rms(s: &[f32]) -> f32 {
+        (s.iter().map(|x| x * x).sum::<f32>() / s.len() as f32).sqrt()
+    }
+
+    #[test]
+    fn every_cue_is_short_audible_and_unclipped() {
+        for cue in ALL {
+            let s = render(cue);
+            let secs = s.len() as f32 / SAMPLE_RATE as f32;
+            assert!(secs > 0.03 && secs < 1.2, "{cue:?} lasts {secs} s");
+            assert!(rms(&s) > 0.01, "{cue:?} is silent");
+            assert!(s.iter().all(|x| x.abs() <= 0.951), "{cue:?} clips");
+        }
+    }
+
+    #[test]
+    fn cues_are_distinct_and_deterministic() {
+        for (i, a) in ALL.iter().enumerate() {
+            assert_eq!(render(*a), render(*a));
+            for b in &ALL[i + 1..] {
+                assert_ne!(render(*a), render(*b), "{a:?} and {b:?} sound the same");
+            }
+        }
+    }
+
+    #[test]
+    fn bigger_captures_last_longer() {
+        assert!(render(Cue::Capture(12)).len() > render(Cue::Capture(1)).len());
+    }
+
+    #[test]
+    fn wav_header_describes_the_data() {
+        let bytes = wav_bytes(&[0.0, 0.5, -0.5]);
+        assert_eq!(&bytes[0..4], b"RIFF");
+        assert_eq!(&bytes[8..12], b"WAVE");
+        assert_eq!(u32::from_le_bytes(bytes[40..44].try_into().unwrap()), 6);
+        assert_eq!(bytes.len(), 44 + 6);
+        assert_eq!(i16::from_le_bytes([bytes[46], bytes[47]]), (0.5 * i16::MAX as f32) as i16);
+    }
+}
