@@ -1,6 +1,7 @@
 //! The Bevy game: window, menus, input, sound. The rules live in `crate::games`; this layer only
 //! presents them and turns player input into their moves.
 
+mod audio;
 pub mod board;
 mod hud;
 pub mod input;

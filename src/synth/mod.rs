@@ -1,5 +1,5 @@
 //! Stoneyard's own sounds, synthesised in code (no recorded samples): short percussive cues for
-//! every effect and menu action, rendered to 16-bit mono WAV bytes the audio layer plays. No Bevy.
+//! every effect and menu action, rendered to mono samples the audio layer plays. No Bevy.
 
 use std::f32::consts::TAU;
 
@@ -165,28 +165,6 @@ pub fn render(cue: Cue) -> Vec<f32> {
     out
 }
 
-/// 16-bit PCM mono WAV bytes of `samples`.
-pub fn wav_bytes(samples: &[f32]) -> Vec<u8> {
-    let data_len = (samples.len() * 2) as u32;
-    let mut b = Vec::with_capacity(44 + data_len as usize);
-    b.extend_from_slice(b"RIFF");
-    b.extend_from_slice(&(36 + data_len).to_le_bytes());
-    b.extend_from_slice(b"WAVEfmt ");
-    b.extend_from_slice(&16u32.to_le_bytes());
-    b.extend_from_slice(&1u16.to_le_bytes()); // PCM
-    b.extend_from_slice(&1u16.to_le_bytes()); // mono
-    b.extend_from_slice(&SAMPLE_RATE.to_le_bytes());
-    b.extend_from_slice(&(SAMPLE_RATE * 2).to_le_bytes());
-    b.extend_from_slice(&2u16.to_le_bytes());
-    b.extend_from_slice(&16u16.to_le_bytes());
-    b.extend_from_slice(b"data");
-    b.extend_from_slice(&data_len.to_le_bytes());
-    for s in samples {
-        b.extend_from_slice(&((s.clamp(-1.0, 1.0) * i16::MAX as f32) as i16).to_le_bytes());
-    }
-    b
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -237,15 +215,5 @@ mod tests {
     #[test]
     fn bigger_captures_last_longer() {
         assert!(render(Cue::Capture(12)).len() > render(Cue::Capture(1)).len());
-    }
-
-    #[test]
-    fn wav_header_describes_the_data() {
-        let bytes = wav_bytes(&[0.0, 0.5, -0.5]);
-        assert_eq!(&bytes[0..4], b"RIFF");
-        assert_eq!(&bytes[8..12], b"WAVE");
-        assert_eq!(u32::from_le_bytes(bytes[40..44].try_into().unwrap()), 6);
-        assert_eq!(bytes.len(), 44 + 6);
-        assert_eq!(i16::from_le_bytes([bytes[46], bytes[47]]), (0.5 * i16::MAX as f32) as i16);
     }
 }

@@ -1,0 +1,130 @@
+//! Sound: every effect, refusal, turn change, game end and menu action plays its synthesised cue
+//! on the right channel (effects or UI), at the volumes of the settings.
+
+use super::input::{Action, ActionPressed};
+use super::match_state::CurrentMatch;
+use super::third_party::{EffectsChannel, UiChannel};
+use super::turn::{DecisionRefused, EffectHappened, TurnSystems};
+use crate::rules::{EffectKind, Outcome};
+use crate::synth::{Cue, SAMPLE_RATE, render};
+use bevy::prelude::*;
+use bevy_kira_audio::prelude::*;
+use std::collections::HashMap;
+
+/// The rendered cues.
+#[derive(Resource, Default)]
+struct Sounds(HashMap<Cue, Handle<AudioSource>>);
+
+/// Capture sizes get their own cue up to this size (larger ones share the last).
+const CAPTURE_SIZES: u16 = 12;
+
+pub fn plugin(app: &mut App) {
+    app.init_resource::<Sounds>();
+    app.add_systems(Startup, render_sounds);
+    app.add_systems(Update, (effect_sounds, refused_sound).in_set(TurnSystems::Present));
+    app.add_systems(Update, ui_sounds.in_set(super::AppSystems::Update));
+}
+
+fn source(cue: Cue) -> AudioSource {
+    let frames: Vec<Frame> = render(cue).into_iter().map(Frame::from_mono).collect();
+    AudioSource {
+        sound: StaticSoundData { sample_rate: SAMPLE_RATE, frames: frames.into(), settings: default(), slice: None },
+    }
+}
+
+fn render_sounds(mut sounds: ResMut<Sounds>, mut assets: ResMut<Assets<AudioSource>>) {
+    let mut cues = vec![
+        Cue::Place,
+        Cue::Stack,
+        Cue::Hop,
+        Cue::Burn,
+        Cue::Cascade,
+        Cue::Swap,
+        Cue::Pie,
+        Cue::Illegal,
+        Cue::TurnChange,
+        Cue::Win,
+        Cue::Lose,
+        Cue::Draw,
+        Cue::UiMove,
+        Cue::UiSelect,
+    ];
+    cues.extend((1..=CAPTURE_SIZES).map(Cue::Capture));
+    for cue in cues {
+        sounds.0.insert(cue, assets.add(source(cue)));
+    }
+}
+
+/// The cue of an effect (`None` for effects that are heard through another one).
+pub fn cue_for(effect: &EffectKind) -> Option<Cue> {
+    Some(match effect {
+        EffectKind::Placed { .. } => Cue::Place,
+        EffectKind::Stacked { .. } | EffectKind::Collected { .. } | EffectKind::Distributed { .. } => Cue::Stack,
+        EffectKind::Moved { .. } | EffectKind::Hopped { .. } => Cue::Hop,
+        EffectKind::Captured { cells, .. } => Cue::Capture((cells.len() as u16).clamp(1, CAPTURE_SIZES)),
+        EffectKind::Removed { count, .. } => Cue::Capture((*count).clamp(1, CAPTURE_SIZES)),
+        EffectKind::Burned { .. } => Cue::Burn,
+        EffectKind::Swapped { .. } => Cue::Swap,
+        EffectKind::PieSwap { .. } => Cue::Pie,
+        EffectKind::Passed { .. } => Cue::TurnChange,
+        EffectKind::GameOver { outcome: Outcome::Draw } => Cue::Draw,
+        EffectKind::GameOver { .. } => Cue::Win,
+        EffectKind::Unburned { .. } | EffectKind::Scored { .. } | EffectKind::Rescued { .. } => return None,
+    })
+}
+
+fn effect_sounds(
+    mut effects: MessageReader<EffectHappened>,
+    sounds: Res<Sounds>,
+    channel: Res<AudioChannel<EffectsChannel>>,
+    current: Option<Res<CurrentMatch>>,
+) {
+    let mut last_wave = None;
+    let mut any = false;
+    for e in effects.read() {
+        any = true;
+        let Some(cue) = cue_for(&e.effect.kind) else { continue };
+        // Each later cascade round adds its own "round" cue.
+        let wave = e.effect.wave;
+        if wave > 0 && last_wave != Some(wave) {
+            if let Some(h) = sounds.0.get(&Cue::Cascade) {
+                channel.play(h.clone());
+            }
+        }
+        last_wave = Some(wave);
+        if let Some(h) = sounds.0.get(&cue) {
+            channel.play(h.clone());
+        }
+    }
+    if any && current.is_some_and(|m| !m.game.status().is_over()) {
+        if let Some(h) = sounds.0.get(&Cue::TurnChange) {
+            channel.play(h.clone());
+        }
+    }
+}
+
+fn refused_sound(
+    mut refused: MessageReader<DecisionRefused>,
+    sounds: Res<Sounds>,
+    channel: Res<AudioChannel<UiChannel>>,
+) {
+    if refused.read().next().is_some() {
+        refused.clear();
+        if let Some(h) = sounds.0.get(&Cue::Illegal) {
+            channel.play(h.clone());
+        }
+    }
+}
+
+fn ui_sounds(mut actions: MessageReader<ActionPressed>, sounds: Res<Sounds>, channel: Res<AudioChannel<UiChannel>>) {
+    for ActionPressed(a) in actions.read() {
+        let cue = match a {
+            Action::Up | Action::Down | Action::Left | Action::Right => Cue::UiMove,
+            Action::Select | Action::Back | Action::Confirm => Cue::UiSelect,
+            _ => continue,
+        };
+        if let Some(h) = sounds.0.get(&cue) {
+            channel.play(h.clone());
+        }
+    }
+}
