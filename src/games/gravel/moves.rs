@@ -9,7 +9,7 @@
 //!   walk into a dead end with no legal decision left (e.g. `+a1,-a1` with X = 2). So an atomic
 //!   action is legal exactly when it is the start of some legal turn from here.
 
-use super::position::{Phase, Position, sign};
+use super::position::{MAX_SPACES, Phase, Position, sign};
 use crate::rules::{Cell, Side};
 use std::fmt;
 
@@ -240,6 +240,16 @@ impl Position {
     /// Whether the configuration would differ from the start of the turn after placement action
     /// `action`.
     fn changed_after(&self, action: Action) -> bool {
+        // Fast paths: the pool alone settles it, or too many spaces differ for one action to
+        // undo them all.
+        let pool_now = self.pool[self.side.index()];
+        let start_pool = self.progress.start_pool;
+        match action {
+            Action::Place(_) if pool_now != start_pool + 1 => return true,
+            Action::Return(_) if pool_now + 1 != start_pool => return true,
+            Action::Move { .. } if pool_now != start_pool || self.progress.changed > 2 => return true,
+            _ => {}
+        }
         let delta = |c: Cell, d: i8| -> i8 {
             let c = c as usize;
             let h = self.own_height(self.side, c) as i8;
@@ -287,49 +297,9 @@ impl Position {
         }
         let last = pr.used + 1 == self.x;
         let sg = sign(p);
-        let x = self.x as i8;
-        let s = self.spaces();
-        let stacks = &self.stacks[..s];
 
         if pr.phase.after_placement().is_some() {
-            let can_place = self.pool[p.index()] > 0;
-            // The mover's stacks, and those with room, for the quadratic move loop.
-            let mut own = [0u16; super::position::MAX_SPACES];
-            let mut room = [0u16; super::position::MAX_SPACES];
-            let (mut n_own, mut n_room) = (0, 0);
-            for (c, &v) in stacks.iter().enumerate() {
-                let h = v * sg;
-                if h >= 0 && h < x && can_place {
-                    let a = Action::Place(c as Cell);
-                    if !last || self.changed_after(a) {
-                        out.push(a);
-                    }
-                }
-                if h > 0 {
-                    own[n_own] = c as u16;
-                    n_own += 1;
-                    if h < x {
-                        room[n_room] = c as u16;
-                        n_room += 1;
-                    }
-                }
-            }
-            for &from in &own[..n_own] {
-                for &to in &room[..n_room] {
-                    if from != to {
-                        let a = Action::Move { from, to };
-                        if !last || self.changed_after(a) {
-                            out.push(a);
-                        }
-                    }
-                }
-            }
-            for &c in &own[..n_own] {
-                let a = Action::Return(c);
-                if !last || self.changed_after(a) {
-                    out.push(a);
-                }
-            }
+            self.push_placements(sg, last, out);
         }
 
         if let Some(next) = pr.phase.after_removal() {
@@ -338,12 +308,108 @@ impl Position {
                 _ => changed,
             };
             if viable {
-                for (c, &v) in stacks.iter().enumerate() {
-                    if v * sg < 0 && self.controls(p, c) {
-                        out.push(Action::Remove(c as Cell));
+                self.push_removals(sg, out);
+            }
+        }
+    }
+
+    /// Pushes a Remove for every enemy space the mover controls. Walks ranks and files so the
+    /// neighbours come without divisions (this is the hot loop of random playouts).
+    #[inline]
+    fn push_removals(&self, sg: i8, out: &mut Vec<Action>) {
+        let n = self.n as usize;
+        let st = &self.stacks;
+        for rank in 0..n {
+            let row = rank * n;
+            for file in 0..n {
+                let c = row + file;
+                if st[c] * sg >= 0 {
+                    continue;
+                }
+                let (mut o, mut f, mut e) = (0u8, 0i8, 0i8);
+                let mut look = |v: i8| {
+                    let v = v * sg;
+                    if v > 0 {
+                        o += 1;
+                        f += v;
+                    } else {
+                        e -= v;
                     }
+                };
+                if rank + 1 < n {
+                    look(st[c + n]);
+                }
+                if rank > 0 {
+                    look(st[c - n]);
+                }
+                if file > 0 {
+                    look(st[c - 1]);
+                }
+                if file + 1 < n {
+                    look(st[c + 1]);
+                }
+                if o >= 2 && f > e {
+                    out.push(Action::Remove(c as Cell));
                 }
             }
+        }
+    }
+
+    /// Pushes every legal Place, Move and Return. The spaces are sorted into lists first (written
+    /// unconditionally, advanced conditionally, so the scan has no unpredictable branches), then
+    /// the actions are appended slice by slice; this is the hot loop of random playouts.
+    fn push_placements(&self, sg: i8, last: bool, out: &mut Vec<Action>) {
+        let x = self.x as i8;
+        let stacks = &self.stacks[..self.spaces()];
+        // Spaces that take a pool piece, the mover's stacks, and those with room (sorted).
+        let mut place = [0u16; MAX_SPACES];
+        let mut own = [0u16; MAX_SPACES];
+        let mut room = [0u16; MAX_SPACES];
+        let (mut n_place, mut n_own, mut n_room) = (0, 0, 0);
+        for (c, &v) in stacks.iter().enumerate() {
+            let h = v * sg;
+            place[n_place] = c as u16;
+            n_place += (h >= 0 && h < x) as usize;
+            own[n_own] = c as u16;
+            n_own += (h > 0) as usize;
+            room[n_room] = c as u16;
+            n_room += (h > 0 && h < x) as usize;
+        }
+        let (place, own, room) = (&place[..n_place], &own[..n_own], &room[..n_room]);
+        out.reserve(place.len() + own.len() * room.len() + own.len());
+
+        let pool_now = self.pool[self.side.index()];
+        let start_pool = self.progress.start_pool;
+        // On the last action of the budget the result must differ from the start of the turn;
+        // the pool alone settles that for most candidates (see `changed_after`).
+        if pool_now > 0 {
+            if !last || pool_now != start_pool + 1 {
+                out.extend(place.iter().map(|&c| Action::Place(c)));
+            } else {
+                out.extend(place.iter().map(|&c| Action::Place(c)).filter(|&a| self.changed_after(a)));
+            }
+        }
+        if !last || pool_now != start_pool || self.progress.changed > 2 {
+            for &from in own {
+                let k = room.partition_point(|&t| t < from);
+                let skip = (room.get(k) == Some(&from)) as usize;
+                out.extend(room[..k].iter().map(|&to| Action::Move { from, to }));
+                out.extend(room[k + skip..].iter().map(|&to| Action::Move { from, to }));
+            }
+        } else {
+            for &from in own {
+                out.extend(
+                    room.iter()
+                        .filter(|&&to| to != from)
+                        .map(|&to| Action::Move { from, to })
+                        .filter(|&a| self.changed_after(a)),
+                );
+            }
+        }
+        if !last || pool_now + 1 != start_pool {
+            out.extend(own.iter().map(|&c| Action::Return(c)));
+        } else {
+            out.extend(own.iter().map(|&c| Action::Return(c)).filter(|&a| self.changed_after(a)));
         }
     }
 }

@@ -68,8 +68,7 @@ fn parse_square(text: &str) -> Result<Square, ParseError> {
     let mut chars = text.chars();
     let letter = chars.next().filter(char::is_ascii_lowercase).ok_or_else(bad)?;
     let digits = chars.as_str();
-    if digits.is_empty() || digits.len() > 5 || !digits.bytes().all(|b| b.is_ascii_digit()) || digits.starts_with('0')
-    {
+    if digits.is_empty() || digits.len() > 5 || !digits.bytes().all(|b| b.is_ascii_digit()) || digits.starts_with('0') {
         return Err(bad());
     }
     Ok(Square { file: letter as u8 - b'a', rank: digits.parse().map_err(|_| bad())? })

@@ -64,7 +64,11 @@ impl GravelOptions {
 }
 
 static SPECS: [OptionSpec; 4] = [
-    OptionSpec { key: "N", label: "Spaces per side", kind: OptionKind::Int { min: MIN_SIZE as i64, max: MAX_SIZE as i64 } },
+    OptionSpec {
+        key: "N",
+        label: "Spaces per side",
+        kind: OptionKind::Int { min: MIN_SIZE as i64, max: MAX_SIZE as i64 },
+    },
     OptionSpec {
         key: "X",
         label: "Actions per turn (and stack cap)",

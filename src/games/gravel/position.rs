@@ -419,7 +419,10 @@ impl Position {
             }
             mix(word);
         }
-        mix(self.pool[0] as u64 | (self.pool[1] as u64) << 16 | (self.lost[0] as u64) << 32 | (self.lost[1] as u64) << 48);
+        mix(self.pool[0] as u64
+            | (self.pool[1] as u64) << 16
+            | (self.lost[0] as u64) << 32
+            | (self.lost[1] as u64) << 48);
         mix(self.side.index() as u64 | (self.turn as u64) << 1);
         let pr = &self.progress;
         mix(pr.phase as u64 | (pr.used as u64) << 8 | (pr.placements as u64) << 16 | (pr.start_pool as u64) << 24);

@@ -146,7 +146,8 @@ impl Position {
             return result(Outcome::Draw, EndReason::Deadlock);
         }
         let limit = self.options.turn_limit;
-        if limit > 0 && self.turn - 1 >= limit {
+        // The game turn just completed is `turn - 1`; it has reached the limit when `turn > limit`.
+        if limit > 0 && self.turn > limit {
             return result(Outcome::Draw, EndReason::TurnLimit);
         }
         None
@@ -162,8 +163,7 @@ impl Position {
     /// height ≥ 2 to return and re-place. With no vacant space expansion needs a removal first,
     /// which `can_remove` covers.
     fn can_expand_cheaply(&self, x: Side) -> bool {
-        self.vacant() > 0
-            && (self.pool[x.index()] > 0 || (0..self.spaces()).any(|c| self.own_height(x, c) >= 2))
+        self.vacant() > 0 && (self.pool[x.index()] > 0 || (0..self.spaces()).any(|c| self.own_height(x, c) >= 2))
     }
 
     /// `canRemove(x)` of §8.4: some enemy space can come under x's control within `X − 1`
