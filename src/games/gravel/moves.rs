@@ -9,7 +9,7 @@
 //!   walk into a dead end with no legal decision left (e.g. `+a1,-a1` with X = 2). So an atomic
 //!   action is legal exactly when it is the start of some legal turn from here.
 
-use super::position::{MAX_SPACES, Phase, Position, sign};
+use super::position::{MAX_SPACES, Phase, Position, WORDS, controls_with, neighbour_table, sign};
 use crate::rules::{Cell, Side};
 use std::fmt;
 
@@ -299,7 +299,7 @@ impl Position {
         let sg = sign(p);
 
         if pr.phase.after_placement().is_some() {
-            self.push_placements(sg, last, out);
+            self.push_placements(last, out);
         }
 
         if let Some(next) = pr.phase.after_removal() {
@@ -313,103 +313,133 @@ impl Position {
         }
     }
 
-    /// Pushes a Remove for every enemy space the mover controls. Walks ranks and files so the
-    /// neighbours come without divisions (this is the hot loop of random playouts).
+    /// Pushes a Remove for every enemy space the mover controls, visiting only enemy stacks. On
+    /// boards of one word (N ≤ 8) the stacks without two own neighbours are dropped first with a
+    /// few shifts.
     #[inline]
     fn push_removals(&self, sg: i8, out: &mut Vec<Action>) {
-        let n = self.n as usize;
-        let st = &self.stacks;
-        for rank in 0..n {
-            let row = rank * n;
-            for file in 0..n {
-                let c = row + file;
-                if st[c] * sg >= 0 {
-                    continue;
-                }
-                let (mut o, mut f, mut e) = (0u8, 0i8, 0i8);
-                let mut look = |v: i8| {
-                    let v = v * sg;
-                    if v > 0 {
-                        o += 1;
-                        f += v;
-                    } else {
-                        e -= v;
-                    }
-                };
-                if rank + 1 < n {
-                    look(st[c + n]);
-                }
-                if rank > 0 {
-                    look(st[c - n]);
-                }
-                if file > 0 {
-                    look(st[c - 1]);
-                }
-                if file + 1 < n {
-                    look(st[c + 1]);
-                }
-                if o >= 2 && f > e {
-                    out.push(Action::Remove(c as Cell));
-                }
+        let nbt = neighbour_table(self.n);
+        let me = self.side.index();
+        let them = 1 - me;
+        let mut candidates = self.occ_bits[them];
+        if self.words() == 1 {
+            let n = self.n as usize;
+            let own = self.occ_bits[me][0];
+            let (mut first_file, mut last_file) = (0u64, 0u64);
+            for rank in 0..n {
+                first_file |= 1 << (rank * n);
+                last_file |= 1 << (rank * n + n - 1);
             }
+            let above = own >> n;
+            let below = own << n;
+            let left = (own << 1) & !first_file;
+            let right = (own >> 1) & !last_file;
+            let two_or_more = (above & below) | (left & right) | ((above | below) & (left | right));
+            candidates[0] &= two_or_more;
         }
+        for_each_bit(&candidates, self.words(), |c| {
+            if controls_with(&self.stacks, &nbt[c], sg) {
+                out.push(Action::Remove(c as Cell));
+            }
+        });
     }
 
-    /// Pushes every legal Place, Move and Return. The spaces are sorted into lists first (written
-    /// unconditionally, advanced conditionally, so the scan has no unpredictable branches), then
-    /// the actions are appended slice by slice; this is the hot loop of random playouts.
-    fn push_placements(&self, sg: i8, last: bool, out: &mut Vec<Action>) {
-        let x = self.x as i8;
-        let stacks = &self.stacks[..self.spaces()];
-        // Spaces that take a pool piece, the mover's stacks, and those with room (sorted).
-        let mut place = [0u16; MAX_SPACES];
-        let mut own = [0u16; MAX_SPACES];
-        let mut room = [0u16; MAX_SPACES];
-        let (mut n_place, mut n_own, mut n_room) = (0, 0, 0);
-        for (c, &v) in stacks.iter().enumerate() {
-            let h = v * sg;
-            place[n_place] = c as u16;
-            n_place += (h >= 0 && h < x) as usize;
-            own[n_own] = c as u16;
-            n_own += (h > 0) as usize;
-            room[n_room] = c as u16;
-            n_room += (h > 0 && h < x) as usize;
-        }
-        let (place, own, room) = (&place[..n_place], &own[..n_own], &room[..n_room]);
-        out.reserve(place.len() + own.len() * room.len() + own.len());
+    /// The number of 64-bit words the board's bit sets use.
+    #[inline]
+    fn words(&self) -> usize {
+        self.spaces().div_ceil(64)
+    }
 
-        let pool_now = self.pool[self.side.index()];
-        let start_pool = self.progress.start_pool;
-        // On the last action of the budget the result must differ from the start of the turn;
-        // the pool alone settles that for most candidates (see `changed_after`).
+    /// Pushes every legal Place, Move and Return, walking the bit sets of the mover's stacks;
+    /// this is the hot loop of random playouts.
+    ///
+    /// On the last action of the budget the result must differ from the start of the turn. A
+    /// placement action changes the mover's configuration by one pool piece and one or two
+    /// spaces; an untouched space always ends up different from its start, so only spaces
+    /// touched earlier in the turn need the exact test (`changed_after`).
+    fn push_placements(&self, last: bool, out: &mut Vec<Action>) {
+        let me = self.side.index();
+        let them = 1 - me;
+        let words = self.words();
+        let s = self.spaces();
+        let mut room = [0u64; WORDS];
+        let mut touched = [0u64; WORDS];
+        for w in 0..words {
+            room[w] = self.occ_bits[me][w] & !self.full_bits[me][w];
+        }
+        let pr = &self.progress;
+        for &(c, _) in &pr.touched[..pr.touched_len as usize] {
+            touched[c as usize / 64] |= 1 << (c % 64);
+        }
+        let is_touched = |c: usize| touched[c / 64] & (1 << (c % 64)) != 0;
+        let n_room: u32 = room.iter().map(|w| w.count_ones()).sum();
+        let n_own = self.occupied[me] as usize;
+        out.reserve(s + n_own * n_room as usize + n_own);
+
+        let pool_now = self.pool[me];
+        let start_pool = pr.start_pool;
         if pool_now > 0 {
-            if !last || pool_now != start_pool + 1 {
-                out.extend(place.iter().map(|&c| Action::Place(c)));
+            let exact = last && pool_now == start_pool + 1;
+            for w in 0..words {
+                let board = if (w + 1) * 64 <= s { u64::MAX } else { (1u64 << (s - w * 64)) - 1 };
+                let mut b = board & !self.occ_bits[them][w] & !self.full_bits[me][w];
+                while b != 0 {
+                    let c = w * 64 + b.trailing_zeros() as usize;
+                    b &= b - 1;
+                    let a = Action::Place(c as Cell);
+                    if !exact || !is_touched(c) || self.changed_after(a) {
+                        out.push(a);
+                    }
+                }
+            }
+        }
+        // The targets of moves as a sorted list, so each source appends its moves as slices
+        // (one bounds check and length update per slice instead of per move).
+        let mut room_list = [0u16; MAX_SPACES];
+        let mut n_room = 0;
+        for_each_bit(&room, words, |c| {
+            room_list[n_room] = c as Cell;
+            n_room += 1;
+        });
+        let room_list = &room_list[..n_room];
+        let exact_moves = last && pool_now == start_pool && pr.changed <= 2;
+        let exact_returns = last && pool_now + 1 == start_pool;
+        let mut k = 0;
+        for_each_bit(&self.occ_bits[me], words, |from| {
+            let from_touched = is_touched(from);
+            let from = from as Cell;
+            if exact_moves {
+                for &to in room_list {
+                    let a = Action::Move { from, to };
+                    if to != from && ((!from_touched && !is_touched(to as usize)) || self.changed_after(a)) {
+                        out.push(a);
+                    }
+                }
             } else {
-                out.extend(place.iter().map(|&c| Action::Place(c)).filter(|&a| self.changed_after(a)));
+                // Sources come in increasing order, so `k` walks `room_list` to `from` once.
+                while k < room_list.len() && room_list[k] < from {
+                    k += 1;
+                }
+                let skip = (room_list.get(k) == Some(&from)) as usize;
+                out.extend(room_list[..k].iter().map(|&to| Action::Move { from, to }));
+                out.extend(room_list[k + skip..].iter().map(|&to| Action::Move { from, to }));
             }
-        }
-        if !last || pool_now != start_pool || self.progress.changed > 2 {
-            for &from in own {
-                let k = room.partition_point(|&t| t < from);
-                let skip = (room.get(k) == Some(&from)) as usize;
-                out.extend(room[..k].iter().map(|&to| Action::Move { from, to }));
-                out.extend(room[k + skip..].iter().map(|&to| Action::Move { from, to }));
+            let a = Action::Return(from);
+            if !exact_returns || !from_touched || self.changed_after(a) {
+                out.push(a);
             }
-        } else {
-            for &from in own {
-                out.extend(
-                    room.iter()
-                        .filter(|&&to| to != from)
-                        .map(|&to| Action::Move { from, to })
-                        .filter(|&a| self.changed_after(a)),
-                );
-            }
-        }
-        if !last || pool_now + 1 != start_pool {
-            out.extend(own.iter().map(|&c| Action::Return(c)));
-        } else {
-            out.extend(own.iter().map(|&c| Action::Return(c)).filter(|&a| self.changed_after(a)));
+        });
+    }
+}
+
+/// Calls `f` with the index of every set bit of the first `words` words, in increasing order.
+#[inline]
+fn for_each_bit(bits: &[u64; WORDS], words: usize, mut f: impl FnMut(usize)) {
+    for (w, &word) in bits.iter().enumerate().take(words) {
+        let mut b = word;
+        while b != 0 {
+            f(w * 64 + b.trailing_zeros() as usize);
+            b &= b - 1;
         }
     }
 }

@@ -324,7 +324,7 @@ impl Position {
                         let h = bytes.get(i + 1).filter(|b| b.is_ascii_digit()).map(|b| b - b'0');
                         match h {
                             Some(h) if (1..=x as u8).contains(&h) => {
-                                pos.stacks[cell] = h as i8 * sign(side);
+                                pos.set_stack(cell, h as i8 * sign(side));
                                 pos.occupied[side.index()] += 1;
                                 pos.on_board[side.index()] += h as u16;
                             }

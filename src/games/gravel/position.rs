@@ -2,10 +2,42 @@
 
 use super::options::GravelOptions;
 use crate::rules::{Cell, Outcome, Side};
+use std::sync::OnceLock;
 
 /// The largest board (19×19) fixes the size of the stack array, so positions clone without
 /// allocating.
 pub const MAX_SPACES: usize = 19 * 19;
+
+/// 64-bit words of a set of spaces on the largest board.
+pub const WORDS: usize = MAX_SPACES.div_ceil(64);
+
+/// A stack index that is always vacant: neighbour tables pad missing neighbours with it, so the
+/// hot loops read four neighbours without branches.
+pub const NO_SPACE: usize = MAX_SPACES;
+
+/// For each board size N, each space's four neighbours (missing ones are `NO_SPACE`). Built once.
+pub fn neighbour_table(n: u8) -> &'static [[u16; 4]] {
+    static TABLES: OnceLock<Vec<Vec<[u16; 4]>>> = OnceLock::new();
+    let tables = TABLES.get_or_init(|| {
+        (0..=19usize)
+            .map(|n| {
+                (0..n * n)
+                    .map(|c| {
+                        let (rank, file) = (c / n, c % n);
+                        let pick = |ok: bool, v: usize| if ok { v as u16 } else { NO_SPACE as u16 };
+                        [
+                            pick(rank + 1 < n, c + n),
+                            pick(rank > 0, c.wrapping_sub(n)),
+                            pick(file > 0, c.wrapping_sub(1)),
+                            pick(file + 1 < n, c + 1),
+                        ]
+                    })
+                    .collect()
+            })
+            .collect()
+    });
+    &tables[n as usize]
+}
 
 /// Each action touches at most two of the mover's spaces, and a turn has at most 9 actions.
 const MAX_TOUCHED: usize = 2 * 9;
@@ -113,8 +145,14 @@ pub struct Position {
     /// X, the budget and stack cap.
     pub(super) x: u8,
     /// Per space: +h for a Light stack of height h, -h for a Dark stack, 0 for vacant. Only the
-    /// first `N*N` entries are used; index = `rank * N + file` (a1 = 0).
-    pub(super) stacks: [i8; MAX_SPACES],
+    /// first `N*N` entries are used; index = `rank * N + file` (a1 = 0). The entry `NO_SPACE`
+    /// past the largest board stays vacant.
+    pub(super) stacks: [i8; MAX_SPACES + 1],
+    /// The spaces each side occupies, as bits (kept in step with `stacks`), so the generator
+    /// visits stacks instead of scanning the board.
+    pub(super) occ_bits: [[u64; WORDS]; 2],
+    /// The spaces where each side's stack is at the cap X.
+    pub(super) full_bits: [[u64; WORDS]; 2],
     /// Pieces in each side's pool, indexed by `Side::index()`.
     pub(super) pool: [u16; 2],
     /// Pieces of each side removed by the opponent.
@@ -131,6 +169,20 @@ pub struct Position {
     /// Set by `place` when the decision ended the player turn (end-turn or pass); `end_check`
     /// then hands the turn over and runs the end-of-game-turn check.
     pub(super) turn_ending: bool,
+}
+
+/// Control (§7) of the space whose neighbours are `nbs`, for the side whose stacks have sign
+/// `sg`: branch-free, since missing neighbours point at the always-vacant `NO_SPACE`.
+#[inline]
+pub(super) fn controls_with(stacks: &[i8; MAX_SPACES + 1], nbs: &[u16; 4], sg: i8) -> bool {
+    let (mut o, mut f, mut e) = (0u8, 0i8, 0i8);
+    for &nb in nbs {
+        let v = stacks[nb as usize] * sg;
+        o += (v > 0) as u8;
+        f += v.max(0);
+        e += (-v).max(0);
+    }
+    o >= 2 && f > e
 }
 
 /// The sign of a side's stacks in `Position::stacks`.
@@ -150,7 +202,9 @@ impl Position {
             options: options.clone(),
             n: options.size,
             x: options.budget,
-            stacks: [0; MAX_SPACES],
+            stacks: [0; MAX_SPACES + 1],
+            occ_bits: [[0; WORDS]; 2],
+            full_bits: [[0; WORDS]; 2],
             pool: [p, p],
             lost: [0, 0],
             occupied: [0, 0],
@@ -293,8 +347,7 @@ impl Position {
     /// Whether `side` controls `cell` right now: `O ≥ 2` and `F > E` (§7).
     #[inline]
     pub fn controls(&self, side: Side, cell: usize) -> bool {
-        let (o, f, e) = self.control_counts(side, cell);
-        o >= 2 && f > e
+        controls_with(&self.stacks, &neighbour_table(self.n)[cell], sign(side))
     }
 
     /// Who controls each space (index = cell), for the app's overlay. At most one side controls
@@ -360,7 +413,7 @@ impl Position {
         };
         let pr = &mut self.progress;
         pr.changed = pr.changed + (after != start) as u8 - (before != start) as u8;
-        self.stacks[cell] = after as i8 * sign(side);
+        self.set_stack(cell, after as i8 * sign(side));
         let i = side.index();
         if before == 0 {
             self.occupied[i] += 1;
@@ -369,6 +422,26 @@ impl Position {
             self.occupied[i] -= 1;
         }
         self.on_board[i] = (self.on_board[i] as i16 + delta as i16) as u16;
+    }
+
+    /// Writes the stack value of `cell` and keeps the bit sets in step (counts are the caller's).
+    #[inline]
+    pub(super) fn set_stack(&mut self, cell: usize, value: i8) {
+        self.stacks[cell] = value;
+        let (w, bit) = (cell / 64, 1u64 << (cell % 64));
+        let x = self.x as i8;
+        for (i, v) in [(0, value), (1, -value)] {
+            if v > 0 {
+                self.occ_bits[i][w] |= bit;
+            } else {
+                self.occ_bits[i][w] &= !bit;
+            }
+            if v >= x {
+                self.full_bits[i][w] |= bit;
+            } else {
+                self.full_bits[i][w] &= !bit;
+            }
+        }
     }
 
     /// Checks the invariants every position keeps: conservation (`pool + board + lost = P`),
@@ -399,6 +472,16 @@ impl Position {
         }
         if self.stacks[self.spaces()..].iter().any(|&v| v != 0) {
             return Err("pieces outside the board".to_string());
+        }
+        for c in 0..MAX_SPACES {
+            let (w, bit) = (c / 64, 1u64 << (c % 64));
+            for side in Side::BOTH {
+                let h = if c < self.spaces() { self.own_height(side, c) } else { 0 };
+                let i = side.index();
+                if (self.occ_bits[i][w] & bit != 0) != (h > 0) || (self.full_bits[i][w] & bit != 0) != (h >= self.x) {
+                    return Err(format!("stale bit sets at space {c}"));
+                }
+            }
         }
         Ok(())
     }

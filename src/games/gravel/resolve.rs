@@ -36,7 +36,7 @@ impl Position {
                 let q = self.side.opponent();
                 let t = t as usize;
                 // q's stack has q's sign; one piece less moves it one step towards zero.
-                self.stacks[t] -= sign(q);
+                self.set_stack(t, self.stacks[t] - sign(q));
                 let qi = q.index();
                 self.on_board[qi] -= 1;
                 self.lost[qi] += 1;
