@@ -364,8 +364,8 @@ impl Position {
         let s = self.spaces();
         let mut room = [0u64; WORDS];
         let mut touched = [0u64; WORDS];
-        for w in 0..words {
-            room[w] = self.occ_bits[me][w] & !self.full_bits[me][w];
+        for (w, bits) in room.iter_mut().enumerate().take(words) {
+            *bits = self.occ_bits[me][w] & !self.full_bits[me][w];
         }
         let pr = &self.progress;
         for &(c, _) in &pr.touched[..pr.touched_len as usize] {
