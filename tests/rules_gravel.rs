@@ -37,7 +37,7 @@ fn after(pos: &Position, turn: &str) -> Position {
 fn refused(pos: &Position, turn: &str) -> (TurnStep, &'static str) {
     let mut p = pos.clone();
     let r = match p.play_turn(turn) {
-        Err(TurnError::Illegal { at, reason }) => (at, reason.code()),
+        Err(TurnError::Illegal { at, reason, .. }) => (at, reason.code()),
         other => panic!("{turn}: expected an illegal turn, got {other:?}"),
     };
     assert_eq!(p, *pos, "{turn}: a refused turn changed the position");
@@ -739,6 +739,52 @@ fn perft_data_agrees_with_the_literal_rule_at_shallow_depth() {
         let max_depth = if pos.spaces() <= 25 { 3 } else { 2 };
         for (depth, count) in counts.into_iter().filter(|&(d, _)| d <= max_depth) {
             assert_eq!(literal_perft(&pos, depth), count, "literal perft {depth} at {}", pos.to_text());
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Records: atomic play and whole turn strings agree
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn records_of_atomic_games_replay_as_turn_strings() {
+    use stoneyard::games::gravel::{format_record, parse_record};
+    let (o, turns) =
+        parse_record("[Gravel N=8 X=4 layout=squares turn_limit=200]\n1. +d4*2,+e5,+d5 ; +e4,+f5*2").unwrap();
+    assert_eq!(o, GravelOptions::default());
+    let mut p = Position::new(&o);
+    for t in &turns {
+        p.play_turn(t).unwrap();
+    }
+    assert_eq!(p.game_turn(), 2);
+
+    for (n, x, limit) in [(5, 3, 40), (8, 4, 60), (4, 2, 40)] {
+        let o = GravelOptions { size: n, budget: x, turn_limit: limit, ..GravelOptions::default() };
+        for seed in 0..5 {
+            let mut rng = seeded(500 + seed);
+            let mut pos = Position::new(&o);
+            let mut moves = Vec::new();
+            let (mut turns, mut current) = (Vec::new(), Vec::new());
+            while pos.status() == Status::Ongoing {
+                pos.legal_moves(&mut moves);
+                let m = moves[pick_index(&mut rng, moves.len())];
+                current.push(m);
+                pos.play(&m).unwrap();
+                if m == Action::EndTurn || m == Action::Pass {
+                    turns.push(format_turn(n as usize, &current));
+                    current.clear();
+                }
+            }
+            let record = format_record(&o, &turns);
+            let (o2, turns2) = parse_record(&record).unwrap();
+            assert_eq!((o2, &turns2), (o.clone(), &turns));
+            let mut replay = Position::new(&o);
+            for t in &turns2 {
+                replay.play_turn(t).unwrap_or_else(|e| panic!("{t}: {e}"));
+            }
+            assert_eq!(replay.to_text(), pos.to_text());
+            assert_eq!(replay.status(), pos.status());
         }
     }
 }

@@ -9,7 +9,7 @@
 //!   walk into a dead end with no legal decision left (e.g. `+a1,-a1` with X = 2). So an atomic
 //!   action is legal exactly when it is the start of some legal turn from here.
 
-use super::position::{MAX_SPACES, Phase, Position, WORDS, controls_with, neighbour_table, sign};
+use super::position::{Phase, Position, WORDS, controls_with, neighbour_table, sign};
 use crate::rules::{Cell, Side};
 use std::fmt;
 
@@ -299,7 +299,13 @@ impl Position {
         let sg = sign(p);
 
         if pr.phase.after_placement().is_some() {
-            self.push_placements(last, out);
+            // A stack needs at least one piece, so a side has at most P ≤ 181 stacks; boards of
+            // up to 8×8 fit in 64. The smaller list is cheaper to set up on every call.
+            if self.spaces() <= 64 {
+                self.push_placements::<64>(last, out);
+            } else {
+                self.push_placements::<192>(last, out);
+            }
         }
 
         if let Some(next) = pr.phase.after_removal() {
@@ -357,7 +363,7 @@ impl Position {
     /// placement action changes the mover's configuration by one pool piece and one or two
     /// spaces; an untouched space always ends up different from its start, so only spaces
     /// touched earlier in the turn need the exact test (`changed_after`).
-    fn push_placements(&self, last: bool, out: &mut Vec<Action>) {
+    fn push_placements<const MAX_STACKS: usize>(&self, last: bool, out: &mut Vec<Action>) {
         let me = self.side.index();
         let them = 1 - me;
         let words = self.words();
@@ -395,7 +401,7 @@ impl Position {
         }
         // The targets of moves as a sorted list, so each source appends its moves as slices
         // (one bounds check and length update per slice instead of per move).
-        let mut room_list = [0u16; MAX_SPACES];
+        let mut room_list = [0u16; MAX_STACKS];
         let mut n_room = 0;
         for_each_bit(&room, words, |c| {
             room_list[n_room] = c as Cell;

@@ -43,16 +43,19 @@ pub enum TurnStep {
 pub enum TurnError {
     /// The string does not parse; nothing was tried.
     Parse(ParseError),
-    /// The first failing step and its reason (§6.6).
-    Illegal { at: TurnStep, reason: Illegal },
+    /// The first failing step, the action there as written (empty at the end-turn) and the
+    /// reason (§6.6).
+    Illegal { at: TurnStep, action: String, reason: Illegal },
 }
 
 impl fmt::Display for TurnError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             TurnError::Parse(e) => write!(f, "{e}"),
-            TurnError::Illegal { at: TurnStep::Action(i), reason } => write!(f, "action {i}: {reason}"),
-            TurnError::Illegal { at: TurnStep::End, reason } => write!(f, "end of turn: {reason}"),
+            TurnError::Illegal { at: TurnStep::Action(i), action, reason } => {
+                write!(f, "action {i} ({action}): {reason}")
+            }
+            TurnError::Illegal { at: TurnStep::End, reason, .. } => write!(f, "end of turn: {reason}"),
         }
     }
 }
@@ -130,6 +133,17 @@ pub fn parse_turn(text: &str) -> Result<TurnString, ParseError> {
     Ok(TurnString::Actions(actions))
 }
 
+/// A written action as the turn string had it (`+z9`), whether or not it is on the board.
+fn written_text(w: WrittenAction) -> String {
+    let sq = |s: Square| format!("{}{}", (b'a' + s.file) as char, s.rank);
+    match w {
+        WrittenAction::Place(t) => format!("+{}", sq(t)),
+        WrittenAction::Move(a, b) => format!("{}>{}", sq(a), sq(b)),
+        WrittenAction::Return(t) => format!("-{}", sq(t)),
+        WrittenAction::Remove(t) => format!("x{}", sq(t)),
+    }
+}
+
 fn written_to_action(n: usize, w: WrittenAction) -> Option<Action> {
     Some(match w {
         WrittenAction::Place(t) => Action::Place(square_cell(n, t)?),
@@ -202,7 +216,11 @@ impl Position {
     }
 
     fn apply_turn(&mut self, turn: &TurnString) -> Result<Effects, TurnError> {
-        let at_first = |reason| TurnError::Illegal { at: TurnStep::Action(1), reason };
+        let first_text = match turn {
+            TurnString::Pass => "pass".to_string(),
+            TurnString::Actions(list) => list.first().map(|&(w, _)| written_text(w)).unwrap_or_default(),
+        };
+        let at_first = |reason| TurnError::Illegal { at: TurnStep::Action(1), action: first_text.clone(), reason };
         if self.result.is_some() {
             return Err(at_first(Illegal::GameOver));
         }
@@ -223,15 +241,22 @@ impl Position {
                 for &(written, count) in list {
                     for _ in 0..count {
                         index += 1;
-                        let illegal = |reason| TurnError::Illegal { at: TurnStep::Action(index), reason };
+                        let illegal = |reason| TurnError::Illegal {
+                            at: TurnStep::Action(index),
+                            action: written_text(written),
+                            reason,
+                        };
                         let action = written_to_action(n, written).ok_or(illegal(Illegal::OffBoard))?;
                         self.check_action(action).map_err(illegal)?;
                         effects.extend(self.apply_with_effects(action, wave));
                         wave += 1;
                     }
                 }
-                self.check_action(Action::EndTurn)
-                    .map_err(|reason| TurnError::Illegal { at: TurnStep::End, reason })?;
+                self.check_action(Action::EndTurn).map_err(|reason| TurnError::Illegal {
+                    at: TurnStep::End,
+                    action: String::new(),
+                    reason,
+                })?;
                 effects.extend(self.apply_with_effects(Action::EndTurn, wave));
             }
         }
@@ -383,4 +408,67 @@ impl Position {
         pos.begin_turn();
         Ok(pos)
     }
+}
+
+/// The header line of a game record (§9.3): `[Gravel N=8 X=4 layout=squares turn_limit=200]`.
+pub fn record_header(options: &GravelOptions) -> String {
+    format!(
+        "[Gravel N={} X={} layout={} turn_limit={}]",
+        options.size,
+        options.budget,
+        options.layout.name(),
+        options.turn_limit
+    )
+}
+
+/// A game record (§9.3): the header, then one line per game turn, `<n>. <Light turn> ; <Dark
+/// turn>`, from game turn 1. `turns` are turn strings in order, Light's first; a record that stops
+/// after Light's turn ends with `<n>. <Light turn>`.
+pub fn format_record(options: &GravelOptions, turns: &[String]) -> String {
+    let mut out = record_header(options);
+    for (k, pair) in turns.chunks(2).enumerate() {
+        out.push('\n');
+        match pair {
+            [light, dark] => out.push_str(&format!("{}. {light} ; {dark}", k + 1)),
+            [light] => out.push_str(&format!("{}. {light}", k + 1)),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Reads a game record of §9.3 back into its options and turn strings (not yet played).
+pub fn parse_record(text: &str) -> Result<(GravelOptions, Vec<String>), ParseError> {
+    use crate::rules::GameOptions;
+    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+    let header = lines.next().ok_or_else(|| ParseError::new("empty record"))?;
+    let inner = header
+        .strip_prefix("[Gravel")
+        .and_then(|h| h.strip_suffix(']'))
+        .ok_or_else(|| ParseError::new("a Gravel record starts with a header like [Gravel N=8 X=4 ...]"))?;
+    let mut options = GravelOptions::default();
+    for pair in inner.split_whitespace() {
+        let (k, v) =
+            pair.split_once('=').ok_or_else(|| ParseError::new(format!("'{pair}' in the header is not key=value")))?;
+        options.set(k, v).map_err(|e| ParseError::new(e.to_string()))?;
+    }
+    let mut turns = Vec::new();
+    for (k, line) in lines.enumerate() {
+        let (number, rest) =
+            line.split_once('.').ok_or_else(|| ParseError::new(format!("record line '{line}' has no turn number")))?;
+        if number.trim().parse::<usize>().ok() != Some(k + 1) {
+            return Err(ParseError::new(format!("record line '{line}' should be game turn {}", k + 1)));
+        }
+        let mut parts = rest.split(';').map(str::trim);
+        let light = parts.next().filter(|t| !t.is_empty());
+        let light = light.ok_or_else(|| ParseError::new(format!("record line '{line}' has no Light turn")))?;
+        turns.push(light.to_string());
+        if let Some(dark) = parts.next() {
+            if dark.is_empty() || parts.next().is_some() {
+                return Err(ParseError::new(format!("record line '{line}' is not '<n>. <Light> ; <Dark>'")));
+            }
+            turns.push(dark.to_string());
+        }
+    }
+    Ok((options, turns))
 }
