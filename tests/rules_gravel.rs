@@ -788,3 +788,49 @@ fn records_of_atomic_games_replay_as_turn_strings() {
         }
     }
 }
+
+#[test]
+fn turn_limit_draws_after_darks_turn_only() {
+    let o = GravelOptions { size: 4, budget: 2, turn_limit: 2, ..GravelOptions::default() };
+    let mut p = Position::new(&o);
+    for (turn, status) in [
+        ("+a1", Status::Ongoing),
+        ("+d4", Status::Ongoing),
+        ("+b1", Status::Ongoing),
+        ("+c4", Status::Over(Outcome::Draw)),
+    ] {
+        p.play_turn(turn).unwrap();
+        assert_eq!(p.status(), status, "after {turn}");
+    }
+    assert_eq!(p.result().unwrap().reason, EndReason::TurnLimit);
+    assert_eq!((p.side_to_move(), p.game_turn()), (L, 3));
+    assert_eq!(refused(&p, "+b2"), (act(1), "GameOver"));
+    let mut moves = Vec::new();
+    p.legal_moves(&mut moves);
+    assert!(moves.is_empty() && p.to_move().is_none());
+    // Without a limit play goes on.
+    let o = GravelOptions { turn_limit: 0, ..o };
+    let q = after(&after(&after(&after(&Position::new(&o), "+a1"), "+d4"), "+b1"), "+c4");
+    assert_eq!(q.status(), Status::Ongoing);
+}
+
+#[test]
+fn atomic_play_refuses_dead_ends_that_the_literal_turn_reports_at_the_end() {
+    let p = at(4, 2, "4 2 ..../..../..../.... L 9 9 0 0 1");
+    assert_eq!(refused(&p, "+a1,-a1"), (TurnStep::End, "NoNetChange"));
+    let mut q = p.clone();
+    q.play(&q.parse_move("+a1").unwrap()).unwrap();
+    let ret = q.parse_move("-a1").unwrap();
+    assert!(!q.is_legal(&ret));
+    let err = q.play(&ret).unwrap_err();
+    assert!(err.reason.contains("DeadEnd"), "{}", err.reason);
+    // A removal-first turn needs a placement after it, so with X = 2 a second removal is refused.
+    let r = at(3, 2, "3 2 L1D1L1/.L1./... L 2 4 0 0 1");
+    assert!(r.controls(L, sq(&r, "b3")));
+    let mut s = r.clone();
+    s.play(&s.parse_move("xb3").unwrap()).unwrap();
+    assert!(!s.is_legal(&Action::EndTurn), "a removal alone is no turn");
+    let mut moves = Vec::new();
+    s.legal_moves(&mut moves);
+    assert!(moves.iter().all(|m| m.is_placement()), "{moves:?}");
+}

@@ -389,13 +389,25 @@ impl Position {
             for w in 0..words {
                 let board = if (w + 1) * 64 <= s { u64::MAX } else { (1u64 << (s - w * 64)) - 1 };
                 let mut b = board & !self.occ_bits[them][w] & !self.full_bits[me][w];
-                while b != 0 {
-                    let c = w * 64 + b.trailing_zeros() as usize;
-                    b &= b - 1;
-                    let a = Action::Place(c as Cell);
-                    if !exact || !is_touched(c) || self.changed_after(a) {
-                        out.push(a);
+                if exact {
+                    while b != 0 {
+                        let c = w * 64 + b.trailing_zeros() as usize;
+                        b &= b - 1;
+                        let a = Action::Place(c as Cell);
+                        if !is_touched(c) || self.changed_after(a) {
+                            out.push(a);
+                        }
                     }
+                } else {
+                    // Listed first, then appended as one slice.
+                    let mut cells = [0u16; 64];
+                    let mut m = 0;
+                    while b != 0 {
+                        cells[m & 63] = (w * 64 + b.trailing_zeros() as usize) as Cell;
+                        m += 1;
+                        b &= b - 1;
+                    }
+                    out.extend(cells[..m].iter().map(|&c| Action::Place(c)));
                 }
             }
         }
