@@ -48,6 +48,18 @@
 //! - **Off-board squares.** A syntactically valid square beyond the board (`+z9`) in a turn string
 //!   fails at its action with OffBoard (§6.6), not as a parse error. Upper-case input is accepted.
 //! - **Turn strings mid-turn.** A whole turn string is only accepted at the start of a turn.
+//! - **Atomic tokens.** `parse_move`/`format_move` write one action as in a turn string (`+c3`,
+//!   `b2>c2`, `-c2`, `xc3`), end-turn as `end` and the empty turn as `pass`; `*k` is for turn
+//!   strings only. [`format_turn`] builds the canonical turn string from the atomic decisions of a
+//!   turn, and [`format_record`]/[`parse_record`] write and read the game record of §9.3.
+//! - **Pass.** `pass` is one decision that is the whole turn, legal only at the start of a turn of
+//!   a player with no pieces; it is then that player's only legal decision.
+//! - **Deadlock.** `stuck` uses the spec's exact formula; `cost_x(s)` is the spec's breadth-first
+//!   search over the local abstract model (depth ≤ X − 1). It runs only when the cheap expansion
+//!   test fails (no vacant space, or no pool piece and no stack taller than 1). A test checks both
+//!   against a brute-force enumeration of every legal turn on small boards.
+//! - **No contradictions found.** Every worked example of §11 holds under the rule text as written;
+//!   no example needed a reading that departs from the rules.
 
 mod moves;
 mod notation;
