@@ -834,3 +834,35 @@ fn atomic_play_refuses_dead_ends_that_the_literal_turn_reports_at_the_end() {
     s.legal_moves(&mut moves);
     assert!(moves.iter().all(|m| m.is_placement()), "{moves:?}");
 }
+
+#[test]
+fn garbage_input_gives_errors_not_panics() {
+    let alphabet: Vec<char> = "abcsxyzLD.0123456789+->*,/ pas".chars().collect();
+    let mut rng = seeded(9);
+    let base = at(5, 4, SEED);
+    for _ in 0..20_000 {
+        let len = pick_index(&mut rng, 24);
+        let text: String = (0..len).map(|_| alphabet[pick_index(&mut rng, alphabet.len())]).collect();
+        let _ = parse_turn(&text);
+        let _ = base.parse_move(&text);
+        let _ = Position::from_text(&opts(5, 4), &text);
+        let mut p = base.clone();
+        if p.play_turn(&text).is_ok() {
+            p.check_invariants().unwrap();
+        } else {
+            assert_eq!(p, base);
+        }
+    }
+    // Mutations of a valid position text.
+    let good = SEED.to_string();
+    for _ in 0..20_000 {
+        let mut chars: Vec<char> = good.chars().collect();
+        let i = pick_index(&mut rng, chars.len());
+        chars[i] = alphabet[pick_index(&mut rng, alphabet.len())];
+        let text: String = chars.into_iter().collect();
+        if let Ok(p) = Position::from_text(&opts(5, 4), &text) {
+            p.check_invariants().unwrap();
+            assert_eq!(Position::from_text(&opts(5, 4), &p.to_text()).unwrap().to_text(), p.to_text());
+        }
+    }
+}
