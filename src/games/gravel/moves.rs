@@ -279,7 +279,8 @@ impl Position {
     /// for speed; `check_atomic` agrees with it (tested).
     pub fn generate(&self, out: &mut Vec<Action>) {
         out.clear();
-        if self.result.is_some() {
+        // Between `place` and `end_check` of an ending turn nobody has a decision yet.
+        if self.result.is_some() || self.turn_ending {
             return;
         }
         let p = self.side;
