@@ -233,6 +233,7 @@ fn opener(kind: GameKind) -> Option<Opener> {
     match kind {
         GameKind::RedStone => Some(open_as::<super::red_stone::Position>),
         GameKind::HiddenIntention => Some(open_as::<super::hidden_intention::Position>),
+        GameKind::Gravel => Some(open_as::<super::gravel::Position>),
         _ => None,
     }
 }

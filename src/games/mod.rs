@@ -2,6 +2,7 @@
 //! command line, saves and menus work with any of them through its record tokens and texts.
 
 mod dyn_game;
+pub mod gravel;
 pub mod hidden_intention;
 mod kind;
 pub mod red_stone;
