@@ -66,6 +66,7 @@ mod notation;
 mod options;
 mod position;
 mod resolve;
+mod view;
 
 pub use moves::{Action, Illegal};
 pub use notation::{
@@ -141,6 +142,10 @@ impl Rules for Position {
 }
 
 impl Notation for Position {
+    fn board_view(&self) -> Option<crate::rules::BoardView> {
+        Some(self.view())
+    }
+
     const SLUG: &'static str = "gravel";
 
     fn side_name(side: Side) -> &'static str {
