@@ -3,6 +3,7 @@
 
 mod dyn_game;
 mod kind;
+pub mod throngs;
 
 pub use dyn_game::{BenchReport, DynGame, GameError, PLAYOUT_PLY_LIMIT, available, open, status_json};
 pub use kind::GameKind;
