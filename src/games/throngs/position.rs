@@ -172,6 +172,12 @@ impl Position {
         self.passrun
     }
 
+    /// The legacy pass rule's flags (D5): the opponent's previous turn was two passes, and the
+    /// mover already placed or captured this turn.
+    pub fn legacy_flags(&self) -> (bool, bool) {
+        (self.legacy_after_passes, self.legacy_done)
+    }
+
     /// The part whose start is chosen but whose destination is not, if any.
     pub fn started(&self) -> Option<Started> {
         self.started
