@@ -619,3 +619,193 @@ fn s14_end_by_passing() {
 fn all_referee_cases_pass() {
     support::assert_all_cases(GameKind::Throngs);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Other rules: pie, legacy pass rule, adjudication, phases, position text errors
+
+#[test]
+fn s3_2_pie_opening_offer_then_choice() {
+    let options = ThrongsOptions::from_pairs([("opening", "pie")]).unwrap();
+    let p = Position::new(&options);
+    assert_eq!(p.phase(), Phase::PieOffer);
+    assert_eq!(p.to_move(), Some(ToMove::One(Side::First)));
+    assert_eq!(p.legal_record_tokens(), LegalTokens::CountOnly(93 * 92 * 91 / 2));
+    let mut white = p.clone();
+    white.play_record_token("pie B:g7 W:e4 W:h9").unwrap();
+    assert_eq!(white.phase(), Phase::PieChoice);
+    assert_eq!(white.to_move(), Some(ToMove::One(Side::Second)));
+    assert_eq!(white.format_position(), "T93 choose B:g7 W:e4,h9 idle=0,0 passrun=0 turn=1");
+    assert_eq!(tokens(&white), ["choose Black", "choose White"]);
+    let mut black = white.clone();
+    let fx = black.play_record_token("choose Black").unwrap();
+    assert!(fx.iter().any(|e| e.kind_name() == "PieSwap"));
+    let fx = white.play_record_token("choose White").unwrap();
+    assert!(!fx.iter().any(|e| e.kind_name() == "PieSwap"));
+    for q in [&white, &black] {
+        assert_eq!(q.format_position(), "T93 B1 B:g7 W:e4,h9 idle=0,0 passrun=0 turn=1");
+        assert_eq!(q.to_move(), Some(ToMove::One(Side::First)));
+    }
+    // Atomic offers: Black first, then White; the text shows the offer in progress.
+    let mut a = p.clone();
+    a.play(&a.parse_move("B:g7").unwrap()).unwrap();
+    assert!(a.parse_move("B:e4").is_err());
+    a.play(&a.parse_move("W:e4").unwrap()).unwrap();
+    assert_eq!(a.format_position(), "T93 pie B:g7 W:e4 idle=0,0 passrun=0 turn=1");
+    assert_eq!(
+        Position::parse_position(&options, &a.format_position()).unwrap().format_position(),
+        a.format_position()
+    );
+    // Wrong offers are refused and change nothing.
+    let mut bad = p.clone();
+    assert!(bad.play_record_token("pie B:g7 W:e4").is_err());
+    assert!(bad.play_record_token("pie B:g7 W:g7 W:h9").is_err());
+    assert!(bad.play_record_token("+k9").is_err());
+    assert_eq!(bad.format_position(), p.format_position());
+    // pie-2: two Black and three White stones.
+    let two = ThrongsOptions::from_pairs([("opening", "pie-2"), ("board", "R63")]).unwrap();
+    let mut q = Position::new(&two);
+    q.play_record_token("pie B:c5 B:d5 W:f4 W:g8 W:h8").unwrap();
+    q.play_record_token("choose White").unwrap();
+    assert_eq!(q.format_position(), "R63 B1 B:c5,d5 W:f4,g8,h8 idle=0,0 passrun=0 turn=1");
+}
+
+#[test]
+fn d5_legacy_pass_rule_forces_a_placement_after_a_passed_turn() {
+    let options = ThrongsOptions::from_pairs([("pass_rule", "legacy")]).unwrap();
+    let mut p = Position::new(&options);
+    assert_eq!(p.format_position(), "T93 B1 B:k9 W:b3,b6 idle=0,0 passrun=0 turn=1 legacy=00");
+    // No counters: Black may shuffle for many parts.
+    p.play_record_token("pass").unwrap();
+    p.play_record_token("pass").unwrap();
+    assert_eq!(p.format_position(), "T93 W1 B:k9 W:b3,b6 idle=0,0 passrun=2 turn=1 legacy=10");
+    let t = tokens(&p);
+    assert!(t.iter().all(|t| t.starts_with('+') || t.starts_with('x')), "{t:?}");
+    p.play_record_token("+c4").unwrap();
+    assert_eq!(p.format_position(), "T93 W2 B:k9 W:b3,b6,c4 idle=0,0 passrun=0 turn=1 legacy=11");
+    assert!(tokens(&p).contains(&"pass".to_string()));
+    p.play_record_token("pass").unwrap();
+    assert_eq!(p.format_position(), "T93 B1 B:k9 W:b3,b6,c4 idle=0,0 passrun=1 turn=2 legacy=00");
+    for _ in 0..3 {
+        p.play_record_token("k9>k8").unwrap();
+        p.play_record_token("k8>k9").unwrap();
+        p.play_record_token("c4>d4").unwrap();
+        p.play_record_token("d4>c4").unwrap();
+    }
+    assert_eq!(p.status(), Status::Ongoing);
+    assert_eq!(p.format_position(), "T93 B1 B:k9 W:b3,b6,c4 idle=0,0 passrun=0 turn=5 legacy=00");
+    // Texts that break the legacy bookkeeping are refused.
+    assert!(Position::parse_position(&options, "T93 B1 B:k9 W:b3,b6 idle=2,0 passrun=0 turn=1").is_err());
+    assert!(Position::parse_position(&options, "T93 B1 B:k9 W:b3,b6 idle=0,0 passrun=0 turn=1 legacy=10").is_err());
+    assert!(pos("T93 B1 B:k9 W:b3,b6 idle=0,0 passrun=0 turn=1 legacy=00").format_position().ends_with("turn=1"));
+    assert!(
+        Position::parse_position(&ThrongsOptions::default(), "T93 B1 B:k9 W:b3 idle=0,0 passrun=0 turn=1 legacy=10")
+            .is_err()
+    );
+}
+
+#[test]
+fn appendix_a_adjudication_ends_a_lopsided_game() {
+    let options = ThrongsOptions::from_pairs([("adjudication", "ludii")]).unwrap();
+    let p = Position::new(&options);
+    assert_eq!(p.estimate(Side::First), 1);
+    assert_eq!(p.estimate(Side::Second), 2);
+    // A board full of Black but for two White stones is already decided.
+    let geo = Board::T93.geometry();
+    let all: Vec<String> =
+        (0..geo.len() as Cell).map(|s| geo.name(s)).filter(|n| n != "b3" && n != "b6" && n != "f6").collect();
+    let text = format!("T93 W1 B:{} W:b3,b6 idle=0,0 passrun=0 turn=9", sort_names(all).join(","));
+    let decided = Position::parse_position(&options, &text).unwrap();
+    assert_eq!(decided.status(), Status::Over(Outcome::Winner(Side::First)));
+    let undecided = Position::parse_position(&ThrongsOptions::default(), &text).unwrap();
+    assert_eq!(undecided.status(), Status::Ongoing);
+    // Random games with the option end, and each end is justified.
+    let ended = support::conformance::random_playouts(&p, 10, 20_000, |q: &Position| {
+        if let Status::Over(_) = q.status() {
+            let sites = q.geometry().len() as i64;
+            let by_estimate = Side::BOTH.iter().any(|&s| 2 * (q.estimate(s) as i64 - 3) > sites);
+            assert!(by_estimate || q.passrun() == 4, "{}", q.format_position());
+        }
+    });
+    assert!(ended > 0);
+}
+
+fn sort_names(mut v: Vec<String>) -> Vec<String> {
+    v.sort_by_key(|n| (n.as_bytes()[0], n[1..].parse::<u32>().unwrap()));
+    v
+}
+
+#[test]
+fn phases_in_order_equal_play() {
+    let mut rng = seeded(7);
+    let mut moves = Vec::new();
+    let mut p = start();
+    for _ in 0..300 {
+        if p.status().is_over() {
+            break;
+        }
+        p.legal_moves(&mut moves);
+        let m = moves[pick_index(&mut rng, moves.len())];
+        let mut phased = p.clone();
+        let mut fx = phased.place(&m).unwrap();
+        fx.extend(phased.capture_sweep());
+        fx.extend(phased.cascade());
+        fx.extend(phased.end_check());
+        let mut whole = p.clone();
+        let fx_whole = whole.play(&m).unwrap();
+        assert_eq!(fx, fx_whole);
+        assert_eq!(phased.format_position(), whole.format_position());
+        assert!(fx.iter().all(|e| e.wave == 0));
+        p = whole;
+    }
+}
+
+#[test]
+fn bad_position_texts_are_refused_with_a_reason() {
+    let o = ThrongsOptions::default();
+    for (text, words) in [
+        ("", "empty"),
+        ("T93 B3 B:k9 W:b3 idle=0,0 passrun=0 turn=1", "side and part"),
+        ("T93 B1 B:k9 W:a3 idle=0,0 passrun=0 turn=1", "not a site"),
+        ("T93 B1 B:k9 W:k9 idle=0,0 passrun=0 turn=1", "twice"),
+        ("T93 B1 B:k9,k9 W:- idle=0,0 passrun=0 turn=1", "twice"),
+        ("T93 B1 B:k9 W:b3 idle=0,0 passrun=5 turn=1", "passrun"),
+        ("T93 B1 B:k9 W:b3 idle=0,0 passrun=0 turn=0", "turn"),
+        ("T93 B1 B:k9 W:b3 idle=x,0 passrun=0 turn=1", "number"),
+        ("T93 B1 B:k9 W:b3 idle=0,0 colour=red", "unknown key"),
+        ("T93 B1 B:k9 idle=0,0", "both stone lists"),
+        ("X99 B1 B:k9 W:b3 idle=0,0", "board"),
+        ("T93 B1 B:k9 W:b3 started=+a1", "power"),
+        ("T93 pie B:- W:- idle=0,0 passrun=0 turn=1", "pie"),
+    ] {
+        let e = Position::parse_position(&o, text).err().unwrap_or_else(|| panic!("'{text}' accepted"));
+        assert!(e.to_string().contains(words), "'{text}': {e}");
+    }
+    // Missing keys default; the board in the text wins over the option.
+    assert_eq!(pos("T93 B1 B:k9 W:b3,b6").format_position(), "T93 B1 B:k9 W:b3,b6 idle=0,0 passrun=0 turn=1");
+    let r = pos("R63 W2 W:f4 B:c5 turn=4 passrun=1 idle=3,2");
+    assert_eq!(r.format_position(), "R63 W2 B:c5 W:f4 idle=3,2 passrun=1 turn=4");
+    assert_eq!(r.options().board, Board::R63);
+    // A started part round-trips.
+    let s = pos("T93 B1 B:e5,f5,f7,g7 W:g6 idle=2,0 passrun=0 turn=1 started=+f6");
+    assert_eq!(s.destinations().len(), 10);
+    assert_eq!(pos(&s.format_position()).format_position(), s.format_position());
+}
+
+#[test]
+fn illegal_record_tokens_leave_the_position_unchanged() {
+    let p = start();
+    for bad in ["+k9", "xb3", "k9>k11", "k9", "+j8>i8", "+z99", "choose White", "pie B:a1 W:a2 W:a6", "hello", "+k8>k8"]
+    {
+        let mut q = p.clone();
+        assert!(q.play_record_token(bad).is_err(), "{bad} accepted");
+        assert_eq!(q.format_position(), p.format_position());
+    }
+    let mut q = p.clone();
+    assert!(q.play(&Move::To(0)).is_err());
+    assert!(q.play(&Move::Place(5000)).is_err());
+    q.play(&Move::Pick(site(&p, "k9"))).unwrap();
+    let e = q.play(&Move::Pass).unwrap_err().to_string();
+    assert!(e.contains("finish the started part"), "{e}");
+    let e = q.play(&Move::To(site(&p, "k9"))).unwrap_err().to_string();
+    assert!(e.contains("must leave"), "{e}");
+}
