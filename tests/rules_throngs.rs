@@ -1,6 +1,8 @@
 //! Throngs: the spec's worked examples (§8), the boards of §2, every referee case, seeded random
 //! playouts with the spec's invariants, a literal cross-check of move generation, and perft data.
 
+// The shared support module imports more than this file needs.
+#[allow(unused_imports)]
 mod support;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -809,3 +811,357 @@ fn illegal_record_tokens_leave_the_position_unchanged() {
     let e = q.play(&Move::To(site(&p, "k9"))).unwrap_err().to_string();
     assert!(e.contains("must leave"), "{e}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// The literal rules: an independent, slow reading of §2.2, §4.1, §4.2 and §4.4
+
+const DIRS: [(i32, i32); 6] = [(0, 1), (0, -1), (1, 1), (1, 0), (-1, 0), (-1, -1)];
+
+/// Geometry from coordinates only, stones from the position's public accessors.
+struct Literal<'a> {
+    p: &'a Position,
+    points: BTreeMap<(i32, i32), Cell>,
+    torus: Option<i32>,
+}
+
+impl<'a> Literal<'a> {
+    fn new(p: &'a Position) -> Self {
+        let geo = p.geometry();
+        let points = (0..geo.len() as Cell)
+            .map(|s| {
+                let (r, c) = geo.lattice.coords(s);
+                ((r as i32, c as i32), s)
+            })
+            .collect();
+        let torus = geo.lattice.is_torus().then(|| geo.lattice.rows() as i32);
+        Literal { p, points, torus }
+    }
+
+    fn at(&self, r: i32, c: i32) -> Option<Cell> {
+        let (r, c) = match self.torus {
+            Some(n) => (r.rem_euclid(n), c.rem_euclid(n)),
+            None => (r, c),
+        };
+        self.points.get(&(r, c)).copied()
+    }
+
+    fn coords(&self, s: Cell) -> (i32, i32) {
+        let (r, c) = self.p.geometry().lattice.coords(s);
+        (r as i32, c as i32)
+    }
+
+    fn vicinity(&self, s: Cell) -> Vec<Cell> {
+        let (r, c) = self.coords(s);
+        let mut v = vec![s];
+        for (dr, dc) in DIRS {
+            if let Some(n) = self.at(r + dr, c + dc) {
+                if !v.contains(&n) {
+                    v.push(n);
+                }
+            }
+        }
+        v
+    }
+
+    fn power(&self, s: Cell, side: Side) -> i32 {
+        self.vicinity(s)
+            .iter()
+            .map(|&n| match self.p.stone(n) {
+                Some(x) if x == side => 1,
+                Some(_) => -1,
+                None => 0,
+            })
+            .sum()
+    }
+
+    /// Every site `t != s` with a path of legs along rays, landing only on empty sites, of total
+    /// length at most `range` — by exhaustive search over (site, remaining power).
+    fn reach(&self, s: Cell, range: i32) -> BTreeSet<Cell> {
+        let mut found = BTreeSet::new();
+        let mut seen = BTreeSet::new();
+        let mut stack = vec![(s, range)];
+        while let Some((u, left)) = stack.pop() {
+            if !seen.insert((u, left)) {
+                continue;
+            }
+            let (r, c) = self.coords(u);
+            for (dr, dc) in DIRS {
+                for len in 1..=left {
+                    let Some(v) = self.at(r + dr * len, c + dc * len) else { break };
+                    // A ray never jumps a gap: the next point must exist at every step.
+                    if (1..len).any(|k| self.at(r + dr * k, c + dc * k).is_none()) {
+                        break;
+                    }
+                    if v != s && self.p.stone(v).is_none() {
+                        found.insert(v);
+                        stack.push((v, left - len));
+                    }
+                }
+            }
+        }
+        found
+    }
+
+    fn tokens(&self) -> BTreeSet<String> {
+        let p = self.p;
+        let me = p.side_to_move();
+        let name = |s: Cell| p.cell_name(s);
+        let mut place_or_capture = BTreeSet::new();
+        let mut moves = BTreeSet::new();
+        for s in 0..p.geometry().len() as Cell {
+            let power = self.power(s, me);
+            let (prefix, range) = match p.stone(s) {
+                None => {
+                    let enclosed = self.vicinity(s).iter().skip(1).all(|&n| p.stone(n).is_some());
+                    if !(power >= 1 || (power == 0 && enclosed)) {
+                        continue;
+                    }
+                    ("+", (power - 1).max(0))
+                }
+                Some(x) if x != me => {
+                    if power < 2 {
+                        continue;
+                    }
+                    ("x", power - 2)
+                }
+                Some(_) => {
+                    if power >= 1 {
+                        for t in self.reach(s, power) {
+                            moves.insert(format!("{}>{}", name(s), name(t)));
+                        }
+                    }
+                    continue;
+                }
+            };
+            place_or_capture.insert(format!("{prefix}{}", name(s)));
+            if range >= 1 {
+                for t in self.reach(s, range) {
+                    place_or_capture.insert(format!("{prefix}{}>{}", name(s), name(t)));
+                }
+            }
+        }
+        let options = p.options();
+        let obliged = match options.pass_rule {
+            PassRule::Progress => p.idle(me) >= 4,
+            PassRule::Legacy => {
+                let (after_passes, done) = p.legacy_flags();
+                after_passes && !done && !place_or_capture.is_empty()
+            }
+        };
+        if obliged {
+            if place_or_capture.is_empty() {
+                return BTreeSet::from(["pass".to_string()]);
+            }
+            return place_or_capture;
+        }
+        let mut all = place_or_capture;
+        all.extend(moves);
+        all.insert("pass".to_string());
+        all
+    }
+}
+
+fn engine_tokens(p: &Position) -> BTreeSet<String> {
+    tokens(p).into_iter().collect()
+}
+
+/// Perft over atomic decisions, derived from the literal part tokens: a part token is one
+/// decision when nothing is left to choose after its start, else a start plus a destination.
+fn literal_perft(p: &Position, depth: u32) -> u64 {
+    if depth == 0 || p.status().is_over() {
+        return 1;
+    }
+    let mut groups: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for t in Literal::new(p).tokens() {
+        let key = match t.split_once('>') {
+            Some((start, _)) if !start.starts_with(['+', 'x']) => format!("{start}>"),
+            Some((start, _)) => start.to_string(),
+            None => t.clone(),
+        };
+        groups.entry(key).or_default().push(t);
+    }
+    let child = |t: &str| {
+        let mut q = p.clone();
+        q.play_record_token(t).unwrap_or_else(|e| panic!("literal token {t} refused: {e}"));
+        q
+    };
+    let mut total = 0;
+    for (key, toks) in groups {
+        if toks.len() == 1 && toks[0] == key {
+            total += literal_perft(&child(&toks[0]), depth - 1);
+        } else if depth == 1 {
+            total += 1;
+        } else {
+            total += toks.iter().map(|t| literal_perft(&child(t), depth - 2)).sum::<u64>();
+        }
+    }
+    total
+}
+
+/// A random position: stones scattered at a random density, random mover, part and counters.
+fn scattered(board: Board, pass_rule: PassRule, rng: &mut stoneyard::rules::GameRng) -> Position {
+    let options = ThrongsOptions { board, pass_rule, ..Default::default() };
+    let geo = board.geometry();
+    let density = 1 + pick_index(rng, 9);
+    let (mut black, mut white) = (Vec::new(), Vec::new());
+    for s in 0..geo.len() as Cell {
+        if pick_index(rng, 10) < density {
+            if pick_index(rng, 2) == 0 { black.push(geo.name(s)) } else { white.push(geo.name(s)) }
+        }
+    }
+    let list = |v: Vec<String>| if v.is_empty() { "-".to_string() } else { v.join(",") };
+    let side = if pick_index(rng, 2) == 0 { "B" } else { "W" };
+    let part = 1 + pick_index(rng, 2);
+    let (idle, legacy) = match pass_rule {
+        PassRule::Progress => (format!("{},{}", pick_index(rng, 6), pick_index(rng, 6)), String::new()),
+        // Part 2 after a friendly move: both legacy flags are free.
+        PassRule::Legacy => ("0,0".to_string(), format!(" legacy={}{}", pick_index(rng, 2), pick_index(rng, 2))),
+    };
+    let part = if pass_rule == PassRule::Legacy { 2 } else { part };
+    let text = format!(
+        "{} {side}{part} B:{} W:{} idle={idle} passrun=0 turn=7{legacy}",
+        board.name(),
+        list(black),
+        list(white)
+    );
+    Position::parse_position(&options, &text).unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+#[test]
+fn literal_rule_and_fast_generator_agree_on_random_positions() {
+    let mut rng = seeded(2024);
+    let mut checked = 0;
+    for board in [Board::T93, Board::R63, Board::R153, Board::P156, Board::Torus(8), Board::Torus(11)] {
+        for rule in [PassRule::Progress, PassRule::Legacy] {
+            for _ in 0..60 {
+                let p = scattered(board, rule, &mut rng);
+                let lit = Literal::new(&p);
+                for s in 0..p.geometry().len() as Cell {
+                    for side in Side::BOTH {
+                        assert_eq!(p.power(s, side) as i32, lit.power(s, side), "{p:?} {}", p.cell_name(s));
+                    }
+                }
+                assert_eq!(engine_tokens(&p), lit.tokens(), "{}", p.format_position());
+                checked += 1;
+            }
+        }
+    }
+    // Positions from real games too (all counters, both parts).
+    let mut moves = Vec::new();
+    for seed in 0..20 {
+        let mut rng = seeded(seed);
+        let mut p = start();
+        while !p.status().is_over() {
+            if p.started().is_none() {
+                assert_eq!(engine_tokens(&p), Literal::new(&p).tokens(), "{}", p.format_position());
+                checked += 1;
+            }
+            p.legal_moves(&mut moves);
+            let m = moves[pick_index(&mut rng, moves.len())];
+            p.play_unchecked(&m);
+        }
+    }
+    assert!(checked > 1000);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Conformance and perft
+
+/// The spec's invariants, checked at every state of the random games.
+fn invariants(p: &Position) {
+    let geo = p.geometry();
+    let text = p.format_position();
+    for side in Side::BOTH {
+        assert_eq!(p.sites_of(side).count(), p.stones_of(side) as usize, "{text}");
+    }
+    assert!(p.passrun() <= 4 && matches!(p.part(), 1 | 2), "{text}");
+    let lit = Literal::new(p);
+    for s in 0..geo.len() as Cell {
+        let power = p.power(s, Side::First);
+        assert!((-7..=7).contains(&power), "{text}");
+        assert_eq!(power as i32, lit.power(s, Side::First), "{text}");
+    }
+    let reparsed = Position::parse_position(p.options(), &text).unwrap();
+    assert_eq!(reparsed.zobrist(), p.zobrist(), "{text}");
+    assert_eq!(reparsed.status(), p.status(), "{text}");
+    if p.options().pass_rule == PassRule::Legacy {
+        assert_eq!([p.idle(Side::First), p.idle(Side::Second)], [0, 0], "{text}");
+    }
+    if p.phase() == Phase::Play && !p.status().is_over() {
+        let mut moves = Vec::new();
+        p.legal_moves(&mut moves);
+        if let Some(st) = p.started() {
+            assert!(!p.destinations().is_empty() && st.range >= 1, "{text}");
+            assert!(moves.iter().all(|m| matches!(m, Move::To(_))), "{text}");
+        } else if p.obliged_by_counter() {
+            let forced = moves == [Move::Pass];
+            assert!(forced || moves.iter().all(|m| matches!(m, Move::Place(_) | Move::Capture(_))), "{text}");
+        }
+    }
+}
+
+#[test]
+fn conformance_random_playouts_on_every_board_and_rule() {
+    let t93 = support::conformance::random_playouts(&start(), 150, 20_000, invariants);
+    assert!(t93 > 150 * 50);
+    for pairs in [
+        vec![("board", "R63"), ("opening", "pie")],
+        vec![("board", "P156"), ("pass_rule", "legacy")],
+        vec![("board", "Torus-8"), ("adjudication", "ludii")],
+        vec![("board", "R87"), ("opening", "pie-2")],
+        vec![("board", "R153")],
+    ] {
+        let options = ThrongsOptions::from_pairs(pairs.clone()).unwrap();
+        let p = Position::new(&options);
+        let plies = support::conformance::random_playouts(&p, 12, 50_000, invariants);
+        assert!(plies > 12 * 20, "{pairs:?}");
+    }
+}
+
+/// `tests/perft/throngs.txt`: `position <text>` then `perft <depth> <count>` lines.
+fn perft_data() -> Vec<(String, Vec<(u32, u64)>)> {
+    let path = format!("{}/tests/perft/throngs.txt", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut data: Vec<(String, Vec<(u32, u64)>)> = Vec::new();
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
+        if let Some(p) = line.strip_prefix("position ") {
+            data.push((p.to_string(), Vec::new()));
+        } else if let Some(rest) = line.strip_prefix("perft ") {
+            let (d, n) = rest.split_once(' ').unwrap();
+            data.last_mut().unwrap().1.push((d.parse().unwrap(), n.parse().unwrap()));
+        }
+    }
+    data
+}
+
+#[test]
+fn perft_counts_match_the_committed_data_and_the_literal_rule() {
+    let data = perft_data();
+    assert!(data.len() >= 3);
+    for (text, counts) in data {
+        let p = pos(&text);
+        for (depth, count) in counts {
+            assert_eq!(perft(&p, depth), count, "perft {depth} of {text}");
+            if depth <= 3 {
+                assert_eq!(literal_perft(&p, depth), count, "literal perft {depth} of {text}");
+            }
+        }
+    }
+}
+
+/// Prints perft counts for new data lines: `cargo test --release … -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn print_perft_counts() {
+    for (text, _) in perft_data() {
+        let p = pos(&text);
+        println!("position {text}");
+        for depth in 1..=4 {
+            let n = perft(&p, depth);
+            let lit = literal_perft(&p, depth);
+            assert_eq!(n, lit, "depth {depth}");
+            println!("perft {depth} {n}");
+        }
+    }
+}
+

@@ -27,7 +27,11 @@ pub fn random_playouts<G: Notation>(start: &G, games: u64, max_plies: usize, che
                 .unwrap_or_else(|e| panic!("seed {seed} ply {plies}: own position text '{text}' rejected: {e}"));
             assert_eq!(reparsed.format_position(), text, "seed {seed} ply {plies}: position text does not round-trip");
             let over = pos.status().is_over();
-            assert_eq!(over, pos.to_move().is_none(), "seed {seed} ply {plies}: to_move disagrees with status at {text}");
+            assert_eq!(
+                over,
+                pos.to_move().is_none(),
+                "seed {seed} ply {plies}: to_move disagrees with status at {text}"
+            );
             if over {
                 break;
             }
@@ -37,7 +41,11 @@ pub fn random_playouts<G: Notation>(start: &G, games: u64, max_plies: usize, che
             let m = moves[pick_index(&mut rng, moves.len())].clone();
             assert!(pos.is_legal(&m), "seed {seed} ply {plies}: generated {m:?} is not is_legal at {text}");
             let token = pos.format_move(&m);
-            assert_eq!(pos.parse_move(&token).as_ref(), Ok(&m), "seed {seed} ply {plies}: move '{token}' does not round-trip");
+            assert_eq!(
+                pos.parse_move(&token).as_ref(),
+                Ok(&m),
+                "seed {seed} ply {plies}: move '{token}' does not round-trip"
+            );
             let mut fast = pos.clone();
             fast.play_unchecked(&m);
             pos.play(&m).unwrap_or_else(|e| panic!("seed {seed} ply {plies}: legal {token} refused: {e} at {text}"));

@@ -16,8 +16,10 @@ pub fn run_case(kind: GameKind, case: &Value) -> Vec<String> {
         .map(|o| o.iter().map(|(k, v)| (k.clone(), v.as_str().map(str::to_string).unwrap_or(v.to_string()))).collect())
         .unwrap_or_default();
     let position = case["position"].as_str().filter(|p| !p.is_empty());
-    let moves: Vec<String> =
-        case["moves"].as_array().map(|a| a.iter().filter_map(|m| m.as_str().map(str::to_string)).collect()).unwrap_or_default();
+    let moves: Vec<String> = case["moves"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|m| m.as_str().map(str::to_string)).collect())
+        .unwrap_or_default();
     let expect = &case["expect"];
     let want_legal = expect.as_object().is_some_and(|o| o.keys().any(|k| k.starts_with("legal")));
     let game = match games::open(kind, &options, position) {

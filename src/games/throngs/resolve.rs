@@ -147,7 +147,7 @@ impl Position {
             self.idle[i] = if done == Done::Place { 1 } else { self.idle[i].saturating_add(1) };
         }
         self.passrun = if done == Done::Pass { (self.passrun + 1).min(4) } else { 0 };
-        if matches!(done, Done::Place | Done::Capture) {
+        if self.options.pass_rule == PassRule::Legacy && matches!(done, Done::Place | Done::Capture) {
             self.legacy_done = true;
         }
         self.part_complete = true;
