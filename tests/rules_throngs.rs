@@ -1075,11 +1075,19 @@ fn invariants(p: &Position) {
         assert_eq!(p.sites_of(side).count(), p.stones_of(side) as usize, "{text}");
     }
     assert!(p.passrun() <= 4 && matches!(p.part(), 1 | 2), "{text}");
-    let lit = Literal::new(p);
+    // The incrementally kept power equals a recount over the vicinity.
     for s in 0..geo.len() as Cell {
         let power = p.power(s, Side::First);
         assert!((-7..=7).contains(&power), "{text}");
-        assert_eq!(power as i32, lit.power(s, Side::First), "{text}");
+        let recount: i8 = std::iter::once(s)
+            .chain(geo.neighbours_of(s))
+            .map(|n| match p.stone(n) {
+                Some(Side::First) => 1,
+                Some(Side::Second) => -1,
+                None => 0,
+            })
+            .sum();
+        assert_eq!(power, recount, "{text}");
     }
     let reparsed = Position::parse_position(p.options(), &text).unwrap();
     assert_eq!(reparsed.zobrist(), p.zobrist(), "{text}");
