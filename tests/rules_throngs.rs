@@ -2,14 +2,15 @@
 //! playouts with the spec's invariants, a literal cross-check of move generation, and perft data.
 
 // The shared support module imports more than this file needs.
-#[allow(unused_imports)]
+#[allow(unused_imports, clippy::collapsible_if)]
 mod support;
 
 use std::collections::{BTreeMap, BTreeSet};
 use stoneyard::games::GameKind;
 use stoneyard::games::throngs::{Board, Move, Opening, PassRule, Phase, Position, ThrongsOptions};
 use stoneyard::rules::{
-    Cell, GameOptions, LegalTokens, Notation, Outcome, Rules, Side, Status, ToMove, perft, pick_index, seeded,
+    Cell, EffectKind, GameOptions, LegalTokens, Notation, Outcome, Rules, Side, Status, ToMove, perft, pick_index,
+    seeded,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -409,6 +410,19 @@ fn s4_turning_needs_an_empty_landing() {
         ])
     );
     assert_eq!(tokens(&a).iter().filter(|t| t.starts_with("f6>")).count(), 30);
+    // h7 costs 3: the Hopped effect shows one route, turning on an empty landing.
+    let mut moved = a.clone();
+    let fx = moved.play_record_token("f6>h7").unwrap();
+    let path = fx
+        .iter()
+        .find_map(|e| match &e.kind {
+            EffectKind::Hopped { path, .. } => Some(names(&a, path.iter().copied())),
+            _ => None,
+        })
+        .expect("a Hopped effect");
+    assert_eq!(path.len(), 3, "{path:?}");
+    assert_eq!((path[0].as_str(), path[2].as_str()), ("f6", "h7"));
+    assert!(a.stone(site(&a, &path[1])).is_none());
     let b = pos("T93 B1 B:e5,f5,f6,f7 W:g6,g7 idle=0,0 passrun=0 turn=1");
     assert_eq!(power(&b, "f6"), 2);
     assert_eq!(reach_by_cost(&b, "f6", 2), expect_groups(&[(1, "e6"), (2, "d4 d5 d6 e7 f4 f8 h6 h8")]));
@@ -854,10 +868,10 @@ impl<'a> Literal<'a> {
         let (r, c) = self.coords(s);
         let mut v = vec![s];
         for (dr, dc) in DIRS {
-            if let Some(n) = self.at(r + dr, c + dc) {
-                if !v.contains(&n) {
-                    v.push(n);
-                }
+            if let Some(n) = self.at(r + dr, c + dc)
+                && !v.contains(&n)
+            {
+                v.push(n);
             }
         }
         v
@@ -1172,4 +1186,3 @@ fn print_perft_counts() {
         }
     }
 }
-

@@ -85,7 +85,12 @@ impl Board {
     /// The shared, immutable geometry of this board (built once per process).
     pub fn geometry(self) -> &'static Geometry {
         static TABLE: [OnceLock<Geometry>; 13] = [const { OnceLock::new() }; 13];
-        TABLE[self.table_index()].get_or_init(|| Geometry::build(self))
+        // An out-of-range torus (only constructible directly, never parsed) gets the nearest size.
+        let board = match self {
+            Board::Torus(n) => Board::Torus(n.clamp(Self::TORUS_MIN, Self::TORUS_MAX)),
+            other => other,
+        };
+        TABLE[board.table_index()].get_or_init(|| Geometry::build(board))
     }
 }
 

@@ -85,16 +85,8 @@ impl Position {
                 let n = self.geo.len() as Cell;
                 for s in 0..n {
                     match self.stones[s as usize] {
-                        EMPTY => {
-                            if self.placeable(s) {
-                                out.push(Move::Place(s));
-                            }
-                        }
-                        c if c != own => {
-                            if self.power(s, self.mover) >= 2 {
-                                out.push(Move::Capture(s));
-                            }
-                        }
+                        EMPTY if self.placeable(s) => out.push(Move::Place(s)),
+                        c if c != EMPTY && c != own && self.power(s, self.mover) >= 2 => out.push(Move::Capture(s)),
                         _ => {}
                     }
                 }
@@ -150,8 +142,7 @@ impl Position {
                     st.range
                 ),
             },
-            (Phase::Play, _) if self.started.is_some() => {
-                let st = self.started.expect("checked");
+            (Phase::Play, _) if let Some(st) = self.started => {
                 format!("finish the started part first: choose where the stone from {} goes", name(st.at))
             }
             (Phase::Play, Move::Pass) => format!("{side} must place or capture now and cannot pass"),

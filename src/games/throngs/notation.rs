@@ -4,7 +4,7 @@
 use super::board::Board;
 use super::moves::Move;
 use super::options::{Opening, PassRule, ThrongsOptions};
-use super::position::{PartKind, Phase, Position, Started};
+use super::position::{PartKind, Phase, Position};
 use crate::rules::{Cell, Effects, LegalTokens, ParseError, PlayError, RecordError, Rules, Side};
 
 fn colour_name(side: Side) -> &'static str {
@@ -428,7 +428,7 @@ impl Position {
                     let mut next = p.clone();
                     next.play_fast(&m);
                     match next.started {
-                        Some(s) => p.started = Some(Started { ..s }),
+                        Some(s) => p.started = Some(s),
                         None => return Err(err(format!("started={st}: that part has no destination to choose"))),
                     }
                 } else if p.part == 1 && p.passrun == 4 {
