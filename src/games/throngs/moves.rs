@@ -39,13 +39,6 @@ impl Position {
         if self.count[0] < self.pie_size() as u16 { Side::First } else { Side::Second }
     }
 
-    /// Whether the mover may place on the empty site `s` (§4.2 A).
-    #[inline]
-    pub(super) fn placeable(&self, s: Cell) -> bool {
-        let p = self.power(s, self.mover);
-        p >= 1 || (p == 0 && self.enclosed(s))
-    }
-
     /// The remaining power after starting a part of `kind` on `at` (§4.2).
     #[inline]
     pub(super) fn range_of(&self, kind: PartKind, at: Cell) -> u8 {
@@ -81,32 +74,48 @@ impl Position {
                     self.generate_destinations(st, out);
                     return;
                 }
-                let own = stone_of(self.mover);
-                let n = self.geo.len() as Cell;
-                for s in 0..n {
-                    match self.stones[s as usize] {
-                        EMPTY if self.placeable(s) => out.push(Move::Place(s)),
-                        c if c != EMPTY && c != own && self.power(s, self.mover) >= 2 => out.push(Move::Capture(s)),
-                        _ => {}
-                    }
-                }
-                if self.obliged_by_counter() || self.legacy_restricts(!out.is_empty()) {
-                    if out.is_empty() {
-                        out.push(Move::Pass); // the forced pass
-                    }
-                    return;
-                }
-                for s in 0..n {
-                    if self.stones[s as usize] == own {
-                        let p = self.power(s, self.mover);
-                        if p >= 1 && self.can_travel(s, p as u8) {
-                            out.push(Move::Pick(s));
-                        }
-                    }
-                }
-                out.push(Move::Pass);
+                self.generate_starts(out);
             }
         }
+    }
+
+    /// The placements, captures and friendly-move starts of a part, then pass where allowed.
+    /// Written branch-light (every site is written, the length advances only for legal ones)
+    /// because this loop is most of a random playout's time.
+    fn generate_starts(&self, out: &mut Vec<Move>) {
+        let n = self.geo.len();
+        let me = self.mover.index();
+        let (own, enemy) = (stone_of(self.mover), stone_of(self.mover.opponent()));
+        let (near_me, near_them) = (&self.near[me][..n], &self.near[1 - me][..n]);
+        let (stones, degree) = (&self.stones[..n], &self.geo.degree[..n]);
+        out.resize(n, Move::Pass);
+        let mut k = 0;
+        for s in 0..n {
+            let (mine, theirs) = (near_me[s] as i8, near_them[s] as i8);
+            let p = mine - theirs;
+            let empty = stones[s] == EMPTY;
+            let enclosed = (mine + theirs) as u8 == degree[s];
+            let place = empty & ((p > 0) | ((p == 0) & enclosed));
+            let capture = (stones[s] == enemy) & (p >= 2);
+            out[k] = if empty { Move::Place(s as Cell) } else { Move::Capture(s as Cell) };
+            k += (place | capture) as usize;
+        }
+        out.truncate(k);
+        if self.obliged_by_counter() || self.legacy_restricts(k > 0) {
+            if k == 0 {
+                out.push(Move::Pass); // the forced pass
+            }
+            return;
+        }
+        for s in 0..n {
+            if stones[s] == own {
+                let p = near_me[s] as i8 - near_them[s] as i8;
+                if p >= 1 && self.can_travel(s as Cell, p as u8) {
+                    out.push(Move::Pick(s as Cell));
+                }
+            }
+        }
+        out.push(Move::Pass);
     }
 
     fn generate_destinations(&self, st: Started, out: &mut Vec<Move>) {

@@ -272,6 +272,16 @@ impl Position {
     /// Every first leg is straight, so this is "an empty site on some ray within `range`".
     #[inline]
     pub(super) fn can_travel(&self, at: Cell, range: u8) -> bool {
+        if range == 0 {
+            return false;
+        }
+        // Fast path: an empty neighbour is a landing at distance 1. The vicinity holds `at`, its
+        // neighbours, and the occupied ones are counted in `near`; `at` itself counts when occupied.
+        let i = at as usize;
+        let occupied_neighbours = (self.near[0][i] + self.near[1][i]) as usize - (self.stones[i] != EMPTY) as usize;
+        if occupied_neighbours < self.geo.degree[i] as usize {
+            return true;
+        }
         let rays = &self.geo.rays[at as usize];
         for ray in rays {
             for &v in &ray[..range as usize] {
