@@ -12,6 +12,31 @@ pub const NO_SITE: Cell = TriLattice::NONE;
 /// The longest leg any part can travel (a friendly move with six friendly neighbours).
 pub const MAX_TRAVEL: usize = 7;
 
+/// A set of sites as a bitboard (site `s` is bit `s % 64` of word `s / 64`).
+pub type Bits = [u64; 4];
+
+#[inline]
+pub fn bit_set(bits: &mut Bits, site: Cell) {
+    bits[site as usize >> 6] |= 1 << (site & 63);
+}
+
+#[inline]
+pub fn bit_clear(bits: &mut Bits, site: Cell) {
+    bits[site as usize >> 6] &= !(1 << (site & 63));
+}
+
+/// Calls `f` for every site in the set, in increasing order.
+#[inline]
+pub fn for_each_bit(bits: &Bits, mut f: impl FnMut(Cell)) {
+    for (w, &word) in bits.iter().enumerate() {
+        let mut rest = word;
+        while rest != 0 {
+            f((w as u32 * 64 + rest.trailing_zeros()) as Cell);
+            rest &= rest - 1;
+        }
+    }
+}
+
 /// Which board (§3.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Board {
@@ -169,6 +194,12 @@ pub struct Geometry {
     pub neighbours: Vec<[Cell; 6]>,
     /// For each site and direction, the ray's first `MAX_TRAVEL` sites, `NO_SITE`-terminated.
     pub rays: Vec<[[Cell; MAX_TRAVEL]; 6]>,
+    /// For each site and `k`, the sites exactly `k` steps out along its six rays.
+    pub ring: Vec<[Bits; MAX_TRAVEL + 1]>,
+    /// For each site and `k`, the sites at most `k` steps out along its six rays.
+    pub star: Vec<[Bits; MAX_TRAVEL + 1]>,
+    /// Every site.
+    pub all: Bits,
     /// The standard set-up (§3.1): Black's stone and White's two.
     pub start_black: Vec<Cell>,
     pub start_white: Vec<Cell>,
@@ -211,6 +242,25 @@ impl Geometry {
                 }
             }
         }
+        let mut ring = vec![[[0u64; 4]; MAX_TRAVEL + 1]; sites];
+        let mut star = vec![[[0u64; 4]; MAX_TRAVEL + 1]; sites];
+        let mut all = [0u64; 4];
+        for s in 0..sites {
+            bit_set(&mut all, s as Cell);
+            for ray in &rays[s] {
+                for (k, &v) in ray.iter().enumerate() {
+                    if v == NO_SITE {
+                        break;
+                    }
+                    bit_set(&mut ring[s][k + 1], v);
+                }
+            }
+            for k in 1..=MAX_TRAVEL {
+                for w in 0..4 {
+                    star[s][k][w] = star[s][k - 1][w] | ring[s][k][w];
+                }
+            }
+        }
         let (black, white): (&[&str], &[&str]) = match board {
             Board::T93 => (&["k9"], &["b3", "b6"]),
             Board::R63 => (&["c5"], &["f4", "g8"]),
@@ -225,7 +275,7 @@ impl Geometry {
         };
         let start_black = black.iter().map(site_of).collect();
         let start_white = white.iter().map(site_of).collect();
-        Geometry { board, lattice, degree, neighbours, rays, start_black, start_white }
+        Geometry { board, lattice, degree, neighbours, rays, ring, star, all, start_black, start_white }
     }
 
     /// Number of sites.

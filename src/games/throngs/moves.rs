@@ -119,8 +119,10 @@ impl Position {
     }
 
     fn generate_destinations(&self, st: Started, out: &mut Vec<Move>) {
-        let mut cost = [0u8; super::board::MAX_SITES];
-        self.reach_into(st.at, st.range, &mut cost, |t| out.push(Move::To(t)));
+        let layers = self.reach_layers(st.at, st.range);
+        for layer in &layers[1..] {
+            super::board::for_each_bit(layer, |t| out.push(Move::To(t)));
+        }
         if st.kind != PartKind::Move {
             out.push(Move::To(st.at));
         }

@@ -1,6 +1,6 @@
 //! The Throngs position: stones, vicinity counts, turn bookkeeping, power and Reach (§4.1).
 
-use super::board::{Geometry, MAX_SITES, MAX_TRAVEL, NO_SITE};
+use super::board::{Bits, Geometry, MAX_SITES, MAX_TRAVEL, NO_SITE, bit_clear, bit_set, for_each_bit};
 use super::options::{Opening, PassRule, ThrongsOptions};
 use crate::rules::{Cell, Outcome, Side};
 
@@ -76,6 +76,8 @@ pub struct Position {
     pub(super) started: Option<Started>,
     /// Set by `place` when a part is complete; `end_check` then advances the turn.
     pub(super) part_complete: bool,
+    /// The empty sites as a bitboard (for travel checks and Reach).
+    pub(super) empty_bits: Bits,
     /// Zobrist hash of the stones alone (the rest is mixed in by `zobrist()`).
     pub(super) stone_hash: u64,
 }
@@ -120,6 +122,7 @@ impl Position {
             legacy_done: false,
             started: None,
             part_complete: false,
+            empty_bits: options.board.geometry().all,
             stone_hash: 0,
         }
     }
@@ -214,6 +217,7 @@ impl Position {
     pub(super) fn put(&mut self, site: Cell, side: Side) {
         debug_assert!(self.is_empty_site(site));
         self.stones[site as usize] = stone_of(side);
+        bit_clear(&mut self.empty_bits, site);
         self.count[side.index()] += 1;
         let near = &mut self.near[side.index()];
         near[site as usize] += 1;
@@ -231,6 +235,7 @@ impl Position {
     pub(super) fn take(&mut self, site: Cell) -> Side {
         let side = if self.stones[site as usize] == BLACK { Side::First } else { Side::Second };
         self.stones[site as usize] = EMPTY;
+        bit_set(&mut self.empty_bits, site);
         self.count[side.index()] -= 1;
         let near = &mut self.near[side.index()];
         near[site as usize] -= 1;
@@ -272,71 +277,55 @@ impl Position {
     /// Every first leg is straight, so this is "an empty site on some ray within `range`".
     #[inline]
     pub(super) fn can_travel(&self, at: Cell, range: u8) -> bool {
-        if range == 0 {
-            return false;
-        }
-        // Fast path: an empty neighbour is a landing at distance 1. The vicinity holds `at`, its
-        // neighbours, and the occupied ones are counted in `near`; `at` itself counts when occupied.
-        let i = at as usize;
-        let occupied_neighbours = (self.near[0][i] + self.near[1][i]) as usize - (self.stones[i] != EMPTY) as usize;
-        if occupied_neighbours < self.geo.degree[i] as usize {
-            return true;
-        }
-        let rays = &self.geo.rays[at as usize];
-        for ray in rays {
-            for &v in &ray[..range as usize] {
-                if v == NO_SITE {
-                    break;
-                }
-                if v != at && self.stones[v as usize] == EMPTY {
-                    return true;
-                }
+        let star = &self.geo.star[at as usize][(range as usize).min(MAX_TRAVEL)];
+        (0..4).any(|w| star[w] & self.empty_bits[w] != 0)
+    }
+
+    /// Reach(Q, at, range) of §4.1 as layers by cost: `layers[c]` holds the sites whose cheapest
+    /// path costs exactly `c` (`layers[0]` is `at`). Cost `c` is reached from a landing of cost
+    /// `d < c` by a straight leg of exactly `c − d`; building the layers in increasing `c` makes
+    /// each site's first layer its cheapest cost (Dijkstra with bitboards).
+    #[inline]
+    pub(super) fn reach_layers(&self, at: Cell, range: u8) -> [Bits; MAX_TRAVEL + 1] {
+        let range = (range as usize).min(MAX_TRAVEL);
+        let mut layers = [[0u64; 4]; MAX_TRAVEL + 1];
+        bit_set(&mut layers[0], at);
+        let mut reached = layers[0];
+        // The travelling stone's own site is never a landing.
+        let mut landable = self.empty_bits;
+        bit_clear(&mut landable, at);
+        for c in 1..=range {
+            let mut new = [0u64; 4];
+            for d in 0..c {
+                for_each_bit(&layers[d], |u| {
+                    let ring = &self.geo.ring[u as usize][c - d];
+                    for w in 0..4 {
+                        new[w] |= ring[w];
+                    }
+                });
             }
+            for w in 0..4 {
+                new[w] &= landable[w] & !reached[w];
+                reached[w] |= new[w];
+            }
+            layers[c] = new;
         }
-        false
+        layers
     }
 
     /// Reach(Q, at, range) of §4.1 on this board with the travelling stone on `at` (so `at` is
     /// never a landing; it may be jumped over). Writes the cost of every reachable site into
-    /// `cost` (`u8::MAX` = unreachable) and returns the reachable sites other than `at`, in order
-    /// of discovery, via `visit`.
+    /// `cost` (`u8::MAX` = unreachable) and calls `visit` for the reachable sites other than
+    /// `at`, by cost then site.
     pub(super) fn reach_into(&self, at: Cell, range: u8, cost: &mut [u8; MAX_SITES], mut visit: impl FnMut(Cell)) {
-        let n = self.geo.len();
-        cost[..n].fill(u8::MAX);
+        cost[..self.geo.len()].fill(u8::MAX);
         cost[at as usize] = 0;
-        // Landings in order of discovery; costs only grow, so scanning by increasing cost is Dijkstra.
-        let mut found = [0 as Cell; MAX_SITES];
-        found[0] = at;
-        let mut len = 1;
-        for d in 0..range {
-            let mut i = 0;
-            while i < len {
-                let u = found[i];
-                i += 1;
-                if cost[u as usize] != d {
-                    continue;
-                }
-                let budget = (range - d) as usize;
-                for ray in &self.geo.rays[u as usize] {
-                    for (step, &v) in ray[..budget.min(MAX_TRAVEL)].iter().enumerate() {
-                        if v == NO_SITE {
-                            break;
-                        }
-                        if v == at || self.stones[v as usize] != EMPTY {
-                            continue;
-                        }
-                        let c = d + step as u8 + 1;
-                        if c < cost[v as usize] {
-                            if cost[v as usize] == u8::MAX {
-                                found[len] = v;
-                                len += 1;
-                                visit(v);
-                            }
-                            cost[v as usize] = c;
-                        }
-                    }
-                }
-            }
+        let layers = self.reach_layers(at, range);
+        for (c, layer) in layers.iter().enumerate().skip(1) {
+            for_each_bit(layer, |v| {
+                cost[v as usize] = c as u8;
+                visit(v);
+            });
         }
     }
 
