@@ -296,8 +296,8 @@ impl Position {
         bit_clear(&mut landable, at);
         for c in 1..=range {
             let mut new = [0u64; 4];
-            for d in 0..c {
-                for_each_bit(&layers[d], |u| {
+            for (d, layer) in layers.iter().enumerate().take(c) {
+                for_each_bit(layer, |u| {
                     let ring = &self.geo.ring[u as usize][c - d];
                     for w in 0..4 {
                         new[w] |= ring[w];
