@@ -528,6 +528,8 @@ fn s10_catapult_site_reaches_77_sites() {
         ])
     );
     assert_eq!(tokens(&p).iter().filter(|t| t.starts_with("+f6")).count(), 77);
+    assert_eq!(p.powers(Side::First)[site(&p, "f6") as usize], 6);
+    assert_eq!(p.powers(Side::Second)[site(&p, "f6") as usize], -6);
     let mut q = p.clone();
     q.play_record_token("+f6>k6").unwrap();
     assert_eq!(q.format_position(), "T93 B2 B:e5,e6,f5,f7,g6,g7,k6 W:- idle=1,0 passrun=0 turn=1");

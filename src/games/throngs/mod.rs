@@ -43,7 +43,18 @@
 //!   capture), then `Hopped` with one shortest route of landings when the stone travels, `Passed`,
 //!   and at the end `Scored` for both sides and `GameOver`.
 //! - With auto-adjudication on, a parsed position whose estimate already crosses the threshold is
-//!   taken as finished.
+//!   taken as finished; the estimate is tested after every completed part (before the pass end,
+//!   which cannot disagree: passes do not change the stones).
+//! - A position text at part 1 with `passrun=4` is a finished game (two fully passed turns).
+//! - `idle` saturates at 65535 (only `idle ≥ 4` matters); texts with larger values are refused.
+//! - The opening option is free text: `standard`, `pie` (= `pie-1`) or `pie-n` with `1 ≤ n ≤ 31`
+//!   (so that `2n + 1` stones fit on the smallest board); `board` accepts `Torus` for `Torus-11`.
+//! - Record tokens in a started part (only reachable click by click) are the atomic `>g6`
+//!   tokens; during a partly placed pie offer, the atomic `B:g7` / `W:e4` tokens. The full pie
+//!   offer has too many tokens to list, so the referee prints only their count.
+//! - Not implemented (optional in the spec): the "permitted shortcut" of §6.1, the 2000-turn
+//!   safeguard of §6.2 (random games end on their own, about 370 decisions on T93), and
+//!   resignation, which the app handles outside the rules engine.
 
 mod board;
 mod moves;
