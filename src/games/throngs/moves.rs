@@ -1,5 +1,6 @@
 //! Atomic decisions (§4.6), their generation, and player-readable reasons for illegal ones.
 
+use super::board::{MAX_SITES, for_each_bit};
 use super::options::{Opening, PassRule};
 use super::position::{EMPTY, PartKind, Phase, Position, Started, stone_of};
 use crate::rules::{Cell, PlayError, Side};
@@ -85,10 +86,11 @@ impl Position {
     fn generate_starts(&self, out: &mut Vec<Move>) {
         let n = self.geo.len();
         let me = self.mover.index();
-        let (own, enemy) = (stone_of(self.mover), stone_of(self.mover.opponent()));
+        let enemy = stone_of(self.mover.opponent());
         let (near_me, near_them) = (&self.near[me][..n], &self.near[1 - me][..n]);
         let (stones, degree) = (&self.stones[..n], &self.geo.degree[..n]);
-        out.resize(n, Move::Pass);
+        // Every site is written to a local buffer; the length advances only for legal starts.
+        let mut buf = [Move::Pass; MAX_SITES];
         let mut k = 0;
         for s in 0..n {
             let (mine, theirs) = (near_me[s] as i8, near_them[s] as i8);
@@ -97,31 +99,29 @@ impl Position {
             let enclosed = (mine + theirs) as u8 == degree[s];
             let place = empty & ((p > 0) | ((p == 0) & enclosed));
             let capture = (stones[s] == enemy) & (p >= 2);
-            out[k] = if empty { Move::Place(s as Cell) } else { Move::Capture(s as Cell) };
+            buf[k] = if empty { Move::Place(s as Cell) } else { Move::Capture(s as Cell) };
             k += (place | capture) as usize;
         }
-        out.truncate(k);
+        out.extend_from_slice(&buf[..k]);
         if self.obliged_by_counter() || self.legacy_restricts(k > 0) {
             if k == 0 {
                 out.push(Move::Pass); // the forced pass
             }
             return;
         }
-        for s in 0..n {
-            if stones[s] == own {
-                let p = near_me[s] as i8 - near_them[s] as i8;
-                if p >= 1 && self.can_travel(s as Cell, p as u8) {
-                    out.push(Move::Pick(s as Cell));
-                }
+        for_each_bit(&self.side_bits[me], |s| {
+            let p = near_me[s as usize] as i8 - near_them[s as usize] as i8;
+            if p >= 1 && self.can_travel(s, p as u8) {
+                out.push(Move::Pick(s));
             }
-        }
+        });
         out.push(Move::Pass);
     }
 
     fn generate_destinations(&self, st: Started, out: &mut Vec<Move>) {
         let layers = self.reach_layers(st.at, st.range);
         for layer in &layers[1..] {
-            super::board::for_each_bit(layer, |t| out.push(Move::To(t)));
+            for_each_bit(layer, |t| out.push(Move::To(t)));
         }
         if st.kind != PartKind::Move {
             out.push(Move::To(st.at));

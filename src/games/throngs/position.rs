@@ -78,6 +78,8 @@ pub struct Position {
     pub(super) part_complete: bool,
     /// The empty sites as a bitboard (for travel checks and Reach).
     pub(super) empty_bits: Bits,
+    /// Each side's stones as a bitboard, by side index.
+    pub(super) side_bits: [Bits; 2],
     /// Zobrist hash of the stones alone (the rest is mixed in by `zobrist()`).
     pub(super) stone_hash: u64,
 }
@@ -123,6 +125,7 @@ impl Position {
             started: None,
             part_complete: false,
             empty_bits: options.board.geometry().all,
+            side_bits: [[0; 4]; 2],
             stone_hash: 0,
         }
     }
@@ -218,6 +221,7 @@ impl Position {
         debug_assert!(self.is_empty_site(site));
         self.stones[site as usize] = stone_of(side);
         bit_clear(&mut self.empty_bits, site);
+        bit_set(&mut self.side_bits[side.index()], site);
         self.count[side.index()] += 1;
         let near = &mut self.near[side.index()];
         near[site as usize] += 1;
@@ -236,6 +240,7 @@ impl Position {
         let side = if self.stones[site as usize] == BLACK { Side::First } else { Side::Second };
         self.stones[site as usize] = EMPTY;
         bit_set(&mut self.empty_bits, site);
+        bit_clear(&mut self.side_bits[side.index()], site);
         self.count[side.index()] -= 1;
         let near = &mut self.near[side.index()];
         near[site as usize] -= 1;
