@@ -337,6 +337,9 @@ impl Position {
     /// The reachable sites other than `at` with their costs, sorted by cost then site
     /// (the app's highlight of a started part's destinations).
     pub fn reach(&self, at: Cell, range: u8) -> Vec<(Cell, u8)> {
+        if at as usize >= self.geo.len() {
+            return Vec::new();
+        }
         let mut cost = [0u8; MAX_SITES];
         let mut sites = Vec::new();
         self.reach_into(at, range, &mut cost, |v| sites.push(v));
