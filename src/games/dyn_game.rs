@@ -234,6 +234,7 @@ fn opener(kind: GameKind) -> Option<Opener> {
         GameKind::RedStone => Some(open_as::<super::red_stone::Position>),
         GameKind::HiddenIntention => Some(open_as::<super::hidden_intention::Position>),
         GameKind::Gravel => Some(open_as::<super::gravel::Position>),
+        GameKind::Throngs => Some(open_as::<super::throngs::Position>),
         _ => None,
     }
 }

@@ -6,6 +6,7 @@ pub mod gravel;
 pub mod hidden_intention;
 mod kind;
 pub mod red_stone;
+pub mod throngs;
 
 pub use dyn_game::{BenchReport, DynGame, GameError, PLAYOUT_PLY_LIMIT, available, open, status_json};
 pub use kind::GameKind;

@@ -1,0 +1,170 @@
+//! Throngs (Dale W. Walton, 2020): double moves on a triangular grid, stones travel by power.
+//!
+//! # Rules in brief (spec: `shared/rules/throngs.md`)
+//!
+//! Stones sit on the points of a triangular board (T93 by default; R63, R87, R153, the perforated
+//! P156 and the house torus are options). A turn is two move parts by the same player. The power of
+//! a site is own − enemy stones among the site and its neighbours. A part is a placement on an empty
+//! site (power ≥ 1, or 0 with every neighbour occupied; costs 1), a capture by replacement (power ≥ 2;
+//! costs 2), a friendly move of an own stone (costs 0), or a pass. Leftover power lets the stone
+//! travel along grid lines, jumping anything but landing and turning only on empty sites. Under the
+//! default `progress` rule a player none of whose last three parts placed a stone must place or
+//! capture if he can. Two consecutive fully passed turns end the game; most stones wins.
+//!
+//! # Engine structure
+//!
+//! - [`Move`] is one atomic decision: a start (`Place`, `Capture`, `Pick` for a friendly move)
+//!   followed, when the stone may travel, by `To` its final site; `Pass`; the pie decisions
+//!   `Offer` and `Choose`. A placement or capture whose remaining power is 0, or whose stone has
+//!   nowhere to land, completes at once.
+//! - The record notation has one token per part (`+k10`, `+j9>i8`, `xf6>g6`, `k9>j9`, `pass`) and
+//!   the pie tokens (`pie B:g7 W:e4 W:h9`, `choose White`); `play_record_token` applies a whole
+//!   token and `legal_record_tokens` lists whole part tokens.
+//! - `Position::power`, `Position::reach` and `Position::destinations` expose the power overlay
+//!   and the destinations of a started part to the app.
+//! - Phases: `place` applies a decision; `end_check` advances part/turn and ends the game.
+//!
+//! # Decisions
+//!
+//! - The spec's decisions D1–D20 are followed (T93 default, `R = P − 2` after a capture, counters
+//!   start at 0, forced pass is an ordinary pass, draw on equal counts, …).
+//! - Atomic text forms (not given by the spec): `+f6`/`xf6` start a placement/capture, `f6>` starts
+//!   a friendly move, `>g6` is the destination (`>f6` on the start site stops a placement or
+//!   capture at once), `B:g7`/`W:e4` is one offered pie stone, `choose Black`/`choose White`.
+//! - Position text extensions (the spec writes none for these states): a part whose destination
+//!   is still open adds `started=+f6`, `started=xf6` or `started=f6>`; during the pie opening the
+//!   side/part field is `pie` (offer being placed) or `choose` (chooser to decide).
+//! - The board named in the position text wins over the `board` option.
+//! - Under the `legacy` pass rule there are no placement counters: `idle` stays `0,0`.
+//! - Pie seats: the offerer is `Side::First` during the offer and the chooser `Side::Second`;
+//!   `choose Black` emits `PieSwap` (the seats exchange colours), `choose White` keeps them.
+//!   Black always moves first afterwards.
+//! - Effects all belong to wave 0 (Throngs has no cascades): `Placed` (+ `Captured` first for a
+//!   capture), then `Hopped` with one shortest route of landings when the stone travels, `Passed`,
+//!   and at the end `Scored` for both sides and `GameOver`.
+//! - With auto-adjudication on, a parsed position whose estimate already crosses the threshold is
+//!   taken as finished; the estimate is tested after every completed part (before the pass end,
+//!   which cannot disagree: passes do not change the stones).
+//! - A position text at part 1 with `passrun=4` is a finished game (two fully passed turns).
+//! - `idle` saturates at 65535 (only `idle ≥ 4` matters); texts with larger values are refused.
+//! - The opening option is free text: `standard`, `pie` (= `pie-1`) or `pie-n` with `1 ≤ n ≤ 31`
+//!   (so that `2n + 1` stones fit on the smallest board); `board` accepts `Torus` for `Torus-11`.
+//! - Record tokens in a started part (only reachable click by click) are the atomic `>g6`
+//!   tokens; during a partly placed pie offer, the atomic `B:g7` / `W:e4` tokens. The full pie
+//!   offer has too many tokens to list, so the referee prints only their count.
+//! - Not implemented (optional in the spec): the "permitted shortcut" of §6.1, the 2000-turn
+//!   safeguard of §6.2 (random games end on their own, about 370 decisions on T93), and
+//!   resignation, which the app handles outside the rules engine.
+
+mod board;
+mod moves;
+mod notation;
+mod options;
+mod position;
+mod resolve;
+
+pub use board::{Board, Geometry, MAX_SITES};
+pub use moves::Move;
+pub use notation::record_header;
+pub use options::{Adjudication, Opening, PassRule, ThrongsOptions};
+pub use position::{PartKind, Phase, Position, Started};
+
+use crate::rules::{
+    Cell, Effects, LegalTokens, Notation, ParseError, PlayError, RecordError, Rules, Side, Status, ToMove,
+};
+
+impl Rules for Position {
+    type Move = Move;
+    type Options = ThrongsOptions;
+
+    fn new(options: &ThrongsOptions) -> Self {
+        Position::initial(options)
+    }
+
+    fn options(&self) -> &ThrongsOptions {
+        &self.options
+    }
+
+    fn to_move(&self) -> Option<ToMove> {
+        match self.phase {
+            Phase::Over(_) => None,
+            Phase::PieOffer => Some(ToMove::One(Side::First)),
+            Phase::PieChoice => Some(ToMove::One(Side::Second)),
+            Phase::Play => Some(ToMove::One(self.mover)),
+        }
+    }
+
+    fn status(&self) -> Status {
+        match self.phase {
+            Phase::Over(o) => Status::Over(o),
+            _ => Status::Ongoing,
+        }
+    }
+
+    fn legal_moves(&self, out: &mut Vec<Move>) {
+        self.generate(out);
+    }
+
+    fn mover(&self, _m: &Move) -> Side {
+        match self.phase {
+            Phase::PieOffer => Side::First,
+            Phase::PieChoice => Side::Second,
+            _ => self.mover,
+        }
+    }
+
+    fn place(&mut self, m: &Move) -> Result<Effects, PlayError> {
+        self.place_phase(m)
+    }
+
+    fn end_check(&mut self) -> Effects {
+        self.end_check_phase()
+    }
+
+    fn play_unchecked(&mut self, m: &Move) {
+        self.play_fast(m);
+    }
+
+    fn zobrist(&self) -> u64 {
+        self.hash()
+    }
+}
+
+impl Notation for Position {
+    const SLUG: &'static str = "throngs";
+
+    fn side_name(side: Side) -> &'static str {
+        match side {
+            Side::First => "B",
+            Side::Second => "W",
+        }
+    }
+
+    fn cell_name(&self, cell: Cell) -> String {
+        self.geo.name(cell)
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, ParseError> {
+        self.parse_atomic(text)
+    }
+
+    fn format_move(&self, m: &Move) -> String {
+        self.format_atomic(m)
+    }
+
+    fn parse_position(options: &ThrongsOptions, text: &str) -> Result<Self, ParseError> {
+        Position::from_text(options, text)
+    }
+
+    fn format_position(&self) -> String {
+        self.position_text()
+    }
+
+    fn play_record_token(&mut self, token: &str) -> Result<Effects, RecordError> {
+        self.play_token(token)
+    }
+
+    fn legal_record_tokens(&self) -> LegalTokens {
+        self.record_tokens()
+    }
+}

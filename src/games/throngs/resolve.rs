@@ -1,0 +1,245 @@
+//! The named phases: `place` applies one atomic decision (the whole move part when it completes),
+//! `end_check` does the part/turn bookkeeping and the end of game (§4.3, §6). Throngs has no
+//! captures by enclosure and no cascades, so `capture_sweep` and `cascade` are the empty defaults.
+
+use super::moves::Move;
+use super::options::{Adjudication, PassRule};
+use super::position::{PartKind, Phase, Position, Started, stone_of};
+use crate::rules::{Cell, Effect, EffectKind, Effects, Outcome, PlayError, Side};
+
+/// What the completed part was, for the counters (§4.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Done {
+    Pass,
+    Place,
+    Capture,
+    Move,
+}
+
+/// Collects effects only when someone wants them (`play`), not in search (`play_unchecked`).
+struct Sink<'a>(Option<&'a mut Effects>);
+
+impl Sink<'_> {
+    #[inline]
+    fn on(&self) -> bool {
+        self.0.is_some()
+    }
+    #[inline]
+    fn push(&mut self, kind: EffectKind) {
+        if let Some(fx) = self.0.as_mut() {
+            fx.push(Effect::new(0, kind));
+        }
+    }
+}
+
+fn piece(side: Side) -> char {
+    match side {
+        Side::First => 'B',
+        Side::Second => 'W',
+    }
+}
+
+impl Position {
+    /// Phase 1: checks `m` and applies it.
+    pub(super) fn place_phase(&mut self, m: &Move) -> Result<Effects, PlayError> {
+        let mut legal = Vec::new();
+        self.generate(&mut legal);
+        if !legal.contains(m) {
+            return Err(self.explain_illegal(m));
+        }
+        let mut fx = Effects::new();
+        self.apply(m, Sink(Some(&mut fx)));
+        Ok(fx)
+    }
+
+    /// Phase 4 with effects.
+    pub(super) fn end_check_phase(&mut self) -> Effects {
+        let mut fx = Effects::new();
+        self.finish(Sink(Some(&mut fx)));
+        fx
+    }
+
+    /// Both phases without effects, for search.
+    pub(super) fn play_fast(&mut self, m: &Move) {
+        self.apply(m, Sink(None));
+        self.finish(Sink(None));
+    }
+
+    fn apply(&mut self, m: &Move, mut fx: Sink) {
+        let me = self.mover;
+        match *m {
+            Move::Offer(s) => {
+                let colour = self.offer_colour();
+                self.put(s, colour);
+                fx.push(EffectKind::Placed { cell: s, by: colour, piece: piece(colour), count: 1 });
+                let n = self.pie_size() as u16;
+                if self.count[0] == n && self.count[1] == n + 1 {
+                    self.phase = Phase::PieChoice;
+                    self.mover = Side::Second;
+                }
+            }
+            Move::Choose(colour) => {
+                // The chooser sits in the second seat; taking Black swaps the seats.
+                if colour == Side::First {
+                    fx.push(EffectKind::PieSwap { by: Side::Second });
+                }
+                self.phase = Phase::Play;
+                self.mover = Side::First;
+                self.part = 1;
+                self.turn = 1;
+            }
+            Move::Pass => {
+                fx.push(EffectKind::Passed { side: me });
+                self.complete(Done::Pass);
+            }
+            Move::Place(s) | Move::Capture(s) | Move::Pick(s) => {
+                let kind = match m {
+                    Move::Place(_) => PartKind::Place,
+                    Move::Capture(_) => PartKind::Capture,
+                    _ => PartKind::Move,
+                };
+                let range = self.range_of(kind, s);
+                if kind == PartKind::Move || (range >= 1 && self.can_travel(s, range)) {
+                    self.started = Some(Started { kind, at: s, range });
+                } else {
+                    self.land(Started { kind, at: s, range }, s, &mut fx);
+                }
+            }
+            Move::To(t) => {
+                if let Some(st) = self.started.take() {
+                    self.land(st, t, &mut fx);
+                }
+            }
+        }
+    }
+
+    /// Completes a part that started on `st.at` by putting the stone on `to`.
+    fn land(&mut self, st: Started, to: Cell, fx: &mut Sink) {
+        let me = self.mover;
+        let path = if fx.on() && to != st.at { self.route(st.at, st.range, to) } else { Vec::new() };
+        let done = match st.kind {
+            PartKind::Place => {
+                fx.push(EffectKind::Placed { cell: st.at, by: me, piece: piece(me), count: 1 });
+                Done::Place
+            }
+            PartKind::Capture => {
+                self.take(st.at);
+                fx.push(EffectKind::Captured { cells: vec![st.at], by: me });
+                fx.push(EffectKind::Placed { cell: st.at, by: me, piece: piece(me), count: 1 });
+                Done::Capture
+            }
+            PartKind::Move => {
+                self.take(st.at);
+                Done::Move
+            }
+        };
+        self.put(to, me);
+        if to != st.at {
+            fx.push(EffectKind::Hopped { path, by: me });
+        }
+        self.complete(done);
+    }
+
+    /// The counters after a completed part (§4.4, D5).
+    fn complete(&mut self, done: Done) {
+        let i = self.mover.index();
+        if self.options.pass_rule == PassRule::Progress {
+            self.idle[i] = if done == Done::Place { 1 } else { self.idle[i].saturating_add(1) };
+        }
+        self.passrun = if done == Done::Pass { (self.passrun + 1).min(4) } else { 0 };
+        if self.options.pass_rule == PassRule::Legacy && matches!(done, Done::Place | Done::Capture) {
+            self.legacy_done = true;
+        }
+        self.part_complete = true;
+    }
+
+    /// After a completed part: the next part or turn, and the end of the game (§4.3, §6).
+    fn finish(&mut self, mut fx: Sink) {
+        if !self.part_complete {
+            return;
+        }
+        self.part_complete = false;
+        let turn_ended_in_passes = self.part == 2 && self.passrun == 4;
+        self.advance();
+        let outcome = if let Some(o) = self.adjudicated() {
+            Some((o, true))
+        } else if turn_ended_in_passes {
+            Some((self.count_outcome(), false))
+        } else {
+            None
+        };
+        if let Some((outcome, by_estimate)) = outcome {
+            if fx.on() {
+                for side in Side::BOTH {
+                    let score = if by_estimate { self.estimate(side) } else { self.count[side.index()] as u32 };
+                    fx.push(EffectKind::Scored { side, score: score as i32 });
+                }
+            }
+            fx.push(EffectKind::GameOver { outcome });
+            self.phase = Phase::Over(outcome);
+        }
+    }
+
+    /// Moves on to the next part, or to the opponent's turn after part 2.
+    fn advance(&mut self) {
+        if self.part == 1 {
+            self.part = 2;
+        } else {
+            self.part = 1;
+            self.mover = self.mover.opponent();
+            if self.mover == Side::First {
+                self.turn = self.turn.saturating_add(1);
+            }
+            self.legacy_after_passes = self.options.pass_rule == PassRule::Legacy && self.passrun >= 2;
+            self.legacy_done = false;
+        }
+    }
+
+    /// Most stones wins; equal counts draw (§6.2).
+    pub(super) fn count_outcome(&self) -> Outcome {
+        match self.count[0].cmp(&self.count[1]) {
+            std::cmp::Ordering::Greater => Outcome::Winner(Side::First),
+            std::cmp::Ordering::Less => Outcome::Winner(Side::Second),
+            std::cmp::Ordering::Equal => Outcome::Draw,
+        }
+    }
+
+    /// Appendix A: the early end by Ludii's estimate, when the option is on and it fires.
+    pub(super) fn adjudicated(&self) -> Option<Outcome> {
+        if self.options.adjudication != Adjudication::Ludii {
+            return None;
+        }
+        let (b, w) = (self.estimate(Side::First) as i64, self.estimate(Side::Second) as i64);
+        let sites = self.geo.len() as i64;
+        if 2 * (b - 3) > sites || 2 * (w - 3) > sites {
+            Some(match b.cmp(&w) {
+                std::cmp::Ordering::Greater => Outcome::Winner(Side::First),
+                std::cmp::Ordering::Less => Outcome::Winner(Side::Second),
+                std::cmp::Ordering::Equal => Outcome::Draw,
+            })
+        } else {
+            None
+        }
+    }
+
+    /// The position hash: stones plus everything else that decides the future.
+    pub(super) fn hash(&self) -> u64 {
+        let started = self.started.map_or(0, |st| 1 + ((st.at as u64) << 2 | st.kind as u64));
+        let phase = match self.phase {
+            Phase::PieOffer => 1,
+            Phase::PieChoice => 2,
+            Phase::Play => 3,
+            Phase::Over(_) => 4,
+        };
+        let state = (self.mover.index() as u64)
+            | (self.part as u64) << 1
+            | (self.idle[0].min(4) as u64) << 3
+            | (self.idle[1].min(4) as u64) << 6
+            | (self.passrun as u64) << 9
+            | (self.legacy_after_passes as u64) << 12
+            | (self.legacy_done as u64) << 13
+            | phase << 14
+            | started << 17;
+        self.stone_hash ^ super::position::key(state ^ 0xA5A5_0000_0000_0000 ^ (stone_of(self.mover) as u64) << 60)
+    }
+}
