@@ -62,6 +62,7 @@ mod notation;
 mod options;
 mod position;
 mod resolve;
+mod view;
 
 pub use board::{Board, Geometry, MAX_SITES};
 pub use moves::Move;
@@ -131,6 +132,10 @@ impl Rules for Position {
 }
 
 impl Notation for Position {
+    fn board_view(&self) -> Option<crate::rules::BoardView> {
+        Some(self.view())
+    }
+
     const SLUG: &'static str = "throngs";
 
     fn side_name(side: Side) -> &'static str {
