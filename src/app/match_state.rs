@@ -15,11 +15,29 @@ pub struct CurrentMatch {
     redo: Vec<(Box<dyn DynGame>, String)>,
     /// The last refusal or problem, shown until the next decision.
     pub message: Option<String>,
+    /// The position the match started from (for records and replay).
+    pub start: Box<dyn DynGame>,
+    /// Its position text when it was not the initial position of the options.
+    pub start_text: Option<String>,
+    /// Seconds since 1970 when the match started.
+    pub started_unix: u64,
 }
 
 impl CurrentMatch {
     pub fn new(game: Box<dyn DynGame>) -> Self {
-        CurrentMatch { game, history: Vec::new(), undo: Vec::new(), redo: Vec::new(), message: None }
+        let start = game.clone_box();
+        let started_unix =
+            web_time::SystemTime::now().duration_since(web_time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+        CurrentMatch {
+            game,
+            history: Vec::new(),
+            undo: Vec::new(),
+            redo: Vec::new(),
+            message: None,
+            start,
+            start_text: None,
+            started_unix,
+        }
     }
 
     /// The side whose decision the board is waiting for: the side to move, or at a simultaneous

@@ -7,6 +7,7 @@ mod hud;
 pub mod input;
 pub mod match_state;
 pub mod menus;
+pub mod save_io;
 pub mod screen;
 pub mod settings_io;
 pub mod theme;
@@ -59,6 +60,7 @@ pub fn core_plugin(app: &mut App) {
         turn::plugin,
         board::plugin,
         hud::plugin,
+        save_io::plugin,
     ));
 }
 

@@ -1,0 +1,59 @@
+//! Nothing a player does is lost: the match in progress is saved after every decision and offered
+//! as "Continue" on the next start.
+
+use super::match_state::CurrentMatch;
+use super::settings_io::{SaveStore, StorageWarning};
+use crate::save::{GameRecord, Player, RecordedMove};
+use bevy::prelude::*;
+
+/// The autosave's name in the store.
+pub const AUTOSAVE: &str = "autosave.json";
+
+pub fn plugin(app: &mut App) {
+    app.add_systems(Startup, resume_autosave);
+    app.add_systems(Last, autosave.run_if(resource_exists_and_changed::<CurrentMatch>));
+}
+
+/// The record of the match in progress.
+pub fn record_of(current: &CurrentMatch) -> GameRecord {
+    let mut record = GameRecord::new(current.start.as_ref(), [Player::Human, Player::Human], 0, current.started_unix);
+    record.start = current.start_text.clone();
+    record.moves = current.history.iter().map(|d| RecordedMove { decision: d.clone(), at_ms: 0 }).collect();
+    record.result = Some(crate::games::status_json(current.game.as_ref()));
+    record
+}
+
+fn autosave(current: Res<CurrentMatch>, mut store: ResMut<SaveStore>, mut warning: ResMut<StorageWarning>) {
+    if let Err(e) = store.0.write(AUTOSAVE, &record_of(&current).to_json()) {
+        warn!("{e}");
+        warning.0 = Some(e.to_string());
+    }
+}
+
+fn resume_autosave(mut commands: Commands, store: Res<SaveStore>, mut warning: ResMut<StorageWarning>) {
+    let text = match store.0.read(AUTOSAVE) {
+        Ok(Some(text)) => text,
+        Ok(None) => return,
+        Err(e) => {
+            warning.0 = Some(e.to_string());
+            return;
+        }
+    };
+    match GameRecord::from_json(&text).and_then(|r| r.replay(None).map(|g| (r, g))) {
+        Ok((record, game)) if !game.status().is_over() => {
+            let Ok(start) = record.replay(Some(0)) else { return };
+            let mut current = CurrentMatch::new(start);
+            current.started_unix = record.started_unix;
+            for m in &record.moves {
+                let before = current.game.clone_box();
+                if current.game.play_decision(&m.decision).is_err() {
+                    break;
+                }
+                current.push_undo(before, &m.decision);
+            }
+            commands.insert_resource(current);
+        }
+        Ok(_) => {}
+        Err(e) => warning.0 = Some(format!("The saved game could not be resumed: {e}")),
+    }
+}
