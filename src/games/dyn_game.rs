@@ -187,6 +187,7 @@ type Opener = fn(&[(String, String)], Option<&str>) -> Result<Box<dyn DynGame>, 
 /// `GameKind::X => Some(open_as::<x::Position>)`.
 fn opener(kind: GameKind) -> Option<Opener> {
     match kind {
+        GameKind::Inchworm => Some(open_as::<super::inchworm::Position>),
         _ => None,
     }
 }

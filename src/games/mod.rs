@@ -2,6 +2,7 @@
 //! command line, saves and menus work with any of them through its record tokens and texts.
 
 mod dyn_game;
+pub mod inchworm;
 mod kind;
 
 pub use dyn_game::{BenchReport, DynGame, GameError, PLAYOUT_PLY_LIMIT, available, open, status_json};
