@@ -4,7 +4,7 @@
 
 use super::position::{DIRS, Geometry, NO_SQ, Position, Sq, Spread, bit, bits, opposite};
 use crate::rules::{PlayError, Side};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// One atomic decision (one click or button press).
@@ -82,7 +82,9 @@ pub struct SetHasher(u64);
 
 impl Hasher for SetHasher {
     fn finish(&self) -> u64 {
-        self.0
+        // Fold the high bits down: the table indexes by the low bits.
+        let z = self.0 ^ (self.0 >> 32);
+        z ^ (z >> 17)
     }
     fn write(&mut self, bytes: &[u8]) {
         for &b in bytes {
@@ -98,6 +100,7 @@ impl Hasher for SetHasher {
 }
 
 pub type FastSet<T> = HashSet<T, BuildHasherDefault<SetHasher>>;
+pub type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<SetHasher>>;
 
 /// Whether a chain of `remaining` more cells can continue from `end` through `free` cells
 /// (king steps, each cell once). Exact; prunes with the size of the reachable area and
@@ -148,29 +151,26 @@ impl ExtendSearch<'_> {
 }
 
 /// Every distinct cell set of a full distribution of the stack on `source` (height `h`), as
-/// masks (source included). Enumerates (set, end) states level by level, never paths.
+/// masks (source included), sorted. Enumerates sets level by level, each with the mask of cells
+/// a path through exactly that set can end on — never individual paths.
 pub fn distribution_sets(geom: &Geometry, empty: u64, source: Sq, h: u32) -> Vec<u64> {
     if h < 2 {
         return Vec::new();
     }
-    let mut level: FastSet<(u64, Sq)> = FastSet::default();
-    level.insert((bit(source), source));
-    for _ in 2..h {
-        let mut next: FastSet<(u64, Sq)> = FastSet::default();
-        for &(set, end) in &level {
-            for n in bits(geom.king[end as usize] & empty & !set) {
-                next.insert((set | bit(n), n));
+    let mut level: FastMap<u64, u64> = FastMap::default();
+    level.insert(bit(source), bit(source));
+    for _ in 1..h {
+        let mut next: FastMap<u64, u64> = FastMap::with_capacity_and_hasher(level.len() * 4, Default::default());
+        for (&set, &ends) in &level {
+            for n in bits(geom.king_spread(ends) & empty & !set) {
+                if geom.king[n as usize] & ends != 0 {
+                    *next.entry(set | bit(n)).or_insert(0) |= bit(n);
+                }
             }
         }
         level = next;
     }
-    let mut finals: FastSet<u64> = FastSet::default();
-    for &(set, end) in &level {
-        for n in bits(geom.king[end as usize] & empty & !set) {
-            finals.insert(set | bit(n));
-        }
-    }
-    let mut sets: Vec<u64> = finals.into_iter().collect();
+    let mut sets: Vec<u64> = level.into_keys().collect();
     sets.sort_unstable();
     sets
 }
