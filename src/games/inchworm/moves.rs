@@ -2,7 +2,7 @@
 //! distribution (choose the source, then one cell at a time); plus exact enumeration and counting
 //! of whole distributions for the referee, without ever listing paths in `legal_moves`.
 
-use super::position::{DIRS, Geometry, NO_SQ, Position, Sq, Spread, bit, bits, opposite};
+use super::position::{DIRS, Geometry, NO_SQ, Position, Spread, Sq, bit, bits, opposite};
 use crate::rules::{PlayError, Side};
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -88,11 +88,11 @@ impl Hasher for SetHasher {
     }
     fn write(&mut self, bytes: &[u8]) {
         for &b in bytes {
-            self.0 = (self.0.rotate_left(5) ^ b as u64).wrapping_mul(0x51_7cc1_b727_220a_95);
+            self.0 = (self.0.rotate_left(5) ^ b as u64).wrapping_mul(0x517c_c1b7_2722_0a95);
         }
     }
     fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7cc1_b727_220a_95);
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x517c_c1b7_2722_0a95);
     }
     fn write_u8(&mut self, n: u8) {
         self.write_u64(n as u64);
@@ -391,7 +391,10 @@ impl Position {
                     }
                 }
                 if !cells.contains(&target) {
-                    return Err(PlayError::new(format!("the target {} is not one of the collected cells", name(target))));
+                    return Err(PlayError::new(format!(
+                        "the target {} is not one of the collected cells",
+                        name(target)
+                    )));
                 }
                 Ok(())
             }
@@ -531,7 +534,9 @@ impl Position {
                 len >= 2 && cells.iter().all(|&c| own_at(c)) && cells.contains(&target)
             }
             Move::SpreadFrom(c) => {
-                own_at(c) && self.height[c as usize] >= 2 && any_path(geom, empty, c, self.height[c as usize] as u32 - 1)
+                own_at(c)
+                    && self.height[c as usize] >= 2
+                    && any_path(geom, empty, c, self.height[c as usize] as u32 - 1)
             }
             Move::SpreadStep(_) => false,
             Move::Rescue => self.held[opp] >= 1,

@@ -4,7 +4,7 @@
 
 use super::moves::{Move, canonical_line, canonical_path, direction_between};
 use super::options::InchwormOptions;
-use super::position::{MAX_HEIGHT, Position, Sq, Spread, bit, bits};
+use super::position::{MAX_HEIGHT, Position, Spread, Sq, bit, bits};
 use crate::rules::{Effects, LegalTokens, ParseError, PlayError, RecordError, Side};
 
 /// With more whole-action tokens than this the referee gets only their count.
@@ -98,7 +98,10 @@ impl Position {
             dir = Some(d);
         }
         if !cells.contains(&target) {
-            return Err(ParseError::new(format!("the target {} is not one of the collected cells", square_name(target))));
+            return Err(ParseError::new(format!(
+                "the target {} is not one of the collected cells",
+                square_name(target)
+            )));
         }
         let dir = dir.unwrap_or(0);
         let (start, dir) = canonical_line(geom, cells[0], dir, cells.len());
@@ -143,9 +146,7 @@ impl Position {
                 "a whole path is a record token; as one decision write the source (Sb8), then each cell (-a7)",
             )),
             '-' => Ok(Move::SpreadStep(parse_square(rest)?)),
-            _ => Err(ParseError::new(format!(
-                "cannot read '{t}': expected Dd4, Ce3-f3>f3, Sb8-a7-b7, R, Pa1 or pass"
-            ))),
+            _ => Err(ParseError::new(format!("cannot read '{t}': expected Dd4, Ce3-f3>f3, Sb8-a7-b7, R, Pa1 or pass"))),
         }
     }
 
@@ -186,7 +187,9 @@ impl Position {
             return Ok(effects);
         }
         if text.starts_with('-') {
-            return Err(parse_err(ParseError::new("a path cell alone is not an action; write the whole path Sb8-a7-b7")));
+            return Err(parse_err(ParseError::new(
+                "a path cell alone is not an action; write the whole path Sb8-a7-b7",
+            )));
         }
         let m = self.parse_atomic(&text).map_err(parse_err)?;
         self.play_checked(&m).map_err(illegal)
@@ -213,11 +216,8 @@ impl Position {
             tokens.sort();
             return LegalTokens::List(tokens);
         }
-        let mut tokens: Vec<String> = moves
-            .iter()
-            .filter(|m| !matches!(m, Move::SpreadFrom(_)))
-            .map(|m| self.format_atomic(m))
-            .collect();
+        let mut tokens: Vec<String> =
+            moves.iter().filter(|m| !matches!(m, Move::SpreadFrom(_))).map(|m| self.format_atomic(m)).collect();
         let by_source = if moves.iter().any(|m| matches!(m, Move::SpreadFrom(_))) {
             self.distribution_sets_by_source()
         } else {
@@ -318,7 +318,10 @@ impl Position {
                             err(format!("the stack on {} needs a height after '{}'", square_name(c), ch as char))
                         })?;
                         if h == 0 || h > MAX_HEIGHT || digits.starts_with('0') {
-                            return Err(err(format!("the stack on {} has a bad height '{digits}' (1 to 25)", square_name(c))));
+                            return Err(err(format!(
+                                "the stack on {} has a bad height '{digits}' (1 to 25)",
+                                square_name(c)
+                            )));
                         }
                         let side = if ch == b'B' { 0 } else { 1 };
                         pos.height[c as usize] = h as u8;
@@ -350,7 +353,8 @@ impl Position {
         let small = |v: u64, what: &str| -> Result<u8, ParseError> {
             if v > 25 { Err(err(format!("{what} cannot exceed 25 stones, got {v}"))) } else { Ok(v as u8) }
         };
-        pos.stock = [small(num(2, "Black's stock")?, "Black's stock")?, small(num(3, "White's stock")?, "White's stock")?];
+        pos.stock =
+            [small(num(2, "Black's stock")?, "Black's stock")?, small(num(3, "White's stock")?, "White's stock")?];
         pos.held = [
             small(num(4, "Black's prisoners")?, "Black's prisoners")?,
             small(num(5, "White's prisoners")?, "White's prisoners")?,
@@ -395,7 +399,7 @@ impl Position {
             }
             if pos.held_by(side) as u32 > pos.score(side) {
                 return Err(err(
-                    "a player holds more prisoners than points; every prisoner was scored when captured".to_string(),
+                    "a player holds more prisoners than points; every prisoner was scored when captured".to_string()
                 ));
             }
         }
@@ -440,7 +444,9 @@ impl Position {
         self.spread = None;
         for &c in &path[1..] {
             let probe = Position { spread: Some(spread), ..self.clone() };
-            probe.check(&Move::SpreadStep(c)).map_err(|e| ParseError::new(format!("bad distribution under way: {e}")))?;
+            probe
+                .check(&Move::SpreadStep(c))
+                .map_err(|e| ParseError::new(format!("bad distribution under way: {e}")))?;
             spread.push(c);
         }
         if path.len() == 1 {

@@ -47,7 +47,13 @@ pub struct InchwormOptions {
 
 impl Default for InchwormOptions {
     fn default() -> Self {
-        InchwormOptions { topology: Topology::Flat, prisoner_drops: false, pieces: [25, 25], target: 60, quiet_limit: 200 }
+        InchwormOptions {
+            topology: Topology::Flat,
+            prisoner_drops: false,
+            pieces: [25, 25],
+            target: 60,
+            quiet_limit: 200,
+        }
     }
 }
 
@@ -60,7 +66,11 @@ static SPECS: [OptionSpec; 5] = [
     OptionSpec { key: "prisoner_drops", label: "Place prisoners", kind: OptionKind::Choice(&["off", "on"]) },
     OptionSpec { key: "pieces", label: "Stones Black/White", kind: OptionKind::Text },
     OptionSpec { key: "target", label: "Points to win", kind: OptionKind::Int { min: 1, max: MAX_TARGET } },
-    OptionSpec { key: "quiet_limit", label: "Plies without capture (0 = off)", kind: OptionKind::Int { min: 0, max: MAX_QUIET_LIMIT } },
+    OptionSpec {
+        key: "quiet_limit",
+        label: "Plies without capture (0 = off)",
+        kind: OptionKind::Int { min: 0, max: MAX_QUIET_LIMIT },
+    },
 ];
 
 impl InchwormOptions {

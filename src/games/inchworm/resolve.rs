@@ -142,13 +142,13 @@ impl Position {
 
     fn remove_dead(&mut self, dead: [u64; 2]) {
         let mut captured = 0;
-        for i in 0..2 {
+        for (i, &dead_cells) in dead.iter().enumerate() {
             let mut stones = 0u32;
-            for c in bits(dead[i]) {
+            for c in bits(dead_cells) {
                 stones += self.height[c as usize] as u32;
                 self.height[c as usize] = 0;
             }
-            self.occupied[i] &= !dead[i];
+            self.occupied[i] &= !dead_cells;
             // Stones of side i go to the opponent's keeping and score for the opponent.
             self.held[1 - i] += stones as u8;
             self.score[1 - i] += stones;
