@@ -1,5 +1,7 @@
-//! Inchworm: the spec's worked examples (E01–E18, §13 counts), all referee cases, conformance
-//! playouts with the stone-conservation invariant, the literal legality cross-check and perft.
+//! Inchworm rules tests: worked examples, referee cases, conformance, literal cross-check, perft.
+//!
+//! The spec's worked examples (E01–E18, §13 counts), all referee cases, conformance playouts with
+//! the stone-conservation invariant, the literal legality cross-check and perft data.
 
 // The shared helpers are not ours to edit; keep their lint findings out of this crate's gate.
 #[allow(unused_imports, clippy::collapsible_if)]

@@ -1,5 +1,7 @@
-//! Inchworm (Clark D. Rodeffer, 2000): drop, collect and spread stacks on an 8×8 board; groups
-//! without a liberty are captured for points; first to 60 wins. Spec: `shared/rules/inchworm.md`.
+//! Inchworm (Clark D. Rodeffer, 2000): stacking, spreading and Go-style capture to 60 points.
+//!
+//! Drop, collect and spread stacks on an 8×8 board; groups without a liberty are captured for
+//! points; first to 60 wins. Spec: `shared/rules/inchworm.md`.
 //!
 //! # Rules summary
 //! Each turn one action: **Drop** a stone from stock on an empty cell or an own stack (`Dd4`);

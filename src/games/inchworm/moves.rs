@@ -1,6 +1,8 @@
-//! Atomic decisions and their legality: drops, placements, collects, rescue, pass, and the staged
-//! distribution (choose the source, then one cell at a time); plus exact enumeration and counting
-//! of whole distributions for the referee, without ever listing paths in `legal_moves`.
+//! Atomic decisions, their generation and legality (spec §6), and distribution enumeration.
+//!
+//! Drops, placements, collects, rescue, pass, and the staged distribution (choose the source,
+//! then one cell at a time); plus exact enumeration and counting of whole distributions for the
+//! referee, without ever listing paths in `legal_moves`.
 
 use super::position::{DIRS, Geometry, NO_SQ, Position, Spread, Sq, bit, bits, opposite};
 use crate::rules::{PlayError, Side};
@@ -106,8 +108,65 @@ pub type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<SetHasher>>;
 /// (king steps, each cell once). Exact; prunes with the size of the reachable area and
 /// remembers dead ends once a search grows large.
 pub fn can_extend(geom: &Geometry, free: u64, end: Sq, remaining: u32) -> bool {
+    if remaining == 0 {
+        return true;
+    }
+    if geom.king[end as usize] & free == 0 || free.count_ones() < remaining {
+        return false;
+    }
+    if remaining == 1 {
+        return true;
+    }
+    // Crowded boards: too small a reachable area settles it at once.
+    if geom.flood(geom.king[end as usize] & free, free, true).count_ones() < remaining {
+        return false;
+    }
+    // Most positions have room: a short greedy walk (fewest onward exits first) settles them.
+    let mut budget = 2 * remaining + 8;
+    if let Some(found) = greedy_walk(geom, free, end, remaining, &mut budget) {
+        return found;
+    }
     let mut search = ExtendSearch { geom, nodes: 0, dead_ends: None };
     search.run(free, end, remaining)
+}
+
+/// Depth-first search preferring the neighbour with the fewest free neighbours (Warnsdorff).
+/// `Some(answer)` if it decided within `budget` nodes, `None` if the budget ran out.
+fn greedy_walk(geom: &Geometry, free: u64, end: Sq, remaining: u32, budget: &mut u32) -> Option<bool> {
+    if remaining == 0 {
+        return Some(true);
+    }
+    if *budget == 0 {
+        return None;
+    }
+    *budget -= 1;
+    let mut next = geom.king[end as usize] & free;
+    let mut gave_up = false;
+    while next != 0 {
+        // Pick the candidate with the fewest onward exits.
+        let mut best = NO_SQ;
+        let mut best_exits = u32::MAX;
+        for n in bits(next) {
+            let exits = (geom.king[n as usize] & free & !bit(n)).count_ones();
+            if exits < best_exits {
+                best = n;
+                best_exits = exits;
+            }
+        }
+        next &= !bit(best);
+        if best_exits == 0 && remaining > 1 {
+            continue;
+        }
+        match greedy_walk(geom, free & !bit(best), best, remaining - 1, budget) {
+            Some(true) => return Some(true),
+            Some(false) => {}
+            None => gave_up = true,
+        }
+        if *budget == 0 {
+            return None;
+        }
+    }
+    if gave_up { None } else { Some(false) }
 }
 
 struct ExtendSearch<'a> {
@@ -379,7 +438,7 @@ impl Position {
                     return Err(PlayError::new("a collect needs at least two stacks"));
                 }
                 if canonical_line(geom, start, dir as usize, len as usize) != (start, dir as usize) {
-                    return Err(PlayError::new("internal: collect not in canonical form"));
+                    return Err(PlayError::new("write the collect in its canonical form (as parse_move reads it)"));
                 }
                 for &c in &cells {
                     if self.occupied[me] & bit(c) == 0 {

@@ -1,6 +1,8 @@
-//! Text forms (spec §10): whole-action record tokens (`Dd4`, `Ce3-f3>f3`, `Sb8-a7-b7`, `R`, `Pa1`,
-//! `pass`), the atomic decision tokens (`Sb8` = start spreading b8, `-a7` = next path cell), and
-//! the position string with its invariants.
+//! Text forms (spec §10): record tokens, atomic decision tokens and the position string.
+//!
+//! Whole-action record tokens (`Dd4`, `Ce3-f3>f3`, `Sb8-a7-b7`, `R`, `Pa1`, `pass`), the atomic
+//! decision tokens (`Sb8` = start spreading b8, `-a7` = next path cell), and the position string
+//! with its invariants.
 
 use super::moves::{Move, canonical_line, canonical_path, direction_between};
 use super::options::InchwormOptions;

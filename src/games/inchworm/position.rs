@@ -1,5 +1,7 @@
-//! The Inchworm position: stacks on an 8×8 board as bitboards plus heights, stocks, prisoners,
-//! scores, counters, and the board geometry of each topology.
+//! The Inchworm position (spec §3) and the board geometry of each topology.
+//!
+//! Stacks are bitboards per colour plus a height per cell; then stocks, prisoners, scores and
+//! counters, and a distribution being chosen cell by cell.
 
 use super::options::{InchwormOptions, Topology};
 use crate::rules::{Outcome, Side};

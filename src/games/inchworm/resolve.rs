@@ -1,6 +1,9 @@
-//! The named resolution phases: `place` (apply the action, spec §6) → `capture_sweep` (spec §7)
-//! → `end_check` (counters and spec §8). Inchworm has no cascade: one capture pass is enough.
-//! Wave 0 holds the action, wave 1 the captures; the game-over effect closes the last wave.
+//! The named resolution phases: `place` → `capture_sweep` → `end_check` (spec §5–§8).
+//!
+//! `place` applies the action (spec §6), `capture_sweep` removes every liberty-less group
+//! (spec §7), `end_check` updates the counters and ends the game (spec §8). Inchworm has no
+//! cascade: one capture pass is enough. Wave 0 holds the action, wave 1 the captures; the
+//! game-over effect closes the last wave.
 
 use super::moves::{Move, start_spread};
 use super::notation::piece_char;
