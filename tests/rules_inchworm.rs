@@ -579,6 +579,43 @@ fn fast_generator_agrees_with_the_literal_rule() {
     assert!(checked > 300);
 }
 
+/// The path-extension check (exact, with shortcuts) against plain brute force on random boards.
+#[test]
+fn path_extension_check_agrees_with_brute_force() {
+    use stoneyard::games::inchworm::{Topology, can_extend};
+    use stoneyard::rules::pick_index;
+    fn brute(geom: &stoneyard::games::inchworm::Geometry, free: u64, end: u8, remaining: u32) -> bool {
+        remaining == 0
+            || (0..64u8).any(|n| {
+                geom.king[end as usize] & free & (1 << n) != 0 && brute(geom, free & !(1 << n), n, remaining - 1)
+            })
+    }
+    let mut rng = seeded(77);
+    let mut agreed = 0;
+    let mut outcomes = [0; 2];
+    for topology in [Topology::Flat, Topology::Cylinder, Topology::Torus] {
+        let geom = topology.geometry();
+        for _ in 0..1500 {
+            let density = 2 + pick_index(&mut rng, 5); // free with probability density/8
+            let mut free = 0u64;
+            for c in 0..64 {
+                if pick_index(&mut rng, 8) < density {
+                    free |= 1 << c;
+                }
+            }
+            let end = pick_index(&mut rng, 64) as u8;
+            free &= !(1u64 << end);
+            let remaining = 1 + pick_index(&mut rng, if density <= 4 { 14 } else { 9 }) as u32;
+            let answer = can_extend(geom, free, end, remaining);
+            assert_eq!(answer, brute(geom, free, end, remaining), "free {free:#x} end {end} remaining {remaining}");
+            agreed += 1;
+            outcomes[answer as usize] += 1;
+        }
+    }
+    assert_eq!(agreed, 4500);
+    assert!(outcomes[0] > 300 && outcomes[1] > 300, "both answers well represented: {outcomes:?}");
+}
+
 /// The literal perft: at each node the moves are all candidates the literal rule accepts.
 fn literal_perft(p: &Position, depth: u32) -> u64 {
     if depth == 0 || p.status().is_over() {

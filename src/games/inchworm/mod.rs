@@ -41,10 +41,10 @@ mod options;
 mod position;
 mod resolve;
 
-pub use moves::{Move, all_candidate_moves, canonical_path, distribution_sets};
+pub use moves::{Move, all_candidate_moves, can_extend, canonical_path, distribution_sets};
 pub use notation::{MAX_LISTED_TOKENS, parse_square, square_name};
 pub use options::{InchwormOptions, Topology};
-pub use position::{Position, Sq};
+pub use position::{Geometry, Position, Sq};
 
 use crate::rules::{
     Cell, Effects, LegalTokens, Notation, ParseError, PlayError, RecordError, Rules, Side, Status, ToMove,
