@@ -117,14 +117,17 @@ pub fn can_extend(geom: &Geometry, free: u64, end: Sq, remaining: u32) -> bool {
     if remaining == 1 {
         return true;
     }
-    // Crowded boards: too small a reachable area settles it at once.
-    if geom.flood(geom.king[end as usize] & free, free, true).count_ones() < remaining {
-        return false;
+    if remaining == 2 {
+        return bits(geom.king[end as usize] & free).any(|n| geom.king[n as usize] & free & !bit(n) != 0);
     }
     // Most positions have room: a short greedy walk (fewest onward exits first) settles them.
     let mut budget = 2 * remaining + 8;
     if let Some(found) = greedy_walk(geom, free, end, remaining, &mut budget) {
         return found;
+    }
+    // Crowded boards: too small a reachable area settles it at once.
+    if geom.flood(geom.king[end as usize] & free, free, true).count_ones() < remaining {
+        return false;
     }
     let mut search = ExtendSearch { geom, nodes: 0, dead_ends: None };
     search.run(free, end, remaining)

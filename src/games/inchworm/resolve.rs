@@ -26,6 +26,8 @@ impl Position {
     pub(crate) fn apply(&mut self, m: &Move, mut effects: Option<&mut Effects>) {
         let me = self.side;
         let i = me.index();
+        // Effect payloads that allocate are only built when effects are wanted (not in search).
+        let wanted = effects.is_some();
         let mut emit = |kind: EffectKind| {
             if let Some(e) = effects.as_deref_mut() {
                 e.push(Effect::new(0, kind));
@@ -59,7 +61,9 @@ impl Position {
                     if c != target {
                         self.height[c as usize] = 0;
                         self.occupied[i] &= !bit(c);
-                        from.push(c as Cell);
+                        if wanted {
+                            from.push(c as Cell);
+                        }
                     }
                 }
                 self.height[target as usize] = total;
@@ -83,7 +87,9 @@ impl Position {
                 for &c in &spread.cells()[1..] {
                     self.add_stones(me, c, 1);
                 }
-                emit(EffectKind::Distributed { path: spread.cells().iter().map(|&c| c as Cell).collect(), by: me });
+                if wanted {
+                    emit(EffectKind::Distributed { path: spread.cells().iter().map(|&c| c as Cell).collect(), by: me });
+                }
             }
             Move::Rescue => {
                 let o = 1 - i;
