@@ -118,7 +118,8 @@ fn e02_seed_position_census_89_and_107() {
     // Atomic decisions: the distributions are two staged sources.
     let mut moves = Vec::new();
     white.legal_moves(&mut moves);
-    assert_eq!(moves.len(), 50 + 36 + 2);
+    // Atomic decisions: 50 drops, 12 stacks that can start a collect, 2 spread sources.
+    assert_eq!(moves.len(), 50 + 12 + 2);
     assert!(moves.contains(&Move::SpreadFrom(parse_square("b8").unwrap())));
     support::assert_case(GameKind::Inchworm, "E02a");
     support::assert_case(GameKind::Inchworm, "E02b");
@@ -211,10 +212,26 @@ fn e08_legal_collects() {
         after(P0, &[], "Cg6-f7>g6"),
         "B1W3...B1W1./......W1W1/.....B1B2B1/......../B1W2....../B1W1..B1B1B1B1/W1..B1W1W1W1W1/...B1W1.W1. w 11 9 0 0 0 0 1"
     );
-    // Both directions read as the same move; the canonical form starts at the smaller index.
-    let p = at(P0);
-    assert_eq!(p.parse_move("Ch3-g3-f3-e3>f3"), p.parse_move("Ce3-f3-g3-h3>f3"));
-    assert_eq!(p.format_move(&p.parse_move("Ch3-g3-f3-e3>f3").unwrap()), "Ce3-f3-g3-h3>f3");
+    // Both directions are the same action; as atomic decisions: first stack, each next one, target.
+    let forward = after(P0, &[], "Ce3-f3-g3-h3>f3");
+    assert_eq!(after(P0, &[], "Ch3-g3-f3-e3>f3"), forward);
+    let mut staged = at(P0);
+    for t in ["Ch3", "-g3", "-f3", "-e3"] {
+        let m = staged.parse_move(t).unwrap();
+        assert!(staged.play(&m).unwrap().is_empty(), "{t} changes nothing yet");
+        assert_eq!(staged.to_move(), Some(ToMove::One(Side::First)));
+    }
+    assert!(staged.format_position().ends_with(" Ch3-g3-f3-e3"));
+    let reread = Position::parse_position(staged.options(), &staged.format_position()).unwrap();
+    assert_eq!(reread.format_position(), staged.format_position());
+    // The run cannot bend or skip: only the target choices remain after e3 (d3 is empty).
+    let mut moves = Vec::new();
+    staged.legal_moves(&mut moves);
+    assert_eq!(moves.len(), 4);
+    let m = staged.parse_move(">f3").unwrap();
+    let effects = staged.play(&m).unwrap();
+    assert!(effects.iter().any(|e| matches!(e.kind, EffectKind::Collected { .. })));
+    assert_eq!(staged.format_position(), forward);
     for id in ["E08a", "E08b", "E08c", "E08d"] {
         support::assert_case(GameKind::Inchworm, id);
     }

@@ -15,20 +15,24 @@
 //! `quiet_limit` plies without a capture, or after two passes in a row.
 //!
 //! # Atomic decisions
-//! A `Move` is one decision: `Drop`, `Place`, `Collect` (one gesture: the run and its target),
-//! `Rescue`, `Pass`, and a distribution staged as `SpreadFrom(source)` followed by one
-//! `SpreadStep(cell)` per further cell; the action completes (and captures resolve) with the last
-//! cell. Only steps that can still be completed to the full length are offered, so a staged
-//! distribution never dead-ends. Records and the referee use the spec's one-token-per-action
+//! A `Move` is one decision: `Drop`, `Place`, `Rescue`, `Pass`; a collect staged as
+//! `CollectFrom(first stack)`, one `CollectStep(cell)` per further stack along the line (the
+//! second fixes the line), then `CollectOnto(target)`; a distribution staged as
+//! `SpreadFrom(source)` followed by one `SpreadStep(cell)` per further cell, completing with the
+//! last cell. Captures and the end check run only when an action completes. Only steps that can
+//! still be completed are offered, so a staged action never dead-ends. Atomic tokens: `Ce3`,
+//! `-f3`, `>f3` (collect); `Sb8`, `-a7` (distribution); they concatenate to the record token. Records and the referee use the spec's one-token-per-action
 //! notation; `--legal` lists whole actions (distributions by source and cell set, canonical path)
 //! or, above 100,000, only their exact count.
 //!
 //! # Decisions
 //! - Effects: the action is wave 0; captures (`Captured` per group, `Scored` per capturer) are
 //!   wave 1; `GameOver` closes the last wave used.
-//! - A distribution being chosen is shown in the position text as a trailing ` S<path so far>`
-//!   (the spec's text has no field for it; whole-action positions never show it).
-//! - Collect is a single atomic decision (their number per position is small).
+//! - A half-chosen action is shown in the position text as a trailing ` S<path so far>` or
+//!   ` C<stacks so far>` (the spec's text has no field for it; positions between whole actions,
+//!   which are all the referee and records see, never show it).
+//! - Staged actions cannot be abandoned once started (no cancel decision): the UI's undo covers
+//!   that, and it keeps the decision tree free of no-op loops.
 //! - The position text cannot say that a game ended by two passes (the spec's format has no
 //!   result field); such a text reads back as an ongoing game. Target and quiet-limit endings are
 //!   recovered from the numbers.

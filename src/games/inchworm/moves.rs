@@ -4,7 +4,7 @@
 //! then one cell at a time); plus exact enumeration and counting of whole distributions for the
 //! referee, without ever listing paths in `legal_moves`.
 
-use super::position::{DIRS, Geometry, NO_SQ, Position, Spread, Sq, bit, bits, opposite};
+use super::position::{CollectRun, DIRS, Geometry, NO_SQ, Position, Spread, Sq, bit, bits, opposite};
 use crate::rules::{PlayError, Side};
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -16,10 +16,12 @@ pub enum Move {
     Drop(Sq),
     /// 6.6: a held enemy stone onto an empty cell (option `prisoner_drops`).
     Place(Sq),
-    /// 6.2: gather the straight run of `len` own stacks starting at `start` in direction `dir`
-    /// onto `target`. Always stored in canonical form (see [`canonical_line`]), so equal
-    /// collects (same cells, same target) compare equal.
-    Collect { start: Sq, dir: u8, len: u8, target: Sq },
+    /// 6.2, first decision: one end of the run of own stacks to gather.
+    CollectFrom(Sq),
+    /// 6.2, each next decision: the next stack along the line (the second cell fixes the line).
+    CollectStep(Sq),
+    /// 6.2, last decision: the cell of the run that receives every stone; completes the action.
+    CollectOnto(Sq),
     /// 6.3, first decision: spread the stack on this cell.
     SpreadFrom(Sq),
     /// 6.3, each next decision: the next cell of the path (the action completes when the path
@@ -29,6 +31,16 @@ pub enum Move {
     Rescue,
     /// 6.5: only when nothing else is legal.
     Pass,
+}
+
+/// A whole collect (record token `C…>t`) in canonical form (see [`canonical_line`]): equal
+/// collects (same cells, same target) compare equal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct WholeCollect {
+    pub start: Sq,
+    pub dir: u8,
+    pub len: u8,
+    pub target: Sq,
 }
 
 /// The cells of a line of `len` cells from `start` in direction `dir`, or `None` if it leaves the
@@ -293,13 +305,20 @@ impl Position {
         }
         let (me, opp) = self.me_opp();
         let own = self.occupied[me];
+        if let Some(run) = &self.collect {
+            out.extend(bits(self.collect_steps(run)).map(Move::CollectStep));
+            if run.len >= 2 {
+                out.extend(bits(run.cells).map(Move::CollectOnto));
+            }
+            return;
+        }
         if self.stock[me] > 0 {
             out.extend(bits(empty | own).map(Move::Drop));
         }
         if self.options.prisoner_drops && self.held[me] > 0 {
             out.extend(bits(empty).map(Move::Place));
         }
-        self.generate_collects(out);
+        out.extend(bits(own & geom.king_spread(own)).map(Move::CollectFrom));
         for c in bits(own) {
             let h = self.height[c as usize] as u32;
             if h >= 2 && can_extend(geom, empty, c, h - 1) {
@@ -314,11 +333,28 @@ impl Position {
         }
     }
 
-    fn generate_collects(&self, out: &mut Vec<Move>) {
+    /// The cells that can extend a collect under way: any own neighbour of the first cell, then
+    /// only the next own cell along the line (at most 8 cells, each once).
+    pub(crate) fn collect_steps(&self, run: &CollectRun) -> u64 {
+        let geom = self.geometry();
+        let own = self.occupied[self.side.index()] & !run.cells;
+        if run.len == 1 {
+            geom.king[run.start as usize] & own
+        } else if run.len >= 8 {
+            0
+        } else {
+            let n = geom.step[run.end as usize][run.dir as usize];
+            if n != NO_SQ && own & bit(n) != 0 { bit(n) } else { 0 }
+        }
+    }
+
+    /// Every whole collect of the side to move, canonical, each (cell set, target) once.
+    pub(crate) fn whole_collects(&self) -> Vec<WholeCollect> {
+        let mut out = Vec::new();
         let geom = self.geometry();
         let own = self.occupied[self.side.index()];
         if own & geom.king_spread(own) == 0 {
-            return;
+            return out;
         }
         let mut cells = [0 as Sq; 8];
         for c in bits(own) {
@@ -341,11 +377,12 @@ impl Position {
                     }
                     let (start, dir) = canonical_line(geom, c, d, len);
                     for &t in &cells[..len] {
-                        out.push(Move::Collect { start, dir: dir as u8, len: len as u8, target: t });
+                        out.push(WholeCollect { start, dir: dir as u8, len: len as u8, target: t });
                     }
                 }
             }
         }
+        out
     }
 
     /// Whether any action other than pass is legal (spec §6.5).
@@ -373,6 +410,36 @@ impl Position {
         let name = |c: Sq| super::notation::square_name(c);
         let (me, opp) = self.me_opp();
         let me_side = self.side;
+        if let Some(run) = &self.collect {
+            return match *m {
+                Move::CollectStep(n) => {
+                    if n < 64 && self.collect_steps(run) & bit(n) != 0 {
+                        Ok(())
+                    } else if run.len >= 8 {
+                        Err(PlayError::new("a collect line has at most 8 cells; choose the target"))
+                    } else {
+                        Err(PlayError::new(format!(
+                            "{} does not continue the line of your stacks from {}",
+                            name(n),
+                            name(run.start)
+                        )))
+                    }
+                }
+                Move::CollectOnto(t) => {
+                    if run.len < 2 {
+                        Err(PlayError::new("a collect needs at least two stacks; choose the next one first"))
+                    } else if t >= 64 || run.cells & bit(t) == 0 {
+                        Err(PlayError::new(format!("the target {} is not one of the collected cells", name(t))))
+                    } else {
+                        Ok(())
+                    }
+                }
+                _ => Err(PlayError::new(format!(
+                    "finish the collect started on {} first: choose the next stack or the target",
+                    name(run.start)
+                ))),
+            };
+        }
         if let Some(spread) = &self.spread {
             let Move::SpreadStep(n) = *m else {
                 return Err(PlayError::new(format!(
@@ -433,32 +500,28 @@ impl Position {
                 }
                 Ok(())
             }
-            Move::Collect { start, dir, len, target } => {
-                let Some(cells) = line_cells(geom, start, dir as usize, len as usize) else {
-                    return Err(PlayError::new("the collected cells must be distinct neighbours on one straight line"));
-                };
-                if len < 2 {
-                    return Err(PlayError::new("a collect needs at least two stacks"));
+            Move::CollectFrom(c) => {
+                if c >= 64 {
+                    return Err(PlayError::new("that cell is not on the board"));
                 }
-                if canonical_line(geom, start, dir as usize, len as usize) != (start, dir as usize) {
-                    return Err(PlayError::new("write the collect in its canonical form (as parse_move reads it)"));
+                let own = self.occupied[me];
+                if own & bit(c) == 0 {
+                    return Err(PlayError::new(if self.height[c as usize] == 0 {
+                        format!("{} is empty; a collect gathers a run of your own stacks", name(c))
+                    } else {
+                        format!("{} holds an enemy stack; a collect gathers only your own stacks", name(c))
+                    }));
                 }
-                for &c in &cells {
-                    if self.occupied[me] & bit(c) == 0 {
-                        return Err(PlayError::new(if self.height[c as usize] == 0 {
-                            format!("{} is empty; a collect gathers a run of your own stacks", name(c))
-                        } else {
-                            format!("{} holds an enemy stack; a collect gathers only your own stacks", name(c))
-                        }));
-                    }
-                }
-                if !cells.contains(&target) {
+                if geom.king[c as usize] & own == 0 {
                     return Err(PlayError::new(format!(
-                        "the target {} is not one of the collected cells",
-                        name(target)
+                        "{} has no neighbouring stack of yours to collect with",
+                        name(c)
                     )));
                 }
                 Ok(())
+            }
+            Move::CollectStep(_) | Move::CollectOnto(_) => {
+                Err(PlayError::new("choose the first stack of the collect first"))
             }
             Move::SpreadFrom(c) => {
                 if c >= 64 {
@@ -501,6 +564,36 @@ impl Position {
                 }
             }
         }
+    }
+
+    /// Checks a whole collect (record token `C…>t`), with the spec's reasons.
+    pub(crate) fn check_whole_collect(&self, collect: &WholeCollect) -> Result<(), PlayError> {
+        if self.result.is_some() {
+            return Err(PlayError::new("the game is over"));
+        }
+        let name = |c: Sq| super::notation::square_name(c);
+        let Some(cells) = line_cells(self.geometry(), collect.start, collect.dir as usize, collect.len as usize) else {
+            return Err(PlayError::new("the collected cells must be distinct neighbours on one straight line"));
+        };
+        if cells.len() < 2 {
+            return Err(PlayError::new("a collect needs at least two stacks"));
+        }
+        for &c in &cells {
+            if self.occupied[self.side.index()] & bit(c) == 0 {
+                return Err(PlayError::new(if self.height[c as usize] == 0 {
+                    format!("{} is empty; a collect gathers a run of your own stacks", name(c))
+                } else {
+                    format!("{} holds an enemy stack; a collect gathers only your own stacks", name(c))
+                }));
+            }
+        }
+        if !cells.contains(&collect.target) {
+            return Err(PlayError::new(format!(
+                "the target {} is not one of the collected cells",
+                name(collect.target)
+            )));
+        }
+        Ok(())
     }
 
     /// Checks a whole distribution path (record token `S…`), with the spec's reasons.
@@ -576,6 +669,26 @@ impl Position {
         let geom = self.geometry();
         let empty = self.empty_mask();
         let (me, opp) = self.me_opp();
+        let own_at = |c: Sq| c < 64 && self.occupied[me] & bit(c) != 0;
+        if let Some(run) = &self.collect {
+            // Literal 6.2: the chosen cells plus the new one must be a prefix of some legal line:
+            // distinct own stacks, consecutive steps in one fixed direction, at most 8.
+            let cells = run.ordered(geom);
+            return match *m {
+                Move::CollectStep(n) => {
+                    own_at(n)
+                        && !cells.contains(&n)
+                        && cells.len() < 8
+                        && (0..8).any(|d| {
+                            let mut line = cells.clone();
+                            line.push(n);
+                            line.windows(2).all(|w| geom.step[w[0] as usize][d] == w[1])
+                        })
+                }
+                Move::CollectOnto(t) => cells.len() >= 2 && cells.contains(&t),
+                _ => false,
+            };
+        }
         if let Some(spread) = &self.spread {
             let Move::SpreadStep(n) = *m else { return false };
             let h = self.height[spread.source() as usize] as u32;
@@ -584,17 +697,16 @@ impl Position {
                 && geom.king[spread.end() as usize] & free & bit(n) != 0
                 && any_path(geom, free & !bit(n), n, h - spread.len as u32 - 1);
         }
-        let own_at = |c: Sq| c < 64 && self.occupied[me] & bit(c) != 0;
         match *m {
             Move::Drop(c) => self.stock[me] >= 1 && c < 64 && (self.height[c as usize] == 0 || own_at(c)),
             Move::Place(c) => {
                 self.options.prisoner_drops && self.held[me] >= 1 && c < 64 && self.height[c as usize] == 0
             }
-            Move::Collect { start, dir, len, target } => {
-                // Literal rule 6.2 over the stored line, read in either direction.
-                let Some(cells) = line_cells(geom, start, dir as usize, len as usize) else { return false };
-                len >= 2 && cells.iter().all(|&c| own_at(c)) && cells.contains(&target)
+            Move::CollectFrom(c) => {
+                // Literal 6.2: c is an end of some run of at least two own stacks on a line.
+                own_at(c) && (0..8).any(|d| own_at(geom.step[c as usize][d]))
             }
+            Move::CollectStep(_) | Move::CollectOnto(_) => false,
             Move::SpreadFrom(c) => {
                 own_at(c)
                     && self.height[c as usize] >= 2
@@ -611,28 +723,18 @@ impl Position {
     }
 }
 
-/// Every syntactically possible atomic decision in this position (for the literal cross-check):
-/// all cells for drops, placements, sources and steps, every line of every length and direction
-/// in canonical form with every target, rescue and pass.
-pub fn all_candidate_moves(pos: &Position) -> Vec<Move> {
-    let geom = pos.geometry();
+/// Every syntactically possible atomic decision (for the literal cross-check): every kind on
+/// every cell, rescue and pass.
+pub fn all_candidate_moves(_pos: &Position) -> Vec<Move> {
     let mut v = Vec::new();
     for c in 0..64u8 {
         v.push(Move::Drop(c));
         v.push(Move::Place(c));
         v.push(Move::SpreadFrom(c));
         v.push(Move::SpreadStep(c));
-        for d in 0..8 {
-            for len in 2..=8 {
-                if let Some(cells) = line_cells(geom, c, d, len)
-                    && canonical_line(geom, c, d, len) == (c, d)
-                {
-                    for t in cells {
-                        v.push(Move::Collect { start: c, dir: d as u8, len: len as u8, target: t });
-                    }
-                }
-            }
-        }
+        v.push(Move::CollectFrom(c));
+        v.push(Move::CollectStep(c));
+        v.push(Move::CollectOnto(c));
     }
     v.push(Move::Rescue);
     v.push(Move::Pass);

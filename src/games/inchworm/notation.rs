@@ -4,7 +4,7 @@
 //! decision tokens (`Sb8` = start spreading b8, `-a7` = next path cell), and the position string
 //! with its invariants.
 
-use super::moves::{Move, canonical_line, canonical_path, direction_between};
+use super::moves::{Move, WholeCollect, canonical_line, canonical_path, direction_between};
 use super::options::InchwormOptions;
 use super::position::{MAX_HEIGHT, Position, Spread, Sq, bit, bits};
 use crate::rules::{Effects, LegalTokens, ParseError, PlayError, RecordError, Side};
@@ -63,7 +63,7 @@ fn strip_comments(token: &str) -> String {
 
 impl Position {
     /// Reads a collect token `C<c1>-…-<ck>><t>` (either direction) into its canonical move.
-    pub(crate) fn parse_collect(&self, body: &str) -> Result<Move, ParseError> {
+    pub(crate) fn parse_collect(&self, body: &str) -> Result<WholeCollect, ParseError> {
         let (list, target) = body
             .split_once('>')
             .ok_or_else(|| ParseError::new("a collect is written C<cell>-<cell>…><target>, e.g. Ce3-f3>f3"))?;
@@ -107,11 +107,12 @@ impl Position {
         }
         let dir = dir.unwrap_or(0);
         let (start, dir) = canonical_line(geom, cells[0], dir, cells.len());
-        Ok(Move::Collect { start, dir: dir as u8, len: cells.len() as u8, target })
+        Ok(WholeCollect { start, dir: dir as u8, len: cells.len() as u8, target })
     }
 
     /// The canonical collect token.
-    fn format_collect(&self, start: Sq, dir: u8, len: u8, target: Sq) -> String {
+    pub(crate) fn format_collect(&self, collect: &WholeCollect) -> String {
+        let WholeCollect { start, dir, len, target } = *collect;
         let geom = self.geometry();
         let mut s = String::from("C");
         let mut c = start;
@@ -142,12 +143,17 @@ impl Position {
         match first {
             'D' => Ok(Move::Drop(parse_square(rest)?)),
             'P' => Ok(Move::Place(parse_square(rest)?)),
-            'C' => self.parse_collect(rest),
+            'C' if !rest.contains(['-', '>']) => Ok(Move::CollectFrom(parse_square(rest)?)),
+            'C' => Err(ParseError::new(
+                "a whole collect is a record token; as decisions write the first stack (Ce3), each next one (-f3), then the target (>f3)",
+            )),
             'S' if !rest.contains('-') => Ok(Move::SpreadFrom(parse_square(rest)?)),
             'S' => Err(ParseError::new(
                 "a whole path is a record token; as one decision write the source (Sb8), then each cell (-a7)",
             )),
+            '-' if self.collect.is_some() => Ok(Move::CollectStep(parse_square(rest)?)),
             '-' => Ok(Move::SpreadStep(parse_square(rest)?)),
+            '>' => Ok(Move::CollectOnto(parse_square(rest)?)),
             _ => Err(ParseError::new(format!("cannot read '{t}': expected Dd4, Ce3-f3>f3, Sb8-a7-b7, R, Pa1 or pass"))),
         }
     }
@@ -156,7 +162,9 @@ impl Position {
         match *m {
             Move::Drop(c) => format!("D{}", square_name(c)),
             Move::Place(c) => format!("P{}", square_name(c)),
-            Move::Collect { start, dir, len, target } => self.format_collect(start, dir, len, target),
+            Move::CollectFrom(c) => format!("C{}", square_name(c)),
+            Move::CollectStep(c) => format!("-{}", square_name(c)),
+            Move::CollectOnto(c) => format!(">{}", square_name(c)),
             Move::SpreadFrom(c) => format!("S{}", square_name(c)),
             Move::SpreadStep(c) => format!("-{}", square_name(c)),
             Move::Rescue => "R".to_string(),
@@ -169,8 +177,23 @@ impl Position {
         let text = strip_comments(token);
         let parse_err = |source: ParseError| RecordError::Parse { token: token.to_string(), source };
         let illegal = |source: PlayError| RecordError::Illegal { token: token.to_string(), source };
-        if self.spread.is_some() {
-            return Err(illegal(PlayError::new("a distribution is being chosen; finish it with its cells first")));
+        if self.action_under_way() {
+            return Err(illegal(PlayError::new("an action is half chosen; finish it with its decisions first")));
+        }
+        if let Some(body) = text.strip_prefix('C') {
+            let collect = self.parse_collect(body).map_err(parse_err)?;
+            self.check_whole_collect(&collect).map_err(illegal)?;
+            let geom = self.geometry();
+            let mut next = self.clone();
+            let mut effects = next.play_checked(&Move::CollectFrom(collect.start)).map_err(illegal)?;
+            let mut c = collect.start;
+            for _ in 1..collect.len {
+                c = geom.step[c as usize][collect.dir as usize];
+                effects.extend(next.play_checked(&Move::CollectStep(c)).map_err(illegal)?);
+            }
+            effects.extend(next.play_checked(&Move::CollectOnto(collect.target)).map_err(illegal)?);
+            *self = next;
+            return Ok(effects);
         }
         if let Some(body) = text.strip_prefix('S') {
             let path = parse_cell_list(body).map_err(parse_err)?;
@@ -188,7 +211,7 @@ impl Position {
             *self = next;
             return Ok(effects);
         }
-        if text.starts_with('-') {
+        if text.starts_with(['-', '>']) {
             return Err(parse_err(ParseError::new(
                 "a path cell alone is not an action; write the whole path Sb8-a7-b7",
             )));
@@ -213,13 +236,17 @@ impl Position {
         }
         let mut moves = Vec::new();
         self.generate(&mut moves);
-        if self.spread.is_some() {
+        if self.action_under_way() {
             let mut tokens: Vec<String> = moves.iter().map(|m| self.format_atomic(m)).collect();
             tokens.sort();
             return LegalTokens::List(tokens);
         }
-        let mut tokens: Vec<String> =
-            moves.iter().filter(|m| !matches!(m, Move::SpreadFrom(_))).map(|m| self.format_atomic(m)).collect();
+        let mut tokens: Vec<String> = moves
+            .iter()
+            .filter(|m| !matches!(m, Move::SpreadFrom(_) | Move::CollectFrom(_)))
+            .map(|m| self.format_atomic(m))
+            .collect();
+        tokens.extend(self.whole_collects().iter().map(|c| self.format_collect(c)));
         let by_source = if moves.iter().any(|m| matches!(m, Move::SpreadFrom(_))) {
             self.distribution_sets_by_source()
         } else {
@@ -279,6 +306,10 @@ impl Position {
         if let Some(spread) = &self.spread {
             let cells: Vec<String> = spread.cells().iter().map(|&c| square_name(c)).collect();
             s.push_str(&format!(" S{}", cells.join("-")));
+        }
+        if let Some(cells) = self.pending_collect() {
+            let cells: Vec<String> = cells.iter().map(|&c| square_name(c)).collect();
+            s.push_str(&format!(" C{}", cells.join("-")));
         }
         s
     }
@@ -379,9 +410,9 @@ impl Position {
             }
         }
         let pending = match fields.get(k) {
-            Some(f) if f.starts_with('S') => {
+            Some(f) if f.starts_with(['S', 'C']) => {
                 k += 1;
-                Some(parse_cell_list(&f[1..])?)
+                Some((f.starts_with('S'), parse_cell_list(&f[1..])?))
             }
             _ => None,
         };
@@ -418,13 +449,29 @@ impl Position {
         if pos.limit_reached() {
             pos.result = Some(pos.outcome_by_score());
         }
-        if let Some(path) = pending {
+        if let Some((is_spread, cells)) = pending {
             if pos.result.is_some() {
-                return Err(err("the game is over; no distribution can be under way".to_string()));
+                return Err(err("the game is over; no action can be under way".to_string()));
             }
-            pos.restore_spread(&path)?;
+            if is_spread {
+                pos.restore_spread(&cells)?;
+            } else {
+                pos.restore_collect(&cells)?;
+            }
         }
         Ok(pos)
+    }
+
+    /// Re-enters a partly chosen collect read from a position string.
+    fn restore_collect(&mut self, cells: &[Sq]) -> Result<(), ParseError> {
+        let bad = |e: PlayError| ParseError::new(format!("bad collect under way: {e}"));
+        self.check(&Move::CollectFrom(cells[0])).map_err(bad)?;
+        self.apply(&Move::CollectFrom(cells[0]), None);
+        for &c in &cells[1..] {
+            self.check(&Move::CollectStep(c)).map_err(bad)?;
+            self.apply(&Move::CollectStep(c), None);
+        }
+        Ok(())
     }
 
     /// Re-enters a partly chosen distribution read from a position string.

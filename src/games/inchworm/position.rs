@@ -171,6 +171,34 @@ impl Spread {
     }
 }
 
+/// A collect being chosen cell by cell along one line (the staged sub-decisions of action 6.2):
+/// the run so far from the first chosen end; `dir` is fixed by the second cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CollectRun {
+    pub start: Sq,
+    /// Direction index into [`DIRS`]; meaningless while `len == 1`.
+    pub dir: u8,
+    pub len: u8,
+    pub end: Sq,
+    pub cells: u64,
+}
+
+impl CollectRun {
+    pub fn new(start: Sq) -> Self {
+        CollectRun { start, dir: 0, len: 1, end: start, cells: bit(start) }
+    }
+    /// The cells in order from the first chosen end.
+    pub fn ordered(&self, geom: &Geometry) -> Vec<Sq> {
+        let mut v = vec![self.start];
+        let mut c = self.start;
+        for _ in 1..self.len {
+            c = geom.step[c as usize][self.dir as usize];
+            v.push(c);
+        }
+        v
+    }
+}
+
 /// What the action of this ply did, carried from `place` through `capture_sweep` to `end_check`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PendingResolution {
@@ -196,6 +224,8 @@ pub struct Position {
     pub(crate) result: Option<Outcome>,
     /// A distribution being chosen cell by cell (staged decisions), if any.
     pub(crate) spread: Option<Spread>,
+    /// A collect being chosen cell by cell (staged decisions), if any.
+    pub(crate) collect: Option<CollectRun>,
     /// Set by `place` when an action is complete; consumed by `end_check`.
     pub(crate) resolution: Option<PendingResolution>,
 }
@@ -215,6 +245,7 @@ impl Position {
             pass_streak: false,
             result: None,
             spread: None,
+            collect: None,
             resolution: None,
         }
     }
@@ -264,6 +295,16 @@ impl Position {
     /// The path of a distribution being chosen, source first.
     pub fn pending_spread(&self) -> Option<&[Sq]> {
         self.spread.as_ref().map(|s| s.cells())
+    }
+
+    /// The cells of a collect being chosen, in the order chosen.
+    pub fn pending_collect(&self) -> Option<Vec<Sq>> {
+        self.collect.as_ref().map(|r| r.ordered(self.geometry()))
+    }
+
+    /// Whether an action is half chosen (a staged collect or distribution).
+    pub fn action_under_way(&self) -> bool {
+        self.spread.is_some() || self.collect.is_some()
     }
 
     /// Stones of `side` on the board.

@@ -5,9 +5,9 @@
 //! cascade: one capture pass is enough. Wave 0 holds the action, wave 1 the captures; the
 //! game-over effect closes the last wave.
 
-use super::moves::{Move, start_spread};
+use super::moves::{Move, direction_between, start_spread};
 use super::notation::piece_char;
-use super::position::{PendingResolution, Position, Sq, bit, bits};
+use super::position::{CollectRun, PendingResolution, Position, Sq, bit, bits};
 use crate::rules::{Cell, Effect, EffectKind, Effects, Outcome, PlayError, Side};
 
 /// The wave of captures and scoring (after the action's wave 0).
@@ -48,15 +48,27 @@ impl Position {
                 self.add_stones(me.opponent(), c, 1);
                 emit(EffectKind::Placed { cell: c as Cell, by: me, piece: piece_char(me.opponent()), count: 1 });
             }
-            Move::Collect { start, dir, len, target } => {
+            Move::CollectFrom(c) => {
+                self.collect = Some(CollectRun::new(c));
+                // Nothing changes on the board until the target is chosen.
+                return;
+            }
+            Move::CollectStep(n) => {
                 let geom = self.geometry();
-                let mut c = start;
+                let Some(run) = self.collect.as_mut() else { return };
+                if run.len == 1 {
+                    run.dir = direction_between(geom, run.start, n).unwrap_or(0) as u8;
+                }
+                run.len += 1;
+                run.end = n;
+                run.cells |= bit(n);
+                return;
+            }
+            Move::CollectOnto(target) => {
+                let Some(run) = self.collect.take() else { return };
                 let mut total = 0u8;
                 let mut from = Vec::new();
-                for k in 0..len {
-                    if k > 0 {
-                        c = geom.step[c as usize][dir as usize];
-                    }
+                for c in bits(run.cells) {
                     total += self.height[c as usize];
                     if c != target {
                         self.height[c as usize] = 0;
