@@ -677,3 +677,40 @@ fn perft_matches_committed_counts_and_the_literal_rule() {
     }
     assert!(checked >= 6);
 }
+
+#[test]
+fn equal_positions_hash_equal_and_print_equal() {
+    let mut a = at(P0_WHITE);
+    let mut b = at(P0_WHITE);
+    play(&mut a, "Sb8-c8-c7");
+    play(&mut b, "Sb8-c7-c8");
+    assert_eq!(a.format_position(), b.format_position());
+    assert_eq!(a.zobrist(), b.zobrist());
+    assert_ne!(at(P0).zobrist(), at(P0_WHITE).zobrist());
+    let mut staged = at(P0_WHITE);
+    let m = staged.parse_move("Sb8").unwrap();
+    staged.play(&m).unwrap();
+    assert_ne!(staged.zobrist(), at(P0_WHITE).zobrist());
+}
+
+#[test]
+fn refusals_explain_themselves() {
+    let reason = |text: &str, token: &str| at(text).play_record_token(token).unwrap_err().to_string();
+    assert!(reason(P0, "Db8").contains("enemy stack"));
+    assert!(reason(P0_WHITE, "Sb8-c8").contains("exactly 3"));
+    assert!(reason(P0_WHITE, "Sb8-a8-a7").contains("occupied"));
+    assert!(reason(P0_WHITE, "Sb8-c8-b8").contains("twice"));
+    assert!(reason(P0_WHITE, "Sb8-d8-e8").contains("not a neighbour"));
+    assert!(reason(P0_WHITE, "Sa2-b2").contains("single stone"));
+    assert!(reason(P0, "Cd1-d2-d3>d1").contains("d3 is empty"));
+    assert!(reason(P0, "Ce3-g3>e3").contains("not adjacent"));
+    assert!(reason(P0, "Ca4-a3>a5").contains("target"));
+    assert!(reason(P0, "R").contains("nothing to rescue"));
+    assert!(reason(P0, "pass").contains("only when no other action"));
+    assert!(reason(P0, "Zz9").contains("cannot read"));
+    // Mid-action, other actions are refused with what to do instead.
+    let mut staged = at(P0);
+    let m = staged.parse_move("Ce3").unwrap();
+    staged.play(&m).unwrap();
+    assert!(staged.play(&Move::Drop(0)).unwrap_err().reason.contains("finish the collect"));
+}

@@ -125,6 +125,17 @@ impl Rules for Position {
                 h ^= zobrist_key(c as usize + 64 * k).rotate_left(17);
             }
         }
+        if let Some(cells) = self.pending_collect() {
+            for (k, &c) in cells.iter().enumerate() {
+                h ^= zobrist_key(c as usize + 64 * k).rotate_left(41);
+            }
+        }
+        // Scores and the quiet counter decide the end, so they are part of the position.
+        let counters = (self.score[0] as u64) | (self.score[1] as u64) << 24 | (self.quiet.min(0xffff) as u64) << 48;
+        h ^= zobrist_key(ZOBRIST_COUNTERS + 200).wrapping_mul(counters | 1).rotate_left(7) ^ counters;
+        if self.pass_streak {
+            h ^= zobrist_key(ZOBRIST_COUNTERS + 201);
+        }
         h
     }
 }
