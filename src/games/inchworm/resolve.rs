@@ -183,6 +183,9 @@ impl Position {
     /// Phase 4 (spec §5 steps 2–4, §8): counters, end of game, next player.
     pub(crate) fn end_phase(&mut self, effects: Option<&mut Effects>) {
         let Some(res) = self.resolution.take() else { return };
+        // Spec §13's invariants: stones are conserved and no group is left without a liberty.
+        debug_assert!(Side::BOTH.iter().all(|&s| self.conserves_stones(s)), "stones not conserved");
+        debug_assert_eq!(self.dead_stones(), [0, 0], "a liberty-less group survived the sweep");
         self.quiet = if res.captured > 0 { 0 } else { self.quiet.saturating_add(1) };
         let blocked = res.was_pass && self.pass_streak;
         self.pass_streak = res.was_pass;
