@@ -714,3 +714,21 @@ fn refusals_explain_themselves() {
     staged.play(&m).unwrap();
     assert!(staged.play(&Move::Drop(0)).unwrap_err().reason.contains("finish the collect"));
 }
+
+#[test]
+fn named_phases_compose_to_play_and_record_tokens() {
+    let mut by_token = at(P0);
+    let token_effects = play(&mut by_token, "Dh8");
+    let mut by_phases = at(P0);
+    let m = by_phases.parse_move("Dh8").unwrap();
+    let mut effects = by_phases.place(&m).unwrap();
+    assert!(effects.iter().all(|e| e.wave == 0));
+    let sweep = by_phases.capture_sweep();
+    assert_eq!(sweep.iter().filter(|e| matches!(e.kind, EffectKind::Captured { .. })).count(), 2);
+    assert!(sweep.iter().all(|e| e.wave == 1));
+    effects.extend(sweep);
+    effects.extend(by_phases.cascade());
+    effects.extend(by_phases.end_check());
+    assert_eq!(effects, token_effects);
+    assert_eq!(by_phases.format_position(), by_token.format_position());
+}
