@@ -235,6 +235,7 @@ fn opener(kind: GameKind) -> Option<Opener> {
         GameKind::HiddenIntention => Some(open_as::<super::hidden_intention::Position>),
         GameKind::Gravel => Some(open_as::<super::gravel::Position>),
         GameKind::Throngs => Some(open_as::<super::throngs::Position>),
+        GameKind::Inchworm => Some(open_as::<super::inchworm::Position>),
         _ => None,
     }
 }

@@ -4,6 +4,7 @@
 mod dyn_game;
 pub mod gravel;
 pub mod hidden_intention;
+pub mod inchworm;
 mod kind;
 pub mod red_stone;
 pub mod throngs;

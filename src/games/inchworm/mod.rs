@@ -1,0 +1,192 @@
+//! Inchworm (Clark D. Rodeffer, 2000): stacking, spreading and Go-style capture to 60 points.
+//!
+//! Drop, collect and spread stacks on an 8×8 board; groups without a liberty are captured for
+//! points; first to 60 wins. Spec: `shared/rules/inchworm.md`.
+//!
+//! # Rules summary
+//! Each turn one action: **Drop** a stone from stock on an empty cell or an own stack (`Dd4`);
+//! **Collect** a straight run of own stacks (rank, file or diagonal) onto one of its cells
+//! (`Ce3-f3-g3>f3`); **Distribute** a stack of height h along a king-step path of h distinct
+//! cells, all but the source empty (`Sb8-a7-b7`); **Rescue** every own stone the opponent holds
+//! (`R`); with option `prisoner_drops`, **Place** a held enemy stone on an empty cell (`Pa1`);
+//! **pass** only when nothing else is legal. After every action all liberty-less groups of both
+//! colours are removed at once; each stone scores one point for the capturer, who holds it as a
+//! prisoner. The game ends at the target score (higher score wins, ties draw), after
+//! `quiet_limit` plies without a capture, or after two passes in a row.
+//!
+//! # Atomic decisions
+//! A `Move` is one decision: `Drop`, `Place`, `Rescue`, `Pass`; a collect staged as
+//! `CollectFrom(first stack)`, one `CollectStep(cell)` per further stack along the line (the
+//! second fixes the line), then `CollectOnto(target)`; a distribution staged as
+//! `SpreadFrom(source)` followed by one `SpreadStep(cell)` per further cell, completing with the
+//! last cell. Captures and the end check run only when an action completes. Only steps that can
+//! still be completed are offered, so a staged action never dead-ends. Atomic tokens: `Ce3`,
+//! `-f3`, `>f3` (collect); `Sb8`, `-a7` (distribution); they concatenate to the record token. Records and the referee use the spec's one-token-per-action
+//! notation; `--legal` lists whole actions (distributions by source and cell set, canonical path)
+//! or, above 100,000, only their exact count.
+//!
+//! # Decisions
+//! - Effects: the action is wave 0; captures (`Captured` per group, `Scored` per capturer) are
+//!   wave 1; `GameOver` closes the last wave used.
+//! - A half-chosen action is shown in the position text as a trailing ` S<path so far>` or
+//!   ` C<stacks so far>` (the spec's text has no field for it; positions between whole actions,
+//!   which are all the referee and records see, never show it).
+//! - Staged actions cannot be abandoned once started (no cancel decision): the UI's undo covers
+//!   that, and it keeps the decision tree free of no-op loops.
+//! - The position text cannot say that a game ended by two passes (the spec's format has no
+//!   result field); such a text reads back as an ongoing game. Target and quiet-limit endings are
+//!   recovered from the numbers.
+//! - Position texts must satisfy: stone conservation, no liberty-less group, prisoners held ≤
+//!   points scored, heights 1–25, and quiet ≥ 1 after a pass.
+
+mod moves;
+mod notation;
+mod options;
+mod position;
+mod resolve;
+
+pub use moves::{Move, all_candidate_moves, can_extend, canonical_path, distribution_sets};
+pub use notation::{MAX_LISTED_TOKENS, parse_square, square_name};
+pub use options::{InchwormOptions, Topology};
+pub use position::{Geometry, Position, Sq};
+
+use crate::rules::{
+    Cell, Effects, LegalTokens, Notation, ParseError, PlayError, RecordError, Rules, Side, Status, ToMove,
+};
+
+impl Rules for Position {
+    type Move = Move;
+    type Options = InchwormOptions;
+
+    fn new(options: &InchwormOptions) -> Self {
+        Position::start(options)
+    }
+
+    fn options(&self) -> &InchwormOptions {
+        &self.options
+    }
+
+    fn to_move(&self) -> Option<ToMove> {
+        if self.result.is_some() { None } else { Some(ToMove::One(self.side)) }
+    }
+
+    fn status(&self) -> Status {
+        match self.result {
+            Some(o) => Status::Over(o),
+            None => Status::Ongoing,
+        }
+    }
+
+    fn legal_moves(&self, out: &mut Vec<Move>) {
+        self.generate(out);
+    }
+
+    fn mover(&self, _m: &Move) -> Side {
+        moves::mover(self)
+    }
+
+    fn is_legal(&self, m: &Move) -> bool {
+        self.check(m).is_ok()
+    }
+
+    fn place(&mut self, m: &Move) -> Result<Effects, PlayError> {
+        self.place_phase(m)
+    }
+
+    fn capture_sweep(&mut self) -> Effects {
+        let mut effects = Effects::new();
+        self.capture_phase(Some(&mut effects));
+        effects
+    }
+
+    fn end_check(&mut self) -> Effects {
+        let mut effects = Effects::new();
+        self.end_phase(Some(&mut effects));
+        effects
+    }
+
+    fn play_unchecked(&mut self, m: &Move) {
+        self.play_fast(m);
+    }
+
+    fn zobrist(&self) -> u64 {
+        let mut h = if self.side == Side::First { 0 } else { ZOBRIST_SIDE };
+        for i in 0..2 {
+            for c in position::bits(self.occupied[i]) {
+                h ^= zobrist_key((i * 64 + c as usize) * 32 + self.height[c as usize] as usize);
+            }
+        }
+        let counters = [self.stock[0], self.stock[1], self.held[0], self.held[1]];
+        for (k, &n) in counters.iter().enumerate() {
+            h ^= zobrist_key(ZOBRIST_COUNTERS + k * 32 + n as usize);
+        }
+        if let Some(spread) = &self.spread {
+            for (k, &c) in spread.cells().iter().enumerate() {
+                h ^= zobrist_key(c as usize + 64 * k).rotate_left(17);
+            }
+        }
+        if let Some(cells) = self.pending_collect() {
+            for (k, &c) in cells.iter().enumerate() {
+                h ^= zobrist_key(c as usize + 64 * k).rotate_left(41);
+            }
+        }
+        // Scores and the quiet counter decide the end, so they are part of the position.
+        let counters = (self.score[0] as u64) | (self.score[1] as u64) << 24 | (self.quiet.min(0xffff) as u64) << 48;
+        h ^= zobrist_key(ZOBRIST_COUNTERS + 200).wrapping_mul(counters | 1).rotate_left(7) ^ counters;
+        if self.pass_streak {
+            h ^= zobrist_key(ZOBRIST_COUNTERS + 201);
+        }
+        h
+    }
+}
+
+const ZOBRIST_SIDE: u64 = 0x9e37_79b9_7f4a_7c15;
+const ZOBRIST_COUNTERS: usize = 2 * 64 * 32;
+
+/// A fixed pseudo-random key (splitmix64 of the index).
+#[inline]
+fn zobrist_key(i: usize) -> u64 {
+    let mut z = (i as u64).wrapping_add(1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+impl Notation for Position {
+    const SLUG: &'static str = "inchworm";
+
+    fn side_name(side: Side) -> &'static str {
+        match side {
+            Side::First => "b",
+            Side::Second => "w",
+        }
+    }
+
+    fn cell_name(&self, cell: Cell) -> String {
+        square_name(cell.min(64) as Sq)
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, ParseError> {
+        self.parse_atomic(text)
+    }
+
+    fn format_move(&self, m: &Move) -> String {
+        self.format_atomic(m)
+    }
+
+    fn parse_position(options: &InchwormOptions, text: &str) -> Result<Self, ParseError> {
+        Position::from_text(options, text)
+    }
+
+    fn format_position(&self) -> String {
+        self.to_text()
+    }
+
+    fn play_record_token(&mut self, token: &str) -> Result<Effects, RecordError> {
+        self.play_token(token)
+    }
+
+    fn legal_record_tokens(&self) -> LegalTokens {
+        self.legal_tokens()
+    }
+}

@@ -1,0 +1,146 @@
+//! Inchworm's options (spec §9): topology, prisoner drops, handicap pieces, target and quiet limit.
+
+use crate::rules::{GameOptions, OptionError, OptionKind, OptionSpec, Side};
+
+/// How the board's edges join (spec §9).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Topology {
+    /// Plain 8×8 board.
+    #[default]
+    Flat,
+    /// Files a and h are adjacent on every rank (orthogonally and diagonally).
+    Cylinder,
+    /// Additionally ranks 1 and 8 are adjacent (the author's "sphere").
+    Torus,
+}
+
+impl Topology {
+    pub const NAMES: [&'static str; 3] = ["flat", "cylinder", "torus"];
+
+    pub fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+
+    pub fn parse(text: &str) -> Option<Topology> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "flat" => Some(Topology::Flat),
+            "cylinder" => Some(Topology::Cylinder),
+            "torus" | "sphere" => Some(Topology::Torus),
+            _ => None,
+        }
+    }
+}
+
+/// Every option of spec §9 with its default.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct InchwormOptions {
+    pub topology: Topology,
+    /// Action 6.6: a player may put a held enemy stone on an empty cell.
+    pub prisoner_drops: bool,
+    /// Starting stones for Black and White (1–25 each; fewer = handicap).
+    pub pieces: [u8; 2],
+    /// Points that end the game.
+    pub target: u32,
+    /// Plies without a capture that end the game (0 = never).
+    pub quiet_limit: u32,
+}
+
+impl Default for InchwormOptions {
+    fn default() -> Self {
+        InchwormOptions {
+            topology: Topology::Flat,
+            prisoner_drops: false,
+            pieces: [25, 25],
+            target: 60,
+            quiet_limit: 200,
+        }
+    }
+}
+
+/// Largest accepted target and quiet limit: generous, but keeps counters in range.
+const MAX_TARGET: i64 = 1_000_000;
+const MAX_QUIET_LIMIT: i64 = 1_000_000;
+
+static SPECS: [OptionSpec; 5] = [
+    OptionSpec { key: "topology", label: "Board edges", kind: OptionKind::Choice(&Topology::NAMES) },
+    OptionSpec { key: "prisoner_drops", label: "Place prisoners", kind: OptionKind::Choice(&["off", "on"]) },
+    OptionSpec { key: "pieces", label: "Stones Black/White", kind: OptionKind::Text },
+    OptionSpec { key: "target", label: "Points to win", kind: OptionKind::Int { min: 1, max: MAX_TARGET } },
+    OptionSpec {
+        key: "quiet_limit",
+        label: "Plies without capture (0 = off)",
+        kind: OptionKind::Int { min: 0, max: MAX_QUIET_LIMIT },
+    },
+];
+
+impl InchwormOptions {
+    /// Starting stones of one side.
+    pub fn pieces_of(&self, side: Side) -> u8 {
+        self.pieces[side.index()]
+    }
+}
+
+fn bad(key: &str, value: &str, reason: impl Into<String>) -> OptionError {
+    OptionError::BadValue { key: key.to_string(), value: value.to_string(), reason: reason.into() }
+}
+
+fn parse_int(key: &str, value: &str, min: i64, max: i64) -> Result<i64, OptionError> {
+    let n: i64 = value.trim().parse().map_err(|_| bad(key, value, "expected a whole number"))?;
+    if n < min || n > max {
+        return Err(bad(key, value, format!("must be between {min} and {max}")));
+    }
+    Ok(n)
+}
+
+fn parse_pieces(value: &str) -> Result<[u8; 2], OptionError> {
+    let reason = "expected Black/White stone counts, each 1 to 25, e.g. 25/23";
+    let (b, w) = value.split_once('/').ok_or_else(|| bad("pieces", value, reason))?;
+    let one = |t: &str| -> Result<u8, OptionError> {
+        let n: u8 = t.trim().parse().map_err(|_| bad("pieces", value, reason))?;
+        if (1..=25).contains(&n) { Ok(n) } else { Err(bad("pieces", value, reason)) }
+    };
+    Ok([one(b)?, one(w)?])
+}
+
+impl GameOptions for InchwormOptions {
+    fn specs() -> &'static [OptionSpec] {
+        &SPECS
+    }
+
+    fn set(&mut self, key: &str, value: &str) -> Result<(), OptionError> {
+        match key.trim().to_ascii_lowercase().as_str() {
+            "topology" => {
+                self.topology =
+                    Topology::parse(value).ok_or_else(|| bad("topology", value, "expected flat, cylinder or torus"))?;
+            }
+            "prisoner_drops" => {
+                self.prisoner_drops = match value.trim().to_ascii_lowercase().as_str() {
+                    "on" | "true" | "yes" | "1" => true,
+                    "off" | "false" | "no" | "0" => false,
+                    _ => return Err(bad("prisoner_drops", value, "expected on or off")),
+                };
+            }
+            "pieces" => self.pieces = parse_pieces(value)?,
+            "target" => self.target = parse_int("target", value, 1, MAX_TARGET)? as u32,
+            "quiet_limit" => self.quiet_limit = parse_int("quiet_limit", value, 0, MAX_QUIET_LIMIT)? as u32,
+            _ => {
+                return Err(OptionError::UnknownKey {
+                    key: key.to_string(),
+                    known: "topology, prisoner_drops, pieces, target, quiet_limit".to_string(),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn get(&self, key: &str) -> Option<String> {
+        Some(match key.trim().to_ascii_lowercase().as_str() {
+            "topology" => self.topology.name().to_string(),
+            "prisoner_drops" => if self.prisoner_drops { "on" } else { "off" }.to_string(),
+            "pieces" => format!("{}/{}", self.pieces[0], self.pieces[1]),
+            "target" => self.target.to_string(),
+            "quiet_limit" => self.quiet_limit.to_string(),
+            _ => return None,
+        })
+    }
+}
