@@ -236,7 +236,6 @@ fn opener(kind: GameKind) -> Option<Opener> {
         GameKind::Gravel => Some(open_as::<super::gravel::Position>),
         GameKind::Throngs => Some(open_as::<super::throngs::Position>),
         GameKind::Inchworm => Some(open_as::<super::inchworm::Position>),
-        _ => None,
     }
 }
 

@@ -44,6 +44,7 @@ mod notation;
 mod options;
 mod position;
 mod resolve;
+mod view;
 
 pub use moves::{Move, all_candidate_moves, can_extend, canonical_path, distribution_sets};
 pub use notation::{MAX_LISTED_TOKENS, parse_square, square_name};
@@ -153,6 +154,10 @@ fn zobrist_key(i: usize) -> u64 {
 }
 
 impl Notation for Position {
+    fn board_view(&self) -> Option<crate::rules::BoardView> {
+        Some(self.view())
+    }
+
     const SLUG: &'static str = "inchworm";
 
     fn side_name(side: Side) -> &'static str {
