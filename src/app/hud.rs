@@ -5,6 +5,7 @@ use super::board::{Choice, TurnBuilder, spaceless};
 use super::match_state::{CurrentMatch, side_label};
 use super::menus::{MenuClicked, MenuFocus};
 use super::screen::Screen;
+use super::secrecy::{Secrecy, undo_allowed};
 use super::turn::DecisionChosen;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -22,12 +23,17 @@ fn draw_hud(
     mut clicks: MessageWriter<MenuClicked>,
     mut decide: MessageWriter<DecisionChosen>,
     mut next: ResMut<NextState<Screen>>,
+    secrecy: Res<Secrecy>,
 ) -> Result {
     let Some(mut current) = current else { return Ok(()) };
+    if secrecy.handover.is_some() {
+        return Ok(());
+    }
     let ctx = contexts.ctx_mut()?;
     let kind = current.game.kind();
     let view = current.game.board_view();
-    egui::SidePanel::right("hud").exact_width(super::board::HUD_WIDTH).show(ctx, |ui| {
+    let mut root = super::menus::widgets::root_ui(ctx, "hud");
+    egui::Panel::right("hud").exact_size(super::board::HUD_WIDTH).show(&mut root, |ui| {
         ui.add_space(8.0);
         ui.heading(egui::RichText::new(kind.name()).size(28.0).strong());
         ui.label(egui::RichText::new(current.turn_text()).size(20.0));
@@ -77,7 +83,7 @@ fn draw_hud(
             ui.separator();
         }
         ui.horizontal(|ui| {
-            if ui.add_enabled(current.can_undo(), egui::Button::new("↶ Undo")).clicked() {
+            if ui.add_enabled(undo_allowed(&current, &secrecy), egui::Button::new("↶ Undo")).clicked() {
                 current.undo();
             }
             if ui.add_enabled(current.can_redo(), egui::Button::new("↷ Redo")).clicked() {
@@ -91,7 +97,8 @@ fn draw_hud(
         ui.label(egui::RichText::new("Moves").strong());
         egui::ScrollArea::vertical().stick_to_bottom(true).max_height(ui.available_height() - 60.0).show(ui, |ui| {
             for (i, t) in current.history.iter().enumerate() {
-                ui.monospace(format!("{:>3}. {t}", i + 1));
+                let shown = if secrecy.is_public(i) { t.as_str() } else { "(sealed)" };
+                ui.monospace(format!("{:>3}. {shown}", i + 1));
             }
         });
         ui.add_space(4.0);

@@ -9,6 +9,7 @@ pub mod match_state;
 pub mod menus;
 pub mod save_io;
 pub mod screen;
+pub mod secrecy;
 pub mod settings_io;
 pub mod theme;
 mod third_party;
@@ -61,6 +62,7 @@ pub fn core_plugin(app: &mut App) {
         board::plugin,
         hud::plugin,
         save_io::plugin,
+        secrecy::plugin,
     ));
 }
 

@@ -57,7 +57,7 @@ pub fn plugin(app: &mut App) {
         )
             .chain()
             .after(super::AppSystems::Update)
-            .run_if(in_state(Screen::Playing).and(resource_exists::<CurrentMatch>)),
+            .run_if(in_state(Screen::Playing).and_then(resource_exists::<CurrentMatch>)),
     );
     app.add_systems(
         Update,

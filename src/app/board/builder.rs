@@ -10,6 +10,7 @@ use crate::app::input::{Action, ActionPressed};
 use crate::app::match_state::CurrentMatch;
 use crate::app::menus::{MenuClicked, MenuFocus, MenuInput, menu_inputs_from};
 use crate::app::screen::Screen;
+use crate::app::secrecy::{Secrecy, undo_allowed};
 use crate::app::turn::{DecisionChosen, TurnSystems};
 use crate::rules::cells_in_token;
 use bevy::prelude::*;
@@ -136,8 +137,16 @@ fn board_input(
     current: Option<ResMut<CurrentMatch>>,
     mut decide: MessageWriter<DecisionChosen>,
     mut next: ResMut<NextState<Screen>>,
+    secrecy: Res<Secrecy>,
 ) {
     let Some(mut current) = current else { return };
+    if secrecy.handover.is_some() {
+        // The hand-over screen takes the input (confirm_handover); presses must not reach the board.
+        actions.clear();
+        clicks.clear();
+        cells.clear();
+        return;
+    }
     let actions: Vec<Action> = actions.read().map(|a| a.0).collect();
     let clicks: Vec<MenuClicked> = clicks.read().copied().collect();
     let mut chosen_cells: Vec<String> = cells.read().map(|c| c.0.clone()).collect();
@@ -196,7 +205,9 @@ fn board_input(
                 continue;
             }
             Action::Undo => {
-                current.undo();
+                if undo_allowed(&current, &secrecy) {
+                    current.undo();
+                }
                 builder.reset();
                 continue;
             }

@@ -7,9 +7,20 @@ use bevy_egui::egui;
 /// Width of the menu column in points.
 pub const MENU_WIDTH: f32 = 520.0;
 
+/// A `Ui` covering the whole window, for panels to be laid out in (egui 0.36 shows panels inside
+/// a `Ui`, not directly on the context).
+pub fn root_ui(ctx: &egui::Context, id: &'static str) -> egui::Ui {
+    egui::Ui::new(
+        ctx.clone(),
+        id.into(),
+        egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(ctx.viewport_rect()),
+    )
+}
+
 /// A centred column with a big title, as every menu screen uses.
 pub fn screen_frame(ctx: &egui::Context, title: &str, subtitle: &str, body: impl FnOnce(&mut egui::Ui)) {
-    egui::CentralPanel::default().show(ctx, |ui| {
+    let mut root = root_ui(ctx, "menu");
+    egui::CentralPanel::default().show(&mut root, |ui| {
         ui.vertical_centered(|ui| {
             ui.add_space(24.0);
             ui.label(egui::RichText::new(title).size(44.0).strong());
