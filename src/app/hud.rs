@@ -79,14 +79,14 @@ fn draw_hud(
                     }
                 }
             });
-            ui.label(egui::RichText::new("Tab / Ⓧ: these choices").weak().size(12.0));
+            ui.label(egui::RichText::new("Tab or X button: these choices").weak().size(12.0));
             ui.separator();
         }
         ui.horizontal(|ui| {
-            if ui.add_enabled(undo_allowed(&current, &secrecy), egui::Button::new("↶ Undo")).clicked() {
+            if ui.add_enabled(undo_allowed(&current, &secrecy), egui::Button::new("Undo (Z)")).clicked() {
                 current.undo();
             }
-            if ui.add_enabled(current.can_redo(), egui::Button::new("↷ Redo")).clicked() {
+            if ui.add_enabled(current.can_redo(), egui::Button::new("Redo (Y)")).clicked() {
                 current.redo();
             }
             if ui.button("Title screen").clicked() {
@@ -103,9 +103,7 @@ fn draw_hud(
         });
         ui.add_space(4.0);
         ui.label(
-            egui::RichText::new("Arrows/D-pad: cursor · Enter/Ⓐ: choose · Z/Y: undo/redo · Esc/Ⓑ: back")
-                .weak()
-                .size(12.0),
+            egui::RichText::new("Arrows or D-pad: cursor · Enter or A: choose · Esc or B: back").weak().size(12.0),
         );
     });
     Ok(())

@@ -36,29 +36,36 @@ pub enum Action {
 #[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ActionPressed(pub Action);
 
+/// The default keyboard bindings.
+pub const DEFAULT_KEYS: [(Action, KeyCode); 18] = [
+    (Action::Up, KeyCode::ArrowUp),
+    (Action::Up, KeyCode::KeyW),
+    (Action::Down, KeyCode::ArrowDown),
+    (Action::Down, KeyCode::KeyS),
+    (Action::Left, KeyCode::ArrowLeft),
+    (Action::Left, KeyCode::KeyA),
+    (Action::Right, KeyCode::ArrowRight),
+    (Action::Right, KeyCode::KeyD),
+    (Action::Select, KeyCode::Enter),
+    (Action::Select, KeyCode::Space),
+    (Action::Back, KeyCode::Escape),
+    (Action::Back, KeyCode::Backspace),
+    (Action::Confirm, KeyCode::KeyE),
+    (Action::Undo, KeyCode::KeyZ),
+    (Action::Redo, KeyCode::KeyY),
+    (Action::CycleOption, KeyCode::Tab),
+    (Action::Menu, KeyCode::F10),
+    (Action::Hints, KeyCode::KeyH),
+];
+
 impl Action {
     /// The default bindings: arrows/WASD, Enter/Space, Escape; D-pad, left stick, A/B/Start.
     pub fn default_input_map() -> InputMap<Action> {
         use Action::*;
         let mut map = InputMap::default();
-        for (action, keys) in [
-            (Up, [KeyCode::ArrowUp, KeyCode::KeyW]),
-            (Down, [KeyCode::ArrowDown, KeyCode::KeyS]),
-            (Left, [KeyCode::ArrowLeft, KeyCode::KeyA]),
-            (Right, [KeyCode::ArrowRight, KeyCode::KeyD]),
-            (Select, [KeyCode::Enter, KeyCode::Space]),
-            (Back, [KeyCode::Escape, KeyCode::Backspace]),
-        ] {
-            for key in keys {
-                map.insert(action, key);
-            }
+        for (action, key) in DEFAULT_KEYS {
+            map.insert(action, key);
         }
-        map.insert(Confirm, KeyCode::KeyE);
-        map.insert(Undo, KeyCode::KeyZ);
-        map.insert(Redo, KeyCode::KeyY);
-        map.insert(CycleOption, KeyCode::Tab);
-        map.insert(Menu, KeyCode::F10);
-        map.insert(Hints, KeyCode::KeyH);
         for (action, button) in [
             (Up, GamepadButton::DPadUp),
             (Down, GamepadButton::DPadDown),
@@ -104,9 +111,20 @@ const STICK_THRESHOLD: f32 = 0.6;
 
 fn record_actions(
     players: Query<&ActionState<Action>, With<PlayerInput>>,
+    keys: Option<Res<ButtonInput<KeyCode>>>,
     mut stick_was: Local<Option<Action>>,
     mut out: MessageWriter<ActionPressed>,
 ) {
+    // A key pressed and released within one frame (a quick tap on a slow frame) never shows as
+    // pressed to leafwing, which samples held state; Bevy's keyboard input still saw the press.
+    let mut tapped: Vec<Action> = Vec::new();
+    if let Some(keys) = keys {
+        for (action, key) in DEFAULT_KEYS {
+            if keys.just_pressed(key) && !keys.pressed(key) && !tapped.contains(&action) {
+                tapped.push(action);
+            }
+        }
+    }
     for state in &players {
         for action in [
             Action::Up,
@@ -122,7 +140,8 @@ fn record_actions(
             Action::Menu,
             Action::Hints,
         ] {
-            if state.just_pressed(&action) {
+            if state.just_pressed(&action) || tapped.contains(&action) {
+                debug!("action pressed: {action:?}");
                 out.write(ActionPressed(action));
             }
         }

@@ -16,6 +16,7 @@ pub enum Screen {
 pub fn plugin(app: &mut App) {
     app.init_state::<Screen>();
     app.add_systems(Startup, apply_launch);
+    app.add_systems(Update, log_screen_changes.run_if(state_changed::<Screen>));
 }
 
 /// `stoneyard play --game X` opens that game's setup screen directly.
@@ -30,4 +31,8 @@ fn apply_launch(
             next.set(Screen::Setup);
         }
     }
+}
+
+fn log_screen_changes(screen: Res<State<Screen>>) {
+    debug!("screen: {:?}", screen.get());
 }

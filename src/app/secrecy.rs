@@ -113,7 +113,7 @@ fn draw_handover(
             ui.label(egui::RichText::new("The other player looks away while the choice is made in secret.").size(18.0));
             ui.add_space(16.0);
             ready = ui.button(egui::RichText::new(format!("I am {who} — show the board")).size(22.0)).clicked();
-            ui.label(egui::RichText::new("Enter / Ⓐ").weak());
+            ui.label(egui::RichText::new("Enter or A button").weak());
         });
     });
     if ready {

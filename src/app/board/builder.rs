@@ -2,7 +2,7 @@
 //! chosen; the legal decisions that start there are offered (one is played at once, a start-and-
 //! destination pair waits for the destination, several of the same space open a choice list).
 //! Decisions that name no space (pass, end turn, swap, figure choices) are in the HUD and behind
-//! Tab / Ⓧ.
+//! Tab or the X button.
 
 use super::cursor::{BoardCursor, step_towards};
 use super::project::BoardState;
@@ -31,7 +31,7 @@ impl Choice {
     pub fn label(&self) -> String {
         match self {
             Choice::Decision(d) => d.clone(),
-            Choice::StartFrom(c) => format!("{c} → …"),
+            Choice::StartFrom(c) => format!("{c} -> (continue)"),
         }
     }
 }
@@ -120,7 +120,7 @@ pub fn on_cell(builder: &mut TurnBuilder, decisions: &[String], cell: &str) -> O
 pub fn plugin(app: &mut App) {
     app.add_message::<CellChosen>();
     app.init_resource::<TurnBuilder>();
-    app.add_systems(OnEnter(Screen::Playing), |mut b: ResMut<TurnBuilder>| b.reset());
+    app.add_systems(OnEnter(Screen::Playing), (|mut b: ResMut<TurnBuilder>| b.reset(), crate::app::menus::reset_focus));
     app.add_systems(Update, board_input.in_set(TurnSystems::Intent).before(crate::app::turn::take_intent));
 }
 

@@ -89,7 +89,15 @@ fn project_board(
         state.centre = Vec2::new((x0 + x1) / 2.0, (y0 + y1) / 2.0);
         let (w, h) = windows.iter().next().map(|w| (w.width(), w.height())).unwrap_or((1280.0, 720.0));
         state.scale = board_scale(w, h, x1 - x0 + 1.0, y1 - y0 + 1.0);
-        let root = commands.spawn((Name::new("Board"), BoardRoot, Transform::default(), Visibility::default())).id();
+        // The HUD covers the right of the window: centre the board in the rest.
+        let root = commands
+            .spawn((
+                Name::new("Board"),
+                BoardRoot,
+                Transform::from_xyz(-HUD_WIDTH / 2.0, 0.0, 0.0),
+                Visibility::default(),
+            ))
+            .id();
         state.root = Some(root);
         state.cells = view
             .cells

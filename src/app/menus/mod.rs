@@ -84,7 +84,14 @@ pub fn menu_inputs_from(
     inputs
 }
 
-/// Every menu starts with its first item focused.
-pub fn reset_focus(mut focus: ResMut<MenuFocus>) {
+/// Every screen starts with its first item focused, and the press that opened it is not seen
+/// again by the new screen (messages live two frames; a screen's reader starts at the oldest).
+pub fn reset_focus(
+    mut focus: ResMut<MenuFocus>,
+    mut actions: ResMut<Messages<ActionPressed>>,
+    mut clicks: ResMut<Messages<MenuClicked>>,
+) {
     focus.0 = 0;
+    actions.clear();
+    clicks.clear();
 }

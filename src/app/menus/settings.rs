@@ -107,7 +107,7 @@ fn draw_settings(
             };
             value_item(ui, i, focus.0 == i, label, &value, &mut clicks);
         }
-        key_hints(ui, "↑↓: choose    ←→: change    Esc / Ⓑ: back");
+        key_hints(ui, "Up/Down: choose    Left/Right: change    Esc or B button: back");
     });
     Ok(())
 }

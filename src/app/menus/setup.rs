@@ -138,7 +138,7 @@ fn draw_setup(
             ui.add_space(8.0);
             ui.colored_label(ui.visuals().warn_fg_color, message);
         }
-        key_hints(ui, "↑↓: choose    ←→: change    Enter / Ⓐ: select    Esc / Ⓑ: back");
+        key_hints(ui, "Up/Down: choose    Left/Right: change    Enter or A button: select    Esc or B button: back");
     });
     Ok(())
 }

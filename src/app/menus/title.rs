@@ -84,7 +84,7 @@ fn draw_title(
             };
             item(ui, i, focus.0 == i, &label, &detail, &mut clicks);
         }
-        key_hints(ui, "↑↓ / D-pad: choose    Enter / Ⓐ: select    Esc / Ⓑ: back");
+        key_hints(ui, "Arrows or D-pad: choose    Enter or A button: select    Esc or B button: back");
     });
     Ok(())
 }

@@ -71,6 +71,8 @@ pub fn item(
             },
         );
     }
+    text.halign = egui::Align::LEFT;
+    text.wrap.max_width = MENU_WIDTH - 24.0;
     let button = egui::Button::new(text).stroke(stroke).min_size(egui::vec2(MENU_WIDTH, 44.0)).selected(focused);
     if ui.add(button).clicked() {
         clicks.write(MenuClicked { index, delta: 0 });
@@ -97,11 +99,11 @@ pub fn value_item(
         ui.horizontal(|ui| {
             ui.label(egui::RichText::new(label).size(20.0));
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                if ui.button(egui::RichText::new("▶").size(20.0)).clicked() {
+                if ui.button(egui::RichText::new(">").size(20.0)).clicked() {
                     clicks.write(MenuClicked { index, delta: 1 });
                 }
                 ui.label(egui::RichText::new(value).size(20.0).strong());
-                if ui.button(egui::RichText::new("◀").size(20.0)).clicked() {
+                if ui.button(egui::RichText::new("<").size(20.0)).clicked() {
                     clicks.write(MenuClicked { index, delta: -1 });
                 }
             });
