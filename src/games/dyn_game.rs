@@ -1,6 +1,7 @@
 //! `DynGame`: any game behind one object-safe handle, driven by record tokens and texts.
 
 use super::GameKind;
+use crate::ai::{ArenaReport, DecideError, Level, budget_for, run_arena, strategy_for};
 use crate::rules::{
     Effects, GameOptions, LegalTokens, Notation, OptionError, OptionSpec, Outcome, ParseError, PlayoutStats,
     RecordError, Side, Status, ToMove, random_playout,
@@ -42,6 +43,19 @@ pub trait DynGame: Send + Sync {
     fn perft(&self, depth: u32) -> u64;
     /// Random playouts from this position for about `seconds`, one thread, seeded.
     fn bench(&self, seconds: f64, seed: u64) -> BenchReport;
+    /// `stoneyard arena`: `games` seeded games from this position between levels `a` and `b`,
+    /// sides alternating game by game (A plays the first side in game 0).
+    fn arena(&self, a: Level, b: Level, games: u32, seed: u64) -> ArenaReport;
+    /// The computer's next atomic decision for `side` at `level`, in the game's move notation.
+    /// At a simultaneous node call it before the opponent's sealed choice is applied to this
+    /// position (see `ai` docs). `stop` makes it answer at once. Blocking: run it off the frame.
+    fn ai_move(
+        &self,
+        side: Side,
+        level: Level,
+        seed: u64,
+        stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    ) -> Result<String, DecideError>;
 }
 
 /// What `stoneyard bench` measures for one game.
@@ -123,6 +137,21 @@ impl<G: Notation> DynGame for G {
             plies_per_playout: stats.plies as f64 / playouts as f64,
             legal_per_state: stats.legal_total as f64 / stats.plies.max(1) as f64,
         }
+    }
+    fn arena(&self, a: Level, b: Level, games: u32, seed: u64) -> ArenaReport {
+        run_arena(self, G::SLUG, a, b, games, seed)
+    }
+    fn ai_move(
+        &self,
+        side: Side,
+        level: Level,
+        seed: u64,
+        stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    ) -> Result<String, DecideError> {
+        let mut budget = budget_for(level, G::SLUG).budget();
+        budget.stop = stop;
+        let m = strategy_for::<G>(level, G::SLUG, seed).decide(self, side, &budget)?;
+        Ok(self.format_move(&m))
     }
 }
 

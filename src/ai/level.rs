@@ -1,0 +1,162 @@
+//! Difficulty levels: presets of search iterations and playout quality, tunable per game.
+
+use super::budget::Budget;
+use super::mcts::{MctsConfig, Searcher};
+use super::policy::{DecisivePolicy, DrawEvaluator, LevelPolicy, UniformPolicy};
+use super::{RandomStrategy, Strategy};
+use crate::rules::Rules;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+/// How strong the computer plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Level {
+    /// A uniformly random legal decision (a baseline for the arena, not offered in the app).
+    Random,
+    Easy,
+    Medium,
+    Hard,
+}
+
+impl Level {
+    pub const ALL: [Level; 4] = [Level::Random, Level::Easy, Level::Medium, Level::Hard];
+
+    /// The name the CLI and settings use.
+    pub const fn slug(self) -> &'static str {
+        match self {
+            Level::Random => "random",
+            Level::Easy => "easy",
+            Level::Medium => "medium",
+            Level::Hard => "hard",
+        }
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.slug())
+    }
+}
+
+impl FromStr for Level {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let wanted = s.trim().to_ascii_lowercase();
+        Level::ALL
+            .into_iter()
+            .find(|l| l.slug() == wanted)
+            .ok_or_else(|| format!("unknown level '{s}'; levels are random, easy, medium, hard"))
+    }
+}
+
+/// How simulated games choose their decisions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlayoutQuality {
+    /// Uniformly random: the most iterations per second.
+    Uniform,
+    /// Takes an immediately winning decision when a few trial plays find one (fewer, better
+    /// playouts).
+    Decisive,
+}
+
+/// Everything a level fixes for one game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LevelBudget {
+    /// Iterations per decision (0 for `Random`). The arena uses these alone, so it is reproducible.
+    pub iterations: u64,
+    /// A wall-clock cap per decision for the app, so a slow machine still answers in time.
+    pub time_limit: Option<Duration>,
+    pub playouts: PlayoutQuality,
+    pub playout_cap: u32,
+    pub exploration: f32,
+}
+
+impl LevelBudget {
+    /// The app's budget: iterations and the time limit.
+    pub fn budget(&self) -> Budget {
+        Budget { iterations: self.iterations, time_limit: self.time_limit, stop: None }
+    }
+
+    /// The arena's budget: iterations only, so that a seed always gives the same games.
+    pub fn fixed_budget(&self) -> Budget {
+        Budget::iterations(self.iterations)
+    }
+
+    pub fn config(&self) -> MctsConfig {
+        MctsConfig { exploration: self.exploration, playout_cap: self.playout_cap, ..MctsConfig::default() }
+    }
+
+    pub fn policy(&self) -> LevelPolicy {
+        match self.playouts {
+            PlayoutQuality::Uniform => LevelPolicy::Uniform(UniformPolicy),
+            PlayoutQuality::Decisive => LevelPolicy::Decisive(DecisivePolicy::default()),
+        }
+    }
+}
+
+/// The preset of `level` for the game with this slug. The generic numbers aim at Hard ≈ 2 s per
+/// decision for a game with fast playouts; the games override them below once measured with
+/// `stoneyard arena` and `stoneyard bench` (Hard's time limit keeps slow games near 2 s anyway).
+pub fn budget_for(level: Level, game_slug: &str) -> LevelBudget {
+    let generic = |iterations, seconds: f64, playouts| LevelBudget {
+        iterations,
+        time_limit: Some(Duration::from_secs_f64(seconds)),
+        playouts,
+        playout_cap: 1_000,
+        exploration: std::f32::consts::SQRT_2,
+    };
+    let mut preset = match level {
+        Level::Random => LevelBudget { time_limit: None, ..generic(0, 0.0, PlayoutQuality::Uniform) },
+        Level::Easy => generic(300, 0.5, PlayoutQuality::Uniform),
+        Level::Medium => generic(3_000, 1.0, PlayoutQuality::Uniform),
+        Level::Hard => generic(30_000, 2.0, PlayoutQuality::Decisive),
+    };
+    if let Some(&(_, _, iterations, playout_cap)) =
+        CALIBRATION.iter().find(|(slug, l, _, _)| *slug == game_slug && *l == level)
+    {
+        preset.iterations = iterations;
+        preset.playout_cap = playout_cap;
+    }
+    preset
+}
+
+/// Per-game calibration: (game slug, level, iterations, playout cap). Hard's iterations are those
+/// that take about 2 s natively; playout caps shorten games whose random playouts run long. Filled
+/// in as the engines land and are measured; a game without a row uses the generic preset.
+const CALIBRATION: &[(&str, Level, u64, u32)] = &[];
+
+/// A player of `level` for a game, seeded. `Random` needs no budget; the others are searchers
+/// configured from [`budget_for`] (pass the level's budget to `decide`).
+pub fn strategy_for<R: Rules>(level: Level, game_slug: &str, seed: u64) -> Box<dyn Strategy<R>> {
+    if level == Level::Random {
+        return Box::new(RandomStrategy::new(seed));
+    }
+    let preset = budget_for(level, game_slug);
+    Box::new(Searcher::<R, LevelPolicy, DrawEvaluator>::with_policy(
+        preset.config(),
+        preset.policy(),
+        DrawEvaluator,
+        seed,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_parse_and_grow_stronger() {
+        for level in Level::ALL {
+            assert_eq!(level.slug().parse::<Level>(), Ok(level));
+        }
+        assert_eq!(" Hard ".parse::<Level>(), Ok(Level::Hard));
+        assert!("expert".parse::<Level>().unwrap_err().contains("medium"));
+        let iterations: Vec<u64> = Level::ALL.iter().map(|&l| budget_for(l, "gravel").iterations).collect();
+        assert!(iterations.windows(2).all(|w| w[0] < w[1]), "{iterations:?}");
+        assert_eq!(budget_for(Level::Random, "anything").fixed_budget().iterations, 0);
+        assert!(budget_for(Level::Hard, "red-stone").fixed_budget().time_limit.is_none());
+    }
+}
