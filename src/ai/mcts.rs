@@ -21,6 +21,8 @@ pub struct MctsConfig {
     /// The UCB1 exploration constant for rewards scaled to [0, 1]. `sqrt(2)` is the value for which
     /// UCB1's regret bound holds (Auer et al. 2002); lower values search deeper and narrower.
     pub exploration: f32,
+    /// The share of uniform exploration in the EXP3 mix used at simultaneous nodes.
+    pub simultaneous_exploration: f32,
     /// Decisions a playout may make before the evaluator scores the position instead.
     pub playout_cap: u32,
     /// The tree stops growing at this many nodes (iterations then only play out from its leaves).
@@ -29,7 +31,12 @@ pub struct MctsConfig {
 
 impl Default for MctsConfig {
     fn default() -> Self {
-        MctsConfig { exploration: std::f32::consts::SQRT_2, playout_cap: 1_000, max_nodes: 1_000_000 }
+        MctsConfig {
+            exploration: std::f32::consts::SQRT_2,
+            simultaneous_exploration: 0.1,
+            playout_cap: 1_000,
+            max_nodes: 1_000_000,
+        }
     }
 }
 
@@ -42,6 +49,8 @@ struct Arm<M> {
     visits: u32,
     /// Sum of rewards in [-1, 1] from the point of view of the choice's side.
     reward: f32,
+    /// EXP3's importance-weighted sum of rewards scaled to [0, 1] (commitment choices only).
+    gain: f32,
 }
 
 /// The decisions open to one side at one point of the tree, with their statistics.
@@ -114,10 +123,12 @@ pub struct Searcher<R: Rules, P = UniformPolicy, E = DrawEvaluator> {
     /// Decisions observed since the tree's root position.
     played: Vec<R::Move>,
     // Scratch space reused by every iteration.
-    path: Vec<(u32, usize)>,
+    /// (choice, arm, probability with which the arm was drawn) for each decision of the iteration.
+    path: Vec<(u32, usize, f32)>,
     node_path: Vec<u32>,
     moves: Vec<R::Move>,
     commitments: [Vec<R::Move>; 2],
+    weights: Vec<f32>,
 }
 
 impl<R: Rules> Searcher<R> {
@@ -144,6 +155,7 @@ impl<R: Rules, P: PlayoutPolicy<R>, E: Evaluator<R>> Searcher<R, P, E> {
             node_path: Vec::new(),
             moves: Vec::new(),
             commitments: [Vec::new(), Vec::new()],
+            weights: Vec::new(),
         }
     }
 
@@ -199,7 +211,7 @@ impl<R: Rules, P: PlayoutPolicy<R>, E: Evaluator<R>> Searcher<R, P, E> {
             }
             // Reading the clock every iteration would cost more than a cheap playout.
             if let Some(limit) = budget.time_limit
-                && done % 16 == 0
+                && done.is_multiple_of(16)
                 && start.elapsed() >= limit
             {
                 break StopReason::TimeLimit;
@@ -238,7 +250,7 @@ impl<R: Rules, P: PlayoutPolicy<R>, E: Evaluator<R>> Searcher<R, P, E> {
             .iter()
             .map(|a| ArmStats { mv: a.mv.clone(), visits: a.visits, mean: mean(a) })
             .collect();
-        stats.sort_by(|a, b| b.visits.cmp(&a.visits));
+        stats.sort_by_key(|s| std::cmp::Reverse(s.visits));
         stats
     }
 
@@ -281,7 +293,7 @@ impl<R: Rules, P: PlayoutPolicy<R>, E: Evaluator<R>> Searcher<R, P, E> {
             let next = match self.nodes[node as usize].kind {
                 NodeKind::Sequential(c) => match self.select(c) {
                     Some(arm) => {
-                        self.path.push((c, arm));
+                        self.path.push((c, arm, 1.0));
                         pos.play_unchecked(&self.choices[c as usize].arms[arm].mv);
                         self.node_child(c, arm)
                     }
@@ -296,13 +308,17 @@ impl<R: Rules, P: PlayoutPolicy<R>, E: Evaluator<R>> Searcher<R, P, E> {
             }
             node = next;
         };
-        for &(c, arm) in &self.path {
+        for &(c, arm, probability) in &self.path {
             let choice = &mut self.choices[c as usize];
             choice.visits += 1;
             let reward = if choice.side == Side::First { value } else { -value };
+            let in_commitment = choice.in_commitment;
             let arm = &mut choice.arms[arm];
             arm.visits += 1;
             arm.reward += reward;
+            if in_commitment {
+                arm.gain += (reward + 1.0) * 0.5 / probability;
+            }
         }
         for &n in &self.node_path {
             self.nodes[n as usize].visits += 1;
@@ -326,8 +342,8 @@ impl<R: Rules, P: PlayoutPolicy<R>, E: Evaluator<R>> Searcher<R, P, E> {
                     }
                     self.expand_commitment(c, &own);
                 }
-                let Some(arm) = self.select(c) else { break };
-                self.path.push((c, arm));
+                let Some((arm, probability)) = self.select_simultaneous(c) else { break };
+                self.path.push((c, arm, probability));
                 own_moves.push(self.choices[c as usize].arms[arm].mv.clone());
                 c = self.commitment_child(c, arm);
             }
@@ -405,7 +421,7 @@ impl<R: Rules, P: PlayoutPolicy<R>, E: Evaluator<R>> Searcher<R, P, E> {
         for i in (1..moves.len()).rev() {
             moves.swap(i, pick_index(&mut self.rng, i + 1));
         }
-        moves.drain(..).map(|mv| Arm { mv, child: NONE, visits: 0, reward: 0.0 }).collect()
+        moves.drain(..).map(|mv| Arm { mv, child: NONE, visits: 0, reward: 0.0, gain: 0.0 }).collect()
     }
 
     fn new_choice(&mut self, side: Side, in_commitment: bool, moves: &mut Vec<R::Move>) -> u32 {
@@ -477,6 +493,37 @@ impl<R: Rules, P: PlayoutPolicy<R>, E: Evaluator<R>> Searcher<R, P, E> {
             }
         }
         Some(best)
+    }
+
+    /// EXP3 at a simultaneous node: an arm drawn from a softmax of the importance-weighted gains
+    /// mixed with uniform exploration, and the probability it had. A deterministic rule (UCB1)
+    /// here lets the two sides' choices fall into lockstep, so that one side's statistics secretly
+    /// depend on the other's picks (e.g. rock-paper-scissors where one side "always wins");
+    /// independent random draws keep each side's statistics about the other's mixed strategy.
+    fn select_simultaneous(&mut self, c: u32) -> Option<(usize, f32)> {
+        let gamma = self.config.simultaneous_exploration.clamp(0.01, 1.0);
+        let choice = &self.choices[c as usize];
+        let k = choice.arms.len();
+        if k == 0 {
+            return None;
+        }
+        let eta = gamma / k as f32;
+        let max_gain = choice.arms.iter().map(|a| a.gain).fold(f32::NEG_INFINITY, f32::max);
+        let weights = &mut self.weights;
+        weights.clear();
+        weights.extend(choice.arms.iter().map(|a| (eta * (a.gain - max_gain)).exp()));
+        let total: f32 = weights.iter().sum();
+        let probability = |w: f32| (1.0 - gamma) * w / total + gamma / k as f32;
+        let mut ticket: f32 = rand::RngExt::random_range(&mut self.rng, 0.0..1.0);
+        for (i, &w) in weights.iter().enumerate() {
+            let p = probability(w);
+            if ticket < p {
+                return Some((i, p));
+            }
+            ticket -= p;
+        }
+        // Rounding left a sliver: the last arm.
+        Some((k - 1, probability(weights[k - 1])))
     }
 
     /// Whether the tree from the previous search can be kept: the observed decisions lead from its
