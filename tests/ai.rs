@@ -7,7 +7,9 @@ use std::time::Duration;
 use stoneyard::ai::{
     Budget, DecideError, Level, MctsConfig, RandomStrategy, Searcher, StopReason, Strategy, play_game, run_arena,
 };
-use stoneyard::rules::{Effects, NoOptions, Outcome, PlayError, Rules, Side, Status, ToMove};
+use stoneyard::rules::{
+    Cell, Effects, NoOptions, Notation, Outcome, ParseError, PlayError, Rules, Side, Status, ToMove,
+};
 
 // ---------------------------------------------------------------------------------------------
 // Tic-tac-toe: cells 0..9 row by row; First is X.
@@ -86,6 +88,29 @@ impl Rules for TicTacToe {
         self.next = self.next.opponent();
         self.status = self.judge();
         Ok(Effects::new())
+    }
+}
+
+/// Just enough notation to put tic-tac-toe behind a `DynGame` handle: moves are cell digits 0–8.
+impl Notation for TicTacToe {
+    const SLUG: &'static str = "tic-tac-toe";
+    fn side_name(side: Side) -> &'static str {
+        if side == Side::First { "X" } else { "O" }
+    }
+    fn cell_name(&self, cell: Cell) -> String {
+        cell.to_string()
+    }
+    fn parse_move(&self, text: &str) -> Result<u8, ParseError> {
+        text.trim().parse().map_err(|_| ParseError::new("not a cell digit"))
+    }
+    fn format_move(&self, m: &u8) -> String {
+        m.to_string()
+    }
+    fn parse_position(_: &NoOptions, text: &str) -> Result<Self, ParseError> {
+        Ok(TicTacToe::from_rows(text))
+    }
+    fn format_position(&self) -> String {
+        self.cells.iter().map(|c| ['.', 'X', 'O'][c.map_or(0, |s| s.index() + 1)]).collect()
     }
 }
 
@@ -459,6 +484,37 @@ fn arena_hard_beats_random_at_tic_tac_toe() {
     for key in ["game", "a", "b", "games", "a_wins", "draws", "b_wins", "elo", "elo_ci95"] {
         assert!(json.get(key).is_some(), "{key}");
     }
+}
+
+#[test]
+fn the_game_handle_offers_sessions_moves_and_the_arena() {
+    // Imported here only: its methods share names with those of `Rules`.
+    use stoneyard::games::DynGame;
+    let game: Box<dyn DynGame> = Box::new(TicTacToe::from_rows("XX.|OO.|..."));
+    assert_eq!(game.ai_move(Side::First, Level::Easy, 1, None), Ok("2".to_string()));
+    assert_eq!(game.ai_move(Side::Second, Level::Hard, 1, None), Err(DecideError::NotYourTurn));
+    // Thinking in slices, as the web build does once per frame.
+    let mut session = game.ai_session(Side::First, Level::Medium, 1, None).expect("First to move");
+    let mut slices = 0;
+    while !session.think(100) {
+        slices += 1;
+        assert!(slices < 1_000, "the level's budget never ran out");
+    }
+    assert!(slices >= 10, "{slices} slices of 100 for Medium");
+    assert_eq!(session.decision(), "2");
+    // "Move now": a raised flag ends thinking at once with a legal decision.
+    let stop = Arc::new(AtomicBool::new(true));
+    let mut session = game.ai_session(Side::First, Level::Hard, 1, Some(stop)).expect("First to move");
+    assert!(session.think(u64::MAX));
+    let decision: u8 = session.decision().parse().expect("a cell digit");
+    assert!(TicTacToe::from_rows("XX.|OO.|...").is_legal(&decision));
+    let random = game.ai_move(Side::First, Level::Random, 1, None).expect("a decision");
+    assert!(["2", "5", "6", "7", "8"].contains(&random.as_str()));
+
+    let start: Box<dyn DynGame> = Box::new(TicTacToe::new(&NoOptions));
+    let report = start.arena(Level::Hard, Level::Random, 4, 1);
+    assert_eq!((report.game.as_str(), report.a.as_str(), report.b.as_str()), ("tic-tac-toe", "hard", "random"));
+    assert_eq!(report.b_wins, 0, "{report:?}");
 }
 
 /// Release-build throughput on the toy games: `cargo test --release --no-default-features --test ai
