@@ -168,26 +168,42 @@ impl Rules for Nim {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Simultaneous games: each side seals `steps` decisions among `options` values, then resolution.
-// With steps = 1 and options = 3 it is rock-paper-scissors (0 rock, 1 paper, 2 scissors); with
-// steps = 2 and options = 2 it is a hidden guess: Second wins if its two bits equal First's.
+// Simultaneous games: each side seals `steps` decisions among `options` values, then the round is
+// resolved; after `rounds` rounds the side with more round wins wins. With steps = 1 and options =
+// 3 a round is rock-paper-scissors (0 rock, 1 paper, 2 scissors); with steps = 2 and options = 2 it
+// is a hidden guess: Second wins the round if its two bits equal First's.
 
 #[derive(Clone, Debug)]
 struct Sealed {
     steps: usize,
     options: u8,
+    rounds_left: u8,
+    /// Rounds won by First minus rounds won by Second.
+    score: i8,
     chosen: [Vec<u8>; 2],
 }
 
 impl Sealed {
     fn rps() -> Self {
-        Sealed { steps: 1, options: 3, chosen: [Vec::new(), Vec::new()] }
+        Sealed { steps: 1, options: 3, rounds_left: 1, score: 0, chosen: [Vec::new(), Vec::new()] }
     }
     fn guess() -> Self {
-        Sealed { steps: 2, options: 2, chosen: [Vec::new(), Vec::new()] }
+        Sealed { steps: 2, options: 2, rounds_left: 1, score: 0, chosen: [Vec::new(), Vec::new()] }
     }
-    fn resolved(&self) -> bool {
-        self.chosen.iter().all(|c| c.len() == self.steps)
+    /// The round's result for First: +1, 0 or -1.
+    fn round_result(&self) -> i8 {
+        let [a, b] = &self.chosen;
+        if self.options == 3 {
+            match (3 + b[0] - a[0]) % 3 {
+                0 => 0,
+                1 => -1,
+                _ => 1,
+            }
+        } else if a == b {
+            -1
+        } else {
+            1
+        }
     }
 }
 
@@ -202,29 +218,20 @@ impl Rules for Sealed {
         &NoOptions
     }
     fn to_move(&self) -> Option<ToMove> {
-        (!self.resolved()).then_some(ToMove::Both)
+        (self.rounds_left > 0).then_some(ToMove::Both)
     }
     fn status(&self) -> Status {
-        if !self.resolved() {
-            return Status::Ongoing;
+        match (self.rounds_left, self.score.signum()) {
+            (1.., _) => Status::Ongoing,
+            (0, 1) => Status::Over(Outcome::Winner(Side::First)),
+            (0, -1) => Status::Over(Outcome::Winner(Side::Second)),
+            _ => Status::Over(Outcome::Draw),
         }
-        let [a, b] = &self.chosen;
-        Status::Over(if self.options == 3 {
-            match (3 + b[0] - a[0]) % 3 {
-                0 => Outcome::Draw,
-                1 => Outcome::Winner(Side::Second),
-                _ => Outcome::Winner(Side::First),
-            }
-        } else if a == b {
-            Outcome::Winner(Side::Second)
-        } else {
-            Outcome::Winner(Side::First)
-        })
     }
     fn legal_moves(&self, out: &mut Vec<(Side, u8)>) {
         out.clear();
         for side in Side::BOTH {
-            if self.chosen[side.index()].len() < self.steps {
+            if self.rounds_left > 0 && self.chosen[side.index()].len() < self.steps {
                 out.extend((0..self.options).map(|v| (side, v)));
             }
         }
@@ -241,6 +248,11 @@ impl Rules for Sealed {
             return Err(PlayError::new("already sealed"));
         }
         self.chosen[m.0.index()].push(m.1);
+        if self.chosen.iter().all(|c| c.len() == self.steps) {
+            self.score += self.round_result();
+            self.rounds_left -= 1;
+            self.chosen = [Vec::new(), Vec::new()];
+        }
         Ok(Effects::new())
     }
 }
@@ -515,6 +527,37 @@ fn the_game_handle_offers_sessions_moves_and_the_arena() {
     let report = start.arena(Level::Hard, Level::Random, 4, 1);
     assert_eq!((report.game.as_str(), report.a.as_str(), report.b.as_str()), ("tic-tac-toe", "hard", "random"));
     assert_eq!(report.b_wins, 0, "{report:?}");
+}
+
+#[test]
+fn the_tree_is_kept_through_a_simultaneous_node() {
+    let mut pos = Sealed { rounds_left: 3, ..Sealed::guess() };
+    let mut ai = searcher::<Sealed>(5);
+    let budget = Budget::iterations(20_000);
+    let mine = ai.decide(&pos, Side::Second, &budget).expect("a decision");
+    let mut own = pos.clone();
+    own.play(&mine).expect("legal");
+    // Second's own second bit, decided from a position holding only its own first bit.
+    let mine_too = ai.decide(&own, Side::Second, &budget).expect("a decision");
+    // The round is revealed: First's bits, then Second's.
+    for m in [(Side::First, 1), (Side::First, 0), mine, mine_too] {
+        pos.play(&m).expect("legal");
+        ai.observe(&m);
+    }
+    assert_eq!(pos.rounds_left, 2);
+    // The decision for the own second bit started a fresh tree (its root held a sealed bit of
+    // Second's that First's search must not know), so this cannot reuse; a fresh searcher that
+    // observed the whole round from the start can.
+    let mut fresh = searcher::<Sealed>(6);
+    let start = Sealed { rounds_left: 3, ..Sealed::guess() };
+    fresh.decide(&start, Side::First, &budget).expect("a decision");
+    for m in [(Side::First, 1), (Side::First, 0), mine, mine_too] {
+        fresh.observe(&m);
+    }
+    fresh.begin(&pos, Side::First).expect("First to decide");
+    assert!(fresh.root_visits() > 0, "the subtree after the joint step was dropped");
+    assert!(fresh.root_statistics().iter().all(|s| s.mv.0 == Side::First && s.visits > 0));
+    assert!(pos.is_legal(&fresh.choice().expect("a decision")));
 }
 
 /// Release-build throughput on the toy games: `cargo test --release --no-default-features --test ai
