@@ -258,6 +258,49 @@ impl Rules for Sealed {
 }
 
 // ---------------------------------------------------------------------------------------------
+// A game that never ends: a token steps around a ring of four spaces. Its positions repeat, so
+// with transpositions the search graph has cycles.
+
+#[derive(Clone, Debug)]
+struct Ring {
+    at: u8,
+    next: Side,
+}
+
+impl Rules for Ring {
+    type Move = bool;
+    type Options = NoOptions;
+
+    fn new(_: &NoOptions) -> Self {
+        Ring { at: 0, next: Side::First }
+    }
+    fn options(&self) -> &NoOptions {
+        &NoOptions
+    }
+    fn to_move(&self) -> Option<ToMove> {
+        Some(ToMove::One(self.next))
+    }
+    fn status(&self) -> Status {
+        Status::Ongoing
+    }
+    fn legal_moves(&self, out: &mut Vec<bool>) {
+        out.clear();
+        out.extend([false, true]);
+    }
+    fn mover(&self, _m: &bool) -> Side {
+        self.next
+    }
+    fn place(&mut self, clockwise: &bool) -> Result<Effects, PlayError> {
+        self.at = (self.at + if *clockwise { 1 } else { 3 }) % 4;
+        self.next = self.next.opponent();
+        Ok(Effects::new())
+    }
+    fn zobrist(&self) -> u64 {
+        1 + u64::from(self.at) * 2 + self.next.index() as u64
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
 
 fn searcher<R: Rules>(seed: u64) -> Searcher<R> {
     Searcher::new(MctsConfig::default(), seed)
@@ -558,6 +601,27 @@ fn the_tree_is_kept_through_a_simultaneous_node() {
     assert!(fresh.root_visits() > 0, "the subtree after the joint step was dropped");
     assert!(fresh.root_statistics().iter().all(|s| s.mv.0 == Side::First && s.visits > 0));
     assert!(pos.is_legal(&fresh.choice().expect("a decision")));
+}
+
+#[test]
+fn transpositions_share_nodes_and_cycles_end() {
+    let pos = Nim { heaps: vec![2, 3, 4], next: Side::First };
+    let budget = Budget::iterations(20_000);
+    let mut shared = searcher::<Nim>(1);
+    let mut plain = Searcher::<Nim>::new(MctsConfig { transpositions: false, ..MctsConfig::default() }, 1);
+    assert_eq!(shared.decide(&pos, Side::First, &budget), Ok((2, 3)));
+    assert_eq!(plain.decide(&pos, Side::First, &budget), Ok((2, 3)));
+    // Nim [2, 3, 4] has 3 * 4 * 5 * 2 = 120 positions; the plain tree repeats them.
+    assert!(shared.tree_size() <= 120 && plain.tree_size() > 1_000, "{} {}", shared.tree_size(), plain.tree_size());
+    // A game whose positions repeat for ever: the search still ends and answers.
+    let mut ring = searcher::<Ring>(1);
+    let report = {
+        ring.begin(&Ring::new(&NoOptions), Side::First).expect("First to move");
+        ring.think(&Budget::iterations(2_000))
+    };
+    assert_eq!(report.iterations, 2_000);
+    assert!(ring.tree_size() <= 8);
+    assert!(ring.choice().is_some());
 }
 
 /// Release-build throughput on the toy games: `cargo test --release --no-default-features --test ai

@@ -14,6 +14,9 @@ use web_time::Instant;
 const NONE: u32 = u32::MAX;
 /// The root is always node 0 (reuse compacts the kept subtree so that this stays true).
 const ROOT: u32 = 0;
+/// An iteration that goes deeper than this stops and plays out: transpositions can make a cycle
+/// (a repeated position), and selection would follow it for ever.
+const MAX_DEPTH: usize = 2_000;
 
 /// Tuning of the search itself (the budget is given per decision).
 #[derive(Clone, Debug, PartialEq)]
@@ -27,6 +30,9 @@ pub struct MctsConfig {
     pub playout_cap: u32,
     /// The tree stops growing at this many nodes (iterations then only play out from its leaves).
     pub max_nodes: usize,
+    /// Share one node between the ways of reaching the same position, for games whose `zobrist()`
+    /// is nonzero (others are searched as a plain tree). Statistics of decisions stay per edge.
+    pub transpositions: bool,
 }
 
 impl Default for MctsConfig {
@@ -36,6 +42,7 @@ impl Default for MctsConfig {
             simultaneous_exploration: 0.1,
             playout_cap: 1_000,
             max_nodes: 1_000_000,
+            transpositions: true,
         }
     }
 }
@@ -92,6 +99,8 @@ enum NodeKind {
 struct Node {
     visits: u32,
     kind: NodeKind,
+    /// The position's Zobrist key when it is in the transposition table, else 0.
+    key: u64,
 }
 
 /// What the search thinks of one decision at the root.
@@ -120,6 +129,8 @@ pub struct Searcher<R: Rules, P = UniformPolicy, E = DrawEvaluator> {
     choices: Vec<Choice<R::Move>>,
     /// Children of simultaneous nodes: (node, first side's completed commitment, second side's).
     joint: HashMap<(u32, u32, u32), u32>,
+    /// Nodes by Zobrist key (transpositions).
+    table: HashMap<u64, u32>,
     /// Decisions observed since the tree's root position.
     played: Vec<R::Move>,
     // Scratch space reused by every iteration.
@@ -150,6 +161,7 @@ impl<R: Rules, P: PlayoutPolicy<R>, E: Evaluator<R>> Searcher<R, P, E> {
             nodes: Vec::new(),
             choices: Vec::new(),
             joint: HashMap::new(),
+            table: HashMap::new(),
             played: Vec::new(),
             path: Vec::new(),
             node_path: Vec::new(),
@@ -265,11 +277,17 @@ impl<R: Rules, P: PlayoutPolicy<R>, E: Evaluator<R>> Searcher<R, P, E> {
     }
 
     fn reset(&mut self, pos: R) {
-        self.root_pos = Some(pos);
         self.nodes.clear();
         self.choices.clear();
         self.joint.clear();
-        self.nodes.push(Node { visits: 0, kind: NodeKind::Unexpanded });
+        self.table.clear();
+        self.nodes.push(Node { visits: 0, kind: NodeKind::Unexpanded, key: 0 });
+        let key = if self.config.transpositions { pos.zobrist() } else { 0 };
+        if key != 0 {
+            self.nodes[ROOT as usize].key = key;
+            self.table.insert(key, ROOT);
+        }
+        self.root_pos = Some(pos);
     }
 
     /// One iteration: select down the tree, expand one node, play out, back the value up.
@@ -284,7 +302,7 @@ impl<R: Rules, P: PlayoutPolicy<R>, E: Evaluator<R>> Searcher<R, P, E> {
             if let Status::Over(outcome) = pos.status() {
                 break outcome.score_for(Side::First);
             }
-            if node != ROOT && self.nodes[node as usize].visits == 0 {
+            if (node != ROOT && self.nodes[node as usize].visits == 0) || self.node_path.len() > MAX_DEPTH {
                 break self.playout(&mut pos);
             }
             if self.nodes[node as usize].kind == NodeKind::Unexpanded {
@@ -295,7 +313,7 @@ impl<R: Rules, P: PlayoutPolicy<R>, E: Evaluator<R>> Searcher<R, P, E> {
                     Some(arm) => {
                         self.path.push((c, arm, 1.0));
                         pos.play_unchecked(&self.choices[c as usize].arms[arm].mv);
-                        self.node_child(c, arm)
+                        self.node_child(c, arm, &pos)
                     }
                     None => NONE,
                 },
@@ -358,13 +376,11 @@ impl<R: Rules, P: PlayoutPolicy<R>, E: Evaluator<R>> Searcher<R, P, E> {
         if let Some(&child) = self.joint.get(&(node, leaves[0], leaves[1])) {
             return child;
         }
-        match self.new_node() {
-            Some(child) => {
-                self.joint.insert((node, leaves[0], leaves[1]), child);
-                child
-            }
-            None => NONE,
+        let child = self.node_for(pos);
+        if child != NONE {
+            self.joint.insert((node, leaves[0], leaves[1]), child);
         }
+        child
     }
 
     fn playout(&mut self, pos: &mut R) -> f32 {
@@ -434,17 +450,35 @@ impl<R: Rules, P: PlayoutPolicy<R>, E: Evaluator<R>> Searcher<R, P, E> {
         if self.nodes.len() >= self.config.max_nodes || self.nodes.len() >= NONE as usize {
             return None;
         }
-        self.nodes.push(Node { visits: 0, kind: NodeKind::Unexpanded });
+        self.nodes.push(Node { visits: 0, kind: NodeKind::Unexpanded, key: 0 });
         Some((self.nodes.len() - 1) as u32)
     }
 
-    /// The node a sequential decision leads to, created if the tree has room.
-    fn node_child(&mut self, c: u32, arm: usize) -> u32 {
+    /// The node for `pos` reached by a new edge: the transposition's node when the table has the
+    /// position, else a new node (`NONE` when the tree is full).
+    fn node_for(&mut self, pos: &R) -> u32 {
+        let key = if self.config.transpositions { pos.zobrist() } else { 0 };
+        if key != 0
+            && let Some(&node) = self.table.get(&key)
+        {
+            return node;
+        }
+        let Some(node) = self.new_node() else { return NONE };
+        if key != 0 {
+            self.nodes[node as usize].key = key;
+            self.table.insert(key, node);
+        }
+        node
+    }
+
+    /// The node a sequential decision leads to (`pos` is the position after it), created if the
+    /// tree has room.
+    fn node_child(&mut self, c: u32, arm: usize, pos: &R) -> u32 {
         let child = self.choices[c as usize].arms[arm].child;
         if child != NONE {
             return child;
         }
-        let Some(child) = self.new_node() else { return NONE };
+        let child = self.node_for(pos);
         self.choices[c as usize].arms[arm].child = child;
         child
     }
@@ -600,6 +634,7 @@ impl<R: Rules, P: PlayoutPolicy<R>, E: Evaluator<R>> Searcher<R, P, E> {
             joint_children.entry(parent).or_default().push((a, b, child));
         }
         self.joint.clear();
+        self.table.clear();
 
         /// (old index, new index) of a node or choice still to copy.
         enum Work {
@@ -614,7 +649,7 @@ impl<R: Rules, P: PlayoutPolicy<R>, E: Evaluator<R>> Searcher<R, P, E> {
         // New ids are handed out when an old index is first met; the copy happens from `work`.
         let mut map_node = |old: u32, nodes: &mut Vec<Node>, work: &mut Vec<Work>| -> u32 {
             *node_ids.entry(old).or_insert_with(|| {
-                nodes.push(Node { visits: 0, kind: NodeKind::Unexpanded });
+                nodes.push(Node { visits: 0, kind: NodeKind::Unexpanded, key: 0 });
                 let new = (nodes.len() - 1) as u32;
                 work.push(Work::Node(old, new));
                 new
@@ -650,7 +685,10 @@ impl<R: Rules, P: PlayoutPolicy<R>, E: Evaluator<R>> Searcher<R, P, E> {
                         }
                         kind => kind,
                     };
-                    nodes[new as usize] = Node { visits: old_node.visits, kind };
+                    nodes[new as usize] = Node { visits: old_node.visits, kind, key: old_node.key };
+                    if old_node.key != 0 {
+                        self.table.insert(old_node.key, new);
+                    }
                 }
                 Work::Choice(old, new) => {
                     let mut choice = std::mem::replace(&mut old_choices[old as usize], placeholder_choice());

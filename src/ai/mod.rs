@@ -5,7 +5,8 @@
 //!
 //! - [`Searcher`]: MCTS with UCT over atomic decisions, pluggable playouts ([`PlayoutPolicy`]) and a
 //!   static evaluation when a playout hits its ply cap ([`Evaluator`]), tree reuse between decisions
-//!   ([`Strategy::observe`]), and decoupled selection at simultaneous nodes (`ToMove::Both`).
+//!   ([`Strategy::observe`]), transpositions for games with a Zobrist key, and decoupled selection
+//!   at simultaneous nodes (`ToMove::Both`).
 //! - [`Budget`]: iterations (deterministic for a seed), an optional wall-clock limit and a "move now"
 //!   flag.
 //! - [`Level`] and [`budget_for`]: the `random`, `easy`, `medium`, `hard` presets, tunable per game.
