@@ -97,36 +97,77 @@ impl LevelBudget {
     }
 }
 
-/// The preset of `level` for the game with this slug. The generic numbers aim at Hard ≈ 2 s per
-/// decision for a game with fast playouts; the games override them below once measured with
-/// `stoneyard arena` and `stoneyard bench` (Hard's time limit keeps slow games near 2 s anyway).
+/// The preset of `level` for the game with this slug: the game's row of [`CALIBRATION`], else the
+/// generic numbers (fit for small games with cheap playouts). Hard's time limit keeps a decision
+/// near 2 s on machines slower than the one the rows were measured on.
 pub fn budget_for(level: Level, game_slug: &str) -> LevelBudget {
-    let generic = |iterations, seconds: f64, playouts| LevelBudget {
+    let preset = |iterations, seconds: f64, playouts, playout_cap| LevelBudget {
         iterations,
         time_limit: Some(Duration::from_secs_f64(seconds)),
         playouts,
-        playout_cap: 1_000,
+        playout_cap,
         exploration: std::f32::consts::SQRT_2,
     };
-    let mut preset = match level {
-        Level::Random => LevelBudget { time_limit: None, ..generic(0, 0.0, PlayoutQuality::Uniform) },
-        Level::Easy => generic(300, 0.5, PlayoutQuality::Uniform),
-        Level::Medium => generic(3_000, 1.0, PlayoutQuality::Uniform),
-        Level::Hard => generic(30_000, 2.0, PlayoutQuality::Decisive),
-    };
-    if let Some(&(_, _, iterations, playout_cap)) =
-        CALIBRATION.iter().find(|(slug, l, _, _)| *slug == game_slug && *l == level)
-    {
-        preset.iterations = iterations;
-        preset.playout_cap = playout_cap;
+    let row = CALIBRATION.iter().find(|row| row.game == game_slug);
+    let iterations = |index: usize, generic: u64| row.map_or(generic, |r| r.iterations[index]);
+    let cap = row.map_or(1_000, |r| r.playout_cap);
+    match level {
+        Level::Random => LevelBudget { time_limit: None, ..preset(0, 0.0, PlayoutQuality::Uniform, cap) },
+        Level::Easy => preset(iterations(0, 300), 0.5, PlayoutQuality::Uniform, cap),
+        Level::Medium => preset(iterations(1, 3_000), 1.0, PlayoutQuality::Uniform, cap),
+        Level::Hard => {
+            preset(iterations(2, 30_000), 2.0, row.map_or(PlayoutQuality::Decisive, |r| r.hard_playouts), cap)
+        }
     }
-    preset
 }
 
-/// Per-game calibration: (game slug, level, iterations, playout cap). Hard's iterations are those
-/// that take about 2 s natively; playout caps shorten games whose random playouts run long. Filled
-/// in as the engines land and are measured; a game without a row uses the generic preset.
-const CALIBRATION: &[(&str, Level, u64, u32)] = &[];
+/// One game's numbers.
+struct Calibration {
+    game: &'static str,
+    /// Iterations per decision for Easy, Medium, Hard.
+    iterations: [u64; 3],
+    hard_playouts: PlayoutQuality,
+    playout_cap: u32,
+}
+
+/// Per-game presets. Hard's iterations take about 2 s from the initial position, measured with the
+/// engines of 2026-11-22 on the shared two-core build machine under load (MCTS iterations per
+/// second with uniform playouts: gravel 2.3k, throngs 2.4k, inchworm 2.0k, red-stone 5.1k,
+/// hidden-intention 60k–110k). Decisive playouts cost these games 2–3× the time and they seldom end
+/// on a single decision, so they play out uniformly. Re-measure when the engines get faster, and
+/// check the order of the levels with `stoneyard arena`.
+const CALIBRATION: &[Calibration] = &[
+    Calibration {
+        game: "gravel",
+        iterations: [200, 1_000, 5_000],
+        hard_playouts: PlayoutQuality::Uniform,
+        playout_cap: 1_000,
+    },
+    Calibration {
+        game: "red-stone",
+        iterations: [300, 2_000, 10_000],
+        hard_playouts: PlayoutQuality::Uniform,
+        playout_cap: 1_000,
+    },
+    Calibration {
+        game: "throngs",
+        iterations: [200, 1_000, 5_000],
+        hard_playouts: PlayoutQuality::Uniform,
+        playout_cap: 1_000,
+    },
+    Calibration {
+        game: "inchworm",
+        iterations: [200, 800, 4_000],
+        hard_playouts: PlayoutQuality::Uniform,
+        playout_cap: 1_000,
+    },
+    Calibration {
+        game: "hidden-intention",
+        iterations: [1_000, 10_000, 100_000],
+        hard_playouts: PlayoutQuality::Uniform,
+        playout_cap: 1_000,
+    },
+];
 
 /// A player of `level` for a game, seeded. `Random` needs no budget; the others are searchers
 /// configured from [`budget_for`] (pass the level's budget to `decide`).
@@ -158,5 +199,16 @@ mod tests {
         assert!(iterations.windows(2).all(|w| w[0] < w[1]), "{iterations:?}");
         assert_eq!(budget_for(Level::Random, "anything").fixed_budget().iterations, 0);
         assert!(budget_for(Level::Hard, "red-stone").fixed_budget().time_limit.is_none());
+    }
+
+    #[test]
+    fn every_game_is_calibrated_with_levels_in_order() {
+        for kind in crate::games::GameKind::ALL {
+            let row = CALIBRATION.iter().find(|r| r.game == kind.slug());
+            assert!(row.is_some(), "{kind} has no calibration row");
+            let levels = [Level::Easy, Level::Medium, Level::Hard].map(|l| budget_for(l, kind.slug()).iterations);
+            assert!(levels.windows(2).all(|w| w[0] < w[1]), "{kind}: {levels:?}");
+        }
+        assert_eq!(budget_for(Level::Hard, "tic-tac-toe").playouts, PlayoutQuality::Decisive);
     }
 }
