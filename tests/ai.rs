@@ -1,5 +1,7 @@
-//! The computer opponents on tiny games defined here: tic-tac-toe, Nim, rock-paper-scissors and a
-//! two-step hidden guessing game (simultaneous nodes), plus the arena.
+//! The computer opponents on tiny games defined here, and the arena.
+//!
+//! Tic-tac-toe, Nim, a ring walk that never ends, and sealed simultaneous games: rock-paper-scissors
+//! and a two-step hidden guess.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -1,5 +1,6 @@
-//! The arena: two players of given levels play a series of seeded games, sides alternating, and the
-//! result is summarised as an Elo difference with a 95% interval.
+//! The arena: seeded series of games between two levels, summarised as an Elo difference.
+//!
+//! Sides alternate game by game; the Elo difference comes with a 95% interval.
 
 use super::Strategy;
 use super::budget::Budget;

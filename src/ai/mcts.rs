@@ -1,5 +1,8 @@
-//! Monte Carlo tree search: UCT over atomic decisions, decoupled UCT at simultaneous nodes, and tree
-//! reuse between decisions.
+//! Monte Carlo tree search over atomic decisions, with simultaneous nodes and tree reuse.
+//!
+//! UCT (UCB1) at sequential nodes, decoupled EXP3 over each side's commitment at simultaneous
+//! nodes, transpositions by Zobrist key, and the subtree of the observed decisions kept between
+//! searches.
 
 use super::budget::{Budget, SearchReport, StopReason};
 use super::policy::{DrawEvaluator, Evaluator, PlayoutPolicy, UniformPolicy, playout_value};

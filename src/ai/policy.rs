@@ -1,5 +1,4 @@
-//! Playout policies (how a simulated game picks decisions) and static evaluators (how a capped
-//! playout is scored).
+//! Playout policies (how simulated games decide) and evaluators (how capped playouts score).
 
 use crate::rules::{GameRng, Outcome, Rules, Side, Status, pick_index};
 

@@ -1,6 +1,7 @@
-//! A decision of a level being thought about a slice at a time, behind an object-safe handle for
-//! callers that only hold a `DynGame` (the app: a background task natively, a per-frame slice on
-//! the web).
+//! One computer decision thought about in slices, behind an object-safe handle.
+//!
+//! For callers that only hold a `DynGame`: the app thinks in a background task natively and a
+//! slice per frame on the web.
 
 use super::budget::{Budget, StopReason};
 use super::level::{Level, LevelBudget, budget_for};
