@@ -778,3 +778,34 @@ fn position_key<R: Rules>(pos: &R) -> u64 {
     format!("{pos:?}").hash(&mut hasher);
     hasher.finish()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn arm(visits: u32, reward: f32) -> Arm<u8> {
+        Arm { mv: 0, child: NONE, visits, reward, gain: 0.0 }
+    }
+
+    #[test]
+    fn most_visited_breaks_ties_by_mean() {
+        assert_eq!(most_visited(&[arm(5, 0.0), arm(9, -9.0), arm(9, 1.0), arm(2, 2.0)]), 2);
+        assert_eq!(most_visited(&[arm(0, 0.0)]), 0);
+    }
+
+    #[test]
+    fn sampling_follows_visits_and_skips_exploration_noise() {
+        let arms = [arm(600, 0.0), arm(300, 0.0), arm(100, 0.0), arm(5, 0.0)];
+        let mut rng = seeded(1);
+        let mut counts = [0u32; 4];
+        for _ in 0..10_000 {
+            counts[sample_by_visits(&arms, &mut rng)] += 1;
+        }
+        // 600 : 300 : 100 of 1000; the arm below a tenth of the most-visited one is never drawn.
+        assert!((5_600..6_400).contains(&counts[0]), "{counts:?}");
+        assert!((2_600..3_400).contains(&counts[1]), "{counts:?}");
+        assert!((700..1_300).contains(&counts[2]), "{counts:?}");
+        assert_eq!(counts[3], 0);
+        assert_eq!(sample_by_visits(&[arm(0, 0.0), arm(0, 0.0)], &mut rng), 0);
+    }
+}
