@@ -134,8 +134,12 @@ struct Calibration {
 /// engines of 2026-11-22 on the shared two-core build machine under load (MCTS iterations per
 /// second with uniform playouts: gravel 2.3k, throngs 2.4k, inchworm 2.0k, red-stone 5.1k,
 /// hidden-intention 60k–110k). Decisive playouts cost these games 2–3× the time and they seldom end
-/// on a single decision, so they play out uniformly. Re-measure when the engines get faster, and
-/// check the order of the levels with `stoneyard arena`.
+/// on a single decision, so they play out uniformly. Random games of Gravel (about 1,450 decisions)
+/// and Inchworm (about 3,000) run past the generic cap of 1,000, and without an evaluator a capped
+/// playout only says "draw", so their caps let most playouts finish (Inchworm's iterations are
+/// fewer for it). Re-measure when the engines get faster or gain evaluators, and check the order of
+/// the levels with `stoneyard arena` (Medium beat Easy 4–0 in hidden-intention, throngs and
+/// red-stone and 3–1 in gravel on 2026-11-22).
 const CALIBRATION: &[Calibration] = &[
     Calibration {
         game: "gravel",
