@@ -145,7 +145,7 @@ const CALIBRATION: &[Calibration] = &[
         game: "gravel",
         iterations: [200, 1_000, 5_000],
         hard_playouts: PlayoutQuality::Uniform,
-        playout_cap: 1_000,
+        playout_cap: 4_000,
     },
     Calibration {
         game: "red-stone",
@@ -161,9 +161,9 @@ const CALIBRATION: &[Calibration] = &[
     },
     Calibration {
         game: "inchworm",
-        iterations: [200, 800, 4_000],
+        iterations: [100, 500, 2_000],
         hard_playouts: PlayoutQuality::Uniform,
-        playout_cap: 1_000,
+        playout_cap: 6_000,
     },
     Calibration {
         game: "hidden-intention",
