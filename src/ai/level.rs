@@ -139,7 +139,7 @@ struct Calibration {
 /// playout only says "draw", so their caps let most playouts finish (Inchworm's iterations are
 /// fewer for it). Re-measure when the engines get faster or gain evaluators, and check the order of
 /// the levels with `stoneyard arena` (Medium beat Easy 4–0 in hidden-intention, throngs and
-/// red-stone and 3–1 in gravel on 2026-11-22).
+/// red-stone and 3–1 in gravel, and Hard beat Medium 4–0 in hidden-intention, on 2026-11-22).
 const CALIBRATION: &[Calibration] = &[
     Calibration {
         game: "gravel",
