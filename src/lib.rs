@@ -5,6 +5,7 @@
 //! a handle for any of them), `cli` (referee, perft, bench, arena) are pure Rust; `app` (feature
 //! `app`) is the Bevy game that projects the engines' positions onto entities.
 
+pub mod ai;
 pub mod cli;
 pub mod games;
 pub mod rules;

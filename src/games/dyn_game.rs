@@ -1,6 +1,7 @@
 //! `DynGame`: any game behind one object-safe handle, driven by record tokens and texts.
 
 use super::GameKind;
+use crate::ai::{AiSession, ArenaReport, DecideError, Level, run_arena, start_session};
 use crate::rules::{
     BoardView, Effects, GameOptions, LegalTokens, Notation, OptionError, OptionSpec, Outcome, ParseError, PlayoutStats,
     RecordError, Side, Status, ToMove, random_playout,
@@ -56,6 +57,32 @@ pub trait DynGame: Send + Sync {
     fn perft(&self, depth: u32) -> u64;
     /// Random playouts from this position for about `seconds`, one thread, seeded.
     fn bench(&self, seconds: f64, seed: u64) -> BenchReport;
+    /// `stoneyard arena`: `games` seeded games from this position between levels `a` and `b`,
+    /// sides alternating game by game (A plays the first side in game 0).
+    fn arena(&self, a: Level, b: Level, games: u32, seed: u64) -> ArenaReport;
+    /// Starts the computer's next atomic decision for `side` at `level`: think in slices with
+    /// `AiSession::think` (per frame on the web, in a task natively), then take `decision()` in the
+    /// game's move notation. At a simultaneous node call it before the opponent's sealed choice is
+    /// applied to this position (see the `ai` module). Raising `stop` makes it answer at once.
+    fn ai_session(
+        &self,
+        side: Side,
+        level: Level,
+        seed: u64,
+        stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    ) -> Result<Box<dyn AiSession>, DecideError>;
+    /// `ai_session` thought through to the end in one blocking call (run it off the frame).
+    fn ai_move(
+        &self,
+        side: Side,
+        level: Level,
+        seed: u64,
+        stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    ) -> Result<String, DecideError> {
+        let mut session = self.ai_session(side, level, seed, stop)?;
+        while !session.think(u64::MAX) {}
+        Ok(session.decision())
+    }
 }
 
 /// What `stoneyard bench` measures for one game.
@@ -162,6 +189,18 @@ impl<G: Notation> DynGame for G {
             plies_per_playout: stats.plies as f64 / playouts as f64,
             legal_per_state: stats.legal_total as f64 / stats.plies.max(1) as f64,
         }
+    }
+    fn arena(&self, a: Level, b: Level, games: u32, seed: u64) -> ArenaReport {
+        run_arena(self, G::SLUG, a, b, games, seed)
+    }
+    fn ai_session(
+        &self,
+        side: Side,
+        level: Level,
+        seed: u64,
+        stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    ) -> Result<Box<dyn AiSession>, DecideError> {
+        start_session(self, side, level, seed, stop)
     }
 }
 

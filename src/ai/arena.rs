@@ -1,0 +1,234 @@
+//! The arena: seeded series of games between two levels, summarised as an Elo difference.
+//!
+//! Sides alternate game by game; the Elo difference comes with a 95% interval.
+
+use super::Strategy;
+use super::budget::Budget;
+use super::level::{Level, budget_for, strategy_for};
+use crate::rules::{Outcome, Rules, Side, Status, ToMove};
+use serde::Serialize;
+
+/// A game longer than this many atomic decisions is scored a draw (a guard, not a rule).
+pub const ARENA_DECISION_LIMIT: u64 = 100_000;
+
+/// Wins, draws and losses of player A against player B.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ArenaTally {
+    pub a_wins: u32,
+    pub draws: u32,
+    pub b_wins: u32,
+}
+
+impl ArenaTally {
+    pub fn games(&self) -> u32 {
+        self.a_wins + self.draws + self.b_wins
+    }
+}
+
+/// The line `stoneyard arena` prints.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ArenaReport {
+    pub game: String,
+    pub a: String,
+    pub b: String,
+    pub games: u32,
+    pub a_wins: u32,
+    pub draws: u32,
+    pub b_wins: u32,
+    /// Elo of A minus Elo of B.
+    pub elo: f64,
+    pub elo_ci95: [f64; 2],
+}
+
+/// `games` games between levels `a` and `b` from `start`; A plays `First` in even-numbered games.
+/// Budgets are iterations only, so the same seed gives the same report.
+pub fn run_arena<R: Rules>(start: &R, game_slug: &str, a: Level, b: Level, games: u32, seed: u64) -> ArenaReport {
+    let player = |level: Level| {
+        move |player_seed: u64| -> (Box<dyn Strategy<R>>, Budget) {
+            (strategy_for::<R>(level, game_slug, player_seed), budget_for(level, game_slug).fixed_budget())
+        }
+    };
+    let tally = run_arena_with(start, games, seed, &player(a), &player(b));
+    let (elo, elo_ci95) = elo_estimate(&tally);
+    let round = |x: f64| (x * 10.0).round() / 10.0;
+    ArenaReport {
+        game: game_slug.to_string(),
+        a: a.slug().to_string(),
+        b: b.slug().to_string(),
+        games: tally.games(),
+        a_wins: tally.a_wins,
+        draws: tally.draws,
+        b_wins: tally.b_wins,
+        elo: round(elo),
+        elo_ci95: elo_ci95.map(round),
+    }
+}
+
+/// A player factory: given a seed, a fresh strategy and the budget it decides with.
+pub type PlayerFactory<'a, R> = dyn Fn(u64) -> (Box<dyn Strategy<R>>, Budget) + 'a;
+
+/// The arena with any players: fresh players every game, seeded from `seed` and the game number.
+pub fn run_arena_with<R: Rules>(
+    start: &R,
+    games: u32,
+    seed: u64,
+    make_a: &PlayerFactory<'_, R>,
+    make_b: &PlayerFactory<'_, R>,
+) -> ArenaTally {
+    let mut tally = ArenaTally::default();
+    for game in 0..games {
+        let game_seed = mix(seed, u64::from(game));
+        let (mut a, a_budget) = make_a(mix(game_seed, 1));
+        let (mut b, b_budget) = make_b(mix(game_seed, 2));
+        let a_side = if game % 2 == 0 { Side::First } else { Side::Second };
+        let outcome = if a_side == Side::First {
+            play_game(start, [a.as_mut(), b.as_mut()], [&a_budget, &b_budget], ARENA_DECISION_LIMIT)
+        } else {
+            play_game(start, [b.as_mut(), a.as_mut()], [&b_budget, &a_budget], ARENA_DECISION_LIMIT)
+        };
+        match outcome {
+            Outcome::Winner(side) if side == a_side => tally.a_wins += 1,
+            Outcome::Winner(_) => tally.b_wins += 1,
+            Outcome::Draw => tally.draws += 1,
+        }
+    }
+    tally
+}
+
+/// Plays one game from `start`: `players[i]` plays `Side::from_index(i)`. Every decision played is
+/// shown to both players. At a simultaneous node each side chooses its whole commitment from a
+/// position without the other's, then both are applied. A player that fails to give a legal
+/// decision loses; a game longer than `max_decisions` is a draw.
+pub fn play_game<R: Rules>(
+    start: &R,
+    mut players: [&mut dyn Strategy<R>; 2],
+    budgets: [&Budget; 2],
+    max_decisions: u64,
+) -> Outcome {
+    let mut pos = start.clone();
+    let mut decisions = 0u64;
+    let mut moves = Vec::new();
+    let forfeit = |side: Side| Outcome::Winner(side.opponent());
+    loop {
+        if let Status::Over(outcome) = pos.status() {
+            return outcome;
+        }
+        if decisions >= max_decisions {
+            return Outcome::Draw;
+        }
+        let played: Vec<R::Move> = match pos.to_move() {
+            None => return Outcome::Draw,
+            Some(ToMove::One(side)) => {
+                let i = side.index();
+                match players[i].decide(&pos, side, budgets[i]) {
+                    Ok(m) if pos.play(&m).is_ok() => vec![m],
+                    _ => return forfeit(side),
+                }
+            }
+            Some(ToMove::Both) => {
+                let mut commitments: [Vec<R::Move>; 2] = [Vec::new(), Vec::new()];
+                for side in Side::BOTH {
+                    let i = side.index();
+                    // The side sees the public position plus its own earlier decisions only.
+                    let mut own = pos.clone();
+                    loop {
+                        own.legal_moves_for(side, &mut moves);
+                        if own.to_move() != Some(ToMove::Both) || moves.is_empty() {
+                            break;
+                        }
+                        match players[i].decide(&own, side, budgets[i]) {
+                            Ok(m) if own.play(&m).is_ok() => commitments[i].push(m),
+                            _ => return forfeit(side),
+                        }
+                    }
+                }
+                for side in Side::BOTH {
+                    for m in &commitments[side.index()] {
+                        if pos.play(m).is_err() {
+                            return forfeit(side);
+                        }
+                    }
+                }
+                commitments.into_iter().flatten().collect()
+            }
+        };
+        if played.is_empty() {
+            return Outcome::Draw;
+        }
+        decisions += played.len() as u64;
+        for m in &played {
+            for player in players.iter_mut() {
+                player.observe(m);
+            }
+        }
+    }
+}
+
+/// The Elo difference for an expected score in (0, 1).
+pub fn elo_from_score(score: f64) -> f64 {
+    -400.0 * (1.0 / score - 1.0).log10()
+}
+
+/// Elo of A over B from the tally, with a 95% interval from the score's standard error. Scores of
+/// 0% or 100% are pulled half a game inside so the numbers stay finite; when every game had the
+/// same result (no observed spread) the spread of a win/loss coin at that score is used instead.
+pub fn elo_estimate(tally: &ArenaTally) -> (f64, [f64; 2]) {
+    let n = f64::from(tally.games());
+    if n == 0.0 {
+        return (0.0, [0.0, 0.0]);
+    }
+    let score = (f64::from(tally.a_wins) + 0.5 * f64::from(tally.draws)) / n;
+    let eps = 0.5 / n;
+    let clamped = score.clamp(eps, 1.0 - eps);
+    let mean_square = (f64::from(tally.a_wins) + 0.25 * f64::from(tally.draws)) / n;
+    let observed_variance = (mean_square - score * score).max(0.0);
+    let variance = if observed_variance > 1e-12 { observed_variance } else { clamped * (1.0 - clamped) };
+    let half_width = 1.96 * (variance / n).sqrt();
+    let bound = |s: f64| elo_from_score(s.clamp(eps / 2.0, 1.0 - eps / 2.0));
+    (elo_from_score(clamped), [bound(clamped - half_width), bound(clamped + half_width)])
+}
+
+/// A seed derived from two numbers (splitmix64 finaliser), so games and players get unrelated seeds.
+fn mix(a: u64, b: u64) -> u64 {
+    let mut z = a ^ b.wrapping_add(0x9E37_79B9_7F4A_7C15).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tally(a_wins: u32, draws: u32, b_wins: u32) -> ArenaTally {
+        ArenaTally { a_wins, draws, b_wins }
+    }
+
+    #[test]
+    fn elo_of_known_scores() {
+        assert!(elo_from_score(0.5).abs() < 1e-9);
+        assert!((elo_from_score(0.75) - 190.85).abs() < 0.01);
+        assert!((elo_from_score(0.25) + 190.85).abs() < 0.01);
+        let (elo, [lo, hi]) = elo_estimate(&tally(30, 40, 30));
+        assert!(elo.abs() < 1e-9);
+        assert!(lo < 0.0 && hi > 0.0 && (lo + hi).abs() < 1e-6, "{lo} {hi}");
+        let (elo, [lo, hi]) = elo_estimate(&tally(75, 0, 25));
+        assert!((elo - 190.85).abs() < 0.01);
+        // Score 0.75 ± 1.96 * sqrt(0.1875 / 100) = [0.665, 0.835].
+        assert!((lo - elo_from_score(0.75 - 1.96 * 0.043_301)).abs() < 0.5, "{lo}");
+        assert!((hi - elo_from_score(0.75 + 1.96 * 0.043_301)).abs() < 0.5, "{hi}");
+    }
+
+    #[test]
+    fn perfect_and_empty_scores_stay_finite() {
+        for t in [tally(20, 0, 0), tally(0, 0, 20), tally(0, 20, 0), tally(1, 0, 0), tally(0, 0, 0)] {
+            let (elo, [lo, hi]) = elo_estimate(&t);
+            assert!(elo.is_finite() && lo.is_finite() && hi.is_finite(), "{t:?}");
+            assert!(lo <= elo && elo <= hi, "{t:?}: {lo} {elo} {hi}");
+        }
+        let (elo, [lo, hi]) = elo_estimate(&tally(20, 0, 0));
+        assert!(elo > 400.0 && lo > 200.0 && hi > elo, "{lo} {elo} {hi}");
+        let (elo, _) = elo_estimate(&tally(0, 0, 20));
+        assert!(elo < -400.0);
+    }
+}

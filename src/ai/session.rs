@@ -1,0 +1,105 @@
+//! One computer decision thought about in slices, behind an object-safe handle.
+//!
+//! For callers that only hold a `DynGame`: the app thinks in a background task natively and a
+//! slice per frame on the web.
+
+use super::budget::{Budget, StopReason};
+use super::level::{Level, LevelBudget, budget_for};
+use super::mcts::Searcher;
+use super::policy::{DrawEvaluator, LevelPolicy};
+use super::{DecideError, RandomStrategy, Strategy};
+use crate::rules::{Notation, Side};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+/// One decision of the computer in progress. Think in slices, then take the decision.
+pub trait AiSession: Send {
+    /// Thinks for at most `iterations` more iterations, within the level's budget. Returns `true`
+    /// once the level has thought enough (iterations or time limit spent, stop flag raised, or the
+    /// decision is forced): the caller should then take `decision`.
+    fn think(&mut self, iterations: u64) -> bool;
+
+    /// The decision now (at any time, even before thinking), in the game's move notation.
+    fn decision(&mut self) -> String;
+}
+
+/// The session for a searching level.
+struct SearchSession<G: Notation> {
+    searcher: Searcher<G, LevelPolicy, DrawEvaluator>,
+    position: G,
+    preset: LevelBudget,
+    stop: Option<Arc<AtomicBool>>,
+    iterations_done: u64,
+    time_spent: Duration,
+    finished: bool,
+}
+
+impl<G: Notation> AiSession for SearchSession<G> {
+    fn think(&mut self, iterations: u64) -> bool {
+        if self.finished {
+            return true;
+        }
+        let left = self.preset.iterations.saturating_sub(self.iterations_done);
+        let time_left = self.preset.time_limit.map(|limit| limit.saturating_sub(self.time_spent));
+        let budget = Budget { iterations: iterations.min(left), time_limit: time_left, stop: self.stop.clone() };
+        let report = self.searcher.think(&budget);
+        self.iterations_done += report.iterations;
+        self.time_spent += Duration::from_secs_f64(report.seconds);
+        self.finished = match report.stopped_by {
+            StopReason::Iterations => self.iterations_done >= self.preset.iterations,
+            StopReason::TimeLimit | StopReason::StopFlag | StopReason::Forced => true,
+        };
+        self.finished
+    }
+
+    fn decision(&mut self) -> String {
+        match self.searcher.choice() {
+            Some(m) => self.position.format_move(&m),
+            // `begin` succeeded, so the side has a decision; this cannot happen, but stay total.
+            None => String::new(),
+        }
+    }
+}
+
+/// The session of the `random` level: decides at once.
+struct RandomSession {
+    decision: String,
+}
+
+impl AiSession for RandomSession {
+    fn think(&mut self, _iterations: u64) -> bool {
+        true
+    }
+    fn decision(&mut self) -> String {
+        self.decision.clone()
+    }
+}
+
+/// Starts the computer's decision for `side` in `position` at `level` (with the level's budget for
+/// this game, including its time limit). Refuses like [`Searcher::begin`], in particular when the
+/// opponent's sealed choice is already in `position`.
+pub fn start_session<G: Notation>(
+    position: &G,
+    side: Side,
+    level: Level,
+    seed: u64,
+    stop: Option<Arc<AtomicBool>>,
+) -> Result<Box<dyn AiSession>, DecideError> {
+    let preset = budget_for(level, G::SLUG);
+    if level == Level::Random {
+        let m = RandomStrategy::new(seed).decide(position, side, &Budget::iterations(0))?;
+        return Ok(Box::new(RandomSession { decision: position.format_move(&m) }));
+    }
+    let mut searcher = Searcher::with_policy(preset.config(), preset.policy(), DrawEvaluator, seed);
+    searcher.begin(position, side)?;
+    Ok(Box::new(SearchSession {
+        searcher,
+        position: position.clone(),
+        preset,
+        stop,
+        iterations_done: 0,
+        time_spent: Duration::ZERO,
+        finished: false,
+    }))
+}
