@@ -105,7 +105,8 @@ mod scripted_games {
         press(app, &presses);
         assert_eq!(screen(app), Screen::Setup);
         press(app, option_presses);
-        let mut to_start = vec![Down; options];
+        // Past the option rows and the opponent row to "Start game".
+        let mut to_start = vec![Down; options + 1];
         to_start.push(Select);
         press(app, &to_start);
         assert_eq!(screen(app), Screen::Playing);

@@ -1,6 +1,7 @@
 //! The in-game HUD (egui): whose turn, counters, the choice list, decisions that name no space,
 //! the move list, undo/redo and the way back to the title screen.
 
+use super::ai_player::Thinking;
 use super::board::{Choice, TurnBuilder, spaceless};
 use super::match_state::{CurrentMatch, side_label};
 use super::menus::{MenuClicked, MenuFocus};
@@ -24,6 +25,7 @@ fn draw_hud(
     mut decide: MessageWriter<DecisionChosen>,
     mut next: ResMut<NextState<Screen>>,
     secrecy: Res<Secrecy>,
+    thinking: Res<Thinking>,
 ) -> Result {
     let Some(mut current) = current else { return Ok(()) };
     if secrecy.handover.is_some() {
@@ -45,6 +47,16 @@ fn draw_hud(
                     ui.label(format!("{who}{}", c.label));
                     ui.label(egui::RichText::new(&c.value).strong());
                     ui.end_row();
+                }
+            });
+        }
+        if thinking.is_thinking() {
+            let secs = thinking.started.map(|t| t.elapsed().as_secs_f32()).unwrap_or(0.0);
+            let dots = ".".repeat(1 + (secs * 2.0) as usize % 3);
+            ui.horizontal(|ui| {
+                ui.label(egui::RichText::new(format!("Computer is thinking{dots}")).size(18.0).strong());
+                if ui.button("Move now (E)").clicked() {
+                    thinking.move_now();
                 }
             });
         }

@@ -1,6 +1,7 @@
 //! The game in progress: the authoritative position (`CurrentMatch`), its history, undo and redo.
 //! Entities on the board are only a projection of this value.
 
+use crate::ai::Level;
 use crate::games::{DynGame, status_json};
 use crate::rules::{Side, ToMove};
 use bevy::prelude::*;
@@ -11,6 +12,8 @@ pub struct CurrentMatch {
     pub game: Box<dyn DynGame>,
     /// Atomic decisions played, in notation.
     pub history: Vec<String>,
+    /// The side that made each decision of `history`.
+    pub makers: Vec<Side>,
     undo: Vec<(Box<dyn DynGame>, String)>,
     redo: Vec<(Box<dyn DynGame>, String)>,
     /// The last refusal or problem, shown until the next decision.
@@ -21,6 +24,10 @@ pub struct CurrentMatch {
     pub start_text: Option<String>,
     /// Seconds since 1970 when the match started.
     pub started_unix: u64,
+    /// Who plays each side: `None` a person on this device, `Some(level)` the computer.
+    pub players: [Option<Level>; 2],
+    /// The seed of the computer's choices in this match.
+    pub seed: u64,
 }
 
 impl CurrentMatch {
@@ -31,12 +38,15 @@ impl CurrentMatch {
         CurrentMatch {
             game,
             history: Vec::new(),
+            makers: Vec::new(),
             undo: Vec::new(),
             redo: Vec::new(),
             message: None,
             start,
             start_text: None,
             started_unix,
+            players: [None, None],
+            seed: started_unix,
         }
     }
 
@@ -46,9 +56,23 @@ impl CurrentMatch {
         match self.game.to_move()? {
             ToMove::One(side) => Some(side),
             ToMove::Both => {
-                Side::BOTH.into_iter().find(|&s| !self.game.legal_decisions(s).is_empty()).or(Some(Side::First))
+                // The computer seals first, so it can never see a person's sealed choice.
+                let mut order = Side::BOTH;
+                if self.players[1].is_some() && self.players[0].is_none() {
+                    order.reverse();
+                }
+                order.into_iter().find(|&s| !self.game.legal_decisions(s).is_empty()).or(Some(order[0]))
             }
         }
+    }
+
+    /// The computer's level when the acting side is played by the computer.
+    pub fn computer_to_act(&self) -> Option<(Side, Level)> {
+        if self.game.status().is_over() {
+            return None;
+        }
+        let side = self.acting_side()?;
+        self.players[side.index()].map(|level| (side, level))
     }
 
     /// The legal decisions of the acting side.
@@ -57,7 +81,8 @@ impl CurrentMatch {
     }
 
     /// Remembers the position before `decision` so it can be undone.
-    pub fn push_undo(&mut self, before: Box<dyn DynGame>, decision: &str) {
+    pub fn push_undo(&mut self, before: Box<dyn DynGame>, decision: &str, maker: Side) {
+        self.makers.push(maker);
         self.undo.push((before, decision.to_string()));
         self.redo.clear();
         self.history.push(decision.to_string());
@@ -69,6 +94,7 @@ impl CurrentMatch {
         if let Some((before, _)) = self.undo.pop() {
             self.game = before;
             self.history.pop();
+            self.makers.pop();
         }
     }
 
@@ -85,12 +111,15 @@ impl CurrentMatch {
             let now = std::mem::replace(&mut self.game, prev);
             self.redo.push((now, decision));
             self.history.pop();
+            self.makers.pop();
             self.message = None;
         }
     }
 
     pub fn redo(&mut self) {
         if let Some((next, decision)) = self.redo.pop() {
+            let maker = self.acting_side().unwrap_or(Side::First);
+            self.makers.push(maker);
             let now = std::mem::replace(&mut self.game, next);
             self.undo.push((now, decision.clone()));
             self.history.push(decision);

@@ -1,6 +1,7 @@
 //! The Bevy game: window, menus, input, sound. The rules live in `crate::games`; this layer only
 //! presents them and turns player input into their moves.
 
+pub mod ai_player;
 mod audio;
 pub mod board;
 mod hud;
@@ -25,18 +26,24 @@ use std::process::ExitCode;
 pub struct Launch {
     pub game: Option<GameKind>,
     pub options: Vec<(String, String)>,
+    /// The computer's level when playing against it (it takes the second side).
+    pub opponent: Option<crate::ai::Level>,
 }
 
 impl Launch {
     /// From `stoneyard play …`; refuses what this build cannot honour yet.
     pub fn from_args(args: &PlayArgs) -> Result<Launch, String> {
-        if args.vs != "human" {
-            return Err(format!("--vs {}: computer opponents are not built yet; use --vs human", args.vs));
-        }
+        let opponent = match args.vs.as_str() {
+            "human" => None,
+            "easy" => Some(crate::ai::Level::Easy),
+            "medium" => Some(crate::ai::Level::Medium),
+            "hard" => Some(crate::ai::Level::Hard),
+            other => return Err(format!("--vs {other}: the opponent is one of human, easy, medium, hard")),
+        };
         if let Some(path) = &args.load {
             return Err(format!("--load {}: loading records is not built yet", path.display()));
         }
-        Ok(Launch { game: args.game, options: args.options.clone() })
+        Ok(Launch { game: args.game, options: args.options.clone(), opponent })
     }
 }
 
@@ -63,6 +70,7 @@ pub fn core_plugin(app: &mut App) {
         hud::plugin,
         save_io::plugin,
         secrecy::plugin,
+        ai_player::plugin,
     ));
 }
 

@@ -16,7 +16,9 @@ pub fn plugin(app: &mut App) {
 
 /// The record of the match in progress.
 pub fn record_of(current: &CurrentMatch) -> GameRecord {
-    let mut record = GameRecord::new(current.start.as_ref(), [Player::Human, Player::Human], 0, current.started_unix);
+    let player = |p: Option<crate::ai::Level>| p.map_or(Player::Human, |l| Player::Computer(l.slug().to_string()));
+    let players = [player(current.players[0]), player(current.players[1])];
+    let mut record = GameRecord::new(current.start.as_ref(), players, current.seed, current.started_unix);
     record.start = current.start_text.clone();
     record.moves = current.history.iter().map(|d| RecordedMove { decision: d.clone(), at_ms: 0 }).collect();
     record.result = Some(crate::games::status_json(current.game.as_ref()));
@@ -44,12 +46,19 @@ fn resume_autosave(mut commands: Commands, store: Res<SaveStore>, mut warning: R
             let Ok(start) = record.replay(Some(0)) else { return };
             let mut current = CurrentMatch::new(start);
             current.started_unix = record.started_unix;
+            current.seed = record.seed;
+            let level = |p: &Player| match p {
+                Player::Human => None,
+                Player::Computer(l) => crate::ai::Level::ALL.into_iter().find(|x| x.slug() == l),
+            };
+            current.players = [level(&record.players[0]), level(&record.players[1])];
             for m in &record.moves {
                 let before = current.game.clone_box();
+                let maker = current.acting_side().unwrap_or(crate::rules::Side::First);
                 if current.game.play_decision(&m.decision).is_err() {
                     break;
                 }
-                current.push_undo(before, &m.decision);
+                current.push_undo(before, &m.decision, maker);
             }
             commands.insert_resource(current);
         }

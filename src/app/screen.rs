@@ -28,6 +28,7 @@ fn apply_launch(
     if let Some(launch) = launch {
         if let Some(kind) = launch.game {
             setup.select(kind, &launch.options);
+            setup.opponent = launch.opponent;
             next.set(Screen::Setup);
         }
     }

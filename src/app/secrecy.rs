@@ -16,8 +16,10 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 pub struct Secrecy {
     /// Decisions `0..revealed` of the history are public.
     pub revealed: usize,
-    /// The side whose decision the board waited for last frame.
+    /// The side whose decision the board waited for last time.
     last_acting: Option<Side>,
+    /// The public position text last time: it changes only when commitments are resolved.
+    last_position: String,
     /// The board is hidden until this side's player confirms they hold the device.
     pub handover: Option<Side>,
 }
@@ -29,33 +31,42 @@ impl Secrecy {
     }
 }
 
+/// What changed since the last decision (the inputs of `update_secrecy`).
+pub struct Observed<'a> {
+    pub simultaneous: bool,
+    /// Both sides are people on this device (only then is a hand-over needed).
+    pub hot_seat: bool,
+    pub acting: Option<Side>,
+    pub history_len: usize,
+    /// The public position text (no staged or sealed decisions in it).
+    pub position: &'a str,
+}
+
 /// Recomputes who may see what after a decision (pure, for tests).
-pub fn update_secrecy(s: &mut Secrecy, simultaneous: bool, acting: Option<Side>, history_len: usize) {
-    if !simultaneous {
-        s.revealed = history_len;
-        s.handover = None;
-    } else {
-        // A new acting side within a simultaneous node: the previous one sealed. When it is the
-        // first side again, both commitments were resolved and everything so far is public.
-        if acting != s.last_acting && s.last_acting.is_some() {
-            if acting == Some(Side::First) {
-                s.revealed = history_len;
-            }
-            s.handover = acting;
-        }
-        s.revealed = s.revealed.min(history_len);
+pub fn update_secrecy(s: &mut Secrecy, now: &Observed) {
+    if !now.simultaneous || now.position != s.last_position {
+        // Sequential play, or commitments were just resolved: everything so far is public.
+        s.revealed = now.history_len;
     }
-    s.last_acting = acting;
+    if now.simultaneous && now.hot_seat && s.last_acting.is_some() && now.acting != s.last_acting {
+        s.handover = now.acting;
+    }
+    if !now.simultaneous {
+        s.handover = None;
+    }
+    s.revealed = s.revealed.min(now.history_len);
+    s.last_acting = now.acting;
+    s.last_position = now.position.to_string();
 }
 
 /// Whether undo is allowed now: always in sequential games; in a simultaneous node only for the
-/// first player's own staged decisions, so nobody can step back into a sealed commitment.
+/// acting player's own unresolved decisions, so nobody steps back into another's sealed choice.
 pub fn undo_allowed(current: &CurrentMatch, secrecy: &Secrecy) -> bool {
     if !current.can_undo() {
         return false;
     }
     current.game.to_move() != Some(ToMove::Both)
-        || (current.acting_side() == Some(Side::First) && current.history.len() > secrecy.revealed)
+        || (current.history.len() > secrecy.revealed && current.makers.last().copied() == current.acting_side())
 }
 
 pub fn plugin(app: &mut App) {
@@ -67,7 +78,12 @@ pub fn plugin(app: &mut App) {
 
 fn start_secrecy(mut secrecy: ResMut<Secrecy>, current: Option<Res<CurrentMatch>>) {
     let Some(current) = current else { return };
-    *secrecy = Secrecy { revealed: current.history.len(), last_acting: current.acting_side(), handover: None };
+    *secrecy = Secrecy {
+        revealed: current.history.len(),
+        last_acting: current.acting_side(),
+        last_position: current.game.position_text(),
+        handover: None,
+    };
 }
 
 fn track_secrecy(
@@ -77,9 +93,18 @@ fn track_secrecy(
     mut roots: Query<&mut Visibility>,
 ) {
     if current.is_changed() {
-        let simultaneous = current.game.to_move() == Some(ToMove::Both);
         let mut s = secrecy.clone();
-        update_secrecy(&mut s, simultaneous, current.acting_side(), current.history.len());
+        let position = current.game.position_text();
+        update_secrecy(
+            &mut s,
+            &Observed {
+                simultaneous: current.game.to_move() == Some(ToMove::Both),
+                hot_seat: current.players.iter().all(Option::is_none),
+                acting: current.acting_side(),
+                history_len: current.history.len(),
+                position: &position,
+            },
+        );
         secrecy.set_if_neq(s);
     }
     if let Some(root) = state.root {
@@ -126,27 +151,64 @@ fn draw_handover(
 mod tests {
     use super::*;
 
+    fn observe(s: &mut Secrecy, acting: Side, len: usize, position: &str) {
+        update_secrecy(
+            s,
+            &Observed { simultaneous: true, hot_seat: true, acting: Some(acting), history_len: len, position },
+        );
+    }
+
     #[test]
     fn sealed_decisions_stay_hidden_until_both_are_resolved() {
         let mut s = Secrecy::default();
-        update_secrecy(&mut s, true, Some(Side::First), 0);
+        observe(&mut s, Side::First, 0, "p0");
         // A stages two decisions and seals: the device goes to B, nothing of A's is public.
-        update_secrecy(&mut s, true, Some(Side::First), 1);
-        update_secrecy(&mut s, true, Some(Side::Second), 2);
+        observe(&mut s, Side::First, 1, "p0");
+        observe(&mut s, Side::Second, 2, "p0");
         assert_eq!(s.handover, Some(Side::Second));
         assert!(!s.is_public(0) && !s.is_public(1));
-        // B seals: both resolved, everything public, the device goes back to A.
+        // B seals: the commitments are resolved (new position), everything is public.
         s.handover = None;
-        update_secrecy(&mut s, true, Some(Side::Second), 3);
-        update_secrecy(&mut s, true, Some(Side::First), 4);
+        observe(&mut s, Side::Second, 3, "p0");
+        observe(&mut s, Side::First, 4, "p1");
         assert!(s.is_public(3));
         assert_eq!(s.handover, Some(Side::First));
     }
 
     #[test]
+    fn against_the_computer_there_is_no_hand_over() {
+        let mut s = Secrecy::default();
+        update_secrecy(
+            &mut s,
+            &Observed {
+                simultaneous: true,
+                hot_seat: false,
+                acting: Some(Side::Second),
+                history_len: 0,
+                position: "p",
+            },
+        );
+        update_secrecy(
+            &mut s,
+            &Observed { simultaneous: true, hot_seat: false, acting: Some(Side::First), history_len: 3, position: "p" },
+        );
+        assert_eq!(s.handover, None);
+        assert!(!s.is_public(2));
+    }
+
+    #[test]
     fn sequential_games_show_everything() {
         let mut s = Secrecy::default();
-        update_secrecy(&mut s, false, Some(Side::Second), 5);
+        update_secrecy(
+            &mut s,
+            &Observed {
+                simultaneous: false,
+                hot_seat: true,
+                acting: Some(Side::Second),
+                history_len: 5,
+                position: "x",
+            },
+        );
         assert!(s.is_public(4));
         assert_eq!(s.handover, None);
     }

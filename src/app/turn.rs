@@ -103,9 +103,10 @@ fn place(
 ) {
     let Some(text) = resolving.0.clone() else { return };
     let before = current.game.clone_box();
+    let maker = current.acting_side().unwrap_or(crate::rules::Side::First);
     match current.game.phase_place(&text) {
         Ok(effects) => {
-            current.push_undo(before, &text);
+            current.push_undo(before, &text, maker);
             let n = current.history.len();
             out.write_batch(effects.into_iter().map(|effect| EffectHappened { effect, decision: n }));
         }

@@ -138,6 +138,7 @@ fn board_input(
     mut decide: MessageWriter<DecisionChosen>,
     mut next: ResMut<NextState<Screen>>,
     secrecy: Res<Secrecy>,
+    thinking: Res<crate::app::ai_player::Thinking>,
 ) {
     let Some(mut current) = current else { return };
     if secrecy.handover.is_some() {
@@ -193,6 +194,10 @@ fn board_input(
                         chosen_cells.push(c.name.clone());
                     }
                 }
+                continue;
+            }
+            Action::Confirm if thinking.is_thinking() => {
+                thinking.move_now();
                 continue;
             }
             Action::CycleOption | Action::Confirm => {

@@ -2,6 +2,7 @@
 
 use super::widgets::{item, key_hints, screen_frame, value_item};
 use super::{MenuClicked, MenuFocus, MenuInput, read_menu_inputs, reset_focus};
+use crate::ai::Level;
 use crate::app::AppSystems;
 use crate::app::input::ActionPressed;
 use crate::app::match_state::CurrentMatch;
@@ -20,11 +21,13 @@ pub struct SetupChoice {
     pub values: Vec<(String, String)>,
     /// Why the game cannot start, or what went wrong last.
     pub message: Option<String>,
+    /// `None`: two people on this device; `Some(level)`: the computer plays the second side.
+    pub opponent: Option<Level>,
 }
 
 impl Default for SetupChoice {
     fn default() -> Self {
-        SetupChoice { kind: GameKind::Gravel, specs: &[], values: Vec::new(), message: None }
+        SetupChoice { kind: GameKind::Gravel, specs: &[], values: Vec::new(), message: None, opponent: None }
     }
 }
 
@@ -79,9 +82,16 @@ impl SetupChoice {
         self.values.iter().find(|(k, _)| k.eq_ignore_ascii_case(key)).map(|(_, v)| v.as_str()).unwrap_or("")
     }
 
-    /// Option rows, then Start, then Back.
+    /// Option rows, then the opponent, Start and Back.
     fn len(&self) -> usize {
-        self.specs.len() + 2
+        self.specs.len() + 3
+    }
+
+    /// Steps the opponent through person, Easy, Medium, Hard.
+    pub fn adjust_opponent(&mut self, delta: i32) {
+        const CHOICES: [Option<Level>; 4] = [None, Some(Level::Easy), Some(Level::Medium), Some(Level::Hard)];
+        let at = CHOICES.iter().position(|c| *c == self.opponent).unwrap_or(0) as i32;
+        self.opponent = CHOICES[(at + delta).rem_euclid(CHOICES.len() as i32) as usize];
     }
 }
 
@@ -106,9 +116,13 @@ fn setup_input(
             MenuInput::Back => next.set(Screen::Title),
             MenuInput::Adjust(i, d) if i < n => setup.adjust(i, d),
             MenuInput::Activate(i) if i < n => setup.adjust(i, 1),
-            MenuInput::Activate(i) if i == n => match games::open(setup.kind, &setup.values, None) {
+            MenuInput::Adjust(i, d) if i == n => setup.adjust_opponent(d),
+            MenuInput::Activate(i) if i == n => setup.adjust_opponent(1),
+            MenuInput::Activate(i) if i == n + 1 => match games::open(setup.kind, &setup.values, None) {
                 Ok(game) => {
-                    commands.insert_resource(CurrentMatch::new(game));
+                    let mut current = CurrentMatch::new(game);
+                    current.players = [None, setup.opponent];
+                    commands.insert_resource(current);
                     next.set(Screen::Playing);
                 }
                 Err(e) => setup.message = Some(e.to_string()),
@@ -132,8 +146,14 @@ fn draw_setup(
             value_item(ui, i, focus.0 == i, spec.label, setup.value(spec.key), &mut clicks);
         }
         let n = setup.specs.len();
-        item(ui, n, focus.0 == n, "Start game", "Two players on this device", &mut clicks);
-        item(ui, n + 1, focus.0 == n + 1, "Back", "", &mut clicks);
+        let opponent = match setup.opponent {
+            None => "A person on this device".to_string(),
+            Some(level) => format!("Computer ({})", level_name(level)),
+        };
+        value_item(ui, n, focus.0 == n, "Opponent", &opponent, &mut clicks);
+        let detail = if setup.opponent.is_some() { "You play first" } else { "Two players on this device" };
+        item(ui, n + 1, focus.0 == n + 1, "Start game", detail, &mut clicks);
+        item(ui, n + 2, focus.0 == n + 2, "Back", "", &mut clicks);
         if let Some(message) = &setup.message {
             ui.add_space(8.0);
             ui.colored_label(ui.visuals().warn_fg_color, message);
@@ -141,4 +161,14 @@ fn draw_setup(
         key_hints(ui, "Up/Down: choose    Left/Right: change    Enter or A button: select    Esc or B button: back");
     });
     Ok(())
+}
+
+/// A level's name for people.
+pub fn level_name(level: Level) -> &'static str {
+    match level {
+        Level::Random => "Random",
+        Level::Easy => "Easy",
+        Level::Medium => "Medium",
+        Level::Hard => "Hard",
+    }
 }
