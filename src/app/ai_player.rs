@@ -46,6 +46,8 @@ impl Thinking {
 
 pub fn plugin(app: &mut App) {
     app.init_resource::<Thinking>();
+    // Registered by the window plugin in the game; headless apps need it too.
+    app.add_message::<bevy::window::RequestRedraw>();
     app.add_systems(OnExit(Screen::Playing), |mut t: ResMut<Thinking>| t.clear());
     app.add_systems(Update, drive_computer.in_set(TurnSystems::Intent).before(super::turn::take_intent));
 }
