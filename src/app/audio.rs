@@ -86,20 +86,22 @@ fn effect_sounds(
         let Some(cue) = cue_for(&e.effect.kind) else { continue };
         // Each later cascade round adds its own "round" cue.
         let wave = e.effect.wave;
-        if wave > 0 && last_wave != Some(wave) {
-            if let Some(h) = sounds.0.get(&Cue::Cascade) {
-                channel.play(h.clone());
-            }
+        if wave > 0
+            && last_wave != Some(wave)
+            && let Some(h) = sounds.0.get(&Cue::Cascade)
+        {
+            channel.play(h.clone());
         }
         last_wave = Some(wave);
         if let Some(h) = sounds.0.get(&cue) {
             channel.play(h.clone());
         }
     }
-    if any && current.is_some_and(|m| !m.game.status().is_over()) {
-        if let Some(h) = sounds.0.get(&Cue::TurnChange) {
-            channel.play(h.clone());
-        }
+    if any
+        && current.is_some_and(|m| !m.game.status().is_over())
+        && let Some(h) = sounds.0.get(&Cue::TurnChange)
+    {
+        channel.play(h.clone());
     }
 }
 

@@ -25,12 +25,12 @@ fn apply_launch(
     mut setup: ResMut<super::menus::SetupChoice>,
     mut next: ResMut<NextState<Screen>>,
 ) {
-    if let Some(launch) = launch {
-        if let Some(kind) = launch.game {
-            setup.select(kind, &launch.options);
-            setup.opponent = launch.opponent;
-            next.set(Screen::Setup);
-        }
+    if let Some(launch) = launch
+        && let Some(kind) = launch.game
+    {
+        setup.select(kind, &launch.options);
+        setup.opponent = launch.opponent;
+        next.set(Screen::Setup);
     }
 }
 

@@ -107,11 +107,11 @@ fn track_secrecy(
         );
         secrecy.set_if_neq(s);
     }
-    if let Some(root) = state.root {
-        if let Ok(mut v) = roots.get_mut(root) {
-            let want = if secrecy.handover.is_some() { Visibility::Hidden } else { Visibility::Inherited };
-            v.set_if_neq(want);
-        }
+    if let Some(root) = state.root
+        && let Ok(mut v) = roots.get_mut(root)
+    {
+        let want = if secrecy.handover.is_some() { Visibility::Hidden } else { Visibility::Inherited };
+        v.set_if_neq(want);
     }
 }
 

@@ -33,10 +33,11 @@ fn save_changed_settings(
     mut store: ResMut<SaveStore>,
     mut warning: ResMut<StorageWarning>,
 ) {
-    if settings.is_changed() && !settings.is_added() {
-        if let Err(e) = store.0.save_settings(&settings.0) {
-            warn!("{e}");
-            warning.0 = Some(e.to_string());
-        }
+    if settings.is_changed()
+        && !settings.is_added()
+        && let Err(e) = store.0.save_settings(&settings.0)
+    {
+        warn!("{e}");
+        warning.0 = Some(e.to_string());
     }
 }

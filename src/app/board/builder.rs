@@ -189,10 +189,10 @@ fn board_input(
             Action::Left => -Vec2::X,
             Action::Right => Vec2::X,
             Action::Select => {
-                if let Some(v) = &state.view {
-                    if let Some(c) = v.cells.get(cursor.index) {
-                        chosen_cells.push(c.name.clone());
-                    }
+                if let Some(v) = &state.view
+                    && let Some(c) = v.cells.get(cursor.index)
+                {
+                    chosen_cells.push(c.name.clone());
                 }
                 continue;
             }
@@ -239,10 +239,10 @@ fn board_input(
         }
     }
     for cell in chosen_cells {
-        if let Some(v) = &state.view {
-            if let Some(i) = v.cells.iter().position(|c| c.name == cell) {
-                cursor.index = i;
-            }
+        if let Some(v) = &state.view
+            && let Some(i) = v.cells.iter().position(|c| c.name == cell)
+        {
+            cursor.index = i;
         }
         focus.0 = 0;
         match on_cell(&mut builder, &decisions, &cell) {

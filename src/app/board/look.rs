@@ -162,10 +162,10 @@ fn dress_cells(
             .entity(e)
             .insert((Sprite::from_color(color, size), Pickable::default()))
             .observe(|click: On<Pointer<Click>>, spaces: Query<&CellSpace>, mut out: MessageWriter<CellChosen>| {
-                if click.button == PointerButton::Primary {
-                    if let Ok(space) = spaces.get(click.event_target()) {
-                        out.write(CellChosen(space.name.clone()));
-                    }
+                if click.button == PointerButton::Primary
+                    && let Ok(space) = spaces.get(click.event_target())
+                {
+                    out.write(CellChosen(space.name.clone()));
                 }
             })
             .observe(
@@ -173,10 +173,10 @@ fn dress_cells(
                  spaces: Query<&CellSpace>,
                  state: Res<BoardState>,
                  mut cursor: ResMut<BoardCursor>| {
-                    if let (Ok(space), Some(view)) = (spaces.get(over.event_target()), &state.view) {
-                        if let Some(i) = view.cells.iter().position(|c| c.cell == space.cell) {
-                            cursor.index = i;
-                        }
+                    if let (Ok(space), Some(view)) = (spaces.get(over.event_target()), &state.view)
+                        && let Some(i) = view.cells.iter().position(|c| c.cell == space.cell)
+                    {
+                        cursor.index = i;
                     }
                 },
             );
@@ -288,6 +288,7 @@ fn follow_cursor(
     }
 }
 
+#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
 fn show_destinations(
     mut commands: Commands,
     state: Res<BoardState>,

@@ -163,14 +163,10 @@ fn check_projection(state: Res<BoardState>, stones: Query<&Stone>, current: Res<
     let spawned = state.stones.iter().flatten().count();
     debug_assert_eq!(expected, spawned, "board projection has {spawned} stones for {expected} pieces");
     for (c, e) in view.cells.iter().zip(&state.stones) {
-        if let (Some(p), Some(e)) = (&c.piece, e) {
-            if let Ok(s) = stones.get(*e) {
-                debug_assert!(
-                    s.owner == p.owner && s.kind == p.kind && s.height == p.count,
-                    "stone on {} differs",
-                    c.name
-                );
-            }
+        if let (Some(p), Some(e)) = (&c.piece, e)
+            && let Ok(s) = stones.get(*e)
+        {
+            debug_assert!(s.owner == p.owner && s.kind == p.kind && s.height == p.count, "stone on {} differs", c.name);
         }
     }
 }
