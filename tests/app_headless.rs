@@ -152,3 +152,33 @@ mod scripted_games {
         assert!(m.message.is_some());
     }
 }
+
+mod against_the_computer {
+    use super::common::{headless_app, press, screen};
+    use stoneyard::app::input::Action::*;
+    use stoneyard::app::match_state::CurrentMatch;
+    use stoneyard::app::screen::Screen;
+
+    #[test]
+    fn the_computer_answers_a_move_without_any_input() {
+        let mut app = headless_app();
+        // Red Stone, size 5, opponent: Easy (one step right on the opponent row), start.
+        press(&mut app, &[Down, Select]);
+        press(&mut app, &[Left, Left, Left, Left, Left, Left, Down, Right, Down, Select]);
+        assert_eq!(screen(&app), Screen::Playing);
+        assert_eq!(app.world().resource::<CurrentMatch>().players[1], Some(stoneyard::ai::Level::Easy));
+        press(&mut app, &[Select]);
+        // The computer thinks off the frame; give it frames until it has answered.
+        for _ in 0..2000 {
+            if app.world().resource::<CurrentMatch>().history.len() >= 2 {
+                break;
+            }
+            app.update();
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+        let m = app.world().resource::<CurrentMatch>();
+        assert_eq!(m.history.len(), 2, "the computer did not answer: {:?}", m.history);
+        assert_eq!(m.history[0], "A1");
+        assert_eq!(m.acting_side(), Some(stoneyard::rules::Side::First));
+    }
+}

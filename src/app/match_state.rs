@@ -140,6 +140,9 @@ impl CurrentMatch {
 
 /// A side's name for people ("Black", "Light", "A"), from the game's notation letter.
 pub fn side_label(game: &dyn DynGame, side: Side) -> String {
+    if game.kind() == crate::games::GameKind::HiddenIntention {
+        return format!("Player {}", game.side_name(side));
+    }
     match game.side_name(side) {
         "b" | "B" => "Black".to_string(),
         "w" | "W" => "White".to_string(),

@@ -139,6 +139,7 @@ fn board_input(
     mut next: ResMut<NextState<Screen>>,
     secrecy: Res<Secrecy>,
     thinking: Res<crate::app::ai_player::Thinking>,
+    mut hints: ResMut<crate::app::settings_io::CurrentSettings>,
 ) {
     let Some(mut current) = current else { return };
     if secrecy.handover.is_some() {
@@ -207,6 +208,10 @@ fn board_input(
                     builder.choices = others.into_iter().map(Choice::Decision).collect();
                     focus.0 = 0;
                 }
+                continue;
+            }
+            Action::Hints => {
+                hints.0.show_hints = !hints.0.show_hints;
                 continue;
             }
             Action::Undo => {

@@ -23,6 +23,10 @@ struct Highlight;
 #[derive(Component)]
 struct StoneDisc;
 
+/// A cell's overlay (control tint and value), rebuilt whenever the position changes.
+#[derive(Component)]
+struct Overlay;
+
 /// Grid lines, labels and other board dressing rebuilt with the board.
 #[derive(Component)]
 struct Dressing;
@@ -30,7 +34,7 @@ struct Dressing;
 pub fn plugin(app: &mut App) {
     app.add_systems(
         Update,
-        (dress_board, dress_cells, dress_stones, follow_cursor, show_destinations)
+        (dress_board, dress_cells, dress_stones, show_overlays, follow_cursor, show_destinations)
             .chain()
             .in_set(TurnSystems::Present)
             .run_if(resource_exists::<Assets<Mesh>>),
@@ -321,5 +325,50 @@ fn show_destinations(
             Pickable::IGNORE,
             ChildOf(root),
         ));
+    }
+}
+
+/// With hints on: each space tinted by the side that controls or influences it, and its number
+/// (influence, power) written small in the corner.
+fn show_overlays(
+    mut commands: Commands,
+    state: Res<BoardState>,
+    settings: Res<CurrentSettings>,
+    old: Query<Entity, With<Overlay>>,
+    mut shown_for: Local<Option<(Option<crate::rules::BoardView>, bool, crate::save::Theme)>>,
+) {
+    let key = (state.view.clone(), settings.0.show_hints, settings.0.theme);
+    if shown_for.as_ref() == Some(&key) {
+        return;
+    }
+    *shown_for = Some(key);
+    for e in &old {
+        commands.entity(e).despawn();
+    }
+    let (Some(view), true) = (&state.view, settings.0.show_hints) else { return };
+    let pal = board_palette(settings.0.theme);
+    let s = state.scale;
+    for (c, &cell) in view.cells.iter().zip(&state.cells) {
+        if let Some(side) = c.marks.control {
+            let colour = if side == Side::First { rgb(pal.first) } else { rgb(pal.second) };
+            commands.spawn((
+                Overlay,
+                Sprite::from_color(colour.with_alpha(0.28), Vec2::splat(s * 0.9)),
+                Transform::from_xyz(0.0, 0.0, 0.2),
+                Pickable::IGNORE,
+                ChildOf(cell),
+            ));
+        }
+        if let Some(v) = c.marks.value.filter(|v| *v != 0) {
+            commands.spawn((
+                Overlay,
+                Text2d::new(format!("{v:+}")),
+                TextFont { font_size: bevy::text::FontSize::Px((s * 0.2).clamp(8.0, 16.0)), ..default() },
+                TextColor(rgb(pal.line)),
+                Transform::from_xyz(s * 0.3, -s * 0.3, 3.0),
+                Pickable::IGNORE,
+                ChildOf(cell),
+            ));
+        }
     }
 }

@@ -16,7 +16,7 @@ impl Position {
             c.cell = cell;
             c.piece = self.stack(cell).map(|(owner, height)| PieceView {
                 owner: Some(owner),
-                kind: if owner == Side::First { 'L' } else { 'D' },
+                kind: if owner == Side::First { 'l' } else { 'd' },
                 count: height as u16,
                 facing: None,
             });
