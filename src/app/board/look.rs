@@ -300,6 +300,7 @@ fn show_destinations(
     current: Res<CurrentMatch>,
     settings: Res<CurrentSettings>,
     old: Query<Entity, With<Highlight>>,
+    secrecy: Res<crate::app::secrecy::Secrecy>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
 ) {
@@ -311,6 +312,20 @@ fn show_destinations(
     }
     let (Some(root), Some(view)) = (state.root, &state.view) else { return };
     let pal = board_palette(settings.0.theme);
+    // The last decision's spaces (when public) get a small square mark.
+    let last_public = current.history.len().checked_sub(1).filter(|&i| secrecy.is_public(i));
+    if let Some(last) = last_public.map(|i| current.history[i].clone()) {
+        for name in crate::rules::cells_in_token(&last) {
+            let Some(c) = view.cells.iter().find(|c| c.name == name) else { continue };
+            commands.spawn((
+                Highlight,
+                Sprite::from_color(rgb(pal.neutral).with_alpha(0.85), Vec2::splat(state.scale * 0.14)),
+                Transform::from_translation((state.to_world(c.x, c.y) + Vec2::splat(state.scale * 0.3)).extend(4.0)),
+                Pickable::IGNORE,
+                ChildOf(root),
+            ));
+        }
+    }
     let mut marks = builder.destinations(&current.decisions_now());
     if let Some(start) = &builder.start {
         marks.push(start.clone());

@@ -40,6 +40,8 @@ pub struct BoardState {
     pub cells: Vec<Entity>,
     pub stones: Vec<Option<Entity>>,
     pub root: Option<Entity>,
+    /// The window size the layout was computed for.
+    pub window: Vec2,
 }
 
 impl BoardState {
@@ -76,19 +78,22 @@ fn project_board(
     windows: Query<&Window>,
 ) {
     let fresh = state.root.is_none();
-    if !fresh && !current.is_changed() {
+    let window = windows.iter().next().map(|w| Vec2::new(w.width(), w.height())).unwrap_or(Vec2::new(1280.0, 720.0));
+    let resized = window != state.window;
+    if !fresh && !resized && !current.is_changed() {
         return;
     }
     let Some(view) = current.game.board_view() else { return };
-    let rebuild = state.view.as_ref().is_none_or(|old| !same_board(old, &view));
+    // A new window size lays the board out again, so it stays readable at any size.
+    let rebuild = resized || state.view.as_ref().is_none_or(|old| !same_board(old, &view));
+    state.window = window;
     if rebuild {
         if let Some(root) = state.root.take() {
             commands.entity(root).despawn();
         }
         let (x0, y0, x1, y1) = view.bounds();
         state.centre = Vec2::new((x0 + x1) / 2.0, (y0 + y1) / 2.0);
-        let (w, h) = windows.iter().next().map(|w| (w.width(), w.height())).unwrap_or((1280.0, 720.0));
-        state.scale = board_scale(w, h, x1 - x0 + 1.0, y1 - y0 + 1.0);
+        state.scale = board_scale(window.x, window.y, x1 - x0 + 1.0, y1 - y0 + 1.0);
         // The HUD covers the right of the window: centre the board in the rest.
         let root = commands
             .spawn((
