@@ -33,24 +33,7 @@ fn source(cue: Cue) -> AudioSource {
 }
 
 fn render_sounds(mut sounds: ResMut<Sounds>, mut assets: ResMut<Assets<AudioSource>>) {
-    let mut cues = vec![
-        Cue::Place,
-        Cue::Stack,
-        Cue::Hop,
-        Cue::Burn,
-        Cue::Cascade,
-        Cue::Swap,
-        Cue::Pie,
-        Cue::Illegal,
-        Cue::TurnChange,
-        Cue::Win,
-        Cue::Lose,
-        Cue::Draw,
-        Cue::UiMove,
-        Cue::UiSelect,
-    ];
-    cues.extend((1..=CAPTURE_SIZES).map(Cue::Capture));
-    for cue in cues {
+    for cue in Cue::all(CAPTURE_SIZES) {
         sounds.0.insert(cue, assets.add(source(cue)));
     }
 }

@@ -31,6 +31,30 @@ pub enum Cue {
     UiSelect,
 }
 
+impl Cue {
+    /// Every cue, with capture cues for sizes `1..=max_capture`.
+    pub fn all(max_capture: u16) -> Vec<Cue> {
+        let mut cues = vec![
+            Cue::Place,
+            Cue::Stack,
+            Cue::Hop,
+            Cue::Burn,
+            Cue::Cascade,
+            Cue::Swap,
+            Cue::Pie,
+            Cue::Illegal,
+            Cue::TurnChange,
+            Cue::Win,
+            Cue::Lose,
+            Cue::Draw,
+            Cue::UiMove,
+            Cue::UiSelect,
+        ];
+        cues.extend((1..=max_capture).map(Cue::Capture));
+        cues
+    }
+}
+
 /// A decaying sine with an optional pitch glide: the building block of the cues.
 struct Tone {
     freq: f32,
@@ -169,31 +193,13 @@ pub fn render(cue: Cue) -> Vec<f32> {
 mod tests {
     use super::*;
 
-    const ALL: [Cue; 15] = [
-        Cue::Place,
-        Cue::Stack,
-        Cue::Hop,
-        Cue::Capture(3),
-        Cue::Burn,
-        Cue::Cascade,
-        Cue::Swap,
-        Cue::Pie,
-        Cue::Illegal,
-        Cue::TurnChange,
-        Cue::Win,
-        Cue::Lose,
-        Cue::Draw,
-        Cue::UiMove,
-        Cue::UiSelect,
-    ];
-
     fn rms(s: &[f32]) -> f32 {
         (s.iter().map(|x| x * x).sum::<f32>() / s.len() as f32).sqrt()
     }
 
     #[test]
     fn every_cue_is_short_audible_and_unclipped() {
-        for cue in ALL {
+        for cue in Cue::all(3) {
             let s = render(cue);
             let secs = s.len() as f32 / SAMPLE_RATE as f32;
             assert!(secs > 0.03 && secs < 1.2, "{cue:?} lasts {secs} s");
@@ -204,9 +210,10 @@ mod tests {
 
     #[test]
     fn cues_are_distinct_and_deterministic() {
-        for (i, a) in ALL.iter().enumerate() {
+        let all = Cue::all(3);
+        for (i, a) in all.iter().enumerate() {
             assert_eq!(render(*a), render(*a));
-            for b in &ALL[i + 1..] {
+            for b in &all[i + 1..] {
                 assert_ne!(render(*a), render(*b), "{a:?} and {b:?} sound the same");
             }
         }
