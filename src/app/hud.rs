@@ -34,7 +34,9 @@ fn draw_hud(
     let ctx = contexts.ctx_mut()?;
     let kind = current.game.kind();
     let view = current.game.board_view();
-    let mut root = super::menus::widgets::root_ui(ctx, "hud");
+    let screen = ctx.viewport_rect();
+    let strip = egui::Rect::from_min_max(egui::pos2(screen.max.x - super::board::HUD_WIDTH, screen.min.y), screen.max);
+    let mut root = super::menus::widgets::root_ui_in(ctx, "hud", strip);
     egui::Panel::right("hud").exact_size(super::board::HUD_WIDTH).show(&mut root, |ui| {
         ui.add_space(8.0);
         ui.heading(egui::RichText::new(kind.name()).size(28.0).strong());

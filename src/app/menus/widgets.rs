@@ -10,11 +10,12 @@ pub const MENU_WIDTH: f32 = 520.0;
 /// A `Ui` covering the whole window, for panels to be laid out in (egui 0.36 shows panels inside
 /// a `Ui`, not directly on the context).
 pub fn root_ui(ctx: &egui::Context, id: &'static str) -> egui::Ui {
-    egui::Ui::new(
-        ctx.clone(),
-        id.into(),
-        egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(ctx.viewport_rect()),
-    )
+    root_ui_in(ctx, id, ctx.viewport_rect())
+}
+
+/// A root `Ui` over part of the window only, so the rest (the board) keeps its pointer input.
+pub fn root_ui_in(ctx: &egui::Context, id: &'static str, rect: egui::Rect) -> egui::Ui {
+    egui::Ui::new(ctx.clone(), id.into(), egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(rect))
 }
 
 /// A centred column with a big title, as every menu screen uses.
