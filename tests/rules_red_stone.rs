@@ -787,11 +787,13 @@ result: B+ annihilation";
 
     #[test]
     fn format_parse_round_trip_on_seeded_random_games() {
+        let mut finished = 0;
         for seed in 0..12u64 {
             let size = [5, 7, 9][seed as usize % 3];
             let max = if seed % 4 == 3 { 15 } else { 10_000 };
             let (mut tokens, p) = random_game(seed, size, max);
             let mut result = RecordResult::of(&p);
+            finished += usize::from(result.is_some());
             if result.is_none() && seed % 8 == 3 {
                 tokens.push("resign".to_string());
                 result = Some(RecordResult { winner: p.side_to_move().opponent(), reason: RecordReason::Resignation });
@@ -806,6 +808,7 @@ result: B+ annihilation";
             assert_eq!(r.position.result(), p.result(), "seed {seed}");
             assert_eq!(format_record(&r.options, ("P One", "P Two"), &r.tokens, r.result), text);
         }
+        assert!(finished >= 6, "most random games should be played to the end, {finished} were");
     }
 
     #[test]

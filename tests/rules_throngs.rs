@@ -1286,6 +1286,7 @@ choose White
                 ..ThrongsOptions::default()
             },
         ];
+        let mut finished = 0;
         for seed in 0..10u64 {
             let options = setups[seed as usize % setups.len()];
             let max = if seed % 3 == 2 { 41 } else { 5_000 };
@@ -1297,7 +1298,9 @@ choose White
             assert_eq!(r.position.format_position(), p.format_position(), "seed {seed}");
             assert_eq!(r.position.status(), p.status(), "seed {seed}");
             assert_eq!(format_record(&r.options, &r.tokens), text, "seed {seed}");
+            finished += usize::from(p.status() != Status::Ongoing);
         }
+        assert!(finished >= 5, "most random games should be played to the end, {finished} were");
     }
 
     #[test]
