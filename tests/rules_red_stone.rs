@@ -727,3 +727,131 @@ fn perft_counts_match_the_committed_data() {
     }
     assert!(lines >= 8);
 }
+
+// ----- game record (§6.3) -----
+
+mod game_record {
+    use super::*;
+    use stoneyard::games::red_stone::{RecordReason, RecordResult, format_record, parse_record};
+    use stoneyard::rules::LegalTokens;
+
+    const SPEC_RECORD: &str = "game: red-stone
+size: 5
+p1: Alice
+p2: Bob
+moves: 1. C3 2. swap 3. A1 4. B1 5. A2 6. B2 7. A3 8. B3 9. A4 10. B4 11. A5 12. B5*
+result: B+ annihilation";
+
+    #[test]
+    fn spec_record_parses_and_replays_to_black_annihilation() {
+        let r = parse_record(SPEC_RECORD).unwrap();
+        assert_eq!(r.options.size, 5);
+        assert_eq!(r.players, ("Alice".to_string(), "Bob".to_string()));
+        assert_eq!(r.tokens.len(), 12);
+        assert_eq!(r.tokens[1], "swap");
+        assert!(r.position.swapped());
+        assert_eq!(r.position.result(), Some((Side::First, EndReason::Annihilation)));
+        assert_eq!(
+            r.result,
+            Some(RecordResult { winner: Side::First, reason: RecordReason::Rules(EndReason::Annihilation) })
+        );
+        assert_eq!(r.position.format_position(), ".R.../.X.../.XX../.X.../.X... w");
+        assert_eq!(r.position.record_result().as_deref(), Some("B+ annihilation"));
+        // Written back, it is the spec's text exactly.
+        let again = format_record(&r.options, ("Alice", "Bob"), &r.tokens, r.result);
+        assert_eq!(again, SPEC_RECORD);
+    }
+
+    #[test]
+    fn spec_record_with_removal_count_and_lower_case() {
+        let text = SPEC_RECORD.replace("B5*", "b5*x5").replace("C3", "c3");
+        let r = parse_record(&text).unwrap();
+        assert_eq!(r.position.result(), Some((Side::First, EndReason::Annihilation)));
+        let wrong = SPEC_RECORD.replace("B5*", "B5*x4");
+        let e = parse_record(&wrong).unwrap_err().to_string();
+        assert!(e.contains("move 12"), "{e}");
+    }
+
+    fn random_game(seed: u64, size: u8, max_plies: usize) -> (Vec<String>, Position) {
+        let mut rng = seeded(seed);
+        let mut p = start(size);
+        let mut tokens = Vec::new();
+        while p.result().is_none() && tokens.len() < max_plies {
+            let LegalTokens::List(list) = p.legal_record_tokens() else { panic!("red stone lists its tokens") };
+            let t = list[pick_index(&mut rng, list.len())].clone();
+            p.play_record_token(&t).unwrap();
+            tokens.push(t);
+        }
+        (tokens, p)
+    }
+
+    #[test]
+    fn format_parse_round_trip_on_seeded_random_games() {
+        let mut finished = 0;
+        for seed in 0..12u64 {
+            let size = [5, 7, 9][seed as usize % 3];
+            let max = if seed % 4 == 3 { 15 } else { 10_000 };
+            let (mut tokens, p) = random_game(seed, size, max);
+            let mut result = RecordResult::of(&p);
+            finished += usize::from(result.is_some());
+            if result.is_none() && seed % 8 == 3 {
+                tokens.push("resign".to_string());
+                result = Some(RecordResult { winner: p.side_to_move().opponent(), reason: RecordReason::Resignation });
+            }
+            let text = format_record(&options(size), ("P One", "P Two"), &tokens, result);
+            let r = parse_record(&text).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{text}"));
+            assert_eq!(r.options, options(size));
+            assert_eq!(r.tokens, tokens, "seed {seed}");
+            assert_eq!(r.result, result, "seed {seed}");
+            assert_eq!(r.players, ("P One".to_string(), "P Two".to_string()));
+            assert_eq!(r.position.format_position(), p.format_position(), "seed {seed}");
+            assert_eq!(r.position.result(), p.result(), "seed {seed}");
+            assert_eq!(format_record(&r.options, ("P One", "P Two"), &r.tokens, r.result), text);
+        }
+        assert!(finished >= 6, "most random games should be played to the end, {finished} were");
+    }
+
+    #[test]
+    fn resignation_and_unfinished_games() {
+        let r = parse_record("game: red-stone\nsize: 5\nmoves: 1. C3 2. D4 3. resign\nresult: W+ resignation").unwrap();
+        assert_eq!(r.result, Some(RecordResult { winner: Side::Second, reason: RecordReason::Resignation }));
+        assert!(r.position.result().is_none());
+        // A game in progress has no result line; the default size is 11.
+        let r = parse_record("game: red-stone\nmoves: 1. F6").unwrap();
+        assert_eq!(r.options.size, 11);
+        assert_eq!(r.result, None);
+        let r = parse_record("game: red-stone\nsize: 5\nmoves:").unwrap();
+        assert!(r.tokens.is_empty());
+    }
+
+    #[test]
+    fn malformed_records_are_refused_with_clear_errors() {
+        let cases: &[(&str, &str)] = &[
+            ("", "game: red-stone"),
+            ("size: 5\nmoves: 1. C3", "game: red-stone"),
+            ("game: gravel\nmoves: 1. C3", "not of red-stone"),
+            ("game: red-stone\nsize: 4\nmoves: 1. C3", "size"),
+            ("game: red-stone\nsize: 5", "no 'moves:'"),
+            ("game: red-stone\nsize: 5\nmoves: 1. C3 3. D4", "'2.'"),
+            ("game: red-stone\nsize: 5\nmoves: 1. C3 2.", "move number 2 has no move"),
+            ("game: red-stone\nsize: 5\nmoves: C3", "'1.'"),
+            ("game: red-stone\nsize: 5\nmoves: 1. C3 2. Z9", "move 2"),
+            ("game: red-stone\nsize: 5\nmoves: 1. C3 2. D4 3. swap", "move 3"),
+            ("game: red-stone\nsize: 5\nmoves: 1. C3*", "move 1"),
+            ("game: red-stone\nsize: 5\nmoves: 1. C3 2. resign 3. D4", "last move"),
+            ("game: red-stone\nsize: 5\nmoves: 1. C3\nresult: B+ annihilation", "do not end the game"),
+            ("game: red-stone\nsize: 5\nmoves: 1. C3\nresult: X+ win", "not a result"),
+            ("game: red-stone\nsize: 5\nmoves: 1. C3 2. resign\nresult: W+ resignation", "gives 'B+ resignation'"),
+            ("game: red-stone\nsize: 5\nsize: 7\nmoves:", "twice"),
+            ("game: red-stone\ncolour: red\nmoves:", "unknown record key"),
+            ("game: red-stone\njust text\nmoves:", "not 'key: value'"),
+        ];
+        for (text, needle) in cases {
+            let e = parse_record(text).expect_err(text).to_string();
+            assert!(e.contains(needle), "record {text:?}: error '{e}' should mention '{needle}'");
+        }
+        let wrong = SPEC_RECORD.replace("B+ annihilation", "W+ annihilation");
+        let e = parse_record(&wrong).unwrap_err().to_string();
+        assert!(e.contains("B+ annihilation"), "{e}");
+    }
+}

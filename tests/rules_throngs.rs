@@ -1188,3 +1188,149 @@ fn print_perft_counts() {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Game record (§5)
+
+mod game_record {
+    use super::*;
+    use stoneyard::games::throngs::{Adjudication, format_record, parse_record, record_header};
+
+    const SPEC_RECORD: &str = "[Game \"Throngs\"] [Board \"T93\"] [Opening \"standard\"] [PassRule \"progress\"]
+1B +k10 +j9>i8
+1W +c4 pass
+2B k9>j9 pass";
+
+    #[test]
+    fn spec_record_parses_and_replays() {
+        let r = parse_record(SPEC_RECORD).unwrap();
+        assert_eq!(r.options, ThrongsOptions::default());
+        assert_eq!(r.tokens, ["+k10", "+j9>i8", "+c4", "pass", "k9>j9", "pass"]);
+        let mut p = start();
+        play(&mut p, &["+k10", "+j9>i8", "+c4", "pass", "k9>j9", "pass"]);
+        assert_eq!(r.position.format_position(), p.format_position());
+        assert_eq!(names(&r.position, r.position.sites_of(Side::First)).len(), 3);
+        assert_eq!(r.position.status(), Status::Ongoing);
+        assert_eq!((r.position.side_to_move(), r.position.part(), r.position.turn()), (Side::Second, 1, 2));
+        assert_eq!(format_record(&r.options, &r.tokens), SPEC_RECORD);
+        assert!(SPEC_RECORD.starts_with(&record_header(&ThrongsOptions::default())));
+    }
+
+    #[test]
+    fn s14b_record_ends_by_passing_and_white_wins() {
+        let text = "[Game \"Throngs\"] [Board \"T93\"] [Opening \"standard\"] [PassRule \"progress\"]
+1B pass pass
+1W pass +c4
+2B pass pass
+2W pass pass";
+        let r = parse_record(text).unwrap();
+        assert_eq!(r.position.status(), Status::Over(Outcome::Winner(Side::Second)));
+        assert_eq!((r.position.stones_of(Side::First), r.position.stones_of(Side::Second)), (1, 3));
+        assert_eq!(format_record(&r.options, &r.tokens), text);
+        // Nothing may follow the end.
+        let e = parse_record(&format!("{text}\n3B pass pass")).unwrap_err().to_string();
+        assert!(e.contains("turn 3B, part 1"), "{e}");
+    }
+
+    #[test]
+    fn pie_record_parses_and_replays() {
+        let text = "[Game \"Throngs\"] [Board \"T93\"] [Opening \"pie\"] [PassRule \"progress\"]
+pie B:g7 W:e4 W:h9
+choose White
+1B pass";
+        let r = parse_record(text).unwrap();
+        assert_eq!(r.options.opening, Opening::Pie(1));
+        assert_eq!(r.tokens, ["pie B:g7 W:e4 W:h9", "choose White", "pass"]);
+        assert_eq!((r.position.side_to_move(), r.position.part()), (Side::First, 2));
+        assert_eq!(r.position.stones_of(Side::Second), 2);
+        assert_eq!(format_record(&r.options, &r.tokens), text);
+    }
+
+    fn random_game(seed: u64, options: &ThrongsOptions, max_tokens: usize) -> (Vec<String>, Position) {
+        let mut rng = seeded(seed);
+        let mut p = Position::new(options);
+        let mut played = Vec::new();
+        if let Opening::Pie(n) = options.opening {
+            let mut free: Vec<Cell> = (0..p.geometry().len()).map(|c| c as Cell).collect();
+            let mut take = || free.swap_remove(pick_index(&mut rng, free.len()));
+            let black: Vec<String> = (0..n).map(|_| p.cell_name(take())).collect();
+            let white: Vec<String> = (0..=n).map(|_| p.cell_name(take())).collect();
+            let offer = format!("pie B:{} W:{}", black.join(","), white.join(" W:"));
+            p.play_record_token(&offer).unwrap_or_else(|e| panic!("{offer}: {e}"));
+            played.push(offer);
+        }
+        while p.status() == Status::Ongoing && played.len() < max_tokens {
+            let list = tokens(&p);
+            let t = list[pick_index(&mut rng, list.len())].clone();
+            p.play_record_token(&t).unwrap_or_else(|e| panic!("{t}: {e}"));
+            played.push(t);
+        }
+        (played, p)
+    }
+
+    #[test]
+    fn format_parse_round_trip_on_seeded_random_games() {
+        let setups = [
+            ThrongsOptions::default(),
+            ThrongsOptions { board: Board::parse("R63").unwrap(), ..ThrongsOptions::default() },
+            ThrongsOptions { opening: Opening::Pie(1), ..ThrongsOptions::default() },
+            ThrongsOptions {
+                board: Board::parse("Torus-8").unwrap(),
+                opening: Opening::Pie(2),
+                pass_rule: PassRule::Legacy,
+                ..ThrongsOptions::default()
+            },
+            ThrongsOptions {
+                board: Board::parse("R63").unwrap(),
+                adjudication: Adjudication::Ludii,
+                ..ThrongsOptions::default()
+            },
+        ];
+        let mut finished = 0;
+        for seed in 0..10u64 {
+            let options = setups[seed as usize % setups.len()];
+            let max = if seed % 3 == 2 { 41 } else { 5_000 };
+            let (played, p) = random_game(seed, &options, max);
+            let text = format_record(&options, &played);
+            let r = parse_record(&text).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{text}"));
+            assert_eq!(r.options, options, "seed {seed}");
+            assert_eq!(r.tokens, played, "seed {seed}");
+            assert_eq!(r.position.format_position(), p.format_position(), "seed {seed}");
+            assert_eq!(r.position.status(), p.status(), "seed {seed}");
+            assert_eq!(format_record(&r.options, &r.tokens), text, "seed {seed}");
+            finished += usize::from(p.status() != Status::Ongoing);
+        }
+        assert!(finished >= 5, "most random games should be played to the end, {finished} were");
+    }
+
+    #[test]
+    fn malformed_records_are_refused_with_clear_errors() {
+        let h = "[Game \"Throngs\"] [Board \"T93\"] [Opening \"standard\"] [PassRule \"progress\"]";
+        let cases: Vec<(String, &str)> = vec![
+            (String::new(), "header"),
+            ("1B pass pass".into(), "header"),
+            ("[Game \"Gravel\"]\n1B pass pass".into(), "not of Throngs"),
+            ("[Game \"Throngs\"] [Board \"T94\"]".into(), "header"),
+            ("[Game \"Throngs\"] [Colour \"red\"]".into(), "unknown tag"),
+            ("[Game \"Throngs\"] [Board T93]".into(), "quotes"),
+            ("[Game \"Throngs\"] [Board \"T93\"".into(), "no ']'"),
+            ("[Game \"Throngs\"] [Game \"Throngs\"]".into(), "twice"),
+            (format!("{h}\n1W pass pass"), "1B"),
+            (format!("{h}\n1B pass pass\n2B pass pass"), "1W"),
+            (format!("{h}\n1B pass pass pass"), "3 parts"),
+            (format!("{h}\n1B"), "0 parts"),
+            (format!("{h}\n1B pass\n1W pass pass"), "only one part"),
+            (format!("{h}\n1B +a1 pass"), "turn 1B, part 1"),
+            (format!("{h}\n1B pass k9>k11"), "turn 1B, part 2"),
+            (format!("{h}\n1B +k10 pass\n1W +k11 pass"), "turn 1W, part 1"),
+            (format!("{h}\n1B pass pass\npie B:g7 W:e4 W:h9"), "before the first turn"),
+            (format!("{h}\npie B:g7 W:e4 W:h9"), "pie"),
+            ("[Game \"Throngs\"] [Opening \"pie\"]\npie B:g7 W:e4".into(), "pie"),
+            ("[Game \"Throngs\"] [Opening \"pie\"]\n1B pass pass".into(), "turn 1B, part 1"),
+        ];
+        for (text, needle) in &cases {
+            let e = parse_record(text).expect_err(text).to_string();
+            assert!(e.contains(needle), "record {text:?}: error '{e}' should mention '{needle}'");
+        }
+    }
+}

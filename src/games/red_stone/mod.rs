@@ -41,18 +41,21 @@
 //!   groups), wave 2 `GameOver`.
 //! - A red token may carry its removal count (`B5*x5`, §6.2); `play_record_token` checks it
 //!   before playing. `parse_move` (atomic decisions) refuses a count, since it cannot check it.
-//! - Resignation (D13) is an app action and has no token here.
+//! - Resignation (D13) is an app action and has no engine move; a game record (§6.3, `record.rs`)
+//!   may end with the token `resign` (the side to move resigns) and states `result: … resignation`.
 
 mod moves;
 mod notation;
 mod options;
 mod position;
+mod record;
 mod resolve;
 mod view;
 
 pub use moves::{Group, Move, PlacementChoice, PointClass};
 pub use options::{DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, RedStoneOptions, SIZE_PRESETS};
 pub use position::{EndReason, Position, Stone};
+pub use record::{RecordReason, RecordResult, RedStoneRecord, format_record, parse_record};
 
 use crate::rules::{Effects, Outcome, PlayError, Rules, Side, Status, ToMove};
 

@@ -61,6 +61,7 @@ mod moves;
 mod notation;
 mod options;
 mod position;
+mod record;
 mod resolve;
 mod view;
 
@@ -69,6 +70,7 @@ pub use moves::Move;
 pub use notation::record_header;
 pub use options::{Adjudication, Opening, PassRule, ThrongsOptions};
 pub use position::{PartKind, Phase, Position, Started};
+pub use record::{ThrongsRecord, format_record, parse_record, record_header_full};
 
 use crate::rules::{
     Cell, Effects, LegalTokens, Notation, ParseError, PlayError, RecordError, Rules, Side, Status, ToMove,
