@@ -54,6 +54,7 @@ mod moves;
 mod notation;
 mod options;
 mod position;
+mod record;
 mod resolve;
 mod view;
 
@@ -64,6 +65,7 @@ pub use position::{
     Corner, FIGURES_PER_SIDE, FULL_SUPPLY, FieldCounts, Figure, FigureChoice, Kind, MAX_SWAPS_PER_COMMITMENT, PATTERNS,
     Pattern, Position, SQUARES, SWAPS_PER_GAME, Square, SquareSet, Stock, Supply, pattern, squares,
 };
+pub use record::{GameRecord, format_record, parse_record, result_text};
 
 use crate::rules::{
     Cell, Effects, LegalTokens, Notation, ParseError, PlayError, RecordError, Rules, Side, Status, ToMove,

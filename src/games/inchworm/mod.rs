@@ -43,6 +43,7 @@ mod moves;
 mod notation;
 mod options;
 mod position;
+mod record;
 mod resolve;
 mod view;
 
@@ -50,6 +51,7 @@ pub use moves::{Move, all_candidate_moves, can_extend, canonical_path, distribut
 pub use notation::{MAX_LISTED_TOKENS, parse_square, square_name};
 pub use options::{InchwormOptions, Topology};
 pub use position::{Geometry, Position, Sq};
+pub use record::{InchwormRecord, format_record, parse_record, record_header, result_token};
 
 use crate::rules::{
     Cell, Effects, LegalTokens, Notation, ParseError, PlayError, RecordError, Rules, Side, Status, ToMove,
