@@ -1097,6 +1097,9 @@ fn records_of_random_games_round_trip() {
         assert_eq!(record.tags[2].1, "Bo\\b");
         let again = format_record("Ann \"the bold\"", "Bo\\b", &record.tokens).unwrap();
         assert_eq!(again, text, "seed {seed}");
+        let mut closed = tokens.clone();
+        closed.push("-- | --".to_string());
+        assert_eq!(format_record("Ann \"the bold\"", "Bo\\b", &closed).unwrap(), text, "closing token");
         // A cut-off record is an unfinished game without a result.
         let half = &tokens[..tokens.len() / 2];
         let cut = parse_record(&format_record("a", "b", half).unwrap()).unwrap();

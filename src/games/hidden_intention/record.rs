@@ -40,6 +40,9 @@ pub fn format_record(white: &str, black: &str, tokens: &[String]) -> Result<Stri
     let mut out = format!("[Game \"Hidden Intention\"]\n[White \"{}\"]\n[Black \"{}\"]", quote(white), quote(black));
     let mut pos = Position::initial();
     for (k, token) in tokens.iter().enumerate() {
+        if token.split_whitespace().collect::<String>() == "--|--" && pos.status().is_over() {
+            continue; // the closing line is written below
+        }
         let (turn, attempt) = (pos.turn(), pos.attempt());
         let burned_before = pos.burned();
         pos.play_record_token(token)
