@@ -1043,3 +1043,94 @@ fn zobrist_follows_the_position_not_the_order_of_decisions() {
     staged.play(&staged.parse_move("A:Q").unwrap()).unwrap();
     assert_ne!(staged.zobrist(), start.zobrist(), "staged decisions are part of the search state");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Game record (spec §8.3).
+
+#[test]
+fn spec_record_replays_to_the_state_after_example_2() {
+    use stoneyard::games::hidden_intention::parse_record;
+    let text = "[Game \"Hidden Intention\"]\n[White \"name of A\"]\n[Black \"name of B\"]\n\
+                1.1 Qd4 | Re5\n2.1 Pc6 | Xc6 {burn c6}\n2.2 Pc5 | Bf6\n";
+    let record = parse_record(text).unwrap();
+    assert_eq!(record.tokens, vec!["Qd4 | Re5", "Pc6 | Xc6", "Pc5 | Bf6"]);
+    assert_eq!(record.tags[1], ("White".to_string(), "name of A".to_string()));
+    assert_eq!(record.position.format_position(), "Qd4 Pc5 ; Re5 Bf6 ; P7R2B2N1Q0 P8R1B1N1Q1 ; 2 2 ; - ; 3.1");
+    assert!(!record.position.status().is_over());
+    // The same record with an unfinished-game result tag, and written back by the formatter.
+    assert!(parse_record(&format!("{text}[Result \"*\"]")).is_ok());
+    let tokens: Vec<String> = ["Qd4|Re5", "Pc6|Xc6", "Pc5|Bf6"].map(String::from).to_vec();
+    let written = stoneyard::games::hidden_intention::format_record("name of A", "name of B", &tokens).unwrap();
+    assert_eq!(written, text.trim_end());
+}
+
+/// A seeded random game as record tokens (each side picks one of its legal commitments).
+fn random_attempts(seed: u64) -> Vec<String> {
+    use stoneyard::rules::LegalTokens;
+    let mut rng = seeded(4242 + seed);
+    let mut pos = Position::new(&Default::default());
+    let mut tokens = Vec::new();
+    while !pos.status().is_over() {
+        let LegalTokens::PerSide(a, b) = pos.legal_record_tokens() else { panic!("not a simultaneous node") };
+        let token = format!("{}|{}", a[pick_index(&mut rng, a.len())], b[pick_index(&mut rng, b.len())]);
+        pos.play_record_token(&token).unwrap();
+        tokens.push(token);
+    }
+    tokens
+}
+
+#[test]
+fn records_of_random_games_round_trip() {
+    use stoneyard::games::hidden_intention::{format_record, parse_record, result_text};
+    for seed in 0..12 {
+        let tokens = random_attempts(seed);
+        let text = format_record("Ann \"the bold\"", "Bo\\b", &tokens).unwrap();
+        let record = parse_record(&text).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{text}"));
+        let mut replay = Position::new(&Default::default());
+        for t in &tokens {
+            replay.play_record_token(t).unwrap();
+        }
+        assert_eq!(record.position, replay, "seed {seed}");
+        assert!(record.position.status().is_over());
+        assert!(text.ends_with(&format!("[Result \"{}\"]", result_text(&replay).unwrap())));
+        assert_eq!(record.tags[1].1, "Ann \"the bold\"");
+        assert_eq!(record.tags[2].1, "Bo\\b");
+        let again = format_record("Ann \"the bold\"", "Bo\\b", &record.tokens).unwrap();
+        assert_eq!(again, text, "seed {seed}");
+        let mut closed = tokens.clone();
+        closed.push("-- | --".to_string());
+        assert_eq!(format_record("Ann \"the bold\"", "Bo\\b", &closed).unwrap(), text, "closing token");
+        // A cut-off record is an unfinished game without a result.
+        let half = &tokens[..tokens.len() / 2];
+        let cut = parse_record(&format_record("a", "b", half).unwrap()).unwrap();
+        assert!(!cut.position.status().is_over());
+        assert_eq!(cut.tokens.len(), half.len());
+    }
+}
+
+#[test]
+fn malformed_records_are_refused_with_the_attempt_named() {
+    use stoneyard::games::hidden_intention::parse_record;
+    let err = |text: &str| parse_record(text).unwrap_err().to_string();
+    assert!(
+        err("1.1 Qd4 | Re5\n2.1 Qc6 | Xc6").contains("attempt 2.1 (line 2)"),
+        "{}",
+        err("1.1 Qd4 | Re5\n2.1 Qc6 | Xc6")
+    );
+    assert!(err("1.1 Qd4 | Re5\n2.2 Pc6 | Xc6").contains("out of order"));
+    assert!(err("1.1 Qd4 Re5").contains("attempt 1.1"));
+    assert!(err("1.1 Qd4 | Rz9").contains("attempt 1.1"));
+    assert!(err("x.1 Qd4 | Re5").contains("line 1"));
+    assert!(err("1.1").contains("line 1"));
+    assert!(err("[White name]").contains("tag"));
+    assert!(err("[White \"A\"").contains("tag"));
+    assert!(err("[Game \"Gravel\"]").contains("not of Hidden Intention"));
+    assert!(err("1.1 Qd4 | Re5 {burn").contains("comment"));
+    assert!(err("1.1 Qd4 | Re5\n[Result \"A 30 B 25\"]").contains("not over"));
+    assert!(err("1.1 Qd4 | Re5\n[Result \"*\"]\n2.1 Pc6 | Xc6").contains("after the Result"));
+    assert!(err("1.1 -- | --").contains("still on"));
+    for text in ["", "\n\n", "[", "{", "}", "1.", ".", "1.1 |", "1.1 | | |", "99999999.1 Qd4|Re5", "[Result \"\"]"] {
+        let _ = parse_record(text);
+    }
+    assert!(parse_record("").unwrap().tokens.is_empty());
+}

@@ -732,3 +732,119 @@ fn named_phases_compose_to_play_and_record_tokens() {
     assert_eq!(effects, token_effects);
     assert_eq!(by_phases.format_position(), by_token.format_position());
 }
+
+// ---------------------------------------------------------------------------------------------
+// Game record (spec §10.4).
+
+const E18_RECORD: &str = "[Game \"Inchworm\"] [Topology \"flat\"] [Pieces \"25/25\"] [Target \"60\"] \
+                          [PrisonerDrops \"off\"] [QuietLimit \"200\"]\n1. Da1 Db1 2. Dh8 Da2 {W+1} 3. R Dd4 *";
+
+#[test]
+fn e18_record_parses_replays_and_is_written_back() {
+    use stoneyard::games::inchworm::{format_record, parse_record};
+    let record = parse_record(E18_RECORD).unwrap();
+    assert_eq!(record.options, InchwormOptions::default());
+    assert_eq!(record.tokens, vec!["Da1", "Db1", "Dh8", "Da2", "R", "Dd4"]);
+    assert_eq!(record.result.as_deref(), Some("*"));
+    assert_eq!(
+        record.position.format_position(),
+        ".......B1/......../......../......../...W1..../......../W1......./.W1...... b 24 22 0 0 0 1 2"
+    );
+    assert_eq!(format_record(&record.options, &record.tokens).unwrap(), E18_RECORD);
+    // The short form of E18 (no tags, no result) replays the same.
+    let short = parse_record("1. Da1 Db1 2. Dh8 Da2 3. R Dd4").unwrap();
+    assert_eq!(short.position, record.position);
+    assert_eq!(short.result, None);
+    // Handicap through the tags.
+    let h = parse_record("[Pieces \"25/20\"] *").unwrap();
+    assert_eq!(h.options.pieces, [25, 20]);
+    assert_eq!(
+        h.position.format_position(),
+        "......../......../......../......../......../......../......../........ b 25 20 0 0 0 0 0"
+    );
+}
+
+/// A seeded random game as whole-action tokens, at most `cap` plies.
+fn random_tokens(start: &Position, seed: u64, cap: usize) -> Vec<String> {
+    use stoneyard::rules::pick_index;
+    let mut rng = seeded(9000 + seed);
+    let mut pos = start.clone();
+    let mut out = Vec::new();
+    while !pos.status().is_over() && out.len() < cap {
+        let list = match pos.legal_record_tokens() {
+            LegalTokens::List(v) => v,
+            _ => {
+                // Too many distributions to list: fall back to the non-distribution actions.
+                let mut moves = Vec::new();
+                pos.legal_moves(&mut moves);
+                moves
+                    .iter()
+                    .filter(|m| matches!(m, Move::Drop(_) | Move::Rescue | Move::Pass))
+                    .map(|m| pos.format_move(m))
+                    .collect()
+            }
+        };
+        if list.is_empty() {
+            break;
+        }
+        let token = list[pick_index(&mut rng, list.len())].clone();
+        pos.play_record_token(&token).unwrap();
+        out.push(token);
+    }
+    out
+}
+
+#[test]
+fn records_of_random_games_round_trip() {
+    use stoneyard::games::inchworm::{format_record, parse_record, result_token};
+    let variants: [&[(&str, &str)]; 4] = [
+        &[("quiet_limit", "12"), ("target", "8")],
+        &[("topology", "cylinder"), ("quiet_limit", "10"), ("target", "6")],
+        &[("topology", "torus"), ("prisoner_drops", "on"), ("quiet_limit", "10"), ("target", "6")],
+        &[("pieces", "20/25"), ("target", "5")],
+    ];
+    let mut finished = 0;
+    for (k, pairs) in variants.iter().enumerate() {
+        let o = opts(pairs);
+        let start = Position::new(&o);
+        for seed in 0..4 {
+            let tokens = random_tokens(&start, seed + 10 * k as u64, 120);
+            let text = format_record(&o, &tokens).unwrap();
+            let record = parse_record(&text).unwrap_or_else(|e| panic!("{pairs:?} seed {seed}: {e}\n{text}"));
+            let mut replay = start.clone();
+            for t in &tokens {
+                replay.play_record_token(t).unwrap();
+            }
+            assert_eq!(record.options, o);
+            assert_eq!(record.tokens, tokens);
+            assert_eq!(record.position, replay);
+            assert_eq!(record.result.as_deref(), Some(result_token(&replay)));
+            assert_eq!(format_record(&record.options, &record.tokens).unwrap(), text);
+            if replay.status().is_over() {
+                finished += 1;
+            }
+        }
+    }
+    assert!(finished > 0, "no random game reached its end");
+}
+
+#[test]
+fn malformed_records_are_refused_with_the_move_named() {
+    use stoneyard::games::inchworm::parse_record;
+    let err = |text: &str| parse_record(text).unwrap_err().to_string();
+    assert!(err("1. Da1 Db1 2. Dh8 Dz9").contains("move 2 for White"), "{}", err("1. Da1 Db1 2. Dh8 Dz9"));
+    assert!(err("1. Da1 Da1").contains("move 1 for White"));
+    assert!(err("1. Da1 Db1 3. Dh8").contains("out of place"));
+    assert!(err("1. Da1 Db1 *  2. Dh8").contains("after its result"));
+    assert!(err("1. Da1 1-0").contains("not over"));
+    assert!(err("[Topology \"sphere\"] [Pieces \"30/25\"] 1. Da1").contains("Pieces"));
+    assert!(err("[Game \"Gravel\"]").contains("not of Inchworm"));
+    assert!(err("[Target 60]").contains("tag"));
+    assert!(err("1. Da1 {W+1").contains("comment"));
+    assert!(err("1. Da1 Db1 [Target \"5\"]").contains("tags go first"));
+    assert!(err("1x Da1").contains("neither"));
+    for text in ["", "[", "]", "{", "}", "1.", "1...", "1... Da1", "99999999999999999999. Da1", "[\"\"]", "1.Da1 Db1"] {
+        let _ = parse_record(text);
+    }
+    assert!(parse_record("1.Da1 Db1").is_ok());
+}

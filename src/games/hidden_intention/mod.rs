@@ -47,6 +47,12 @@
 //! - A record token replaces any partly entered staged decisions; the spaces around `|` are
 //!   optional. The record's closing `-- | --` (spec §8.3) is accepted, as a no-op, only once the
 //!   game is over.
+//! - Game record (spec §8.3, `record.rs`): `format_record` replays the tokens, numbers each line
+//!   `<turn>.<attempt>`, adds a `{burn c6}` comment to a burned attempt, the closing `-- | --`
+//!   when the game ended with supplies left, and `[Result "A 30 B 25"]` once over (winner first,
+//!   `draw a b` with A's count first; no Result tag while the game goes on). Tag values escape
+//!   `"` and `\` with a backslash. `parse_record` replays and checks line numbers and the
+//!   Result tag (`*` = unfinished) against the game.
 //! - The game has no capture step apart from the cascade: `capture_sweep` is empty and every
 //!   round of removals, the first included, belongs to `cascade`.
 
@@ -54,6 +60,7 @@ mod moves;
 mod notation;
 mod options;
 mod position;
+mod record;
 mod resolve;
 mod view;
 
@@ -64,6 +71,7 @@ pub use position::{
     Corner, FIGURES_PER_SIDE, FULL_SUPPLY, FieldCounts, Figure, FigureChoice, Kind, MAX_SWAPS_PER_COMMITMENT, PATTERNS,
     Pattern, Position, SQUARES, SWAPS_PER_GAME, Square, SquareSet, Stock, Supply, pattern, squares,
 };
+pub use record::{GameRecord, format_record, parse_record, result_text};
 
 use crate::rules::{
     Cell, Effects, LegalTokens, Notation, ParseError, PlayError, RecordError, Rules, Side, Status, ToMove,

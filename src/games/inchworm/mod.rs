@@ -36,6 +36,12 @@
 //! - The position text cannot say that a game ended by two passes (the spec's format has no
 //!   result field); such a text reads back as an ongoing game. Target and quiet-limit endings are
 //!   recovered from the numbers.
+//! - Game record (spec §10.4, `record.rs`): the header is one line of tags in the spec's order
+//!   (`Game`, `Topology`, `Pieces`, `Target`, `PrisonerDrops`, `QuietLimit`); `format_record`
+//!   replays the tokens, writes a `{B+n W+m}` comment after every capturing action and wraps
+//!   the move text near 80 characters. `parse_record` takes option tags before the first move
+//!   (missing ones default), keeps other tags, checks move numbers (`3.`, or `3...` before a
+//!   White move) and that a result token ends the record and matches the replayed game.
 //! - Position texts must satisfy: stone conservation, no liberty-less group, prisoners held ≤
 //!   points scored, heights 1–25, and quiet ≥ 1 after a pass.
 
@@ -43,6 +49,7 @@ mod moves;
 mod notation;
 mod options;
 mod position;
+mod record;
 mod resolve;
 mod view;
 
@@ -50,6 +57,7 @@ pub use moves::{Move, all_candidate_moves, can_extend, canonical_path, distribut
 pub use notation::{MAX_LISTED_TOKENS, parse_square, square_name};
 pub use options::{InchwormOptions, Topology};
 pub use position::{Geometry, Position, Sq};
+pub use record::{InchwormRecord, format_record, parse_record, record_header, result_token};
 
 use crate::rules::{
     Cell, Effects, LegalTokens, Notation, ParseError, PlayError, RecordError, Rules, Side, Status, ToMove,

@@ -1,0 +1,185 @@
+//! The game record of spec §8.3: header tags, one line `<turn>.<attempt> <A> | <B>` per attempt,
+//! the closing `-- | --` when a player ran out of legal commitments, and `[Result "..."]`.
+
+use super::notation::square_name;
+use super::position::{Position, Square};
+use crate::rules::{Notation, Outcome, ParseError, Rules, Side, Status};
+
+/// A record read back and replayed from the start.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    /// Header tags in the order written, `Result` excluded (`("White", "Ann")`).
+    pub tags: Vec<(String, String)>,
+    /// One record token `A|B` per attempt, in order; the closing `-- | --` is not among them.
+    pub tokens: Vec<String>,
+    /// The position after the last attempt.
+    pub position: Position,
+}
+
+/// The result tag's text for a finished game: winner first (`A 30 B 25`, `B 26 A 20`) or
+/// `draw 23 23` (A's count first).
+pub fn result_text(position: &Position) -> Option<String> {
+    let Status::Over(outcome) = position.status() else { return None };
+    let c = position.field_counts();
+    Some(match outcome {
+        Outcome::Winner(Side::First) => format!("A {} B {}", c.a, c.b),
+        Outcome::Winner(Side::Second) => format!("B {} A {}", c.b, c.a),
+        Outcome::Draw => format!("draw {} {}", c.a, c.b),
+    })
+}
+
+fn quote(value: &str) -> String {
+    value.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// Writes a record: `[Game]`, `[White]`, `[Black]` tags, one line per attempt (a burn gets a
+/// `{burn c6}` comment), the closing `-- | --` if the game ended because a player had no legal
+/// commitment, and `[Result "..."]` once the game is over. The tokens are replayed; an illegal
+/// one gives an error naming its attempt.
+pub fn format_record(white: &str, black: &str, tokens: &[String]) -> Result<String, ParseError> {
+    let mut out = format!("[Game \"Hidden Intention\"]\n[White \"{}\"]\n[Black \"{}\"]", quote(white), quote(black));
+    let mut pos = Position::initial();
+    for (k, token) in tokens.iter().enumerate() {
+        if token.split_whitespace().collect::<String>() == "--|--" && pos.status().is_over() {
+            continue; // the closing line is written below
+        }
+        let (turn, attempt) = (pos.turn(), pos.attempt());
+        let burned_before = pos.burned();
+        pos.play_record_token(token)
+            .map_err(|e| ParseError::new(format!("attempt {turn}.{attempt} (token {}): {e}", k + 1)))?;
+        let (a, b) = token.split_once('|').unwrap_or((token, ""));
+        out.push_str(&format!("\n{turn}.{attempt} {} | {}", a.trim(), b.trim()));
+        let burned = pos.burned() & !burned_before;
+        if burned != 0 && pos.attempt() > attempt {
+            out.push_str(&format!(" {{burn {}}}", square_name(burned.trailing_zeros() as Square)));
+        }
+    }
+    if let Some(result) = result_text(&pos) {
+        let supplies_empty = pos.supply(Side::First).is_empty() && pos.supply(Side::Second).is_empty();
+        if !supplies_empty {
+            out.push_str(&format!("\n{}.{} -- | --", pos.turn(), pos.attempt()));
+        }
+        out.push_str(&format!("\n[Result \"{result}\"]"));
+    }
+    Ok(out)
+}
+
+/// Reads a tag line `[Key "value"]` (backslash escapes `\"` and `\\` in the value).
+fn parse_tag(line: &str, number: usize) -> Result<(String, String), ParseError> {
+    let bad = || ParseError::new(format!("line {number}: '{line}' is not a tag like [White \"name\"]"));
+    let inner = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')).ok_or_else(bad)?;
+    let (key, rest) = inner.trim().split_once(char::is_whitespace).ok_or_else(bad)?;
+    let rest = rest.trim();
+    let body = rest.strip_prefix('"').and_then(|r| r.strip_suffix('"')).ok_or_else(bad)?;
+    let mut value = String::new();
+    let mut chars = body.chars();
+    while let Some(ch) = chars.next() {
+        match ch {
+            '\\' => value.push(chars.next().ok_or_else(bad)?),
+            '"' => return Err(bad()),
+            _ => value.push(ch),
+        }
+    }
+    if key.is_empty() || !key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return Err(bad());
+    }
+    Ok((key.to_string(), value))
+}
+
+/// Removes a trailing `{comment}`; a brace left open or a stray `}` is an error.
+fn strip_comment(line: &str, number: usize) -> Result<&str, ParseError> {
+    match line.find('{') {
+        Some(open) => {
+            let after = &line[open + 1..];
+            if !after.ends_with('}') || after[..after.len() - 1].contains(['{', '}']) {
+                return Err(ParseError::new(format!("line {number}: a comment is one {{...}} at the end of the line")));
+            }
+            Ok(line[..open].trim_end())
+        }
+        None if line.contains('}') => Err(ParseError::new(format!("line {number}: '}}' without an opening '{{'"))),
+        None => Ok(line),
+    }
+}
+
+/// Reads a record of spec §8.3 and replays it from the start. Attempt numbers must follow the
+/// game (a burn repeats the turn with the next attempt number); a `Result` tag must agree with
+/// the replayed ending (`*` for an unfinished game). Errors name the line and the attempt.
+pub fn parse_record(text: &str) -> Result<GameRecord, ParseError> {
+    let mut tags = Vec::new();
+    let mut tokens = Vec::new();
+    let mut pos = Position::initial();
+    let mut result: Option<(usize, String)> = None;
+    let mut closed = false;
+    for (i, raw) in text.lines().enumerate() {
+        let number = i + 1;
+        let line = raw.trim();
+        if line.is_empty() {
+            continue;
+        }
+        if line.starts_with('[') {
+            let (key, value) = parse_tag(line, number)?;
+            match key.as_str() {
+                "Result" => {
+                    if result.is_some() {
+                        return Err(ParseError::new(format!("line {number}: a second Result tag")));
+                    }
+                    result = Some((number, value));
+                }
+                "Game" if value != "Hidden Intention" => {
+                    return Err(ParseError::new(format!(
+                        "line {number}: this is a record of '{value}', not of Hidden Intention"
+                    )));
+                }
+                _ => tags.push((key, value)),
+            }
+            continue;
+        }
+        if let Some((n, _)) = &result {
+            return Err(ParseError::new(format!("line {number}: an attempt after the Result tag of line {n}")));
+        }
+        if closed {
+            return Err(ParseError::new(format!("line {number}: an attempt after the closing '-- | --'")));
+        }
+        let body = strip_comment(line, number)?;
+        let (label, token) = body.split_once(char::is_whitespace).ok_or_else(|| {
+            ParseError::new(format!("line {number}: '{line}' is not an attempt like '1.1 Qd4 | Re5'"))
+        })?;
+        let (turn, attempt) = label
+            .split_once('.')
+            .and_then(|(t, a)| Some((t.parse::<u16>().ok()?, a.parse::<u16>().ok()?)))
+            .ok_or_else(|| ParseError::new(format!("line {number}: '{label}' is not <turn>.<attempt> like 2.1")))?;
+        let at = format!("{}.{}", pos.turn(), pos.attempt());
+        if (turn, attempt) != (pos.turn(), pos.attempt()) {
+            return Err(ParseError::new(format!(
+                "line {number}: attempt {turn}.{attempt} is out of order; the game is at attempt {at}"
+            )));
+        }
+        let token = token.trim();
+        pos.play_record_token(token).map_err(|e| ParseError::new(format!("attempt {at} (line {number}): {e}")))?;
+        if token.split_whitespace().collect::<String>() == "--|--" {
+            closed = true;
+        } else {
+            tokens.push(token.to_string());
+        }
+    }
+    if let Some((number, value)) = result {
+        let value = value.split_whitespace().collect::<Vec<_>>().join(" ");
+        match result_text(&pos) {
+            Some(expected) if expected == value => {}
+            Some(expected) => {
+                return Err(ParseError::new(format!(
+                    "line {number}: the Result tag says '{value}' but the moves give '{expected}'"
+                )));
+            }
+            None if value == "*" => {}
+            None => {
+                return Err(ParseError::new(format!(
+                    "line {number}: the Result tag says '{value}' but the game is not over after attempt {}.{}",
+                    pos.turn(),
+                    pos.attempt()
+                )));
+            }
+        }
+    }
+    Ok(GameRecord { tags, tokens, position: pos })
+}
