@@ -182,3 +182,149 @@ mod against_the_computer {
         assert_eq!(m.acting_side(), Some(stoneyard::rules::Side::First));
     }
 }
+
+/// Every game played for a stretch through input actions alone: a "robot" turns each randomly
+/// chosen legal decision into the presses a keyboard player would make (cursor to the space,
+/// choose, pick from the choice list, Tab for decisions that name no space), and after every
+/// decision the board entities must match the engine's position.
+mod every_game_by_actions {
+    use super::common::{headless_app, press, screen};
+    use bevy::prelude::*;
+    use stoneyard::app::board::{BoardCursor, BoardState, Choice, Stone, TurnBuilder};
+    use stoneyard::app::input::Action::{self, *};
+    use stoneyard::app::match_state::CurrentMatch;
+    use stoneyard::app::screen::Screen;
+    use stoneyard::app::secrecy::Secrecy;
+    use stoneyard::games::GameKind;
+    use stoneyard::rules::{cells_in_token, pick_index, seeded};
+
+    fn cursor_to(app: &mut App, target: &str) {
+        for _ in 0..80 {
+            let state = app.world().resource::<BoardState>();
+            let view = state.view.as_ref().expect("board view");
+            let at = &view.cells[app.world().resource::<BoardCursor>().index];
+            if at.name == target {
+                return;
+            }
+            let goal = view.cells.iter().find(|c| c.name == target).expect("target on board");
+            let (dx, dy) = (goal.x - at.x, goal.y - at.y);
+            let step = if dx.abs() >= dy.abs() && dx.abs() > 0.1 {
+                if dx > 0.0 { Right } else { Left }
+            } else if dy > 0.0 {
+                Up
+            } else {
+                Down
+            };
+            press(app, &[step]);
+        }
+        panic!("the cursor did not reach {target}");
+    }
+
+    fn pick_choice(app: &mut App, wanted: &Choice) -> bool {
+        let choices = app.world().resource::<TurnBuilder>().choices.clone();
+        let Some(i) = choices.iter().position(|c| c == wanted) else { return false };
+        let mut keys = vec![Down; i];
+        keys.push(Select);
+        press(app, &keys);
+        true
+    }
+
+    /// Makes `decision` with presses only.
+    fn play_by_keys(app: &mut App, decision: &str) {
+        if app.world().resource::<Secrecy>().handover.is_some() {
+            press(app, &[Select]);
+        }
+        let cells: Vec<String> = cells_in_token(decision).into_iter().map(str::to_string).collect();
+        let wanted = Choice::Decision(decision.to_string());
+        if cells.is_empty() {
+            press(app, &[Action::CycleOption]);
+            assert!(pick_choice(app, &wanted), "{decision} not offered under Tab");
+            return;
+        }
+        cursor_to(app, &cells[0]);
+        let before = app.world().resource::<CurrentMatch>().history.len();
+        press(app, &[Select]);
+        if app.world().resource::<CurrentMatch>().history.len() > before {
+            return;
+        }
+        if pick_choice(app, &wanted) {
+            return;
+        }
+        if !app.world().resource::<TurnBuilder>().choices.is_empty() {
+            assert!(
+                pick_choice(app, &Choice::StartFrom(cells[0].clone())),
+                "{decision}: no way to start at {}",
+                cells[0]
+            );
+        }
+        assert_eq!(app.world().resource::<TurnBuilder>().start.as_deref(), Some(cells[0].as_str()), "{decision}");
+        cursor_to(app, &cells[1]);
+        press(app, &[Select]);
+        if app.world().resource::<CurrentMatch>().history.len() == before {
+            assert!(pick_choice(app, &wanted), "{decision} not offered at {}", cells[1]);
+        }
+    }
+
+    fn assert_projection_matches(app: &mut App) {
+        let view = app.world().resource::<CurrentMatch>().game.board_view().expect("view");
+        let mut stones: Vec<_> =
+            app.world_mut().query::<&Stone>().iter(app.world()).map(|s| (s.cell, s.owner, s.kind, s.height)).collect();
+        stones.sort();
+        let mut expected: Vec<_> =
+            view.cells.iter().filter_map(|c| c.piece.as_ref().map(|p| (c.cell, p.owner, p.kind, p.count))).collect();
+        expected.sort();
+        assert_eq!(stones, expected);
+    }
+
+    fn play_game(kind: GameKind, decisions: usize) {
+        let mut app = headless_app();
+        let index = GameKind::ALL.iter().position(|&k| k == kind).unwrap();
+        let mut keys = vec![Down; index];
+        keys.push(Select);
+        press(&mut app, &keys);
+        let options = stoneyard::games::open(kind, &[], None).unwrap().option_specs().len();
+        let mut keys = vec![Down; options + 1];
+        keys.push(Select);
+        press(&mut app, &keys);
+        assert_eq!(screen(&app), Screen::Playing, "{kind}");
+        let mut rng = seeded(kind as u64);
+        for n in 0..decisions {
+            let m = app.world().resource::<CurrentMatch>();
+            if m.game.status().is_over() {
+                break;
+            }
+            let legal = m.decisions_now();
+            let d = legal[pick_index(&mut rng, legal.len())].clone();
+            play_by_keys(&mut app, &d);
+            let m = app.world().resource::<CurrentMatch>();
+            assert_eq!(m.history.len(), n + 1, "{kind}: decision {d} was not played ({:?})", m.message);
+            assert_eq!(m.history.last(), Some(&d), "{kind}");
+            assert_projection_matches(&mut app);
+        }
+    }
+
+    #[test]
+    fn gravel() {
+        play_game(GameKind::Gravel, 30);
+    }
+
+    #[test]
+    fn red_stone() {
+        play_game(GameKind::RedStone, 30);
+    }
+
+    #[test]
+    fn throngs() {
+        play_game(GameKind::Throngs, 30);
+    }
+
+    #[test]
+    fn inchworm() {
+        play_game(GameKind::Inchworm, 30);
+    }
+
+    #[test]
+    fn hidden_intention() {
+        play_game(GameKind::HiddenIntention, 30);
+    }
+}
