@@ -328,3 +328,27 @@ mod every_game_by_actions {
         play_game(GameKind::HiddenIntention, 30);
     }
 }
+
+mod animations {
+    use super::common::{headless_app, press};
+    use stoneyard::app::board::fx::Tween;
+    use stoneyard::app::input::Action::*;
+    use stoneyard::app::match_state::CurrentMatch;
+    use stoneyard::app::settings_io::CurrentSettings;
+    use stoneyard::save::AnimationSpeed;
+
+    #[test]
+    fn a_new_stone_drops_in_and_a_press_skips_to_the_end() {
+        let mut app = headless_app();
+        press(&mut app, &[Down, Select]);
+        press(&mut app, &[Left, Left, Left, Left, Left, Left, Down, Down, Select]);
+        app.world_mut().resource_mut::<CurrentSettings>().0.animation_speed = AnimationSpeed::Slow;
+        press(&mut app, &[Select]);
+        let tweens = app.world_mut().query::<&Tween>().iter(app.world()).count();
+        assert_eq!(tweens, 1, "the placed stone animates");
+        // The next press only finishes the animation: no second stone.
+        press(&mut app, &[Right, Select]);
+        assert_eq!(app.world().resource::<CurrentMatch>().history.len(), 1);
+        assert_eq!(app.world_mut().query::<&Tween>().iter(app.world()).count(), 0);
+    }
+}

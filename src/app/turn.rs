@@ -66,7 +66,7 @@ pub fn plugin(app: &mut App) {
             place.in_set(TurnSystems::Place),
             capture_sweep.in_set(TurnSystems::CaptureSweep),
             cascade.in_set(TurnSystems::Cascade),
-            end_check.in_set(TurnSystems::EndCheck),
+            end_check_system.in_set(TurnSystems::EndCheck),
         ),
     );
 }
@@ -142,6 +142,10 @@ fn cascade(mut current: ResMut<CurrentMatch>, resolving: Res<Resolving>, mut out
     run_phase(&mut current, &resolving, &mut out, |g| g.phase_cascade());
 }
 
-fn end_check(mut current: ResMut<CurrentMatch>, resolving: Res<Resolving>, mut out: MessageWriter<EffectHappened>) {
+pub fn end_check_system(
+    mut current: ResMut<CurrentMatch>,
+    resolving: Res<Resolving>,
+    mut out: MessageWriter<EffectHappened>,
+) {
     run_phase(&mut current, &resolving, &mut out, |g| g.phase_end_check());
 }

@@ -14,6 +14,9 @@ pub fn headless_app() -> App {
     app.add_plugins((MinimalPlugins, StatesPlugin));
     app.insert_resource(SaveStore(Store::memory()));
     app.add_plugins(stoneyard::app::core_plugin);
+    // Presses during an animation only skip it; the scripted tests play at full speed.
+    app.world_mut().resource_mut::<stoneyard::app::settings_io::CurrentSettings>().0.animation_speed =
+        stoneyard::save::AnimationSpeed::Off;
     app.update();
     app
 }

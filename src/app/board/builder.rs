@@ -140,8 +140,17 @@ fn board_input(
     secrecy: Res<Secrecy>,
     thinking: Res<crate::app::ai_player::Thinking>,
     mut hints: ResMut<crate::app::settings_io::CurrentSettings>,
+    mut tweens: Query<&mut super::fx::Tween>,
 ) {
     let Some(mut current) = current else { return };
+    if !tweens.is_empty() && (!actions.is_empty() || !clicks.is_empty() || !cells.is_empty()) {
+        // A press while the board animates only skips to the end of the animations.
+        super::fx::finish_all(&mut tweens);
+        actions.clear();
+        clicks.clear();
+        cells.clear();
+        return;
+    }
     if secrecy.handover.is_some() {
         // The hand-over screen takes the input (confirm_handover); presses must not reach the board.
         actions.clear();

@@ -3,6 +3,7 @@
 
 mod builder;
 mod cursor;
+pub mod fx;
 mod look;
 mod project;
 
@@ -13,5 +14,5 @@ pub use project::{BoardState, CellSpace, HUD_WIDTH, Stone};
 use bevy::prelude::*;
 
 pub fn plugin(app: &mut App) {
-    app.add_plugins((project::plugin, cursor::plugin, builder::plugin, look::plugin));
+    app.add_plugins((project::plugin, cursor::plugin, builder::plugin, look::plugin, fx::plugin));
 }

@@ -24,6 +24,10 @@ pub struct Stone {
     pub facing: Option<u8>,
 }
 
+/// Where a vanishing stone stood (its `Stone` is gone with the position).
+#[derive(Component, Debug, Clone, Copy)]
+pub struct StoneGone(pub Cell);
+
 /// The parent of all board entities.
 #[derive(Component)]
 pub struct BoardRoot;
@@ -129,7 +133,8 @@ fn project_board(
             continue;
         }
         if let Some(e) = state.stones[i].take() {
-            commands.entity(e).despawn();
+            // Not part of the position any more; the fx module animates it out, then despawns it.
+            commands.entity(e).remove::<Stone>().insert(super::fx::Vanishing).insert(StoneGone(c.cell));
         }
         if let Some(piece) = &c.piece {
             let parent = state.cells[i];
