@@ -84,13 +84,17 @@ fn collect_waves(mut effects: MessageReader<EffectHappened>, mut waves: ResMut<W
     }
 }
 
+/// Stones that started vanishing this frame.
+type NewlyVanishing = (Added<Vanishing>, Without<Tween>);
+
+#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
 fn start_tweens(
     mut commands: Commands,
     settings: Res<CurrentSettings>,
     waves: Res<WaveOfCell>,
     state: Res<BoardState>,
     added: Query<(Entity, &Stone), Added<Stone>>,
-    vanishing: Query<(Entity, &StoneGone), (Added<Vanishing>, Without<Tween>)>,
+    vanishing: Query<(Entity, &StoneGone), NewlyVanishing>,
     mut transforms: Query<&mut Transform>,
     mut built_root: Local<Option<Entity>>,
 ) {
