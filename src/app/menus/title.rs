@@ -16,6 +16,8 @@ pub enum TitleItem {
     Continue,
     Game(GameKind),
     Settings,
+    // The browser has no "quit": the tab is closed instead.
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
     Quit,
 }
 
