@@ -55,9 +55,8 @@ fn settings_change_with_actions_and_are_saved() {
 }
 
 mod scripted_games {
-    use super::common::{headless_app, press, screen};
+    use super::common::{assert_projection_matches, headless_app, press, screen};
     use bevy::prelude::*;
-    use stoneyard::app::board::{BoardState, Stone};
     use stoneyard::app::input::Action::{self, *};
     use stoneyard::app::match_state::CurrentMatch;
     use stoneyard::app::screen::Screen;
@@ -82,19 +81,6 @@ mod scripted_games {
         app.init_resource::<Seen>().init_resource::<Frame>();
         app.add_systems(Update, record.in_set(TurnSystems::Present));
         app
-    }
-
-    /// The stones on the board entities agree with the engine's position, cell by cell.
-    fn assert_projection_matches(app: &mut App) {
-        let view = app.world().resource::<CurrentMatch>().game.board_view().expect("game has a view");
-        let mut stones: Vec<(u16, Option<stoneyard::rules::Side>, char, u16)> =
-            app.world_mut().query::<&Stone>().iter(app.world()).map(|s| (s.cell, s.owner, s.kind, s.height)).collect();
-        stones.sort();
-        let mut expected: Vec<_> =
-            view.cells.iter().filter_map(|c| c.piece.as_ref().map(|p| (c.cell, p.owner, p.kind, p.count))).collect();
-        expected.sort();
-        assert_eq!(stones, expected);
-        assert_eq!(app.world().resource::<BoardState>().view.as_ref(), Some(&view));
     }
 
     /// From the title screen: choose the game at `title_index`, set the first option with
@@ -188,9 +174,9 @@ mod against_the_computer {
 /// choose, pick from the choice list, Tab for decisions that name no space), and after every
 /// decision the board entities must match the engine's position.
 mod every_game_by_actions {
-    use super::common::{headless_app, press, screen};
+    use super::common::{assert_projection_matches, headless_app, press, screen};
     use bevy::prelude::*;
-    use stoneyard::app::board::{BoardCursor, BoardState, Choice, Stone, TurnBuilder};
+    use stoneyard::app::board::{BoardCursor, BoardState, Choice, TurnBuilder};
     use stoneyard::app::input::Action::{self, *};
     use stoneyard::app::match_state::CurrentMatch;
     use stoneyard::app::screen::Screen;
@@ -263,17 +249,6 @@ mod every_game_by_actions {
         if app.world().resource::<CurrentMatch>().history.len() == before {
             assert!(pick_choice(app, &wanted), "{decision} not offered at {}", cells[1]);
         }
-    }
-
-    fn assert_projection_matches(app: &mut App) {
-        let view = app.world().resource::<CurrentMatch>().game.board_view().expect("view");
-        let mut stones: Vec<_> =
-            app.world_mut().query::<&Stone>().iter(app.world()).map(|s| (s.cell, s.owner, s.kind, s.height)).collect();
-        stones.sort();
-        let mut expected: Vec<_> =
-            view.cells.iter().filter_map(|c| c.piece.as_ref().map(|p| (c.cell, p.owner, p.kind, p.count))).collect();
-        expected.sort();
-        assert_eq!(stones, expected);
     }
 
     fn play_game(kind: GameKind, decisions: usize) {

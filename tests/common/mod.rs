@@ -34,3 +34,19 @@ pub fn press(app: &mut App, actions: &[Action]) {
 pub fn screen(app: &App) -> Screen {
     *app.world().resource::<State<Screen>>().get()
 }
+
+/// The stones on the board entities agree with the engine's position, cell by cell, and the board
+/// shows the engine's current view.
+pub fn assert_projection_matches(app: &mut App) {
+    use stoneyard::app::board::{BoardState, Stone};
+    use stoneyard::app::match_state::CurrentMatch;
+    let view = app.world().resource::<CurrentMatch>().game.board_view().expect("game has a view");
+    let mut stones: Vec<_> =
+        app.world_mut().query::<&Stone>().iter(app.world()).map(|s| (s.cell, s.owner, s.kind, s.height)).collect();
+    stones.sort();
+    let mut expected: Vec<_> =
+        view.cells.iter().filter_map(|c| c.piece.as_ref().map(|p| (c.cell, p.owner, p.kind, p.count))).collect();
+    expected.sort();
+    assert_eq!(stones, expected);
+    assert_eq!(app.world().resource::<BoardState>().view.as_ref(), Some(&view));
+}
