@@ -26,6 +26,7 @@ fn draw_hud(
     mut next: ResMut<NextState<Screen>>,
     secrecy: Res<Secrecy>,
     thinking: Res<Thinking>,
+    mut setup: ResMut<super::menus::SetupChoice>,
 ) -> Result {
     let Some(mut current) = current else { return Ok(()) };
     if secrecy.handover.is_some() {
@@ -94,6 +95,24 @@ fn draw_hud(
                 }
             });
             ui.label(egui::RichText::new("Tab or X button: these choices").weak().size(12.0));
+            ui.separator();
+        }
+        if current.game.status().is_over() {
+            ui.label(egui::RichText::new("Game over").size(24.0).strong());
+            ui.label(egui::RichText::new(super::match_state::outcome_text(current.game.as_ref())).size(20.0));
+            ui.horizontal(|ui| {
+                if ui.button("Play again").clicked() {
+                    let mut again = CurrentMatch::new(current.start.clone_box());
+                    again.players = current.players;
+                    again.seed = current.seed.wrapping_add(1);
+                    *current = again;
+                }
+                if ui.button("Change options").clicked() {
+                    setup.select(kind, &current.game.option_pairs());
+                    setup.opponent = current.players[1];
+                    next.set(Screen::Setup);
+                }
+            });
             ui.separator();
         }
         ui.horizontal(|ui| {
