@@ -642,3 +642,52 @@ fn iterations_per_second() {
     searcher::<Sealed>(1).decide(&Sealed::guess(), Side::First, &Budget::iterations(200_000)).expect("a decision");
     eprintln!("hidden guess (simultaneous): {:.0} iterations/s", 200_000.0 / start.elapsed().as_secs_f64());
 }
+
+// ---------------------------------------------------------------------------------------------
+// The arena follows the seats through a pie swap.
+
+mod arena_seats {
+    use super::*;
+    use std::sync::Mutex;
+    use stoneyard::games::red_stone::{Move, Position, RedStoneOptions};
+
+    /// Plays `swap` whenever it may, otherwise the first legal decision, and logs each side it
+    /// was asked to decide for.
+    struct Logger<'a> {
+        seat: usize,
+        log: &'a Mutex<Vec<(usize, Side)>>,
+    }
+
+    impl Strategy<Position> for Logger<'_> {
+        fn decide(&mut self, pos: &Position, side: Side, _: &Budget) -> Result<Move, DecideError> {
+            self.log.lock().unwrap().push((self.seat, side));
+            let mut moves = Vec::new();
+            pos.legal_moves(&mut moves);
+            Ok(moves.iter().find(|m| **m == Move::Swap).copied().unwrap_or(moves[0]))
+        }
+    }
+
+    #[test]
+    fn after_a_swap_each_seat_plays_the_other_colour_and_wins_are_counted_by_seat() {
+        let start = Position::new(&RedStoneOptions::with_size(5).unwrap());
+        let log = Mutex::new(Vec::new());
+        let (mut a, mut b) = (Logger { seat: 0, log: &log }, Logger { seat: 1, log: &log });
+        let budget = Budget::iterations(1);
+        let outcome = play_game(&start, [&mut a, &mut b], [&budget, &budget], 500);
+        let log = log.into_inner().unwrap();
+        assert_eq!(&log[..3], &[(0, Side::First), (1, Side::Second), (0, Side::Second)]);
+        // From the swap on, seat 0 plays White and seat 1 Black.
+        assert!(log[2..].iter().all(|&(seat, side)| side.index() != seat));
+        // The winning colour is reported as the seat that played it: replay the decisions.
+        let mut replay = start.clone();
+        for (seat, side) in &log {
+            let mut moves = Vec::new();
+            replay.legal_moves(&mut moves);
+            assert_eq!(replay.to_move(), Some(ToMove::One(*side)), "seat {seat}");
+            let m = moves.iter().find(|m| **m == Move::Swap).copied().unwrap_or(moves[0]);
+            replay.play(&m).unwrap();
+        }
+        let Status::Over(Outcome::Winner(colour)) = replay.status() else { panic!("not over: {outcome:?}") };
+        assert_eq!(outcome, Outcome::Winner(colour.opponent()), "the seats swapped colours");
+    }
+}

@@ -165,7 +165,65 @@ mod against_the_computer {
         let m = app.world().resource::<CurrentMatch>();
         assert_eq!(m.history.len(), 2, "the computer did not answer: {:?}", m.history);
         assert_eq!(m.history[0], "A1");
-        assert_eq!(m.acting_side(), Some(stoneyard::rules::Side::First));
+        // Whether the computer placed a stone or took the pie swap, the person's seat acts next.
+        let acting = m.acting_side().expect("the game goes on");
+        assert_eq!(m.player_of(acting), None, "the computer moved and still acts: {:?}", m.history);
+        assert_eq!(m.seat_of(acting), 0);
+    }
+}
+
+mod pie_swap_seats {
+    use stoneyard::ai::Level;
+    use stoneyard::app::match_state::CurrentMatch;
+    use stoneyard::games::{GameKind, open};
+    use stoneyard::rules::Side;
+
+    fn play(m: &mut CurrentMatch, decision: &str) {
+        let before = m.game.clone_box();
+        let maker = m.acting_side().unwrap();
+        let effects = m.game.play_decision(decision).unwrap();
+        m.push_undo(before, decision, maker, &effects);
+    }
+
+    #[test]
+    fn after_a_swap_the_seats_play_the_other_colours_and_undo_restores_them() {
+        let game = open(GameKind::RedStone, &[("size".into(), "5".into())], None).unwrap();
+        let mut m = CurrentMatch::new(game);
+        m.players = [None, Some(Level::Easy)];
+        play(&mut m, "C3");
+        assert_eq!(m.computer_to_act(), Some((Side::Second, Level::Easy)));
+        play(&mut m, "swap");
+        // White (now the person's seat) moves: the computer plays Black from here on.
+        assert_eq!(m.acting_side(), Some(Side::Second));
+        assert_eq!(m.computer_to_act(), None);
+        assert_eq!(m.player_of(Side::First), Some(Level::Easy));
+        play(&mut m, "A1");
+        assert_eq!(m.computer_to_act(), Some((Side::First, Level::Easy)));
+        m.undo();
+        m.undo();
+        assert!(!m.seats_swapped);
+        assert_eq!(m.computer_to_act(), Some((Side::Second, Level::Easy)));
+        m.redo();
+        assert!(m.seats_swapped);
+        assert_eq!(m.computer_to_act(), None);
+    }
+
+    #[test]
+    fn choosing_black_in_the_throngs_pie_gives_the_chooser_black() {
+        let game = open(GameKind::Throngs, &[("opening".into(), "pie".into())], None).unwrap();
+        let mut m = CurrentMatch::new(game);
+        m.players = [Some(Level::Easy), None];
+        // The offer is made by seat 0 (the computer) one stone at a time.
+        while m.game.to_move() == Some(stoneyard::rules::ToMove::One(Side::First)) && m.history.len() < 8 {
+            let d = m.decisions_now()[0].clone();
+            play(&mut m, &d);
+        }
+        let choose_black = m.decisions_now().into_iter().find(|d| d.contains("Black")).expect("choose Black offered");
+        play(&mut m, &choose_black);
+        assert!(m.seats_swapped);
+        // Black moves first after the pie; the person in seat 1 chose Black.
+        assert_eq!(m.acting_side(), Some(Side::First));
+        assert_eq!(m.computer_to_act(), None);
     }
 }
 

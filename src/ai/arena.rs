@@ -95,10 +95,11 @@ pub fn run_arena_with<R: Rules>(
     tally
 }
 
-/// Plays one game from `start`: `players[i]` plays `Side::from_index(i)`. Every decision played is
-/// shown to both players. At a simultaneous node each side chooses its whole commitment from a
-/// position without the other's, then both are applied. A player that fails to give a legal
-/// decision loses; a game longer than `max_decisions` is a draw.
+/// Plays one game from `start`: `players[i]` sits in seat `i`, which plays `Side::from_index(i)`
+/// until a pie swap exchanges the seats' colours; the outcome names the winning seat as a side.
+/// Every decision played is shown to both players. At a simultaneous node each side chooses its
+/// whole commitment from a position without the other's, then both are applied. A player that
+/// fails to give a legal decision loses; a game longer than `max_decisions` is a draw.
 pub fn play_game<R: Rules>(
     start: &R,
     mut players: [&mut dyn Strategy<R>; 2],
@@ -108,10 +109,19 @@ pub fn play_game<R: Rules>(
     let mut pos = start.clone();
     let mut decisions = 0u64;
     let mut moves = Vec::new();
-    let forfeit = |side: Side| Outcome::Winner(side.opponent());
+    let mut swapped = false;
+    let seat = |side: Side, swapped: bool| side.index() ^ usize::from(swapped);
+    let as_seat = |side: Side, swapped: bool| Side::from_index(seat(side, swapped));
+    let forfeit = |side: Side, swapped: bool| Outcome::Winner(as_seat(side.opponent(), swapped));
+    let swaps = |effects: &crate::rules::Effects| {
+        effects.iter().any(|e| matches!(e.kind, crate::rules::EffectKind::PieSwap { .. }))
+    };
     loop {
         if let Status::Over(outcome) = pos.status() {
-            return outcome;
+            return match outcome {
+                Outcome::Winner(side) => Outcome::Winner(as_seat(side, swapped)),
+                draw => draw,
+            };
         }
         if decisions >= max_decisions {
             return Outcome::Draw;
@@ -119,16 +129,20 @@ pub fn play_game<R: Rules>(
         let played: Vec<R::Move> = match pos.to_move() {
             None => return Outcome::Draw,
             Some(ToMove::One(side)) => {
-                let i = side.index();
-                match players[i].decide(&pos, side, budgets[i]) {
-                    Ok(m) if pos.play(&m).is_ok() => vec![m],
-                    _ => return forfeit(side),
+                let i = seat(side, swapped);
+                let Ok(m) = players[i].decide(&pos, side, budgets[i]) else { return forfeit(side, swapped) };
+                match pos.play(&m) {
+                    Ok(effects) => {
+                        swapped ^= swaps(&effects);
+                        vec![m]
+                    }
+                    Err(_) => return forfeit(side, swapped),
                 }
             }
             Some(ToMove::Both) => {
                 let mut commitments: [Vec<R::Move>; 2] = [Vec::new(), Vec::new()];
                 for side in Side::BOTH {
-                    let i = side.index();
+                    let i = seat(side, swapped);
                     // The side sees the public position plus its own earlier decisions only.
                     let mut own = pos.clone();
                     loop {
@@ -137,15 +151,16 @@ pub fn play_game<R: Rules>(
                             break;
                         }
                         match players[i].decide(&own, side, budgets[i]) {
-                            Ok(m) if own.play(&m).is_ok() => commitments[i].push(m),
-                            _ => return forfeit(side),
+                            Ok(m) if own.play(&m).is_ok() => commitments[side.index()].push(m),
+                            _ => return forfeit(side, swapped),
                         }
                     }
                 }
                 for side in Side::BOTH {
                     for m in &commitments[side.index()] {
-                        if pos.play(m).is_err() {
-                            return forfeit(side);
+                        match pos.play(m) {
+                            Ok(effects) => swapped ^= swaps(&effects),
+                            Err(_) => return forfeit(side, swapped),
                         }
                     }
                 }

@@ -3,8 +3,15 @@
 
 use crate::ai::Level;
 use crate::games::{DynGame, status_json};
-use crate::rules::{Side, ToMove};
+use crate::rules::{Effect, EffectKind, Side, ToMove};
 use bevy::prelude::*;
+
+/// A position left by undo or redo, with the decision that leads away from it.
+struct Step {
+    game: Box<dyn DynGame>,
+    decision: String,
+    seats_swapped: bool,
+}
 
 /// The game being played.
 #[derive(Resource)]
@@ -14,8 +21,8 @@ pub struct CurrentMatch {
     pub history: Vec<String>,
     /// The side that made each decision of `history`.
     pub makers: Vec<Side>,
-    undo: Vec<(Box<dyn DynGame>, String)>,
-    redo: Vec<(Box<dyn DynGame>, String)>,
+    undo: Vec<Step>,
+    redo: Vec<Step>,
     /// The last refusal or problem, shown until the next decision.
     pub message: Option<String>,
     /// The position the match started from (for records and replay).
@@ -24,8 +31,11 @@ pub struct CurrentMatch {
     pub start_text: Option<String>,
     /// Seconds since 1970 when the match started.
     pub started_unix: u64,
-    /// Who plays each side: `None` a person on this device, `Some(level)` the computer.
+    /// Who sits in each seat: `None` a person on this device, `Some(level)` the computer. Seat 0
+    /// starts with `Side::First`; after a pie swap the seats play the other colours.
     pub players: [Option<Level>; 2],
+    /// A pie swap exchanged the seats' colours.
+    pub seats_swapped: bool,
     /// The seed of the computer's choices in this match.
     pub seed: u64,
 }
@@ -46,6 +56,7 @@ impl CurrentMatch {
             start_text: None,
             started_unix,
             players: [None, None],
+            seats_swapped: false,
             seed: started_unix,
         }
     }
@@ -58,7 +69,7 @@ impl CurrentMatch {
             ToMove::Both => {
                 // The computer seals first, so it can never see a person's sealed choice.
                 let mut order = Side::BOTH;
-                if self.players[1].is_some() && self.players[0].is_none() {
+                if self.player_of(Side::Second).is_some() && self.player_of(Side::First).is_none() {
                     order.reverse();
                 }
                 order.into_iter().find(|&s| !self.game.legal_decisions(s).is_empty()).or(Some(order[0]))
@@ -72,7 +83,17 @@ impl CurrentMatch {
             return None;
         }
         let side = self.acting_side()?;
-        self.players[side.index()].map(|level| (side, level))
+        self.player_of(side).map(|level| (side, level))
+    }
+
+    /// The seat playing `side` now (0 or 1).
+    pub fn seat_of(&self, side: Side) -> usize {
+        side.index() ^ usize::from(self.seats_swapped)
+    }
+
+    /// Who plays `side` now: a person (`None`) or the computer.
+    pub fn player_of(&self, side: Side) -> Option<Level> {
+        self.players[self.seat_of(side)]
     }
 
     /// The legal decisions of the acting side.
@@ -80,10 +101,14 @@ impl CurrentMatch {
         self.acting_side().map(|s| self.game.legal_decisions(s)).unwrap_or_default()
     }
 
-    /// Remembers the position before `decision` so it can be undone.
-    pub fn push_undo(&mut self, before: Box<dyn DynGame>, decision: &str, maker: Side) {
+    /// Remembers the position before `decision` so it can be undone; `effects` are the decision's
+    /// effects so far (a pie swap among them exchanges the seats' colours).
+    pub fn push_undo(&mut self, before: Box<dyn DynGame>, decision: &str, maker: Side, effects: &[Effect]) {
         self.makers.push(maker);
-        self.undo.push((before, decision.to_string()));
+        self.undo.push(Step { game: before, decision: decision.to_string(), seats_swapped: self.seats_swapped });
+        if effects.iter().any(|e| matches!(e.kind, EffectKind::PieSwap { .. })) {
+            self.seats_swapped = !self.seats_swapped;
+        }
         self.redo.clear();
         self.history.push(decision.to_string());
         self.message = None;
@@ -91,8 +116,9 @@ impl CurrentMatch {
 
     /// Forgets the last `push_undo` after the decision was refused, restoring the position.
     pub fn cancel_last(&mut self) {
-        if let Some((before, _)) = self.undo.pop() {
-            self.game = before;
+        if let Some(step) = self.undo.pop() {
+            self.game = step.game;
+            self.seats_swapped = step.seats_swapped;
             self.history.pop();
             self.makers.pop();
         }
@@ -107,9 +133,10 @@ impl CurrentMatch {
     }
 
     pub fn undo(&mut self) {
-        if let Some((prev, decision)) = self.undo.pop() {
-            let now = std::mem::replace(&mut self.game, prev);
-            self.redo.push((now, decision));
+        if let Some(step) = self.undo.pop() {
+            let now = std::mem::replace(&mut self.game, step.game);
+            let swapped_now = std::mem::replace(&mut self.seats_swapped, step.seats_swapped);
+            self.redo.push(Step { game: now, decision: step.decision, seats_swapped: swapped_now });
             self.history.pop();
             self.makers.pop();
             self.message = None;
@@ -117,12 +144,13 @@ impl CurrentMatch {
     }
 
     pub fn redo(&mut self) {
-        if let Some((next, decision)) = self.redo.pop() {
+        if let Some(step) = self.redo.pop() {
             let maker = self.acting_side().unwrap_or(Side::First);
             self.makers.push(maker);
-            let now = std::mem::replace(&mut self.game, next);
-            self.undo.push((now, decision.clone()));
-            self.history.push(decision);
+            let now = std::mem::replace(&mut self.game, step.game);
+            let swapped_now = std::mem::replace(&mut self.seats_swapped, step.seats_swapped);
+            self.undo.push(Step { game: now, decision: step.decision.clone(), seats_swapped: swapped_now });
+            self.history.push(step.decision);
             self.message = None;
         }
     }

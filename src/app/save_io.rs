@@ -55,10 +55,8 @@ fn resume_autosave(mut commands: Commands, store: Res<SaveStore>, mut warning: R
             for m in &record.moves {
                 let before = current.game.clone_box();
                 let maker = current.acting_side().unwrap_or(crate::rules::Side::First);
-                if current.game.play_decision(&m.decision).is_err() {
-                    break;
-                }
-                current.push_undo(before, &m.decision, maker);
+                let Ok(effects) = current.game.play_decision(&m.decision) else { break };
+                current.push_undo(before, &m.decision, maker, &effects);
             }
             commands.insert_resource(current);
         }

@@ -106,7 +106,7 @@ fn place(
     let maker = current.acting_side().unwrap_or(crate::rules::Side::First);
     match current.game.phase_place(&text) {
         Ok(effects) => {
-            current.push_undo(before, &text, maker);
+            current.push_undo(before, &text, maker, &effects);
             let n = current.history.len();
             out.write_batch(effects.into_iter().map(|effect| EffectHappened { effect, decision: n }));
         }
