@@ -6,7 +6,7 @@ SHELL := /bin/bash
 APT_PACKAGES := pkg-config libasound2-dev libudev-dev libwayland-dev libxkbcommon-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help deps web-deps play test lint test-rules check-wasm bench cases web serve-web
+.PHONY: help deps web-deps web-test-deps play test lint test-rules check-wasm bench cases web serve-web web-test
 
 help:
 	@echo "make play   - install what is missing, then play (release build)"
@@ -14,6 +14,7 @@ help:
 	@echo "make deps   - only the installs (a no-op when everything is present)"
 	@echo "make cases  - run the shared referee test vectors against a release build"
 	@echo "make web    - build the browser version into web/pkg;  make serve-web - serve it on 127.0.0.1:8080"
+	@echo "make web-test - build the browser version and play it in headless Chromium (part of make test)"
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -42,6 +43,7 @@ check-wasm:
 test: deps lint test-rules
 	cargo test
 	$(MAKE) check-wasm
+	$(MAKE) web-test
 
 bench:
 	cargo run --release --no-default-features -- bench --game all
@@ -67,6 +69,24 @@ web: web-deps
 	cargo build --profile wasm-release --target wasm32-unknown-unknown
 	wasm-bindgen --target web --no-typescript --out-dir web/pkg --out-name stoneyard $(WASM_OUT)
 	@ls -l web/pkg/*.wasm
+
+# The end-to-end browser test needs Chromium, Node.js and playwright-core (pinned in tests/web).
+web-test-deps: web-deps
+	@missing=""; [ -x /usr/bin/chromium ] || missing=" chromium"; \
+	command -v node >/dev/null 2>&1 || missing="$$missing nodejs"; \
+	command -v npm >/dev/null 2>&1 || missing="$$missing npm"; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+	@[ -d tests/web/node_modules/playwright-core ] || (cd tests/web && npm ci --no-audit --no-fund)
+
+WASM_TEST_OUT = $${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/web-test/stoneyard.wasm
+
+web-test: web-test-deps
+	cargo build --profile web-test --target wasm32-unknown-unknown
+	wasm-bindgen --target web --no-typescript --out-dir web/pkg --out-name stoneyard $(WASM_TEST_OUT)
+	cd tests/web && node e2e.mjs ../../web
 
 serve-web:
 	@echo "Stoneyard on http://127.0.0.1:8080/"

@@ -172,7 +172,7 @@ mod against_the_computer {
     }
 }
 
-mod pie_swap_seats {
+mod seats_undo_and_resign {
     use stoneyard::ai::Level;
     use stoneyard::app::match_state::CurrentMatch;
     use stoneyard::games::{GameKind, open};
@@ -206,6 +206,40 @@ mod pie_swap_seats {
         m.redo();
         assert!(m.seats_swapped);
         assert_eq!(m.computer_to_act(), None);
+    }
+
+    #[test]
+    fn undo_against_the_computer_takes_back_its_reply_too() {
+        let game = open(GameKind::RedStone, &[("size".into(), "5".into())], None).unwrap();
+        let mut m = CurrentMatch::new(game);
+        m.players = [None, Some(Level::Easy)];
+        play(&mut m, "C3");
+        play(&mut m, "A1");
+        play(&mut m, "E5");
+        play(&mut m, "A2");
+        m.undo_to_person();
+        assert_eq!(m.history, vec!["C3", "A1"]);
+        assert_eq!(m.computer_to_act(), None);
+        m.undo_to_person();
+        assert!(m.history.is_empty());
+    }
+
+    #[test]
+    fn a_resignation_ends_the_match_for_the_person_and_undo_takes_it_back() {
+        let game = open(GameKind::RedStone, &[("size".into(), "5".into())], None).unwrap();
+        let mut m = CurrentMatch::new(game);
+        m.players = [None, Some(Level::Easy)];
+        play(&mut m, "C3");
+        // The computer is to act, yet the person (Black) is the one who may resign.
+        assert_eq!(m.resigning_side(), Some(Side::First));
+        m.resign(Side::First);
+        assert!(m.is_over());
+        assert_eq!(m.computer_to_act(), None);
+        assert_eq!(m.outcome_text(), "Black resigns: White wins");
+        assert_eq!(m.resigning_side(), None);
+        m.undo_to_person();
+        assert!(!m.is_over());
+        assert_eq!(m.history, vec!["C3"]);
     }
 
     #[test]

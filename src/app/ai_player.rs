@@ -40,6 +40,8 @@ impl Thinking {
     }
 
     fn clear(&mut self) {
+        // A search thinking about a position that is gone must stop, not run out its budget.
+        self.stop.store(true, Ordering::Relaxed);
         *self = Thinking::default();
     }
 }
@@ -125,12 +127,21 @@ fn poll(thinking: &mut Thinking) -> Option<String> {
     bevy::tasks::block_on(bevy::tasks::futures_lite::future::poll_once(task))
 }
 
-/// Iterations per frame in the browser: a few milliseconds of search, then the frame goes on.
+/// Search time per frame in the browser: a few milliseconds, then the frame goes on.
 #[cfg(target_arch = "wasm32")]
-const ITERATIONS_PER_FRAME: u64 = 200;
+const SLICE: std::time::Duration = std::time::Duration::from_millis(6);
 
 #[cfg(target_arch = "wasm32")]
 fn poll(thinking: &mut Thinking) -> Option<String> {
     let session = thinking.session.as_mut()?.get_mut().ok()?;
-    session.think(ITERATIONS_PER_FRAME).then(|| session.decision())
+    let start = web_time::Instant::now();
+    loop {
+        // Small chunks keep the slice close to its time whatever one iteration costs.
+        if session.think(16) {
+            return Some(session.decision());
+        }
+        if start.elapsed() >= SLICE {
+            return None;
+        }
+    }
 }

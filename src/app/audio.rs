@@ -81,7 +81,7 @@ fn effect_sounds(
         }
     }
     if any
-        && current.is_some_and(|m| !m.game.status().is_over())
+        && current.is_some_and(|m| !m.is_over())
         && let Some(h) = sounds.0.get(&Cue::TurnChange)
     {
         channel.play(h.clone());

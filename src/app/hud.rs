@@ -3,16 +3,30 @@
 
 use super::ai_player::Thinking;
 use super::board::{Choice, TurnBuilder, spaceless};
+use super::labels::decision_label;
 use super::match_state::{CurrentMatch, side_label};
 use super::menus::{MenuClicked, MenuFocus};
+use super::rules_help::rules_summary;
 use super::screen::Screen;
 use super::secrecy::{Secrecy, undo_allowed};
 use super::turn::DecisionChosen;
+use crate::games::GameKind;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 pub fn plugin(app: &mut App) {
+    app.init_resource::<HudPanels>();
+    app.add_systems(OnEnter(Screen::Playing), |mut p: ResMut<HudPanels>| *p = HudPanels::default());
     app.add_systems(EguiPrimaryContextPass, draw_hud.run_if(in_state(Screen::Playing)));
+}
+
+/// The HUD's open extras.
+#[derive(Resource, Debug, Default)]
+pub struct HudPanels {
+    /// The rules summary window.
+    pub rules_open: bool,
+    /// "Resign?" was pressed once; the second press resigns.
+    pub confirm_resign: bool,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -27,6 +41,7 @@ fn draw_hud(
     secrecy: Res<Secrecy>,
     thinking: Res<Thinking>,
     mut setup: ResMut<super::menus::SetupChoice>,
+    mut panels: ResMut<HudPanels>,
 ) -> Result {
     let Some(mut current) = current else { return Ok(()) };
     if secrecy.handover.is_some() {
@@ -70,8 +85,13 @@ fn draw_hud(
         ui.separator();
         if !builder.choices.is_empty() {
             ui.label(egui::RichText::new("Choose:").strong());
+            let mover = current.acting_side().map(|s| side_label(current.game.as_ref(), s)).unwrap_or_default();
             for (i, choice) in builder.choices.iter().enumerate() {
-                let b = egui::Button::new(egui::RichText::new(choice.label()).monospace().size(18.0))
+                let text = match choice {
+                    Choice::Decision(d) => decision_label(kind, d, &mover),
+                    Choice::StartFrom(c) => format!("Start at {c}, then choose where"),
+                };
+                let b = egui::Button::new(egui::RichText::new(text).size(17.0))
                     .selected(focus.0 == i)
                     .min_size(egui::vec2(200.0, 30.0));
                 if ui.add(b).clicked() {
@@ -87,9 +107,16 @@ fn draw_hud(
         let others = spaceless(&current.decisions_now());
         if !others.is_empty() && builder.choices.iter().all(|c| !matches!(c, Choice::Decision(d) if others.contains(d)))
         {
+            let mover = current.acting_side().map(|s| side_label(current.game.as_ref(), s)).unwrap_or_default();
+            if others.iter().any(|d| d == "swap" || d.starts_with("choose ")) {
+                // The pie rule deserves a clear two-way choice, not a bare token.
+                ui.label(egui::RichText::new("Pie rule").size(18.0).strong());
+                ui.label(pie_text(kind));
+            }
             ui.horizontal_wrapped(|ui| {
                 for d in &others {
-                    if ui.button(egui::RichText::new(d).monospace().size(16.0)).clicked() {
+                    let text = decision_label(kind, d, &mover);
+                    if ui.button(egui::RichText::new(text).size(16.0)).clicked() {
                         decide.write(DecisionChosen(d.clone()));
                     }
                 }
@@ -97,9 +124,9 @@ fn draw_hud(
             ui.label(egui::RichText::new("Tab or X button: these choices").weak().size(12.0));
             ui.separator();
         }
-        if current.game.status().is_over() {
+        if current.is_over() {
             ui.label(egui::RichText::new("Game over").size(24.0).strong());
-            ui.label(egui::RichText::new(super::match_state::outcome_text(current.game.as_ref())).size(20.0));
+            ui.label(egui::RichText::new(current.outcome_text()).size(20.0));
             ui.horizontal(|ui| {
                 if ui.button("Play again").clicked() {
                     let mut again = CurrentMatch::new(current.start.clone_box());
@@ -117,13 +144,32 @@ fn draw_hud(
         }
         ui.horizontal(|ui| {
             if ui.add_enabled(undo_allowed(&current, &secrecy), egui::Button::new("Undo (Z)")).clicked() {
-                current.undo();
+                current.undo_to_person();
             }
             if ui.add_enabled(current.can_redo(), egui::Button::new("Redo (Y)")).clicked() {
                 current.redo();
             }
             if ui.button("Title screen").clicked() {
                 next.set(Screen::Title);
+            }
+        });
+        ui.horizontal(|ui| {
+            if ui.selectable_label(panels.rules_open, "Rules").clicked() {
+                panels.rules_open = !panels.rules_open;
+            }
+            if let Some(side) = current.resigning_side() {
+                let who = side_label(current.game.as_ref(), side);
+                let text =
+                    if panels.confirm_resign { format!("Really resign as {who}?") } else { "Resign".to_string() };
+                if ui.button(text).clicked() {
+                    if panels.confirm_resign {
+                        current.resign(side);
+                    }
+                    panels.confirm_resign = !panels.confirm_resign;
+                }
+                if panels.confirm_resign && ui.button("Keep playing").clicked() {
+                    panels.confirm_resign = false;
+                }
             }
         });
         ui.separator();
@@ -139,5 +185,35 @@ fn draw_hud(
             egui::RichText::new("Arrows or D-pad: cursor · Enter or A: choose · Esc or B: back").weak().size(12.0),
         );
     });
+    if panels.rules_open {
+        let mut open = true;
+        egui::Window::new(format!("{} — rules", kind.name()))
+            .open(&mut open)
+            .collapsible(false)
+            .default_width(460.0)
+            .anchor(egui::Align2::LEFT_TOP, egui::vec2(16.0, 16.0))
+            .show(ctx, |ui| {
+                egui::ScrollArea::vertical().max_height(screen.height() - 120.0).show(ui, |ui| {
+                    for (heading, text) in rules_summary(kind) {
+                        ui.label(egui::RichText::new(*heading).size(18.0).strong());
+                        ui.label(egui::RichText::new(*text).size(15.0));
+                        ui.add_space(6.0);
+                    }
+                });
+            });
+        panels.rules_open = open;
+    }
     Ok(())
+}
+
+/// What the pie choice means, for the player who has to make it.
+fn pie_text(kind: GameKind) -> &'static str {
+    match kind {
+        GameKind::Throngs => {
+            "Your opponent laid out the opening. Take the colour you think is better: Black moves next."
+        }
+        _ => {
+            "Black has placed the first stone. Swap to take it as yours (you play Black and the other player White), or keep White and place a stone."
+        }
+    }
 }

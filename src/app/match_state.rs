@@ -36,6 +36,8 @@ pub struct CurrentMatch {
     pub players: [Option<Level>; 2],
     /// A pie swap exchanged the seats' colours.
     pub seats_swapped: bool,
+    /// The side that resigned (the match is over; undo takes it back).
+    pub resigned: Option<Side>,
     /// The seed of the computer's choices in this match.
     pub seed: u64,
 }
@@ -57,13 +59,22 @@ impl CurrentMatch {
             started_unix,
             players: [None, None],
             seats_swapped: false,
+            resigned: None,
             seed: started_unix,
         }
+    }
+
+    /// The match is over: the rules ended it or a side resigned.
+    pub fn is_over(&self) -> bool {
+        self.resigned.is_some() || self.game.status().is_over()
     }
 
     /// The side whose decision the board is waiting for: the side to move, or at a simultaneous
     /// node the first side that still has to seal its choice.
     pub fn acting_side(&self) -> Option<Side> {
+        if self.resigned.is_some() {
+            return None;
+        }
         match self.game.to_move()? {
             ToMove::One(side) => Some(side),
             ToMove::Both => {
@@ -79,7 +90,7 @@ impl CurrentMatch {
 
     /// The computer's level when the acting side is played by the computer.
     pub fn computer_to_act(&self) -> Option<(Side, Level)> {
-        if self.game.status().is_over() {
+        if self.is_over() {
             return None;
         }
         let side = self.acting_side()?;
@@ -125,7 +136,40 @@ impl CurrentMatch {
     }
 
     pub fn can_undo(&self) -> bool {
-        !self.undo.is_empty()
+        !self.undo.is_empty() || self.resigned.is_some()
+    }
+
+    /// The side a person resigns for: the acting side when a person plays it, otherwise the
+    /// person's seat against the computer. `None` when the match is over or only computers play.
+    pub fn resigning_side(&self) -> Option<Side> {
+        if self.is_over() {
+            return None;
+        }
+        let acting = self.acting_side()?;
+        if self.player_of(acting).is_none() {
+            return Some(acting);
+        }
+        Side::BOTH.into_iter().find(|&s| self.player_of(s).is_none())
+    }
+
+    /// `side` gives up: the match is over and the opponent wins.
+    pub fn resign(&mut self, side: Side) {
+        self.resigned = Some(side);
+        self.redo.clear();
+        self.message = None;
+    }
+
+    /// Takes back decisions until a person is to act again: against the computer, its reply goes
+    /// with the person's move. A resignation is taken back first, on its own.
+    pub fn undo_to_person(&mut self) {
+        if self.resigned.is_some() {
+            self.undo();
+            return;
+        }
+        self.undo();
+        while self.can_undo() && self.computer_to_act().is_some() && self.players.iter().any(Option::is_none) {
+            self.undo();
+        }
     }
 
     pub fn can_redo(&self) -> bool {
@@ -133,6 +177,10 @@ impl CurrentMatch {
     }
 
     pub fn undo(&mut self) {
+        if self.resigned.take().is_some() {
+            self.message = None;
+            return;
+        }
         if let Some(step) = self.undo.pop() {
             let now = std::mem::replace(&mut self.game, step.game);
             let swapped_now = std::mem::replace(&mut self.seats_swapped, step.seats_swapped);
@@ -158,10 +206,27 @@ impl CurrentMatch {
     /// Whose decision it is, in words.
     pub fn turn_text(&self) -> String {
         let g = &self.game;
+        if self.resigned.is_some() {
+            return format!("Game over — {}", self.outcome_text());
+        }
         match (g.to_move(), self.acting_side()) {
             (None, _) | (_, None) => format!("Game over — {}", outcome_text(g.as_ref())),
             (Some(ToMove::Both), Some(s)) => format!("{} chooses in secret", side_label(g.as_ref(), s)),
             (Some(ToMove::One(_)), Some(s)) => format!("{} to move", side_label(g.as_ref(), s)),
+        }
+    }
+}
+
+impl CurrentMatch {
+    /// "White resigns: Black wins", or the rules' result.
+    pub fn outcome_text(&self) -> String {
+        match self.resigned {
+            Some(side) => format!(
+                "{} resigns: {} wins",
+                side_label(self.game.as_ref(), side),
+                side_label(self.game.as_ref(), side.opponent())
+            ),
+            None => outcome_text(self.game.as_ref()),
         }
     }
 }

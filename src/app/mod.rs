@@ -6,8 +6,12 @@ mod audio;
 pub mod board;
 mod hud;
 pub mod input;
+pub mod labels;
 pub mod match_state;
 pub mod menus;
+#[cfg(target_arch = "wasm32")]
+mod page_mirror;
+pub mod rules_help;
 pub mod save_io;
 pub mod screen;
 pub mod secrecy;
@@ -93,6 +97,8 @@ pub fn app_plugin(app: &mut App) {
     );
     app.add_plugins((third_party::plugin, core_plugin, theme::plugin));
     app.add_systems(Startup, spawn_camera);
+    #[cfg(target_arch = "wasm32")]
+    app.add_plugins(page_mirror::plugin);
 }
 
 fn spawn_camera(mut commands: Commands) {

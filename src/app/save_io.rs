@@ -21,7 +21,13 @@ pub fn record_of(current: &CurrentMatch) -> GameRecord {
     let mut record = GameRecord::new(current.start.as_ref(), players, current.seed, current.started_unix);
     record.start = current.start_text.clone();
     record.moves = current.history.iter().map(|d| RecordedMove { decision: d.clone(), at_ms: 0 }).collect();
-    record.result = Some(crate::games::status_json(current.game.as_ref()));
+    record.result = Some(match current.resigned {
+        Some(side) => serde_json::json!({
+            "winner": current.game.side_name(side.opponent()),
+            "reason": "resignation",
+        }),
+        None => crate::games::status_json(current.game.as_ref()),
+    });
     record
 }
 
@@ -42,7 +48,7 @@ fn resume_autosave(mut commands: Commands, store: Res<SaveStore>, mut warning: R
         }
     };
     match GameRecord::from_json(&text).and_then(|r| r.replay(None).map(|g| (r, g))) {
-        Ok((record, game)) if !game.status().is_over() => {
+        Ok((record, game)) if !game.status().is_over() && !resigned(&record) => {
             let Ok(start) = record.replay(Some(0)) else { return };
             let mut current = CurrentMatch::new(start);
             current.started_unix = record.started_unix;
@@ -63,4 +69,9 @@ fn resume_autosave(mut commands: Commands, store: Res<SaveStore>, mut warning: R
         Ok(_) => {}
         Err(e) => warning.0 = Some(format!("The saved game could not be resumed: {e}")),
     }
+}
+
+/// The record ends with a resignation (the rules cannot tell; the result says so).
+fn resigned(record: &GameRecord) -> bool {
+    record.result.as_ref().and_then(|r| r.get("reason")).is_some_and(|r| r == "resignation")
 }

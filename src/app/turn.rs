@@ -82,7 +82,7 @@ pub fn take_intent(
     // One decision per frame: later ones in the same frame were made against a stale board.
     let Some(DecisionChosen(text)) = chosen.read().next().cloned() else { return };
     chosen.clear();
-    if current.game.status().is_over() {
+    if current.is_over() {
         current.message = Some("The game is over.".to_string());
         refused.write(DecisionRefused(text));
         return;

@@ -225,7 +225,7 @@ fn board_input(
             }
             Action::Undo => {
                 if undo_allowed(&current, &secrecy) {
-                    current.undo();
+                    current.undo_to_person();
                 }
                 builder.reset();
                 continue;
@@ -251,6 +251,13 @@ fn board_input(
                 cursor.index = i;
             }
         }
+    }
+    if current.is_over() {
+        chosen_cells.clear();
+    } else if !chosen_cells.is_empty() && current.acting_side().is_some_and(|s| current.player_of(s).is_some()) {
+        // The cursor still moves, but the board waits for the computer's decision.
+        current.message = Some("The computer is to move.".to_string());
+        chosen_cells.clear();
     }
     for cell in chosen_cells {
         if let Some(v) = &state.view

@@ -1,0 +1,145 @@
+// End-to-end test of the browser build: serve web/, load it in headless Chromium with SwiftShader
+// WebGL, see the title screen, start Red Stone against the computer by keyboard, place a stone by
+// mouse, wait for the computer's reply. Run by `make web-test`.
+import { chromium } from 'playwright-core';
+import { createServer } from 'node:http';
+import { readFile, mkdir } from 'node:fs/promises';
+import { extname, join, normalize, resolve } from 'node:path';
+
+const webRoot = resolve(process.argv[2] ?? '../../web');
+const shots = resolve(process.env.WEB_TEST_SHOTS ?? '/tmp/stoneyard-web-test');
+const chromiumPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.json': 'application/json' };
+
+function fail(message) {
+  console.error(`web-test FAILED: ${message}`);
+  process.exitCode = 1;
+  throw new Error(message);
+}
+
+// A static server on a free loopback port (no Python, correct MIME type for .wasm).
+const server = createServer(async (req, res) => {
+  const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
+  const file = join(webRoot, path.endsWith('/') ? `${path}index.html` : path);
+  try {
+    const body = await readFile(file);
+    res.writeHead(200, { 'Content-Type': types[extname(file)] ?? 'application/octet-stream', 'Content-Length': body.length });
+    res.end(body);
+  } catch {
+    res.writeHead(404);
+    res.end();
+  }
+});
+await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+const url = `http://127.0.0.1:${server.address().port}/`;
+await mkdir(shots, { recursive: true });
+console.log(`web-test: serving ${webRoot} at ${url}; screenshots in ${shots}`);
+
+const browser = await chromium.launch({
+  executablePath: chromiumPath,
+  args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-background-networking',
+    '--disable-component-update', '--autoplay-policy=user-gesture-required'],
+});
+const problems = [];
+try {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`page error: ${e}`));
+  // Counts animation frames the page gets: a blocked main thread (a computer thinking on it) stops them.
+  await page.addInitScript(() => {
+    window.__frames = 0;
+    const tick = () => { window.__frames++; requestAnimationFrame(tick); };
+    requestAnimationFrame(tick);
+  });
+
+  const state = async () => {
+    const text = await page.evaluate(() => document.getElementById('stoneyard-state')?.textContent ?? '');
+    return text ? JSON.parse(text) : null;
+  };
+  const waitFor = async (what, test, seconds) => {
+    const until = Date.now() + seconds * 1000;
+    for (;;) {
+      const s = await state();
+      if (s && test(s)) return s;
+      if (Date.now() > until) {
+        await page.screenshot({ path: join(shots, 'timeout.png') });
+        fail(`${what} did not happen within ${seconds} s; state: ${JSON.stringify(s)?.slice(0, 300)}; console: ${problems.join(' | ')}`);
+      }
+      await page.waitForTimeout(250);
+    }
+  };
+  // Distinct colours and dark pixels of a screenshot, decoded by the page itself.
+  const pixels = async (png) => page.evaluate(async (b64) => {
+    const img = new Image();
+    img.src = `data:image/png;base64,${b64}`;
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = img.width; c.height = img.height;
+    const g = c.getContext('2d');
+    g.drawImage(img, 0, 0);
+    const d = g.getImageData(0, 0, c.width, c.height).data;
+    const colours = new Set();
+    let dark = 0;
+    for (let i = 0; i < d.length; i += 4) {
+      colours.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
+      if (d[i] + d[i + 1] + d[i + 2] < 200) dark++;
+    }
+    return { colours: colours.size, dark, total: d.length / 4 };
+  }, png.toString('base64'));
+
+  const started = Date.now();
+  await page.goto(url);
+  // The page downloads and compiles the game, then waits for a first key or click (sound needs one).
+  await page.waitForSelector('#overlay.ready', { timeout: 240_000 });
+  const loaded = (Date.now() - started) / 1000;
+  await page.keyboard.press('Enter');
+  await waitFor('the title screen', (s) => s.screen === 'Title', 240);
+  // The state says Title before the first frame is drawn: wait until the title really shows.
+  let title;
+  for (let i = 0; ; i++) {
+    const png = await page.screenshot({ path: join(shots, '1-title.png') });
+    title = await pixels(png);
+    if (title.colours > 50 && title.dark > 500) break;
+    if (i > 120) fail(`the title screen never rendered (pixels: ${JSON.stringify(title)})`);
+    await page.waitForTimeout(500);
+  }
+  const toTitle = (Date.now() - started) / 1000;
+  console.log(`web-test: downloaded and compiled in ${loaded.toFixed(1)} s; title screen rendered ${toTitle.toFixed(1)} s after navigation (${title.colours} colours)`);
+
+  // Keyboard only: Red Stone (second game), size 5 (far left), opponent Easy, start.
+  await page.focus('#bevy');
+  const keys = ['ArrowDown', 'Enter', 'ArrowLeft', 'ArrowLeft', 'ArrowLeft', 'ArrowLeft', 'ArrowLeft', 'ArrowLeft',
+    'ArrowDown', 'ArrowRight', 'ArrowDown', 'Enter'];
+  for (const key of keys) {
+    await page.keyboard.press(key);
+    await page.waitForTimeout(150);
+  }
+  let s = await waitFor('the Red Stone board', (s) => s.screen === 'Playing' && Object.keys(s.cells).length > 0, 60);
+  if (s.game !== 'red-stone') fail(`the keyboard started ${s.game}, not red-stone`);
+  if (JSON.stringify(s.players) !== JSON.stringify(['human', 'easy'])) fail(`players are ${JSON.stringify(s.players)}`);
+  if (Object.keys(s.cells).length !== 25) fail(`a 5×5 board has 25 points, got ${Object.keys(s.cells).length}`);
+  await page.screenshot({ path: join(shots, '2-board.png') });
+
+  // Mouse: click the centre point.
+  const [x, y] = s.cells.C3;
+  const framesBefore = await page.evaluate(() => window.__frames);
+  const clickedAt = Date.now();
+  await page.mouse.move(x, y);
+  await page.waitForTimeout(200);
+  await page.mouse.click(x, y);
+  s = await waitFor("the computer's reply", (s) => s.history.length >= 2, 90);
+  const seconds = (Date.now() - clickedAt) / 1000;
+  const frames = (await page.evaluate(() => window.__frames)) - framesBefore;
+  await page.waitForTimeout(1000);
+  await page.screenshot({ path: join(shots, '3-reply.png') });
+  if (s.history[0] !== 'C3') fail(`the click played ${s.history[0]}, not C3`);
+  console.log(`web-test: moves ${JSON.stringify(s.history)}; ${frames} frames in the ${seconds.toFixed(1)} s until the reply`);
+  if (frames < seconds * 5) fail(`only ${frames} animation frames in ${seconds.toFixed(1)} s: the page stalled while the computer thought`);
+  if (problems.length) fail(`console errors or warnings:\n  ${problems.join('\n  ')}`);
+  console.log('web-test: passed');
+} finally {
+  await browser.close();
+  server.close();
+}
