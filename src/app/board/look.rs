@@ -304,7 +304,7 @@ fn show_destinations(
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
 ) {
-    if !builder.is_changed() && !current.is_changed() {
+    if !builder.is_changed() && !current.is_changed() && !settings.is_changed() {
         return;
     }
     for e in &old {
@@ -326,7 +326,33 @@ fn show_destinations(
             ));
         }
     }
-    let mut marks = builder.destinations(&current.decisions_now());
+    let decisions = current.decisions_now();
+    let person_acts = current.acting_side().is_some_and(|side| current.player_of(side).is_none());
+    if settings.0.show_hints && person_acts && builder.start.is_none() && builder.choices.is_empty() {
+        // Every space where a legal decision starts; a red ring where it captures (a red stone).
+        let mut starts: Vec<(&str, bool)> = Vec::new();
+        for d in &decisions {
+            let Some(first) = crate::rules::cells_in_token(d).first().copied() else { continue };
+            let captures = d.ends_with('*') || d.starts_with('x');
+            match starts.iter_mut().find(|(name, _)| *name == first) {
+                Some(entry) => entry.1 |= captures,
+                None => starts.push((first, captures)),
+            }
+        }
+        for (name, captures) in starts {
+            let Some(c) = view.cells.iter().find(|c| c.name == name) else { continue };
+            let colour = if captures { Color::srgb(0.85, 0.1, 0.1) } else { rgb(pal.cursor).with_alpha(0.45) };
+            commands.spawn((
+                Highlight,
+                Mesh2d(meshes.add(Annulus::new(state.scale * 0.09, state.scale * 0.13))),
+                MeshMaterial2d(materials.add(colour)),
+                Transform::from_translation(state.to_world(c.x, c.y).extend(4.0)),
+                Pickable::IGNORE,
+                ChildOf(root),
+            ));
+        }
+    }
+    let mut marks = builder.destinations(&decisions);
     if let Some(start) = &builder.start {
         marks.push(start.clone());
     }

@@ -5,6 +5,7 @@ mod builder;
 mod cursor;
 pub mod fx;
 mod look;
+pub mod preview;
 mod project;
 
 pub use builder::{CellChosen, Choice, TurnBuilder, spaceless};
@@ -14,5 +15,5 @@ pub use project::{BoardState, CellSpace, HUD_WIDTH, Stone};
 use bevy::prelude::*;
 
 pub fn plugin(app: &mut App) {
-    app.add_plugins((project::plugin, cursor::plugin, builder::plugin, look::plugin, fx::plugin));
+    app.add_plugins((project::plugin, cursor::plugin, builder::plugin, look::plugin, fx::plugin, preview::plugin));
 }
