@@ -91,8 +91,8 @@ mod scripted_games {
         press(app, &presses);
         assert_eq!(screen(app), Screen::Setup);
         press(app, option_presses);
-        // Past the option rows and the opponent row to "Start game".
-        let mut to_start = vec![Down; options + 1];
+        // Past the option rows and the two player rows to "Start game".
+        let mut to_start = vec![Down; options + 2];
         to_start.push(Select);
         press(app, &to_start);
         assert_eq!(screen(app), Screen::Playing);
@@ -150,7 +150,7 @@ mod against_the_computer {
         let mut app = headless_app();
         // Red Stone, size 5, opponent: Easy (one step right on the opponent row), start.
         press(&mut app, &[Down, Select]);
-        press(&mut app, &[Left, Left, Left, Left, Left, Left, Down, Right, Down, Select]);
+        press(&mut app, &[Left, Left, Left, Left, Left, Left, Down, Down, Right, Down, Select]);
         assert_eq!(screen(&app), Screen::Playing);
         assert_eq!(app.world().resource::<CurrentMatch>().players[1], Some(stoneyard::ai::Level::Easy));
         press(&mut app, &[Select]);
@@ -169,6 +169,71 @@ mod against_the_computer {
         let acting = m.acting_side().expect("the game goes on");
         assert_eq!(m.player_of(acting), None, "the computer moved and still acts: {:?}", m.history);
         assert_eq!(m.seat_of(acting), 0);
+    }
+}
+
+mod computer_helpers {
+    use super::common::{headless_app, press, screen};
+    use stoneyard::app::ai_player::{Hint, Spectating};
+    use stoneyard::app::input::Action::*;
+    use stoneyard::app::match_state::CurrentMatch;
+    use stoneyard::app::screen::Screen;
+
+    fn frames_until(app: &mut bevy::prelude::App, done: impl Fn(&bevy::prelude::App) -> bool) -> bool {
+        for _ in 0..3000 {
+            if done(app) {
+                return true;
+            }
+            app.update();
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+        false
+    }
+
+    #[test]
+    fn a_hint_names_a_legal_decision_for_the_person_and_plays_nothing() {
+        let mut app = headless_app();
+        // Red Stone, size 5, two people.
+        press(&mut app, &[Down, Select]);
+        press(&mut app, &[Left, Left, Left, Left, Left, Left, Down, Down, Down, Select]);
+        assert_eq!(screen(&app), Screen::Playing);
+        press(&mut app, &[Select, Suggest]);
+        let found = frames_until(&mut app, |app| {
+            app.world().resource::<Hint>().current(app.world().resource::<CurrentMatch>()).is_some()
+        });
+        assert!(found, "no hint arrived");
+        let m = app.world().resource::<CurrentMatch>();
+        let hint = app.world().resource::<Hint>().current(m).unwrap().to_string();
+        assert!(m.decisions_now().contains(&hint), "{hint} is not legal");
+        assert_eq!(m.history.len(), 1, "a hint must not play");
+        // After the next decision the old hint is no longer shown.
+        press(&mut app, &[Right, Select]);
+        let m = app.world().resource::<CurrentMatch>();
+        assert_eq!(app.world().resource::<Hint>().current(m), None);
+    }
+
+    #[test]
+    fn two_computers_play_on_at_the_chosen_pace_and_pause() {
+        let mut app = headless_app();
+        // Red Stone, size 5, Black and White both Easy.
+        press(&mut app, &[Down, Select]);
+        press(&mut app, &[Left, Left, Left, Left, Left, Left, Down, Right, Down, Right, Down, Select]);
+        assert_eq!(app.world().resource::<CurrentMatch>().players.iter().flatten().count(), 2);
+        app.world_mut().resource_mut::<Spectating>().pace = 0.0;
+        assert!(frames_until(&mut app, |app| app.world().resource::<CurrentMatch>().history.len() >= 4));
+        app.world_mut().resource_mut::<Spectating>().paused = true;
+        // Let a search already under way land, then nothing more happens while paused.
+        for _ in 0..200 {
+            app.update();
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+        let paused_at = app.world().resource::<CurrentMatch>().history.len();
+        for _ in 0..200 {
+            app.update();
+        }
+        assert_eq!(app.world().resource::<CurrentMatch>().history.len(), paused_at);
+        app.world_mut().resource_mut::<Spectating>().paused = false;
+        assert!(frames_until(&mut app, |app| app.world().resource::<CurrentMatch>().history.len() > paused_at));
     }
 }
 
@@ -350,7 +415,7 @@ mod every_game_by_actions {
         keys.push(Select);
         press(&mut app, &keys);
         let options = stoneyard::games::open(kind, &[], None).unwrap().option_specs().len();
-        let mut keys = vec![Down; options + 1];
+        let mut keys = vec![Down; options + 2];
         keys.push(Select);
         press(&mut app, &keys);
         assert_eq!(screen(&app), Screen::Playing, "{kind}");
@@ -408,7 +473,7 @@ mod animations {
     fn a_new_stone_drops_in_and_a_press_skips_to_the_end() {
         let mut app = headless_app();
         press(&mut app, &[Down, Select]);
-        press(&mut app, &[Left, Left, Left, Left, Left, Left, Down, Down, Select]);
+        press(&mut app, &[Left, Left, Left, Left, Left, Left, Down, Down, Down, Select]);
         app.world_mut().resource_mut::<CurrentSettings>().0.animation_speed = AnimationSpeed::Slow;
         press(&mut app, &[Select]);
         let tweens = app.world_mut().query::<&Tween>().iter(app.world()).count();

@@ -1,26 +1,28 @@
-//! The computer opponent in the app: when the computer is to act it thinks without stalling the
-//! frame (a background task natively, small slices per frame in the single-threaded browser),
-//! shows that it is thinking, can be told to move now, and plays through the same `DecisionChosen`
-//! path as a person.
+//! The computer in the app: when the computer is to act it thinks without stalling the frame (a
+//! background task natively, small time slices per frame in the single-threaded browser), shows
+//! that it is thinking, can be told to move now, and plays through the same `DecisionChosen` path
+//! as a person. The same search answers a person's request for a hint, and paces games where the
+//! computer plays both sides so they can be watched.
 
 use super::match_state::CurrentMatch;
 use super::screen::Screen;
 use super::turn::{DecisionChosen, TurnSystems};
 use crate::ai::{AiSession, Level};
+use crate::games::DynGame;
 use crate::rules::Side;
 use bevy::prelude::*;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// The search in progress, if the computer is thinking.
-#[derive(Resource, Default)]
-pub struct Thinking {
-    /// Which decision of the match it is thinking about (the history length when it started).
+/// One search in progress (or none).
+#[derive(Default)]
+pub struct Search {
+    /// Which decision of the match it is about (the history length when it started).
     for_decision: Option<usize>,
     pub side: Option<Side>,
     pub level: Option<Level>,
-    /// Raised by "move now".
-    pub stop: Arc<AtomicBool>,
+    /// Raised by "move now", or when the position it thinks about is gone.
+    stop: Arc<AtomicBool>,
     #[cfg(not(target_arch = "wasm32"))]
     task: Option<bevy::tasks::Task<String>>,
     #[cfg(target_arch = "wasm32")]
@@ -29,8 +31,8 @@ pub struct Thinking {
     pub started: Option<web_time::Instant>,
 }
 
-impl Thinking {
-    pub fn is_thinking(&self) -> bool {
+impl Search {
+    pub fn is_running(&self) -> bool {
         self.for_decision.is_some()
     }
 
@@ -39,109 +41,222 @@ impl Thinking {
         self.stop.store(true, Ordering::Relaxed);
     }
 
+    /// Stops and forgets the search.
     fn clear(&mut self) {
-        // A search thinking about a position that is gone must stop, not run out its budget.
         self.stop.store(true, Ordering::Relaxed);
-        *self = Thinking::default();
+        *self = Search::default();
     }
-}
 
-pub fn plugin(app: &mut App) {
-    app.init_resource::<Thinking>();
-    // Registered by the window plugin in the game; headless apps need it too.
-    app.add_message::<bevy::window::RequestRedraw>();
-    app.add_systems(OnExit(Screen::Playing), |mut t: ResMut<Thinking>| t.clear());
-    app.add_systems(Update, drive_computer.in_set(TurnSystems::Intent).before(super::turn::take_intent));
-}
-
-fn drive_computer(
-    current: Res<CurrentMatch>,
-    mut thinking: ResMut<Thinking>,
-    mut decide: MessageWriter<DecisionChosen>,
-    mut redraw: MessageWriter<bevy::window::RequestRedraw>,
-) {
-    let Some((side, level)) = current.computer_to_act() else {
-        if thinking.is_thinking() {
-            thinking.clear();
-        }
-        return;
-    };
-    let n = current.history.len();
-    if thinking.for_decision != Some(n) {
-        // A new decision to make (or the position changed under an old search: undo).
-        thinking.clear();
-        let seed = current.seed ^ (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let stop = thinking.stop.clone();
-        let session: Box<dyn AiSession> = match current.game.ai_session(side, level, seed, Some(stop)) {
+    /// Starts thinking for `side` about decision number `n` of `game`.
+    fn start(&mut self, game: &dyn DynGame, side: Side, level: Level, seed: u64, n: usize) {
+        self.clear();
+        let session: Box<dyn AiSession> = match game.ai_session(side, level, seed, Some(self.stop.clone())) {
             Ok(s) => s,
             Err(e) => {
                 warn!("the computer cannot decide here: {e}");
                 return;
             }
         };
-        thinking.for_decision = Some(n);
-        thinking.side = Some(side);
-        thinking.level = Some(level);
-        thinking.started = Some(web_time::Instant::now());
+        self.for_decision = Some(n);
+        self.side = Some(side);
+        self.level = Some(level);
+        self.started = Some(web_time::Instant::now());
         #[cfg(not(target_arch = "wasm32"))]
         {
             let mut session = session;
-            thinking.task = Some(bevy::tasks::AsyncComputeTaskPool::get().spawn(async move {
+            self.task = Some(bevy::tasks::AsyncComputeTaskPool::get().spawn(async move {
                 while !session.think(u64::MAX) {}
                 session.decision()
             }));
         }
         #[cfg(target_arch = "wasm32")]
         {
-            thinking.session = Some(std::sync::Mutex::new(session));
+            self.session = Some(std::sync::Mutex::new(session));
         }
     }
-    // Keep frames coming while thinking, even in reactive mode.
-    redraw.write(bevy::window::RequestRedraw);
-    let answer = poll(&mut thinking);
-    if let Some(decision) = answer {
-        if !decision.is_empty() {
-            decide.write(DecisionChosen(decision));
-        }
-        // Wait for the next decision (the match changes this frame).
-        thinking.task_done();
-    }
-}
 
-impl Thinking {
-    fn task_done(&mut self) {
-        #[cfg(not(target_arch = "wasm32"))]
-        {
-            self.task = None;
+    /// The answer once the search is done (then the search is over).
+    fn poll(&mut self) -> Option<String> {
+        let answer = self.poll_inner();
+        if answer.is_some() {
+            #[cfg(not(target_arch = "wasm32"))]
+            {
+                self.task = None;
+            }
+            #[cfg(target_arch = "wasm32")]
+            {
+                self.session = None;
+            }
         }
-        #[cfg(target_arch = "wasm32")]
-        {
-            self.session = None;
+        answer
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    fn poll_inner(&mut self) -> Option<String> {
+        let task = self.task.as_mut()?;
+        bevy::tasks::block_on(bevy::tasks::futures_lite::future::poll_once(task))
+    }
+
+    #[cfg(target_arch = "wasm32")]
+    fn poll_inner(&mut self) -> Option<String> {
+        let session = self.session.as_mut()?.get_mut().ok()?;
+        let start = web_time::Instant::now();
+        loop {
+            // Small chunks keep the slice close to its time whatever one iteration costs.
+            if session.think(16) {
+                return Some(session.decision());
+            }
+            if start.elapsed() >= SLICE {
+                return None;
+            }
         }
     }
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-fn poll(thinking: &mut Thinking) -> Option<String> {
-    let task = thinking.task.as_mut()?;
-    bevy::tasks::block_on(bevy::tasks::futures_lite::future::poll_once(task))
 }
 
 /// Search time per frame in the browser: a few milliseconds, then the frame goes on.
 #[cfg(target_arch = "wasm32")]
 const SLICE: std::time::Duration = std::time::Duration::from_millis(6);
 
-#[cfg(target_arch = "wasm32")]
-fn poll(thinking: &mut Thinking) -> Option<String> {
-    let session = thinking.session.as_mut()?.get_mut().ok()?;
-    let start = web_time::Instant::now();
-    loop {
-        // Small chunks keep the slice close to its time whatever one iteration costs.
-        if session.think(16) {
-            return Some(session.decision());
+/// The computer's own search for its next decision.
+#[derive(Resource, Default, Deref, DerefMut)]
+pub struct Thinking(pub Search);
+
+impl Thinking {
+    pub fn is_thinking(&self) -> bool {
+        self.0.is_running()
+    }
+}
+
+/// A hint for the person to act: the decision the computer would make in their place.
+#[derive(Resource, Default)]
+pub struct Hint {
+    search: Search,
+    /// The suggestion and the decision number it is for.
+    pub suggestion: Option<(usize, String)>,
+}
+
+impl Hint {
+    pub fn is_searching(&self) -> bool {
+        self.search.is_running()
+    }
+
+    /// The suggestion if it is still for the current position.
+    pub fn current(&self, current: &CurrentMatch) -> Option<&str> {
+        self.suggestion.as_ref().filter(|(n, _)| *n == current.history.len()).map(|(_, d)| d.as_str())
+    }
+}
+
+/// Asks for a hint for the acting person.
+#[derive(Message, Debug, Clone, Copy, Default)]
+pub struct HintRequested;
+
+/// How a game between two computers is watched.
+#[derive(Resource, Debug, Clone, Copy)]
+pub struct Spectating {
+    /// Seconds between decisions when the computer plays both sides.
+    pub pace: f32,
+    pub paused: bool,
+}
+
+impl Default for Spectating {
+    fn default() -> Self {
+        Spectating { pace: 0.8, paused: false }
+    }
+}
+
+/// The paces offered in the HUD: (name, seconds between decisions).
+pub const PACES: [(&str, f32); 4] = [("Slow", 2.0), ("Normal", 0.8), ("Fast", 0.2), ("Fastest", 0.0)];
+
+/// The level that gives hints: strong enough to be worth asking, quick enough to wait for.
+const HINT_LEVEL: Level = Level::Medium;
+
+pub fn plugin(app: &mut App) {
+    app.init_resource::<Thinking>().init_resource::<Hint>().init_resource::<Spectating>();
+    app.add_message::<HintRequested>();
+    // Registered by the window plugin in the game; headless apps need it too.
+    app.add_message::<bevy::window::RequestRedraw>();
+    app.add_systems(OnExit(Screen::Playing), |mut t: ResMut<Thinking>, mut h: ResMut<Hint>| {
+        t.clear();
+        h.search.clear();
+        h.suggestion = None;
+    });
+    app.add_systems(Update, (drive_computer, drive_hint).in_set(TurnSystems::Intent).before(super::turn::take_intent));
+}
+
+/// Seeds each decision's search from the match seed and the decision number.
+fn decision_seed(current: &CurrentMatch, n: usize, salt: u64) -> u64 {
+    current.seed ^ (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ salt
+}
+
+fn drive_computer(
+    current: Res<CurrentMatch>,
+    mut thinking: ResMut<Thinking>,
+    spectating: Res<Spectating>,
+    mut last_change: Local<Option<(usize, web_time::Instant)>>,
+    mut decide: MessageWriter<DecisionChosen>,
+    mut redraw: MessageWriter<bevy::window::RequestRedraw>,
+) {
+    let n = current.history.len();
+    if last_change.is_none_or(|(len, _)| len != n) {
+        *last_change = Some((n, web_time::Instant::now()));
+    }
+    let Some((side, level)) = current.computer_to_act() else {
+        if thinking.is_thinking() {
+            thinking.clear();
         }
-        if start.elapsed() >= SLICE {
-            return None;
+        return;
+    };
+    if current.players.iter().all(Option::is_some) && thinking.for_decision != Some(n) {
+        // Computer against computer: wait for the pace (and while paused) so people can follow.
+        let waited = last_change.map_or(0.0, |(_, at)| at.elapsed().as_secs_f32());
+        if spectating.paused || waited < spectating.pace {
+            if !spectating.paused {
+                redraw.write(bevy::window::RequestRedraw);
+            }
+            return;
+        }
+    }
+    if thinking.for_decision != Some(n) {
+        // A new decision to make (or the position changed under an old search: undo).
+        thinking.start(current.game.as_ref(), side, level, decision_seed(&current, n, 0), n);
+    }
+    // Keep frames coming while thinking, even in reactive mode.
+    redraw.write(bevy::window::RequestRedraw);
+    if let Some(decision) = thinking.poll() {
+        if !decision.is_empty() {
+            decide.write(DecisionChosen(decision));
+        }
+    }
+}
+
+fn drive_hint(
+    current: Res<CurrentMatch>,
+    mut hint: ResMut<Hint>,
+    mut requests: MessageReader<HintRequested>,
+    mut redraw: MessageWriter<bevy::window::RequestRedraw>,
+) {
+    let n = current.history.len();
+    if hint.search.for_decision.is_some_and(|m| m != n) {
+        hint.search.clear();
+    }
+    if !requests.is_empty() {
+        requests.clear();
+        if let Some(side) = current.acting_side().filter(|&s| current.player_of(s).is_none())
+            && !current.is_over()
+            && hint.current(&current).is_none()
+            && !hint.is_searching()
+        {
+            let game = current.game.as_ref();
+            hint.search.start(game, side, HINT_LEVEL, decision_seed(&current, n, 0x4849_4E54), n);
+        }
+    }
+    if hint.is_searching() {
+        redraw.write(bevy::window::RequestRedraw);
+        if let Some(decision) = hint.search.poll() {
+            hint.search.for_decision = None;
+            if !decision.is_empty() {
+                hint.suggestion = Some((n, decision));
+            }
         }
     }
 }

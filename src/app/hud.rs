@@ -1,7 +1,7 @@
 //! The in-game HUD (egui): whose turn, counters, the choice list, decisions that name no space,
 //! the move list, undo/redo and the way back to the title screen.
 
-use super::ai_player::Thinking;
+use super::ai_player::{Hint, HintRequested, PACES, Spectating, Thinking};
 use super::board::{Choice, TurnBuilder, spaceless};
 use super::labels::decision_label;
 use super::match_state::{CurrentMatch, side_label};
@@ -42,6 +42,7 @@ fn draw_hud(
     thinking: Res<Thinking>,
     mut setup: ResMut<super::menus::SetupChoice>,
     mut panels: ResMut<HudPanels>,
+    (hint, mut hint_requests, mut spectating): (Res<Hint>, MessageWriter<HintRequested>, ResMut<Spectating>),
 ) -> Result {
     let Some(mut current) = current else { return Ok(()) };
     if secrecy.handover.is_some() {
@@ -75,6 +76,35 @@ fn draw_hud(
                 ui.label(egui::RichText::new(format!("Computer is thinking{dots}")).size(18.0).strong());
                 if ui.button("Move now (E)").clicked() {
                     thinking.move_now();
+                }
+            });
+        }
+        if current.players.iter().all(Option::is_some) && !current.is_over() {
+            ui.horizontal(|ui| {
+                ui.label("Pace:");
+                for (name, pace) in PACES {
+                    if ui.selectable_label(spectating.pace == pace, name).clicked() {
+                        spectating.pace = pace;
+                    }
+                }
+                let pause = if spectating.paused { "Resume" } else { "Pause" };
+                if ui.button(pause).clicked() {
+                    spectating.paused = !spectating.paused;
+                }
+            });
+        }
+        let person_acts = current.acting_side().is_some_and(|s| current.player_of(s).is_none());
+        if person_acts && !current.is_over() && secrecy.handover.is_none() {
+            ui.horizontal(|ui| {
+                let searching = hint.is_searching();
+                if ui.add_enabled(!searching, egui::Button::new("Hint (Q)")).clicked() {
+                    hint_requests.write(HintRequested);
+                }
+                let mover = current.acting_side().map(|s| side_label(current.game.as_ref(), s)).unwrap_or_default();
+                if searching {
+                    ui.label("Looking for a good move…");
+                } else if let Some(d) = hint.current(&current) {
+                    ui.label(egui::RichText::new(decision_label(kind, d, &mover)).strong());
                 }
             });
         }
@@ -136,7 +166,7 @@ fn draw_hud(
                 }
                 if ui.button("Change options").clicked() {
                     setup.select(kind, &current.game.option_pairs());
-                    setup.opponent = current.players[1];
+                    setup.players = current.players;
                     next.set(Screen::Setup);
                 }
             });

@@ -30,6 +30,8 @@ pub enum Action {
     Menu,
     /// Show or hide hints.
     Hints,
+    /// Ask the computer which decision it would make for you.
+    Suggest,
 }
 
 /// One press of an action, from any device or from a test.
@@ -37,7 +39,7 @@ pub enum Action {
 pub struct ActionPressed(pub Action);
 
 /// The default keyboard bindings.
-pub const DEFAULT_KEYS: [(Action, KeyCode); 18] = [
+pub const DEFAULT_KEYS: [(Action, KeyCode); 19] = [
     (Action::Up, KeyCode::ArrowUp),
     (Action::Up, KeyCode::KeyW),
     (Action::Down, KeyCode::ArrowDown),
@@ -56,6 +58,7 @@ pub const DEFAULT_KEYS: [(Action, KeyCode); 18] = [
     (Action::CycleOption, KeyCode::Tab),
     (Action::Menu, KeyCode::F10),
     (Action::Hints, KeyCode::KeyH),
+    (Action::Suggest, KeyCode::KeyQ),
 ];
 
 impl Action {
@@ -79,6 +82,7 @@ impl Action {
             (Redo, GamepadButton::RightTrigger),
             (Menu, GamepadButton::Start),
             (Hints, GamepadButton::Select),
+            (Suggest, GamepadButton::LeftTrigger2),
         ] {
             map.insert(action, button);
         }
@@ -139,6 +143,7 @@ fn record_actions(
             Action::CycleOption,
             Action::Menu,
             Action::Hints,
+            Action::Suggest,
         ] {
             if state.just_pressed(&action) || tapped.contains(&action) {
                 debug!("action pressed: {action:?}");

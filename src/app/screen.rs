@@ -29,7 +29,7 @@ fn apply_launch(
         && let Some(kind) = launch.game
     {
         setup.select(kind, &launch.options);
-        setup.opponent = launch.opponent;
+        setup.players = [None, launch.opponent];
         next.set(Screen::Setup);
     }
 }

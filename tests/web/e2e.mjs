@@ -108,10 +108,10 @@ try {
   const toTitle = (Date.now() - started) / 1000;
   console.log(`web-test: downloaded and compiled in ${loaded.toFixed(1)} s; title screen rendered ${toTitle.toFixed(1)} s after navigation (${title.colours} colours)`);
 
-  // Keyboard only: Red Stone (second game), size 5 (far left), opponent Easy, start.
+  // Keyboard only: Red Stone (second game), size 5 (far left), White played by the computer (Easy), start.
   await page.focus('#bevy');
   const keys = ['ArrowDown', 'Enter', 'ArrowLeft', 'ArrowLeft', 'ArrowLeft', 'ArrowLeft', 'ArrowLeft', 'ArrowLeft',
-    'ArrowDown', 'ArrowRight', 'ArrowDown', 'Enter'];
+    'ArrowDown', 'ArrowDown', 'ArrowRight', 'ArrowDown', 'Enter'];
   for (const key of keys) {
     await page.keyboard.press(key);
     await page.waitForTimeout(150);

@@ -139,6 +139,7 @@ fn board_input(
     mut next: ResMut<NextState<Screen>>,
     secrecy: Res<Secrecy>,
     thinking: Res<crate::app::ai_player::Thinking>,
+    mut hint_requests: MessageWriter<crate::app::ai_player::HintRequested>,
     mut hints: ResMut<crate::app::settings_io::CurrentSettings>,
     mut tweens: Query<&mut super::fx::Tween>,
 ) {
@@ -217,6 +218,10 @@ fn board_input(
                     builder.choices = others.into_iter().map(Choice::Decision).collect();
                     focus.0 = 0;
                 }
+                continue;
+            }
+            Action::Suggest => {
+                hint_requests.write(crate::app::ai_player::HintRequested);
                 continue;
             }
             Action::Hints => {

@@ -303,8 +303,9 @@ fn show_destinations(
     secrecy: Res<crate::app::secrecy::Secrecy>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
+    hint: Res<crate::app::ai_player::Hint>,
 ) {
-    if !builder.is_changed() && !current.is_changed() && !settings.is_changed() {
+    if !builder.is_changed() && !current.is_changed() && !settings.is_changed() && !hint.is_changed() {
         return;
     }
     for e in &old {
@@ -347,6 +348,20 @@ fn show_destinations(
                 Mesh2d(meshes.add(Annulus::new(state.scale * 0.09, state.scale * 0.13))),
                 MeshMaterial2d(materials.add(colour)),
                 Transform::from_translation(state.to_world(c.x, c.y).extend(4.0)),
+                Pickable::IGNORE,
+                ChildOf(root),
+            ));
+        }
+    }
+    if let Some(suggested) = hint.current(&current) {
+        // The hint's spaces: a green ring each.
+        for name in crate::rules::cells_in_token(suggested) {
+            let Some(c) = view.cells.iter().find(|c| c.name == name) else { continue };
+            commands.spawn((
+                Highlight,
+                Mesh2d(meshes.add(Annulus::new(state.scale * 0.3, state.scale * 0.38))),
+                MeshMaterial2d(materials.add(Color::srgba(0.1, 0.65, 0.25, 0.9))),
+                Transform::from_translation(state.to_world(c.x, c.y).extend(4.5)),
                 Pickable::IGNORE,
                 ChildOf(root),
             ));

@@ -6,9 +6,10 @@ use crate::ai::Level;
 use crate::app::AppSystems;
 use crate::app::input::ActionPressed;
 use crate::app::match_state::CurrentMatch;
+use crate::app::match_state::side_label;
 use crate::app::screen::Screen;
 use crate::games::{self, GameKind};
-use crate::rules::{OptionKind, OptionSpec};
+use crate::rules::{OptionKind, OptionSpec, Side};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
 
@@ -21,13 +22,22 @@ pub struct SetupChoice {
     pub values: Vec<(String, String)>,
     /// Why the game cannot start, or what went wrong last.
     pub message: Option<String>,
-    /// `None`: two people on this device; `Some(level)`: the computer plays the second side.
-    pub opponent: Option<Level>,
+    /// Who sits in each seat (first mover's seat first): `None` a person, `Some(level)` the computer.
+    pub players: [Option<Level>; 2],
+    /// The sides' names in this game ("Black", "Light", "Player A").
+    pub side_names: [String; 2],
 }
 
 impl Default for SetupChoice {
     fn default() -> Self {
-        SetupChoice { kind: GameKind::Gravel, specs: &[], values: Vec::new(), message: None, opponent: None }
+        SetupChoice {
+            kind: GameKind::Gravel,
+            specs: &[],
+            values: Vec::new(),
+            message: None,
+            players: [None, None],
+            side_names: ["First player".into(), "Second player".into()],
+        }
     }
 }
 
@@ -38,6 +48,7 @@ impl SetupChoice {
         self.message = None;
         match games::open(kind, &[], None) {
             Ok(game) => {
+                self.side_names = Side::BOTH.map(|side| side_label(game.as_ref(), side));
                 self.specs = game.option_specs();
                 self.values = game.option_pairs();
                 for (k, v) in overrides {
@@ -82,16 +93,26 @@ impl SetupChoice {
         self.values.iter().find(|(k, _)| k.eq_ignore_ascii_case(key)).map(|(_, v)| v.as_str()).unwrap_or("")
     }
 
-    /// Option rows, then the opponent, Start and Back.
+    /// Option rows, then who plays each side, Start and Back.
     fn len(&self) -> usize {
-        self.specs.len() + 3
+        self.specs.len() + 4
     }
 
-    /// Steps the opponent through person, Easy, Medium, Hard.
-    pub fn adjust_opponent(&mut self, delta: i32) {
+    /// Steps seat `seat` through person, Easy, Medium, Hard.
+    pub fn adjust_player(&mut self, seat: usize, delta: i32) {
         const CHOICES: [Option<Level>; 4] = [None, Some(Level::Easy), Some(Level::Medium), Some(Level::Hard)];
-        let at = CHOICES.iter().position(|c| *c == self.opponent).unwrap_or(0) as i32;
-        self.opponent = CHOICES[(at + delta).rem_euclid(CHOICES.len() as i32) as usize];
+        let at = CHOICES.iter().position(|c| *c == self.players[seat]).unwrap_or(0) as i32;
+        self.players[seat] = CHOICES[(at + delta).rem_euclid(CHOICES.len() as i32) as usize];
+    }
+
+    /// What the Start row says about who plays.
+    fn who_plays(&self) -> String {
+        match self.players {
+            [None, None] => "Two players on this device".into(),
+            [None, Some(_)] => format!("You play {} (first)", self.side_names[0]),
+            [Some(_), None] => format!("You play {} (second)", self.side_names[1]),
+            [Some(_), Some(_)] => "Watch the computer play itself".into(),
+        }
     }
 }
 
@@ -116,12 +137,12 @@ fn setup_input(
             MenuInput::Back => next.set(Screen::Title),
             MenuInput::Adjust(i, d) if i < n => setup.adjust(i, d),
             MenuInput::Activate(i) if i < n => setup.adjust(i, 1),
-            MenuInput::Adjust(i, d) if i == n => setup.adjust_opponent(d),
-            MenuInput::Activate(i) if i == n => setup.adjust_opponent(1),
-            MenuInput::Activate(i) if i == n + 1 => match games::open(setup.kind, &setup.values, None) {
+            MenuInput::Adjust(i, d) if i == n || i == n + 1 => setup.adjust_player(i - n, d),
+            MenuInput::Activate(i) if i == n || i == n + 1 => setup.adjust_player(i - n, 1),
+            MenuInput::Activate(i) if i == n + 2 => match games::open(setup.kind, &setup.values, None) {
                 Ok(game) => {
                     let mut current = CurrentMatch::new(game);
-                    current.players = [None, setup.opponent];
+                    current.players = setup.players;
                     commands.insert_resource(current);
                     next.set(Screen::Playing);
                 }
@@ -146,14 +167,15 @@ fn draw_setup(
             value_item(ui, i, focus.0 == i, spec.label, setup.value(spec.key), &mut clicks);
         }
         let n = setup.specs.len();
-        let opponent = match setup.opponent {
-            None => "A person on this device".to_string(),
-            Some(level) => format!("Computer ({})", level_name(level)),
-        };
-        value_item(ui, n, focus.0 == n, "Opponent", &opponent, &mut clicks);
-        let detail = if setup.opponent.is_some() { "You play first" } else { "Two players on this device" };
-        item(ui, n + 1, focus.0 == n + 1, "Start game", detail, &mut clicks);
-        item(ui, n + 2, focus.0 == n + 2, "Back", "", &mut clicks);
+        for seat in 0..2 {
+            let who = match setup.players[seat] {
+                None => "A person".to_string(),
+                Some(level) => format!("Computer ({})", level_name(level)),
+            };
+            value_item(ui, n + seat, focus.0 == n + seat, &setup.side_names[seat], &who, &mut clicks);
+        }
+        item(ui, n + 2, focus.0 == n + 2, "Start game", &setup.who_plays(), &mut clicks);
+        item(ui, n + 3, focus.0 == n + 3, "Back", "", &mut clicks);
         if let Some(message) = &setup.message {
             ui.add_space(8.0);
             ui.colored_label(ui.visuals().warn_fg_color, message);
