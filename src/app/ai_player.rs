@@ -222,10 +222,8 @@ fn drive_computer(
     }
     // Keep frames coming while thinking, even in reactive mode.
     redraw.write(bevy::window::RequestRedraw);
-    if let Some(decision) = thinking.poll() {
-        if !decision.is_empty() {
-            decide.write(DecisionChosen(decision));
-        }
+    if let Some(decision) = thinking.poll().filter(|d| !d.is_empty()) {
+        decide.write(DecisionChosen(decision));
     }
 }
 
