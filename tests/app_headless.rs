@@ -484,3 +484,104 @@ mod animations {
         assert_eq!(app.world_mut().query::<&Tween>().iter(app.world()).count(), 0);
     }
 }
+
+mod replays {
+    use super::common::{assert_projection_matches, headless_app, press, screen};
+    use bevy::prelude::*;
+    use stoneyard::app::input::Action::*;
+    use stoneyard::app::match_state::CurrentMatch;
+    use stoneyard::app::replay::{Replay, ReplayStep, open_record};
+    use stoneyard::app::save_io::{AUTOSAVE, record_of};
+    use stoneyard::app::screen::Screen;
+    use stoneyard::app::settings_io::SaveStore;
+
+    /// A hot-seat Red Stone game of four decisions, then opened as a replay on the board.
+    fn replay_of_four_moves() -> App {
+        let mut app = headless_app();
+        press(&mut app, &[Down, Select]);
+        press(&mut app, &[Left, Left, Left, Left, Left, Left, Down, Down, Down, Select]);
+        press(&mut app, &[Select, Right, Select, Right, Select, Right, Select]);
+        let record = record_of(app.world().resource::<CurrentMatch>());
+        assert_eq!(record.moves.len(), 4);
+        let (current, replay) = open_record(&record).unwrap();
+        app.world_mut().insert_resource(current);
+        app.world_mut().insert_resource(replay);
+        app.update();
+        app
+    }
+
+    fn at(app: &App) -> usize {
+        app.world().resource::<CurrentMatch>().history.len()
+    }
+
+    #[test]
+    fn keys_step_through_the_game_and_the_board_follows() {
+        let mut app = replay_of_four_moves();
+        assert_eq!(at(&app), 4);
+        press(&mut app, &[Left, Left]);
+        assert_eq!(at(&app), 2);
+        assert_projection_matches(&mut app);
+        press(&mut app, &[Up]);
+        assert_eq!(at(&app), 0);
+        press(&mut app, &[Right]);
+        assert_eq!(at(&app), 1);
+        assert_eq!(app.world().resource::<CurrentMatch>().history, vec!["A1"]);
+        press(&mut app, &[Down]);
+        assert_eq!(at(&app), 4);
+        // Select starts and stops auto-play; it never plays a stone in a replay.
+        press(&mut app, &[Up, Select]);
+        assert!(app.world().resource::<Replay>().auto);
+        press(&mut app, &[Select]);
+        assert!(!app.world().resource::<Replay>().auto);
+        assert_eq!(at(&app), 0, "a second of auto-play has not passed");
+        assert_eq!(app.world().resource::<CurrentMatch>().redo_len(), 4);
+    }
+
+    #[test]
+    fn jump_and_auto_play_reach_the_end() {
+        let mut app = replay_of_four_moves();
+        app.world_mut().write_message(ReplayStep::To(1));
+        app.update();
+        assert_eq!(at(&app), 1);
+        app.world_mut().resource_mut::<Replay>().pace = 0.01;
+        app.world_mut().write_message(ReplayStep::ToggleAuto);
+        for _ in 0..200 {
+            app.update();
+            std::thread::sleep(std::time::Duration::from_millis(1));
+            if !app.world().resource::<Replay>().auto {
+                break;
+            }
+        }
+        assert_eq!(at(&app), 4);
+        assert!(!app.world().resource::<Replay>().auto, "auto-play stops at the end");
+    }
+
+    #[test]
+    fn playing_on_starts_a_match_from_the_shown_position_and_a_replay_never_autosaves() {
+        let mut app = replay_of_four_moves();
+        let saved = app.world().resource::<SaveStore>().0.read(AUTOSAVE).unwrap();
+        press(&mut app, &[Left, Left]);
+        assert_eq!(app.world().resource::<SaveStore>().0.read(AUTOSAVE).unwrap(), saved);
+        app.world_mut().write_message(ReplayStep::PlayOn([None, None]));
+        app.update();
+        assert!(!app.world().resource::<Replay>().active);
+        let m = app.world().resource::<CurrentMatch>();
+        assert_eq!(m.history, vec!["A1", "B1"]);
+        assert!(!m.can_redo());
+        // Now it is a game: a choice plays.
+        press(&mut app, &[Right, Select]);
+        assert_eq!(at(&app), 3);
+        assert_eq!(screen(&app), Screen::Playing);
+    }
+
+    #[test]
+    fn leaving_a_replay_brings_back_the_game_in_progress() {
+        let mut app = replay_of_four_moves();
+        press(&mut app, &[Up]);
+        press(&mut app, &[Back]);
+        assert_eq!(screen(&app), Screen::Title);
+        // The autosaved hot-seat game (four moves) is the match to continue, not the replay.
+        assert_eq!(at(&app), 4);
+        assert!(!app.world().resource::<Replay>().active);
+    }
+}

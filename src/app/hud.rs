@@ -6,6 +6,7 @@ use super::board::{Choice, TurnBuilder, spaceless};
 use super::labels::decision_label;
 use super::match_state::{CurrentMatch, side_label};
 use super::menus::{MenuClicked, MenuFocus};
+use super::replay::{Replay, ReplayStep, replay_current};
 use super::rules_help::rules_summary;
 use super::screen::Screen;
 use super::secrecy::{Secrecy, undo_allowed};
@@ -43,6 +44,7 @@ fn draw_hud(
     mut setup: ResMut<super::menus::SetupChoice>,
     mut panels: ResMut<HudPanels>,
     (hint, mut hint_requests, mut spectating): (Res<Hint>, MessageWriter<HintRequested>, ResMut<Spectating>),
+    (mut replay, mut replay_steps): (ResMut<Replay>, MessageWriter<ReplayStep>),
 ) -> Result {
     let Some(mut current) = current else { return Ok(()) };
     if secrecy.handover.is_some() {
@@ -78,6 +80,10 @@ fn draw_hud(
                     thinking.move_now();
                 }
             });
+        }
+        if replay.active {
+            replay_panel(ui, &current, &replay, &mut replay_steps);
+            return;
         }
         if current.players.iter().all(Option::is_some) && !current.is_over() {
             ui.horizontal(|ui| {
@@ -164,6 +170,10 @@ fn draw_hud(
                     again.seed = current.seed.wrapping_add(1);
                     *current = again;
                 }
+                if ui.button("Replay").clicked() {
+                    *replay = replay_current(&mut current);
+                    replay_steps.write(ReplayStep::First);
+                }
                 if ui.button("Change options").clicked() {
                     setup.select(kind, &current.game.option_pairs());
                     setup.players = current.players;
@@ -234,6 +244,64 @@ fn draw_hud(
         panels.rules_open = open;
     }
     Ok(())
+}
+
+/// The replay controls and the whole move list, each move a jump.
+fn replay_panel(ui: &mut egui::Ui, current: &CurrentMatch, replay: &Replay, steps: &mut MessageWriter<ReplayStep>) {
+    let at = current.history.len();
+    let total = at + current.redo_len();
+    ui.separator();
+    ui.label(egui::RichText::new(format!("Replay — move {at} of {total}")).size(18.0).strong());
+    ui.horizontal(|ui| {
+        for (label, step, enabled) in [
+            ("|<", ReplayStep::First, at > 0),
+            ("<", ReplayStep::Back, at > 0),
+            (">", ReplayStep::Forward, at < total),
+            (">|", ReplayStep::Last, at < total),
+        ] {
+            let button = egui::Button::new(egui::RichText::new(label).monospace().size(18.0));
+            if ui.add_enabled(enabled, button.min_size(egui::vec2(40.0, 28.0))).clicked() {
+                steps.write(step);
+            }
+        }
+        let auto = if replay.auto { "Stop" } else { "Auto-play" };
+        if ui.button(egui::RichText::new(auto).size(16.0)).clicked() {
+            steps.write(ReplayStep::ToggleAuto);
+        }
+    });
+    ui.label(egui::RichText::new("Left/Right: step · Up/Down: start/end · Enter: auto-play").weak().size(12.0));
+    if !current.is_over() {
+        ui.label("Play on from here:");
+        ui.horizontal(|ui| {
+            if ui.button("Two players").clicked() {
+                steps.write(ReplayStep::PlayOn([None, None]));
+            }
+            // The computer takes the side that is not to move now, so the person moves first.
+            let computer_seat = current.acting_side().map_or(1, |s| 1 - current.seat_of(s));
+            let mut players = [None, None];
+            players[computer_seat] = Some(crate::ai::Level::Medium);
+            if ui.button("Against the computer").clicked() {
+                steps.write(ReplayStep::PlayOn(players));
+            }
+        });
+    }
+    ui.separator();
+    let future: Vec<&str> = current.redo_decisions().collect();
+    egui::ScrollArea::vertical().max_height(ui.available_height() - 30.0).show(ui, |ui| {
+        for (i, d) in current.history.iter().map(String::as_str).chain(future).enumerate() {
+            let text = egui::RichText::new(format!("{:>3}. {d}", i + 1)).monospace();
+            let text = if i + 1 == at {
+                text.strong()
+            } else if i >= at {
+                text.weak()
+            } else {
+                text
+            };
+            if ui.selectable_label(i + 1 == at, text).clicked() {
+                steps.write(ReplayStep::To(i + 1));
+            }
+        }
+    });
 }
 
 /// What the pie choice means, for the player who has to make it.

@@ -203,6 +203,32 @@ impl CurrentMatch {
         }
     }
 
+    /// How many undone decisions can be redone.
+    pub fn redo_len(&self) -> usize {
+        self.redo.len()
+    }
+
+    /// The undone decisions, the next one first.
+    pub fn redo_decisions(&self) -> impl Iterator<Item = &str> {
+        self.redo.iter().rev().map(|step| step.decision.as_str())
+    }
+
+    /// Forgets the undone decisions (playing on from a replayed position).
+    pub fn drop_redo(&mut self) {
+        self.redo.clear();
+    }
+
+    /// Undoes or redoes until `n` decisions are played (as far as the redo stack reaches).
+    pub fn go_to(&mut self, n: usize) {
+        self.resigned = None;
+        while self.history.len() > n && !self.undo.is_empty() {
+            self.undo();
+        }
+        while self.history.len() < n && !self.redo.is_empty() {
+            self.redo();
+        }
+    }
+
     /// Whose decision it is, in words.
     pub fn turn_text(&self) -> String {
         let g = &self.game;

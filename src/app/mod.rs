@@ -11,6 +11,7 @@ pub mod match_state;
 pub mod menus;
 #[cfg(target_arch = "wasm32")]
 mod page_mirror;
+pub mod replay;
 pub mod rules_help;
 pub mod save_io;
 pub mod screen;
@@ -32,6 +33,8 @@ pub struct Launch {
     pub options: Vec<(String, String)>,
     /// The computer's level when playing against it (it takes the second side).
     pub opponent: Option<crate::ai::Level>,
+    /// A game record to open in the replay (`--load FILE`).
+    pub load: Option<crate::save::GameRecord>,
 }
 
 impl Launch {
@@ -44,11 +47,23 @@ impl Launch {
             "hard" => Some(crate::ai::Level::Hard),
             other => return Err(format!("--vs {other}: the opponent is one of human, easy, medium, hard")),
         };
-        if let Some(path) = &args.load {
-            return Err(format!("--load {}: loading records is not built yet", path.display()));
-        }
-        Ok(Launch { game: args.game, options: args.options.clone(), opponent })
+        let load = match &args.load {
+            Some(path) => Some(read_record(path)?),
+            None => None,
+        };
+        Ok(Launch { game: args.game, options: args.options.clone(), opponent, load })
     }
+}
+
+/// A record file, as JSON or as the plain text export.
+fn read_record(path: &std::path::Path) -> Result<crate::save::GameRecord, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("--load {}: {e}", path.display()))?;
+    let record = if text.trim_start().starts_with('{') {
+        crate::save::GameRecord::from_json(&text)
+    } else {
+        crate::save::GameRecord::from_text(&text)
+    };
+    record.map_err(|e| format!("--load {}: {e}", path.display()))
 }
 
 /// Global ordering of our `Update` systems. Features join a set; only this file orders them.
@@ -75,6 +90,7 @@ pub fn core_plugin(app: &mut App) {
         save_io::plugin,
         secrecy::plugin,
         ai_player::plugin,
+        replay::plugin,
     ));
 }
 

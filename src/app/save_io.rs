@@ -10,8 +10,21 @@ use bevy::prelude::*;
 pub const AUTOSAVE: &str = "autosave.json";
 
 pub fn plugin(app: &mut App) {
-    app.add_systems(Startup, resume_autosave);
-    app.add_systems(Last, autosave.run_if(resource_exists_and_changed::<CurrentMatch>));
+    app.add_systems(
+        Startup,
+        resume_autosave.run_if(|launch: Option<Res<super::Launch>>| launch.is_none_or(|l| l.load.is_none())),
+    );
+    // Back from a replay, the game in progress (if any) is the one to continue.
+    app.add_systems(
+        OnEnter(super::screen::Screen::Title),
+        resume_autosave.run_if(not(resource_exists::<CurrentMatch>)),
+    );
+    // A replay is not a game in progress: it must never overwrite the autosave.
+    app.add_systems(
+        Last,
+        autosave
+            .run_if(resource_exists_and_changed::<CurrentMatch>.and_then(|r: Res<super::replay::Replay>| !r.active)),
+    );
 }
 
 /// The record of the match in progress.

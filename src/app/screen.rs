@@ -19,12 +19,25 @@ pub fn plugin(app: &mut App) {
     app.add_systems(Update, log_screen_changes.run_if(state_changed::<Screen>));
 }
 
-/// `stoneyard play --game X` opens that game's setup screen directly.
+/// `stoneyard play --game X` opens that game's setup screen directly; `--load FILE` its replay.
 fn apply_launch(
+    mut commands: Commands,
     launch: Option<Res<Launch>>,
     mut setup: ResMut<super::menus::SetupChoice>,
     mut next: ResMut<NextState<Screen>>,
 ) {
+    if let Some(record) = launch.as_ref().and_then(|l| l.load.as_ref()) {
+        // The record was checked when it was read; a failure here is still reported, not fatal.
+        match super::replay::open_record(record) {
+            Ok((current, replay)) => {
+                commands.insert_resource(current);
+                commands.insert_resource(replay);
+                next.set(Screen::Playing);
+            }
+            Err(e) => error!("the record cannot be opened: {e}"),
+        }
+        return;
+    }
     if let Some(launch) = launch
         && let Some(kind) = launch.game
     {

@@ -142,8 +142,16 @@ fn board_input(
     mut hint_requests: MessageWriter<crate::app::ai_player::HintRequested>,
     mut hints: ResMut<crate::app::settings_io::CurrentSettings>,
     mut tweens: Query<&mut super::fx::Tween>,
+    replay: Res<crate::app::replay::Replay>,
 ) {
     let Some(mut current) = current else { return };
+    if replay.active {
+        // The replay controls take the input (replay::replay_keys).
+        actions.clear();
+        clicks.clear();
+        cells.clear();
+        return;
+    }
     if !tweens.is_empty() && (!actions.is_empty() || !clicks.is_empty() || !cells.is_empty()) {
         // A press while the board animates only skips to the end of the animations.
         super::fx::finish_all(&mut tweens);
