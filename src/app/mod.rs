@@ -63,7 +63,10 @@ fn read_record(path: &std::path::Path) -> Result<crate::save::GameRecord, String
     } else {
         crate::save::GameRecord::from_text(&text)
     };
-    record.map_err(|e| format!("--load {}: {e}", path.display()))
+    let record = record.map_err(|e| format!("--load {}: {e}", path.display()))?;
+    // Replaying checks every move now, so a bad file is reported before the window opens.
+    record.replay(None).map_err(|e| format!("--load {}: {e}", path.display()))?;
+    Ok(record)
 }
 
 /// Global ordering of our `Update` systems. Features join a set; only this file orders them.
@@ -123,6 +126,12 @@ fn spawn_camera(mut commands: Commands) {
 
 /// Opens the window and runs until the player quits.
 pub fn run(launch: Launch) -> ExitCode {
+    #[cfg(all(unix, not(target_os = "macos"), not(target_arch = "wasm32")))]
+    if ["DISPLAY", "WAYLAND_DISPLAY", "WAYLAND_SOCKET"].iter().all(|v| std::env::var_os(v).is_none()) {
+        eprintln!("stoneyard: no display to open a window on (DISPLAY and WAYLAND_DISPLAY are unset).");
+        eprintln!("Run it from a desktop session; the command-line tools (stoneyard --help) need none.");
+        return ExitCode::FAILURE;
+    }
     let mut app = App::new();
     app.insert_resource(launch);
     app.add_plugins(app_plugin);

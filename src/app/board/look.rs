@@ -303,9 +303,14 @@ fn show_destinations(
     secrecy: Res<crate::app::secrecy::Secrecy>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
-    hint: Res<crate::app::ai_player::Hint>,
+    (hint, replay): (Res<crate::app::ai_player::Hint>, Res<crate::app::replay::Replay>),
 ) {
-    if !builder.is_changed() && !current.is_changed() && !settings.is_changed() && !hint.is_changed() {
+    if !builder.is_changed()
+        && !current.is_changed()
+        && !settings.is_changed()
+        && !hint.is_changed()
+        && !replay.is_changed()
+    {
         return;
     }
     for e in &old {
@@ -328,7 +333,7 @@ fn show_destinations(
         }
     }
     let decisions = current.decisions_now();
-    let person_acts = current.acting_side().is_some_and(|side| current.player_of(side).is_none());
+    let person_acts = !replay.active && current.acting_side().is_some_and(|side| current.player_of(side).is_none());
     if settings.0.show_hints && person_acts && builder.start.is_none() && builder.choices.is_empty() {
         // Every space where a legal decision starts; a red ring where it captures (a red stone).
         let mut starts: Vec<(&str, bool)> = Vec::new();

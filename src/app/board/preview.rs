@@ -56,6 +56,7 @@ fn show_preview(
     settings: Res<CurrentSettings>,
     old: Query<Entity, With<PreviewMark>>,
     mut shown_for: Local<Option<(usize, usize, bool, usize)>>,
+    replay: Res<crate::app::replay::Replay>,
 ) {
     let key = (cursor.index, current.history.len(), settings.0.show_hints, state.cells.len());
     if *shown_for == Some(key) && !current.is_changed() {
@@ -66,7 +67,7 @@ fn show_preview(
         commands.entity(e).despawn();
     }
     let (Some(root), Some(view), true) = (state.root, &state.view, settings.0.show_hints) else { return };
-    let person_acts = current.acting_side().is_some_and(|side| current.player_of(side).is_none());
+    let person_acts = !replay.active && current.acting_side().is_some_and(|side| current.player_of(side).is_none());
     let Some(cell) = view.cells.get(cursor.index).filter(|_| person_acts) else { return };
     let decisions = current.decisions_now();
     let Some(decision) = decisions_at(&decisions, &cell.name).into_iter().next() else { return };
