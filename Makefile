@@ -38,7 +38,7 @@ test-rules:
 	cargo test --no-default-features
 
 check-wasm:
-	cargo check --target wasm32-unknown-unknown
+	cargo clippy --target wasm32-unknown-unknown -- -D warnings
 
 test: deps lint test-rules
 	cargo test

@@ -3,6 +3,8 @@
 //! which are all the screens read (tests send the same messages).
 
 use super::AppSystems;
+use bevy::input::ButtonState;
+use bevy::input::keyboard::KeyboardInput;
 use bevy::prelude::*;
 use leafwing_input_manager::prelude::*;
 
@@ -97,6 +99,8 @@ pub struct PlayerInput;
 
 pub fn plugin(app: &mut App) {
     app.add_message::<ActionPressed>();
+    // Registered by Bevy's input plugin in the game; headless apps read none.
+    app.add_message::<KeyboardInput>();
     app.add_systems(Update, record_actions.in_set(AppSystems::RecordInput));
 }
 
@@ -115,18 +119,21 @@ const STICK_THRESHOLD: f32 = 0.6;
 
 fn record_actions(
     players: Query<&ActionState<Action>, With<PlayerInput>>,
-    keys: Option<Res<ButtonInput<KeyCode>>>,
+    mut keyboard: MessageReader<KeyboardInput>,
     mut stick_was: Local<Option<Action>>,
     mut out: MessageWriter<ActionPressed>,
 ) {
-    // A key pressed and released within one frame (a quick tap on a slow frame) never shows as
-    // pressed to leafwing, which samples held state; Bevy's keyboard input still saw the press.
-    let mut tapped: Vec<Action> = Vec::new();
-    if let Some(keys) = keys {
-        for (action, key) in DEFAULT_KEYS {
-            if keys.just_pressed(key) && !keys.pressed(key) && !tapped.contains(&action) {
-                tapped.push(action);
-            }
+    // Keys come from the keyboard events themselves, one action per press: leafwing samples held
+    // state once a frame, so on a slow frame a quick tap is missed and two taps become one.
+    let mut from_keys: Vec<Action> = Vec::new();
+    for event in keyboard.read() {
+        if event.state != ButtonState::Pressed || event.repeat {
+            continue;
+        }
+        for (action, _) in DEFAULT_KEYS.iter().filter(|(_, key)| *key == event.key_code) {
+            debug!("action pressed: {action:?}");
+            out.write(ActionPressed(*action));
+            from_keys.push(*action);
         }
     }
     for state in &players {
@@ -145,7 +152,8 @@ fn record_actions(
             Action::Hints,
             Action::Suggest,
         ] {
-            if state.just_pressed(&action) || tapped.contains(&action) {
+            // Keyboard presses were counted above; this adds the gamepad's.
+            if state.just_pressed(&action) && !from_keys.contains(&action) {
                 debug!("action pressed: {action:?}");
                 out.write(ActionPressed(action));
             }

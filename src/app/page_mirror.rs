@@ -11,7 +11,7 @@ pub fn plugin(app: &mut App) {
     app.add_systems(
         Last,
         mirror_state.run_if(
-            state_changed::<Screen>.or(resource_exists_and_changed::<CurrentMatch>).or(resource_changed::<BoardState>),
+            state_changed::<Screen>.or_else(resource_exists_and_changed::<CurrentMatch>).or_else(resource_changed::<BoardState>),
         ),
     );
 }
@@ -49,11 +49,14 @@ fn mirror_state(
     current: Option<Res<CurrentMatch>>,
     board: Res<BoardState>,
     cameras: Query<(&Camera, &GlobalTransform)>,
+    transforms: Query<&GlobalTransform>,
     mut last: Local<String>,
 ) {
     let Ok((camera, camera_at)) = cameras.single() else { return };
+    // Board positions are relative to the board's root, which is offset to leave room for the HUD.
+    let root = board.root.and_then(|r| transforms.get(r).ok()).copied().unwrap_or_default();
     let text = state_json(*screen.get(), current.as_deref(), &board, |p| {
-        camera.world_to_viewport(camera_at, p.extend(0.0)).ok()
+        camera.world_to_viewport(camera_at, root.transform_point(p.extend(0.0))).ok()
     });
     if *last != text {
         write_to_page(&text);

@@ -17,6 +17,22 @@ pub fn plugin(app: &mut App) {
     app.init_state::<Screen>();
     app.add_systems(Startup, apply_launch);
     app.add_systems(Update, log_screen_changes.run_if(state_changed::<Screen>));
+    app.add_systems(
+        Update,
+        drop_stale_input.run_if(state_changed::<Screen>).before(super::AppSystems::RecordInput),
+    );
+}
+
+/// Presses made for the screen that just closed must not act on the new one: a screen's input
+/// system that did not run while it was closed would otherwise read them late.
+fn drop_stale_input(
+    mut actions: ResMut<Messages<super::input::ActionPressed>>,
+    mut clicks: ResMut<Messages<super::menus::MenuClicked>>,
+    mut cells: ResMut<Messages<super::board::CellChosen>>,
+) {
+    actions.clear();
+    clicks.clear();
+    cells.clear();
 }
 
 /// `stoneyard play --game X` opens that game's setup screen directly; `--load FILE` its replay.
