@@ -11,7 +11,9 @@ pub fn plugin(app: &mut App) {
     app.add_systems(
         Last,
         mirror_state.run_if(
-            state_changed::<Screen>.or_else(resource_exists_and_changed::<CurrentMatch>).or_else(resource_changed::<BoardState>),
+            state_changed::<Screen>
+                .or_else(resource_exists_and_changed::<CurrentMatch>)
+                .or_else(resource_changed::<BoardState>),
         ),
     );
 }

@@ -17,10 +17,7 @@ pub fn plugin(app: &mut App) {
     app.init_state::<Screen>();
     app.add_systems(Startup, apply_launch);
     app.add_systems(Update, log_screen_changes.run_if(state_changed::<Screen>));
-    app.add_systems(
-        Update,
-        drop_stale_input.run_if(state_changed::<Screen>).before(super::AppSystems::RecordInput),
-    );
+    app.add_systems(Update, drop_stale_input.run_if(state_changed::<Screen>).before(super::AppSystems::RecordInput));
 }
 
 /// Presses made for the screen that just closed must not act on the new one: a screen's input

@@ -1,9 +1,13 @@
-//! What Stoneyard keeps between runs: settings (and, later, game records). Pure serde, no Bevy.
+//! What Stoneyard keeps between runs: settings, the autosave and named game records. No Bevy.
 
 mod record;
+mod saves;
 mod settings;
 mod store;
 
 pub use record::{GameRecord, Player, RECORD_FORMAT, RecordError as RecordLoadError, RecordedMove};
+pub use saves::{
+    MAX_NAME, SAVES_FOLDER, SaveEntry, SaveError, delete_named, list_saves, load_named, save_key, save_named,
+};
 pub use settings::{AnimationSpeed, Settings, Theme};
 pub use store::{Store, StoreError};

@@ -1,5 +1,6 @@
-//! Where files live: the platform's data directory on native, memory in tests (and, until the web
-//! storage lands, in the browser). Writes are atomic: a temporary file, then a rename.
+//! Where files live: the platform's data directory on native, the page's localStorage in the
+//! browser, memory in tests. Names may have one folder (`saves/x.json`). Writes are atomic: a
+//! temporary file, then a rename (localStorage replaces a value in one step by itself).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -20,6 +21,15 @@ pub enum Store {
     Dir(PathBuf),
     /// In memory only (tests; nothing persists).
     Memory(BTreeMap<String, String>),
+    /// The browser's localStorage, every key prefixed with `stoneyard/`.
+    #[cfg(target_arch = "wasm32")]
+    Browser(web_sys::Storage),
+}
+
+/// The localStorage key of a name.
+#[cfg(target_arch = "wasm32")]
+fn browser_key(name: &str) -> String {
+    format!("stoneyard/{name}")
 }
 
 impl Store {
@@ -29,6 +39,10 @@ impl Store {
         #[cfg(not(target_arch = "wasm32"))]
         if let Some(dirs) = directories::ProjectDirs::from("org", "Stoneyard", "stoneyard") {
             return Store::Dir(dirs.data_dir().to_path_buf());
+        }
+        #[cfg(target_arch = "wasm32")]
+        if let Some(storage) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) {
+            return Store::Browser(storage);
         }
         Store::Memory(BTreeMap::new())
     }
@@ -41,6 +55,10 @@ impl Store {
     pub fn read(&self, name: &str) -> Result<Option<String>, StoreError> {
         match self {
             Store::Memory(map) => Ok(map.get(name).cloned()),
+            #[cfg(target_arch = "wasm32")]
+            Store::Browser(storage) => storage
+                .get_item(&browser_key(name))
+                .map_err(|e| StoreError::Read { name: name.to_string(), reason: format!("{e:?}") }),
             Store::Dir(dir) => match std::fs::read_to_string(dir.join(name)) {
                 Ok(text) => Ok(Some(text)),
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
@@ -56,13 +74,70 @@ impl Store {
                 map.insert(name.to_string(), text.to_string());
                 Ok(())
             }
+            #[cfg(target_arch = "wasm32")]
+            Store::Browser(storage) => storage.set_item(&browser_key(name), text).map_err(|e| StoreError::Write {
+                name: name.to_string(),
+                reason: format!("the browser refused to store it ({e:?}); its storage may be full"),
+            }),
             Store::Dir(dir) => {
                 let err = |e: std::io::Error| StoreError::Write { name: name.to_string(), reason: e.to_string() };
-                std::fs::create_dir_all(&*dir).map_err(err)?;
-                let tmp = dir.join(format!(".{name}.tmp"));
+                let path = dir.join(name);
+                let folder = path.parent().unwrap_or(dir).to_path_buf();
+                std::fs::create_dir_all(&folder).map_err(err)?;
+                let file = path.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
+                let tmp = folder.join(format!(".{file}.tmp"));
                 std::fs::write(&tmp, text).map_err(err)?;
-                std::fs::rename(&tmp, dir.join(name)).map_err(err)
+                std::fs::rename(&tmp, path).map_err(err)
             }
+        }
+    }
+
+    /// The names stored in `folder` (`"saves"`), sorted; temporary files are not listed.
+    pub fn list(&self, folder: &str) -> Result<Vec<String>, StoreError> {
+        let prefix = format!("{folder}/");
+        let mut names: Vec<String> = match self {
+            Store::Memory(map) => map.keys().filter(|k| k.starts_with(&prefix)).cloned().collect(),
+            #[cfg(target_arch = "wasm32")]
+            Store::Browser(storage) => {
+                let len = storage.length().unwrap_or(0);
+                (0..len)
+                    .filter_map(|i| storage.key(i).ok().flatten())
+                    .filter_map(|k| k.strip_prefix("stoneyard/").map(str::to_string))
+                    .filter(|k| k.starts_with(&prefix))
+                    .collect()
+            }
+            Store::Dir(dir) => match std::fs::read_dir(dir.join(folder)) {
+                Ok(entries) => entries
+                    .filter_map(|e| e.ok())
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .filter(|f| !f.starts_with('.'))
+                    .map(|f| format!("{prefix}{f}"))
+                    .collect(),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+                Err(e) => return Err(StoreError::Read { name: folder.to_string(), reason: e.to_string() }),
+            },
+        };
+        names.sort();
+        Ok(names)
+    }
+
+    /// Deletes `name` (nothing happens when it does not exist).
+    pub fn remove(&mut self, name: &str) -> Result<(), StoreError> {
+        match self {
+            Store::Memory(map) => {
+                map.remove(name);
+                Ok(())
+            }
+            #[cfg(target_arch = "wasm32")]
+            Store::Browser(storage) => storage
+                .remove_item(&browser_key(name))
+                .map_err(|e| StoreError::Write { name: name.to_string(), reason: format!("{e:?}") }),
+            Store::Dir(dir) => match std::fs::remove_file(dir.join(name)) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                    Err(StoreError::Write { name: name.to_string(), reason: e.to_string() })
+                }
+                _ => Ok(()),
+            },
         }
     }
 
@@ -97,6 +172,41 @@ impl Store {
 mod tests {
     use super::*;
     use crate::save::{Settings, Theme};
+
+    #[test]
+    fn an_interrupted_write_leaves_the_previous_text_whole() {
+        let dir = temp_dir("interrupted");
+        let mut store = Store::Dir(dir.clone());
+        store.write("saves/game.json", "first complete text").unwrap();
+        // A crash during the next write leaves a partial temporary file and never touches the
+        // real one (the rename is the last step).
+        std::fs::write(dir.join("saves/.game.json.tmp"), "second, cut o").unwrap();
+        assert_eq!(store.read("saves/game.json").unwrap().as_deref(), Some("first complete text"));
+        assert_eq!(store.list("saves").unwrap(), vec!["saves/game.json".to_string()], "no temporary files listed");
+        // A write that cannot finish (its folder is a file) fails cleanly and keeps the old text.
+        std::fs::write(dir.join("blocked"), "a file, not a folder").unwrap();
+        assert!(store.write("blocked/x.json", "text").is_err());
+        // The next write after the crash replaces the leftover and succeeds.
+        store.write("saves/game.json", "second complete text").unwrap();
+        assert_eq!(store.read("saves/game.json").unwrap().as_deref(), Some("second complete text"));
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn folders_list_and_remove_in_memory_and_on_disk() {
+        let dir = temp_dir("list");
+        for mut store in [Store::memory(), Store::Dir(dir.clone())] {
+            store.write("saves/b.json", "b").unwrap();
+            store.write("saves/a.json", "a").unwrap();
+            store.write("autosave.json", "x").unwrap();
+            assert_eq!(store.list("saves").unwrap(), vec!["saves/a.json".to_string(), "saves/b.json".to_string()]);
+            store.remove("saves/a.json").unwrap();
+            store.remove("saves/missing.json").unwrap();
+            assert_eq!(store.list("saves").unwrap(), vec!["saves/b.json".to_string()]);
+            assert_eq!(store.list("nothing-here").unwrap(), Vec::<String>::new());
+        }
+        std::fs::remove_dir_all(dir).unwrap();
+    }
 
     fn temp_dir(tag: &str) -> PathBuf {
         let d = std::env::temp_dir().join(format!("stoneyard-store-{tag}-{}", std::process::id()));

@@ -1,0 +1,161 @@
+//! Property tests: arbitrary bytes and mutated valid inputs fed to every parser a player's file or
+//! text can reach. None may panic; each answers with a value or a typed error.
+
+use proptest::prelude::*;
+use stoneyard::games::{GameKind, open};
+use stoneyard::rules::{Side, ToMove, pick_index, seeded};
+use stoneyard::save::{GameRecord, Player, RecordedMove, Settings};
+
+/// A random legal game of `kind` as a record (decisions chosen with a fixed seed).
+fn sample_record(kind: GameKind, decisions: usize, seed: u64) -> GameRecord {
+    let start = open(kind, &[], None).unwrap();
+    let mut game = start.clone_box();
+    let mut rng = seeded(seed);
+    let mut moves = Vec::new();
+    for _ in 0..decisions {
+        let legal: Vec<String> = match game.to_move() {
+            None => break,
+            Some(ToMove::One(side)) => game.legal_decisions(side),
+            // Simultaneous: the first side that still has a choice to seal.
+            Some(ToMove::Both) => {
+                Side::BOTH.into_iter().map(|s| game.legal_decisions(s)).find(|l| !l.is_empty()).unwrap_or_default()
+            }
+        };
+        if legal.is_empty() {
+            break;
+        }
+        let d = legal[pick_index(&mut rng, legal.len())].clone();
+        game.play_decision(&d).unwrap();
+        moves.push(RecordedMove { decision: d, at_ms: 0 });
+    }
+    let mut record = GameRecord::new(start.as_ref(), [Player::Human, Player::Computer("easy".into())], seed, 1);
+    record.moves = moves;
+    record
+}
+
+/// Every way a record text gets read.
+fn read_every_way(text: &str) {
+    if let Ok(record) = GameRecord::from_json(text) {
+        let _ = record.replay(None);
+    }
+    let _ = GameRecord::from_text(text);
+    let _ = serde_json::from_str::<Settings>(text);
+}
+
+/// Small edits a damaged or hand-edited file shows: cut, a changed byte, a dropped or doubled line.
+fn mutate(text: &str, kind: u8, at: usize, byte: u8) -> String {
+    let mut bytes = text.as_bytes().to_vec();
+    let at = at % bytes.len().max(1);
+    match kind % 4 {
+        0 => bytes.truncate(at),
+        1 => {
+            if let Some(b) = bytes.get_mut(at) {
+                *b = byte;
+            }
+        }
+        2 => {
+            let lines: Vec<&str> = text.lines().collect();
+            let drop = at % lines.len().max(1);
+            return lines
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| *i != drop)
+                .map(|(_, l)| *l)
+                .collect::<Vec<_>>()
+                .join("\n");
+        }
+        _ => {
+            let lines: Vec<&str> = text.lines().collect();
+            let twice = at % lines.len().max(1);
+            let mut out: Vec<&str> = Vec::new();
+            for (i, l) in lines.iter().enumerate() {
+                out.push(l);
+                if i == twice {
+                    out.push(l);
+                }
+            }
+            return out.join("\n");
+        }
+    }
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    #[test]
+    fn arbitrary_text_never_panics_a_record_or_settings_parser(text in "\\PC{0,200}") {
+        read_every_way(&text);
+    }
+
+    #[test]
+    fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
+        read_every_way(&String::from_utf8_lossy(&bytes));
+    }
+
+    #[test]
+    fn arbitrary_positions_and_moves_never_panic_any_game(
+        game in 0usize..5,
+        position in "\\PC{0,120}",
+        token in "\\PC{0,24}",
+    ) {
+        let kind = GameKind::ALL[game];
+        let _ = open(kind, &[], Some(&position));
+        let mut fresh = open(kind, &[], None).unwrap();
+        let before = fresh.position_text();
+        if fresh.play_decision(&token).is_err() {
+            prop_assert_eq!(fresh.position_text(), before, "a refused decision changed the position");
+        }
+        let _ = fresh.play_token(&token);
+    }
+
+    #[test]
+    fn mutated_records_are_read_or_refused_with_a_reason(
+        game in 0usize..5,
+        seed in 0u64..1000,
+        kind in any::<u8>(),
+        at in any::<usize>(),
+        byte in any::<u8>(),
+    ) {
+        let record = sample_record(GameKind::ALL[game], 12, seed);
+        for text in [record.to_json(), record.to_text()] {
+            let damaged = mutate(&text, kind, at, byte);
+            read_every_way(&damaged);
+            // Whatever is accepted replays, or says which move is wrong.
+            if let Ok(r) = GameRecord::from_json(&damaged)
+                && let Err(e) = r.replay(None)
+            {
+                prop_assert!(!e.to_string().is_empty());
+            }
+        }
+    }
+}
+
+#[test]
+fn a_future_format_and_a_wrong_game_are_refused_clearly() {
+    let record = sample_record(GameKind::Gravel, 6, 3);
+    let future = record.to_json().replacen("\"format\": 1", "\"format\": 99", 1);
+    let e = GameRecord::from_json(&future).unwrap_err().to_string();
+    assert!(e.contains("99") || e.contains("newer"), "{e}");
+    let wrong = record.to_json().replacen("\"gravel\"", "\"chess\"", 1);
+    assert!(GameRecord::from_json(&wrong).is_err());
+    // A move from another game is reported with its number.
+    let mut other = record.clone();
+    other.moves[2].decision = "swap".into();
+    let e = other.replay(None).err().expect("a wrong move is refused").to_string();
+    assert!(e.contains('3'), "{e}");
+}
+
+#[test]
+fn records_of_every_game_round_trip_through_json_and_text() {
+    for kind in GameKind::ALL {
+        for seed in 0..5 {
+            let record = sample_record(kind, 40, seed);
+            let end = record.replay(None).unwrap().position_text();
+            let json = GameRecord::from_json(&record.to_json()).unwrap();
+            assert_eq!(json, record, "{kind} seed {seed}");
+            let text = GameRecord::from_text(&record.to_text()).unwrap();
+            assert_eq!(text.replay(None).unwrap().position_text(), end, "{kind} seed {seed}");
+        }
+    }
+}
