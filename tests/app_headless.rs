@@ -585,3 +585,49 @@ mod replays {
         assert!(!app.world().resource::<Replay>().active);
     }
 }
+
+mod saved_games {
+    use super::common::{headless_app, press, screen};
+    use stoneyard::app::input::Action::*;
+    use stoneyard::app::match_state::CurrentMatch;
+    use stoneyard::app::menus::SavesList;
+    use stoneyard::app::replay::Replay;
+    use stoneyard::app::save_io::record_of;
+    use stoneyard::app::screen::Screen;
+    use stoneyard::app::settings_io::SaveStore;
+    use stoneyard::games::GameKind;
+
+    /// The title's "Saved games" item: after "Continue" (when a game is in progress) and the games.
+    fn open_saves(app: &mut bevy::prelude::App) {
+        press(app, &[Back]);
+        assert_eq!(screen(app), Screen::Title);
+        let mut keys = vec![Down; 1 + GameKind::ALL.len()];
+        keys.push(Select);
+        press(app, &keys);
+        assert_eq!(screen(app), Screen::Saves);
+    }
+
+    #[test]
+    fn a_named_save_continues_with_its_moves_and_can_be_deleted_by_keys() {
+        let mut app = headless_app();
+        press(&mut app, &[Down, Select]);
+        press(&mut app, &[Left, Left, Left, Left, Left, Left, Down, Down, Down, Select]);
+        press(&mut app, &[Select, Right, Select, Right, Select]);
+        let record = record_of(app.world().resource::<CurrentMatch>());
+        stoneyard::save::save_named(&mut app.world_mut().resource_mut::<SaveStore>().0, "Three moves", &record)
+            .unwrap();
+        open_saves(&mut app);
+        assert_eq!(app.world().resource::<SavesList>().entries.len(), 1);
+        press(&mut app, &[Select]);
+        assert_eq!(screen(&app), Screen::Playing);
+        assert!(!app.world().resource::<Replay>().active, "an unfinished save continues as a game");
+        assert_eq!(app.world().resource::<CurrentMatch>().history, vec!["A1", "B1", "C1"]);
+        // Delete it: Tab asks, Select confirms.
+        open_saves(&mut app);
+        press(&mut app, &[CycleOption]);
+        assert_eq!(app.world().resource::<SavesList>().confirm_delete, Some(0));
+        press(&mut app, &[Select]);
+        assert!(app.world().resource::<SavesList>().entries.is_empty());
+        assert!(stoneyard::save::list_saves(&app.world().resource::<SaveStore>().0).unwrap().0.is_empty());
+    }
+}

@@ -28,6 +28,10 @@ pub struct HudPanels {
     pub rules_open: bool,
     /// "Resign?" was pressed once; the second press resigns.
     pub confirm_resign: bool,
+    /// The name being typed for a save (the save row is open).
+    pub save_name: Option<String>,
+    /// What the last save did.
+    pub save_message: Option<String>,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -45,6 +49,7 @@ fn draw_hud(
     mut panels: ResMut<HudPanels>,
     (hint, mut hint_requests, mut spectating): (Res<Hint>, MessageWriter<HintRequested>, ResMut<Spectating>),
     (mut replay, mut replay_steps): (ResMut<Replay>, MessageWriter<ReplayStep>),
+    mut store: ResMut<super::settings_io::SaveStore>,
 ) -> Result {
     let Some(mut current) = current else { return Ok(()) };
     if secrecy.handover.is_some() {
@@ -197,6 +202,10 @@ fn draw_hud(
             if ui.selectable_label(panels.rules_open, "Rules").clicked() {
                 panels.rules_open = !panels.rules_open;
             }
+            if ui.button("Save").clicked() {
+                panels.save_name = Some(default_save_name(kind, current.started_unix));
+                panels.save_message = None;
+            }
             if let Some(side) = current.resigning_side() {
                 let who = side_label(current.game.as_ref(), side);
                 let text =
@@ -212,6 +221,29 @@ fn draw_hud(
                 }
             }
         });
+        if let Some(mut name) = panels.save_name.take() {
+            let mut keep_open = true;
+            ui.horizontal(|ui| {
+                ui.add(egui::TextEdit::singleline(&mut name).desired_width(180.0));
+                if ui.button("Save").clicked() {
+                    let record = super::save_io::record_of(&current);
+                    panels.save_message = Some(match crate::save::save_named(&mut store.0, &name, &record) {
+                        Ok(()) => format!("Saved as “{}”.", name.trim()),
+                        Err(e) => e.to_string(),
+                    });
+                    keep_open = false;
+                }
+                if ui.button("Cancel").clicked() {
+                    keep_open = false;
+                }
+            });
+            if keep_open {
+                panels.save_name = Some(name);
+            }
+        }
+        if let Some(m) = &panels.save_message {
+            ui.label(egui::RichText::new(m).size(13.0));
+        }
         ui.separator();
         ui.label(egui::RichText::new("Moves").strong());
         egui::ScrollArea::vertical().stick_to_bottom(true).max_height(ui.available_height() - 60.0).show(ui, |ui| {
@@ -304,6 +336,23 @@ fn replay_panel(ui: &mut egui::Ui, current: &CurrentMatch, replay: &Replay, step
     });
 }
 
+/// "Red Stone 2026-11-22 10:41": the game and when it started (UTC), a name people recognise.
+fn default_save_name(kind: GameKind, started_unix: u64) -> String {
+    let days = started_unix / 86_400;
+    let (h, m) = ((started_unix % 86_400) / 3600, (started_unix % 3600) / 60);
+    // Civil date from days since 1970 (Howard Hinnant's algorithm).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{} {year:04}-{month:02}-{d:02} {h:02}.{m:02}", kind.name())
+}
+
 /// What the pie choice means, for the player who has to make it.
 fn pie_text(kind: GameKind) -> &'static str {
     match kind {
@@ -313,5 +362,18 @@ fn pie_text(kind: GameKind) -> &'static str {
         _ => {
             "Black has placed the first stone. Swap to take it as yours (you play Black and the other player White), or keep White and place a stone."
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_save_name_is_the_game_and_its_start_time_and_a_valid_name() {
+        let name = default_save_name(GameKind::RedStone, 1_795_342_203);
+        assert_eq!(name, "Red Stone 2026-11-22 10.10");
+        assert!(crate::save::save_key(&name).is_ok());
+        assert_eq!(default_save_name(GameKind::Gravel, 951_782_400), "Gravel 2000-02-29 00.00");
     }
 }

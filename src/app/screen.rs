@@ -11,6 +11,8 @@ pub enum Screen {
     Setup,
     Settings,
     Playing,
+    /// The list of named saves.
+    Saves,
 }
 
 pub fn plugin(app: &mut App) {

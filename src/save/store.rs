@@ -21,9 +21,19 @@ pub enum Store {
     Dir(PathBuf),
     /// In memory only (tests; nothing persists).
     Memory(BTreeMap<String, String>),
-    /// The browser's localStorage, every key prefixed with `stoneyard/`.
+    /// The browser's localStorage, every key prefixed with `stoneyard/`. (Fetched per call: a
+    /// JavaScript handle cannot be kept in a value that crosses threads.)
     #[cfg(target_arch = "wasm32")]
-    Browser(web_sys::Storage),
+    Browser,
+}
+
+/// The page's localStorage, if the browser offers it.
+#[cfg(target_arch = "wasm32")]
+fn local_storage(name: &str) -> Result<web_sys::Storage, StoreError> {
+    web_sys::window().and_then(|w| w.local_storage().ok().flatten()).ok_or_else(|| StoreError::Read {
+        name: name.to_string(),
+        reason: "this browser offers no local storage (private mode?)".to_string(),
+    })
 }
 
 /// The localStorage key of a name.
@@ -41,8 +51,8 @@ impl Store {
             return Store::Dir(dirs.data_dir().to_path_buf());
         }
         #[cfg(target_arch = "wasm32")]
-        if let Some(storage) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) {
-            return Store::Browser(storage);
+        if local_storage("").is_ok() {
+            return Store::Browser;
         }
         Store::Memory(BTreeMap::new())
     }
@@ -56,7 +66,7 @@ impl Store {
         match self {
             Store::Memory(map) => Ok(map.get(name).cloned()),
             #[cfg(target_arch = "wasm32")]
-            Store::Browser(storage) => storage
+            Store::Browser => local_storage(name)?
                 .get_item(&browser_key(name))
                 .map_err(|e| StoreError::Read { name: name.to_string(), reason: format!("{e:?}") }),
             Store::Dir(dir) => match std::fs::read_to_string(dir.join(name)) {
@@ -75,7 +85,7 @@ impl Store {
                 Ok(())
             }
             #[cfg(target_arch = "wasm32")]
-            Store::Browser(storage) => storage.set_item(&browser_key(name), text).map_err(|e| StoreError::Write {
+            Store::Browser => local_storage(name)?.set_item(&browser_key(name), text).map_err(|e| StoreError::Write {
                 name: name.to_string(),
                 reason: format!("the browser refused to store it ({e:?}); its storage may be full"),
             }),
@@ -98,7 +108,8 @@ impl Store {
         let mut names: Vec<String> = match self {
             Store::Memory(map) => map.keys().filter(|k| k.starts_with(&prefix)).cloned().collect(),
             #[cfg(target_arch = "wasm32")]
-            Store::Browser(storage) => {
+            Store::Browser => {
+                let storage = local_storage(folder)?;
                 let len = storage.length().unwrap_or(0);
                 (0..len)
                     .filter_map(|i| storage.key(i).ok().flatten())
@@ -129,7 +140,7 @@ impl Store {
                 Ok(())
             }
             #[cfg(target_arch = "wasm32")]
-            Store::Browser(storage) => storage
+            Store::Browser => local_storage(name)?
                 .remove_item(&browser_key(name))
                 .map_err(|e| StoreError::Write { name: name.to_string(), reason: format!("{e:?}") }),
             Store::Dir(dir) => match std::fs::remove_file(dir.join(name)) {

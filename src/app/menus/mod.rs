@@ -1,11 +1,13 @@
 //! Menu screens (egui): title, game setup, settings. Each screen is a list of items with a focus
 //! that actions move, so every menu works with mouse, keyboard alone or gamepad alone.
 
+mod saves;
 mod settings;
 mod setup;
 mod title;
 pub mod widgets;
 
+pub use saves::{SaveAction, SaveChosen, SavesList};
 pub use setup::SetupChoice;
 
 use super::input::{Action, ActionPressed};
@@ -33,7 +35,7 @@ pub enum MenuInput {
 pub fn plugin(app: &mut App) {
     app.init_resource::<MenuFocus>();
     app.add_message::<MenuClicked>();
-    app.add_plugins((title::plugin, setup::plugin, settings::plugin));
+    app.add_plugins((title::plugin, setup::plugin, settings::plugin, saves::plugin));
 }
 
 /// Moves `focus` over `len` items and turns actions and clicks into menu inputs.

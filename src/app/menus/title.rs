@@ -1,4 +1,4 @@
-//! The title screen: the five games, continue, settings, quit.
+//! The title screen: the five games, continue, saved games, settings, quit.
 
 use super::widgets::{item, key_hints, screen_frame};
 use super::{MenuClicked, MenuFocus, MenuInput, SetupChoice, read_menu_inputs, reset_focus};
@@ -15,6 +15,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
 pub enum TitleItem {
     Continue,
     Game(GameKind),
+    Saves,
     Settings,
     // The browser has no "quit": the tab is closed instead.
     #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
@@ -28,6 +29,7 @@ pub fn title_items(has_match: bool) -> Vec<TitleItem> {
         items.push(TitleItem::Continue);
     }
     items.extend(GameKind::ALL.map(TitleItem::Game));
+    items.push(TitleItem::Saves);
     items.push(TitleItem::Settings);
     #[cfg(not(target_arch = "wasm32"))]
     items.push(TitleItem::Quit);
@@ -58,6 +60,7 @@ fn title_input(
                 setup.select(kind, &[]);
                 next.set(Screen::Setup);
             }
+            TitleItem::Saves => next.set(Screen::Saves),
             TitleItem::Settings => next.set(Screen::Settings),
             TitleItem::Quit => {
                 exit.write(AppExit::Success);
@@ -81,6 +84,7 @@ fn draw_title(
                 TitleItem::Game(kind) => {
                     (kind.name().to_string(), format!("by {} — {}", kind.designer(), kind.tagline()))
                 }
+                TitleItem::Saves => ("Saved games".to_string(), "Continue, replay or delete".to_string()),
                 TitleItem::Settings => ("Settings".to_string(), String::new()),
                 TitleItem::Quit => ("Quit".to_string(), String::new()),
             };
