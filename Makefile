@@ -45,8 +45,10 @@ test: deps lint test-rules
 	$(MAKE) check-wasm
 	$(MAKE) web-test
 
-bench:
-	cargo run --release --no-default-features -- bench --game all
+# Every published performance figure; writes docs/performance.md (needs xvfb for start-up/RSS).
+bench: deps
+	@command -v Xvfb >/dev/null || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq xvfb mesa-vulkan-drivers time; }
+	bash scripts/bench.sh
 
 cases:
 	cargo build --release --no-default-features

@@ -22,6 +22,11 @@ pub trait AiSession: Send {
 
     /// The decision now (at any time, even before thinking), in the game's move notation.
     fn decision(&mut self) -> String;
+
+    /// Search iterations done so far (0 for levels that do not search).
+    fn iterations(&self) -> u64 {
+        0
+    }
 }
 
 /// The session for a searching level.
@@ -51,6 +56,10 @@ impl<G: Notation> AiSession for SearchSession<G> {
             StopReason::TimeLimit | StopReason::StopFlag | StopReason::Forced => true,
         };
         self.finished
+    }
+
+    fn iterations(&self) -> u64 {
+        self.iterations_done
     }
 
     fn decision(&mut self) -> String {

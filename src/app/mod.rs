@@ -35,6 +35,8 @@ pub struct Launch {
     pub opponent: Option<crate::ai::Level>,
     /// A game record to open in the replay (`--load FILE`).
     pub load: Option<crate::save::GameRecord>,
+    /// Quit once the title screen has been drawn (start-up measurement).
+    pub quit_after_title: bool,
 }
 
 impl Launch {
@@ -51,7 +53,13 @@ impl Launch {
             Some(path) => Some(read_record(path)?),
             None => None,
         };
-        Ok(Launch { game: args.game, options: args.options.clone(), opponent, load })
+        Ok(Launch {
+            game: args.game,
+            options: args.options.clone(),
+            opponent,
+            load,
+            quit_after_title: args.quit_after_title,
+        })
     }
 }
 
@@ -116,8 +124,25 @@ pub fn app_plugin(app: &mut App) {
     );
     app.add_plugins((third_party::plugin, core_plugin, theme::plugin));
     app.add_systems(Startup, spawn_camera);
+    app.add_systems(Last, quit_after_title.run_if(|l: Option<Res<Launch>>| l.is_some_and(|l| l.quit_after_title)));
     #[cfg(target_arch = "wasm32")]
     app.add_plugins(page_mirror::plugin);
+}
+
+/// When the process started (for the start-up measurement).
+static STARTED: std::sync::OnceLock<web_time::Instant> = std::sync::OnceLock::new();
+
+/// Quits a few frames after the title screen is up: by then its first frame has been presented.
+fn quit_after_title(screen: Res<State<screen::Screen>>, mut frames: Local<u32>, mut exit: MessageWriter<AppExit>) {
+    if *screen.get() != screen::Screen::Title {
+        return;
+    }
+    *frames += 1;
+    if *frames == 3 {
+        let seconds = STARTED.get().map(|t| t.elapsed().as_secs_f64()).unwrap_or(0.0);
+        println!("{{\"startup_to_title_s\":{seconds:.3}}}");
+        exit.write(AppExit::Success);
+    }
 }
 
 fn spawn_camera(mut commands: Commands) {
@@ -126,6 +151,7 @@ fn spawn_camera(mut commands: Commands) {
 
 /// Opens the window and runs until the player quits.
 pub fn run(launch: Launch) -> ExitCode {
+    STARTED.get_or_init(web_time::Instant::now);
     #[cfg(all(unix, not(target_os = "macos"), not(target_arch = "wasm32")))]
     if ["DISPLAY", "WAYLAND_DISPLAY", "WAYLAND_SOCKET"].iter().all(|v| std::env::var_os(v).is_none()) {
         eprintln!("stoneyard: no display to open a window on (DISPLAY and WAYLAND_DISPLAY are unset).");

@@ -38,11 +38,31 @@ pub fn run_bench(args: BenchArgs) -> ExitCode {
             Err(e) => return fail(e),
         };
         let r = game.bench(args.seconds, args.seed);
+        let ai = ai_iterations_per_s(game.as_ref(), args.seconds, args.seed);
         println!(
             "{}",
             json!({"game": kind.slug(), "playouts": r.playouts, "playouts_per_s": r.playouts_per_s,
-                   "plies_per_playout": r.plies_per_playout, "legal_per_state": r.legal_per_state})
+                   "plies_per_playout": r.plies_per_playout, "legal_per_state": r.legal_per_state,
+                   "ai_iterations_per_s": ai})
         );
     }
     ExitCode::SUCCESS
+}
+
+/// MCTS iterations per second of the Hard level's search from `game`'s position (one thread,
+/// seeded), for about `seconds`.
+fn ai_iterations_per_s(game: &dyn crate::games::DynGame, seconds: f64, seed: u64) -> Option<f64> {
+    use crate::rules::{Side, ToMove};
+    let side = match game.to_move()? {
+        ToMove::One(side) => side,
+        ToMove::Both => Side::First,
+    };
+    let mut session = game.ai_session(side, crate::ai::Level::Hard, seed, None).ok()?;
+    let start = web_time::Instant::now();
+    while start.elapsed().as_secs_f64() < seconds {
+        if session.think(64) {
+            break;
+        }
+    }
+    Some(session.iterations() as f64 / start.elapsed().as_secs_f64().max(1e-9))
 }

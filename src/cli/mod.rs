@@ -51,9 +51,13 @@ pub struct PlayArgs {
     /// The opponent: human (same device), easy, medium or hard.
     #[arg(long, default_value = "human")]
     pub vs: String,
-    /// Resume a saved game record.
+    /// Open a game record (JSON or the plain text export) in the replay, ready to play on.
     #[arg(long, value_name = "FILE")]
     pub load: Option<std::path::PathBuf>,
+    /// Measure start-up: quit once the title screen has been drawn, printing the seconds since
+    /// the process started (used by `make bench`).
+    #[arg(long, hide = true)]
+    pub quit_after_title: bool,
 }
 
 #[derive(Debug, Args)]

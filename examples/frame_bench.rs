@@ -1,0 +1,78 @@
+//! Headless frame benchmark: each game on its largest board played in the app without rendering,
+//! one random decision every few frames with animations at normal speed, timing every frame of our
+//! systems (input, resolution, projection, animation bookkeeping, the computer's polling).
+//!
+//! `cargo run --example frame_bench` (add `--release` for release figures). Prints one JSON line
+//! per game: frames, mean and 99th percentile milliseconds per frame.
+
+use bevy::prelude::*;
+use bevy::state::app::StatesPlugin;
+use stoneyard::app::match_state::CurrentMatch;
+use stoneyard::app::screen::Screen;
+use stoneyard::app::settings_io::{CurrentSettings, SaveStore};
+use stoneyard::app::turn::DecisionChosen;
+use stoneyard::games::{GameKind, open};
+use stoneyard::rules::{pick_index, seeded};
+use stoneyard::save::{AnimationSpeed, Store};
+
+/// The largest board each game offers.
+fn largest(kind: GameKind) -> Vec<(String, String)> {
+    let pairs: &[(&str, &str)] = match kind {
+        GameKind::Gravel => &[("n", "19")],
+        GameKind::RedStone => &[("size", "19")],
+        GameKind::Throngs => &[("board", "P156")],
+        GameKind::Inchworm | GameKind::HiddenIntention => &[],
+    };
+    pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+}
+
+fn main() {
+    let frames_per_game: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(600);
+    for kind in GameKind::ALL {
+        let mut app = App::new();
+        app.add_plugins((MinimalPlugins, StatesPlugin));
+        app.insert_resource(SaveStore(Store::memory()));
+        app.add_plugins(stoneyard::app::core_plugin);
+        app.world_mut().resource_mut::<CurrentSettings>().0.animation_speed = AnimationSpeed::Normal;
+        app.update();
+        let game = open(kind, &largest(kind), None).expect("the largest board opens");
+        app.insert_resource(CurrentMatch::new(game));
+        app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Playing);
+        app.update();
+        let mut rng = seeded(7);
+        let mut times = Vec::with_capacity(frames_per_game);
+        let mut decisions = 0;
+        for frame in 0..frames_per_game {
+            // A decision every fourth frame: the animations of the last one are still running.
+            if frame % 4 == 0 {
+                let current = app.world().resource::<CurrentMatch>();
+                if current.is_over() {
+                    let again = CurrentMatch::new(current.start.clone_box());
+                    app.insert_resource(again);
+                } else {
+                    let legal = current.decisions_now();
+                    if !legal.is_empty() {
+                        let d = legal[pick_index(&mut rng, legal.len())].clone();
+                        app.world_mut().write_message(DecisionChosen(d));
+                        decisions += 1;
+                    }
+                }
+            }
+            let start = std::time::Instant::now();
+            app.update();
+            times.push(start.elapsed().as_secs_f64() * 1000.0);
+        }
+        times.sort_by(f64::total_cmp);
+        let mean = times.iter().sum::<f64>() / times.len() as f64;
+        let p99 = times[(times.len() * 99 / 100).min(times.len() - 1)];
+        println!(
+            "{{\"game\":\"{}\",\"frames\":{},\"decisions\":{},\"mean_ms\":{:.3},\"p99_ms\":{:.3},\"max_ms\":{:.3}}}",
+            kind.slug(),
+            times.len(),
+            decisions,
+            mean,
+            p99,
+            times.last().copied().unwrap_or(0.0)
+        );
+    }
+}

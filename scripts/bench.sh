@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Reproduces every performance figure Stoneyard publishes and writes them as Markdown to
+# docs/performance.md (also printed). Run through `make bench`.
+#   engines + AI: release build without Bevy, one thread
+#   frames:       headless app, largest boards, animations running (dev profile: our crate at
+#                 opt-level 1, dependencies at 3, the build `make test` keeps warm)
+#   start-up/RSS: the debug-profile game under Xvfb with Mesa's software Vulkan
+#   web:          sizes of web/pkg (built by `make web`) when present
+set -euo pipefail
+cd "$(dirname "$0")/.."
+TARGET="${CARGO_TARGET_DIR:-target}"
+OUT=docs/performance.md
+SECONDS_PER_GAME="${BENCH_SECONDS:-3}"
+
+cpu=$(lscpu 2>/dev/null | sed -n 's/^Model name:[[:space:]]*//p' | head -1)
+cores=$(nproc)
+mem=$(awk '/MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo)
+rustc_v=$(rustc --version)
+
+echo "== engines and AI (release, one thread, ${SECONDS_PER_GAME} s per game)" >&2
+cargo build --release --no-default-features -q
+engines=$("$TARGET/release/stoneyard" bench --game all --seconds "$SECONDS_PER_GAME")
+
+echo "== headless frames (largest boards, animations on)" >&2
+cargo build --example frame_bench -q
+frames=$("$TARGET/debug/examples/frame_bench" 600)
+
+echo "== start-up and memory under Xvfb" >&2
+cargo build -q
+startup="n/a"; rss="n/a"; wall="n/a"
+if command -v Xvfb >/dev/null && command -v /usr/bin/time >/dev/null; then
+  Xvfb :97 -screen 0 1280x800x24 >/dev/null 2>&1 & xvfb=$!
+  sleep 1
+  log=$(mktemp)
+  # Each run starts from nothing saved, as a new player would.
+  data=$(mktemp -d)
+  if DISPLAY=:97 XDG_DATA_HOME="$data" XDG_CONFIG_HOME="$data" /usr/bin/time -v \
+       "$TARGET/debug/stoneyard" play --quit-after-title >"$log.out" 2>"$log"; then
+    startup=$(sed -n 's/.*"startup_to_title_s":\([0-9.]*\).*/\1/p' "$log.out")
+    rss=$(awk -F: '/Maximum resident set size/ {printf "%.0f MB", $2/1024}' "$log")
+    wall=$(awk '/Elapsed \(wall clock\)/ {print $NF}' "$log")
+  else
+    echo "the game did not start under Xvfb; see $log" >&2
+  fi
+  kill "$xvfb" 2>/dev/null || true
+  rm -rf "$data"
+fi
+
+wasm="n/a"; wasm_gz="n/a"
+if [ -f web/pkg/stoneyard_bg.wasm ]; then
+  wasm=$(stat -c %s web/pkg/stoneyard_bg.wasm | awk '{printf "%.1f MB", $1/1e6}')
+  wasm_gz=$(gzip -9 -c web/pkg/stoneyard_bg.wasm | wc -c | awk '{printf "%.1f MB", $1/1e6}')
+fi
+
+field() { sed -n "s/.*\"$1\":\([0-9.e+-]*\).*/\1/p"; }
+{
+  echo "# Stoneyard performance"
+  echo
+  echo "Measured $(date -u +%Y-%m-%d) on: $cpu, $cores cores, $mem, $(uname -sr), $rustc_v."
+  echo "Reproduce with \`make bench\` (script: \`scripts/bench.sh\`)."
+  echo
+  echo "## Engines and AI (release, one thread)"
+  echo
+  echo "| Game | Random playouts/s | Plies per playout | Legal decisions per state | MCTS iterations/s (Hard) |"
+  echo "|---|---:|---:|---:|---:|"
+  while read -r line; do
+    game=$(echo "$line" | sed -n 's/.*"game":"\([^"]*\)".*/\1/p')
+    printf '| %s | %.0f | %.0f | %.1f | %.0f |\n' "$game" \
+      "$(echo "$line" | field playouts_per_s)" "$(echo "$line" | field plies_per_playout)" \
+      "$(echo "$line" | field legal_per_state)" "$(echo "$line" | field ai_iterations_per_s)"
+  done <<< "$engines"
+  echo
+  echo "## Frames of our systems (headless, largest board, a decision every 4 frames, animations on)"
+  echo
+  echo "| Game | Frames | Mean ms/frame | p99 ms/frame | Max ms |"
+  echo "|---|---:|---:|---:|---:|"
+  while read -r line; do
+    game=$(echo "$line" | sed -n 's/.*"game":"\([^"]*\)".*/\1/p')
+    printf '| %s | %s | %s | %s | %s |\n' "$game" "$(echo "$line" | field frames)" \
+      "$(echo "$line" | field mean_ms)" "$(echo "$line" | field p99_ms)" "$(echo "$line" | field max_ms)"
+  done <<< "$frames"
+  echo
+  echo "## Start-up, memory, web"
+  echo
+  echo "| Figure | Value |"
+  echo "|---|---|"
+  echo "| Start-up to the first drawn title screen (in-process, Xvfb + software Vulkan) | ${startup} s |"
+  echo "| Whole run to title and exit (wall clock) | ${wall} |"
+  echo "| Peak memory (max RSS) | ${rss} |"
+  echo "| Web .wasm (web/pkg) | ${wasm} |"
+  echo "| Web .wasm gzipped | ${wasm_gz} |"
+} > "$OUT"
+cat "$OUT"
