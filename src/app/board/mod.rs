@@ -3,6 +3,7 @@
 
 mod builder;
 mod cursor;
+pub mod flourish;
 pub mod fx;
 mod look;
 pub mod preview;
@@ -15,5 +16,13 @@ pub use project::{BoardState, CellSpace, HUD_WIDTH, Stone};
 use bevy::prelude::*;
 
 pub fn plugin(app: &mut App) {
-    app.add_plugins((project::plugin, cursor::plugin, builder::plugin, look::plugin, fx::plugin, preview::plugin));
+    app.add_plugins((
+        project::plugin,
+        cursor::plugin,
+        builder::plugin,
+        look::plugin,
+        fx::plugin,
+        preview::plugin,
+        flourish::plugin,
+    ));
 }

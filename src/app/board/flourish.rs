@@ -1,0 +1,224 @@
+//! Effect flourishes: every effect the engines emit gets a short visual on the board, in its
+//! cascade wave (captures burst, burns flare and leave the scorch the board shows until the square
+//! reopens, hops and moves travel along their path with an arc per leg, swaps cross, the pie swap
+//! and the end of the game flash). Only with a renderer; the speed setting scales them.
+
+use super::fx::speed_factor;
+use super::project::BoardState;
+use crate::app::settings_io::CurrentSettings;
+use crate::app::turn::{EffectHappened, TurnSystems};
+use crate::rules::{Cell, EffectKind, Outcome};
+use bevy::prelude::*;
+
+/// Seconds between cascade waves at normal speed (as the stones' own animations).
+const BEAT: f32 = 0.22;
+
+/// What an effect looks like, in board cells.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Shape {
+    /// A ring growing and fading on a cell (`big`: a capture or burn).
+    Ring { cell: Cell, colour: [f32; 3], big: bool },
+    /// A disc travelling along cells, hopping in an arc over each leg when `arc`.
+    Travel { path: Vec<Cell>, colour: [f32; 3], arc: bool },
+    /// The whole board lights up briefly.
+    Flash { colour: [f32; 3], strength: f32 },
+}
+
+const RED: [f32; 3] = [0.86, 0.12, 0.1];
+const FIRE: [f32; 3] = [1.0, 0.55, 0.1];
+const COOL: [f32; 3] = [0.35, 0.6, 0.95];
+const GOLD: [f32; 3] = [1.0, 0.82, 0.25];
+const SOFT: [f32; 3] = [0.95, 0.93, 0.85];
+const MOVE: [f32; 3] = [0.2, 0.45, 0.9];
+
+/// The flourishes of one effect. Every variant is listed (no wildcard), so a new kind of effect
+/// cannot be added without deciding how it looks.
+pub fn shapes_of(kind: &EffectKind) -> Vec<Shape> {
+    match kind {
+        EffectKind::Placed { cell, .. } | EffectKind::Stacked { cell, .. } => {
+            vec![Shape::Ring { cell: *cell, colour: SOFT, big: false }]
+        }
+        EffectKind::Moved { from, to, .. } => vec![Shape::Travel { path: vec![*from, *to], colour: MOVE, arc: true }],
+        EffectKind::Hopped { path, .. } => vec![Shape::Travel { path: path.clone(), colour: MOVE, arc: true }],
+        EffectKind::Distributed { path, .. } => vec![Shape::Travel { path: path.clone(), colour: MOVE, arc: false }],
+        EffectKind::Collected { from, to, .. } => {
+            from.iter().map(|f| Shape::Travel { path: vec![*f, *to], colour: MOVE, arc: false }).collect()
+        }
+        EffectKind::Removed { cell, .. } => vec![Shape::Ring { cell: *cell, colour: RED, big: true }],
+        EffectKind::Captured { cells, .. } => {
+            cells.iter().map(|c| Shape::Ring { cell: *c, colour: RED, big: true }).collect()
+        }
+        EffectKind::Burned { cell } => vec![Shape::Ring { cell: *cell, colour: FIRE, big: true }],
+        EffectKind::Unburned { cell } => vec![Shape::Ring { cell: *cell, colour: COOL, big: false }],
+        EffectKind::Swapped { a, b, .. } => vec![
+            Shape::Travel { path: vec![*a, *b], colour: MOVE, arc: true },
+            Shape::Travel { path: vec![*b, *a], colour: GOLD, arc: true },
+        ],
+        EffectKind::Scored { .. } => vec![Shape::Flash { colour: GOLD, strength: 0.06 }],
+        EffectKind::Rescued { .. } => vec![Shape::Flash { colour: COOL, strength: 0.12 }],
+        EffectKind::PieSwap { .. } => vec![Shape::Flash { colour: SOFT, strength: 0.45 }],
+        EffectKind::Passed { .. } => vec![Shape::Flash { colour: SOFT, strength: 0.15 }],
+        EffectKind::GameOver { outcome } => {
+            let strength = if *outcome == Outcome::Draw { 0.2 } else { 0.35 };
+            vec![Shape::Flash { colour: GOLD, strength }]
+        }
+    }
+}
+
+/// A running flourish.
+#[derive(Component, Debug)]
+struct Flourish {
+    shape: Shape,
+    elapsed: f32,
+    delay: f32,
+    duration: f32,
+    /// World positions of the shape's cells (relative to the board root).
+    points: Vec<Vec2>,
+    scale: f32,
+}
+
+pub fn plugin(app: &mut App) {
+    app.add_systems(
+        Update,
+        (spawn_flourishes, run_flourishes).chain().in_set(TurnSystems::Present).run_if(resource_exists::<Assets<Mesh>>),
+    );
+}
+
+fn spawn_flourishes(
+    mut commands: Commands,
+    mut effects: MessageReader<EffectHappened>,
+    state: Res<BoardState>,
+    settings: Res<CurrentSettings>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+) {
+    let (Some(root), Some(view), Some(factor)) = (state.root, &state.view, speed_factor(settings.0.animation_speed))
+    else {
+        effects.clear();
+        return;
+    };
+    let at = |cell: Cell| view.cells.iter().find(|c| c.cell == cell).map(|c| state.to_world(c.x, c.y));
+    let s = state.scale;
+    for e in effects.read() {
+        for shape in shapes_of(&e.effect.kind) {
+            let (points, mesh, duration): (Vec<Vec2>, Mesh, f32) = match &shape {
+                Shape::Ring { cell, big, .. } => {
+                    let (inner, outer) = if *big { (0.42, 0.55) } else { (0.4, 0.47) };
+                    (
+                        at(*cell).into_iter().collect(),
+                        Annulus::new(s * inner, s * outer).into(),
+                        if *big { 0.5 } else { 0.3 },
+                    )
+                }
+                Shape::Travel { path, .. } => {
+                    let legs = path.len().saturating_sub(1).max(1) as f32;
+                    (path.iter().filter_map(|c| at(*c)).collect(), Circle::new(s * 0.22).into(), 0.18 * legs + 0.1)
+                }
+                Shape::Flash { .. } => {
+                    let (w, h) = view.cells.iter().fold((0.0f32, 0.0f32), |(w, h), c| {
+                        let p = state.to_world(c.x, c.y);
+                        (w.max(p.x.abs()), h.max(p.y.abs()))
+                    });
+                    (vec![Vec2::ZERO], Rectangle::new(2.0 * w + s, 2.0 * h + s).into(), 0.45)
+                }
+            };
+            let Some(&first) = points.first() else { continue };
+            let colour = match &shape {
+                Shape::Ring { colour, .. } | Shape::Travel { colour, .. } | Shape::Flash { colour, .. } => *colour,
+            };
+            commands.spawn((
+                Flourish {
+                    shape,
+                    elapsed: 0.0,
+                    delay: e.effect.wave as f32 * BEAT * factor,
+                    duration: duration * factor,
+                    points,
+                    scale: s,
+                },
+                Mesh2d(meshes.add(mesh)),
+                MeshMaterial2d(materials.add(Color::srgba(colour[0], colour[1], colour[2], 0.0))),
+                Transform::from_translation(first.extend(7.0)),
+                Pickable::IGNORE,
+                ChildOf(root),
+            ));
+        }
+    }
+}
+
+fn run_flourishes(
+    mut commands: Commands,
+    time: Res<Time>,
+    mut running: Query<(Entity, &mut Flourish, &mut Transform, &MeshMaterial2d<ColorMaterial>)>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+    mut redraw: MessageWriter<bevy::window::RequestRedraw>,
+) {
+    for (e, mut f, mut t, material) in &mut running {
+        f.elapsed += time.delta_secs();
+        let p = ((f.elapsed - f.delay) / f.duration).clamp(0.0, 1.0);
+        if f.elapsed >= f.delay + f.duration {
+            commands.entity(e).despawn();
+            continue;
+        }
+        let started = f.elapsed >= f.delay;
+        let alpha = match &f.shape {
+            Shape::Ring { .. } => {
+                t.scale = Vec3::splat(0.6 + 0.9 * p);
+                0.9 * (1.0 - p)
+            }
+            Shape::Travel { arc, .. } => {
+                // Position along the legs, with a parabolic lift per leg for hops.
+                let legs = f.points.len().saturating_sub(1).max(1);
+                let x = p * legs as f32;
+                let leg = (x.floor() as usize).min(legs - 1);
+                let local = x - leg as f32;
+                let (a, b) = (f.points[leg], *f.points.get(leg + 1).unwrap_or(&f.points[leg]));
+                let lift = if *arc { 4.0 * local * (1.0 - local) * f.scale * 0.45 } else { 0.0 };
+                let at = a.lerp(b, local) + Vec2::Y * lift;
+                t.translation = at.extend(7.0);
+                0.85
+            }
+            Shape::Flash { strength, .. } => strength * (1.0 - p),
+        };
+        if let Some(mut m) = materials.get_mut(&material.0) {
+            m.color.set_alpha(if started { alpha } else { 0.0 });
+        }
+    }
+    if !running.is_empty() {
+        redraw.write(bevy::window::RequestRedraw);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{RemoveCause, Side};
+
+    #[test]
+    fn every_kind_of_effect_has_a_flourish() {
+        let s = Side::First;
+        let all = [
+            EffectKind::Placed { cell: 1, by: s, piece: 'b', count: 1 },
+            EffectKind::Moved { from: 1, to: 2, by: s, count: 1 },
+            EffectKind::Hopped { path: vec![1, 2, 3], by: s },
+            EffectKind::Stacked { cell: 1, owner: s, height: 2 },
+            EffectKind::Distributed { path: vec![1, 2], by: s },
+            EffectKind::Collected { from: vec![1, 2], to: 3, by: s },
+            EffectKind::Removed { cell: 1, count: 1, cause: RemoveCause::Capture },
+            EffectKind::Captured { cells: vec![1, 2], by: s },
+            EffectKind::Burned { cell: 1 },
+            EffectKind::Unburned { cell: 1 },
+            EffectKind::Swapped { a: 1, b: 2, by: s },
+            EffectKind::Scored { side: s, score: 3 },
+            EffectKind::Rescued { side: s, count: 2 },
+            EffectKind::PieSwap { by: s },
+            EffectKind::Passed { side: s },
+            EffectKind::GameOver { outcome: Outcome::Draw },
+        ];
+        for kind in &all {
+            assert!(!shapes_of(kind).is_empty(), "{kind:?} has no flourish");
+        }
+        // A capture of a group bursts on every stone of it; a hop travels its whole path.
+        assert_eq!(shapes_of(&all[7]).len(), 2);
+        assert!(matches!(&shapes_of(&all[2])[0], Shape::Travel { path, arc: true, .. } if path.len() == 3));
+    }
+}
