@@ -76,6 +76,7 @@ web: web-deps
 	  --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \
 	  $(WASM_OUT) -o $(WASM_OUT:.wasm=.opt.wasm)
 	wasm-bindgen --target web --no-typescript --out-dir web/pkg --out-name stoneyard $(WASM_OUT:.wasm=.opt.wasm)
+	@echo "wasm-release + wasm-opt -Oz" > web/pkg/BUILD
 	@ls -l web/pkg/*.wasm; echo "gzipped: $$(gzip -9 -c web/pkg/stoneyard_bg.wasm | wc -c) bytes"
 
 # The end-to-end browser test needs Chromium, Node.js and playwright-core (pinned in tests/web).
@@ -94,6 +95,7 @@ WASM_TEST_OUT = $${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/web-test/sto
 web-test: web-test-deps
 	cargo build --profile web-test --target wasm32-unknown-unknown
 	wasm-bindgen --target web --no-typescript --out-dir web/pkg --out-name stoneyard $(WASM_TEST_OUT)
+	@echo "web-test (no LTO, not size-tuned)" > web/pkg/BUILD
 	cd tests/web && node e2e.mjs ../../web
 
 serve-web:

@@ -1,6 +1,7 @@
 //! Headless frame benchmark: each game on its largest board played in the app without rendering,
 //! one random decision every few frames with animations at normal speed, timing every frame of our
-//! systems (input, resolution, projection, animation bookkeeping, the computer's polling).
+//! systems (input, resolution, projection, looks, highlights, hover previews, flourishes, animation
+//! bookkeeping): everything but the GPU's drawing.
 //!
 //! `cargo run --example frame_bench` (add `--release` for release figures). Prints one JSON line
 //! per game: frames, mean and 99th percentile milliseconds per frame.
@@ -30,7 +31,10 @@ fn main() {
     let frames_per_game: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(600);
     for kind in GameKind::ALL {
         let mut app = App::new();
-        app.add_plugins((MinimalPlugins, StatesPlugin));
+        app.add_plugins((MinimalPlugins, StatesPlugin, bevy::asset::AssetPlugin::default()));
+        // Mesh and material assets let the board's looks, highlights and flourishes run as in the
+        // game (they build meshes); only the GPU work is missing.
+        app.init_asset::<Mesh>().init_asset::<ColorMaterial>();
         app.insert_resource(SaveStore(Store::memory()));
         app.add_plugins(stoneyard::app::core_plugin);
         app.world_mut().resource_mut::<CurrentSettings>().0.animation_speed = AnimationSpeed::Normal;

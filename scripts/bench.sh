@@ -46,8 +46,9 @@ if command -v Xvfb >/dev/null && command -v /usr/bin/time >/dev/null; then
   rm -rf "$data"
 fi
 
-wasm="n/a"; wasm_gz="n/a"
+wasm="n/a"; wasm_gz="n/a"; wasm_build="not built (run make web)"
 if [ -f web/pkg/stoneyard_bg.wasm ]; then
+  wasm_build=$(cat web/pkg/BUILD 2>/dev/null || echo "unknown build")
   wasm=$(stat -c %s web/pkg/stoneyard_bg.wasm | awk '{printf "%.1f MB", $1/1e6}')
   wasm_gz=$(gzip -9 -c web/pkg/stoneyard_bg.wasm | wc -c | awk '{printf "%.1f MB", $1/1e6}')
 fi
@@ -87,7 +88,7 @@ field() { sed -n "s/.*\"$1\":\([0-9.e+-]*\).*/\1/p"; }
   echo "| Start-up to the first drawn title screen (in-process, Xvfb + software Vulkan) | ${startup} s |"
   echo "| Whole run to title and exit (wall clock) | ${wall} |"
   echo "| Peak memory (max RSS) | ${rss} |"
-  echo "| Web .wasm (web/pkg) | ${wasm} |"
+  echo "| Web .wasm in web/pkg (${wasm_build}) | ${wasm} |"
   echo "| Web .wasm gzipped | ${wasm_gz} |"
 } > "$OUT"
 cat "$OUT"

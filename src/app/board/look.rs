@@ -292,6 +292,14 @@ fn follow_cursor(
     }
 }
 
+/// The shared mesh and materials of the legal-start rings, for one board scale and theme.
+struct StartRings {
+    key: (f32, crate::save::Theme),
+    mesh: Handle<Mesh>,
+    plain: Handle<ColorMaterial>,
+    capture: Handle<ColorMaterial>,
+}
+
 #[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
 fn show_destinations(
     mut commands: Commands,
@@ -304,6 +312,7 @@ fn show_destinations(
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
     (hint, replay): (Res<crate::app::ai_player::Hint>, Res<crate::app::replay::Replay>),
+    mut rings: Local<Option<StartRings>>,
 ) {
     if !builder.is_changed()
         && !current.is_changed()
@@ -333,6 +342,9 @@ fn show_destinations(
         }
     }
     let decisions = current.decisions_now();
+    // Space name → view index: one pass instead of a search per mark (big boards have hundreds).
+    let index: std::collections::HashMap<&str, usize> =
+        view.cells.iter().enumerate().map(|(i, c)| (c.name.as_str(), i)).collect();
     let person_acts = !replay.active && current.acting_side().is_some_and(|side| current.player_of(side).is_none());
     if settings.0.show_hints && person_acts && builder.start.is_none() && builder.choices.is_empty() {
         // Every space where a legal decision starts; a red ring where it captures (a red stone).
@@ -345,13 +357,24 @@ fn show_destinations(
                 None => starts.push((first, captures)),
             }
         }
+        // One mesh and two materials shared by every ring (building a mesh per ring was the largest
+        // cost of a decision on a 19×19 board).
+        let key = (state.scale, settings.0.theme);
+        if rings.as_ref().is_none_or(|r| r.key != key) {
+            *rings = Some(StartRings {
+                key,
+                mesh: meshes.add(Annulus::new(state.scale * 0.09, state.scale * 0.13)),
+                plain: materials.add(rgb(pal.cursor).with_alpha(0.45)),
+                capture: materials.add(Color::srgb(0.85, 0.1, 0.1)),
+            });
+        }
+        let Some(r) = rings.as_ref() else { return };
         for (name, captures) in starts {
-            let Some(c) = view.cells.iter().find(|c| c.name == name) else { continue };
-            let colour = if captures { Color::srgb(0.85, 0.1, 0.1) } else { rgb(pal.cursor).with_alpha(0.45) };
+            let Some(c) = index.get(name).map(|&i| &view.cells[i]) else { continue };
             commands.spawn((
                 Highlight,
-                Mesh2d(meshes.add(Annulus::new(state.scale * 0.09, state.scale * 0.13))),
-                MeshMaterial2d(materials.add(colour)),
+                Mesh2d(r.mesh.clone()),
+                MeshMaterial2d(if captures { r.capture.clone() } else { r.plain.clone() }),
                 Transform::from_translation(state.to_world(c.x, c.y).extend(4.0)),
                 Pickable::IGNORE,
                 ChildOf(root),
@@ -377,7 +400,7 @@ fn show_destinations(
         marks.push(start.clone());
     }
     for name in marks {
-        let Some(c) = view.cells.iter().find(|c| c.name == name) else { continue };
+        let Some(c) = index.get(name.as_str()).map(|&i| &view.cells[i]) else { continue };
         commands.spawn((
             Highlight,
             Mesh2d(meshes.add(Circle::new(state.scale * 0.14))),
@@ -396,13 +419,12 @@ fn show_overlays(
     state: Res<BoardState>,
     settings: Res<CurrentSettings>,
     old: Query<Entity, With<Overlay>>,
-    mut shown_for: Local<Option<(Option<crate::rules::BoardView>, bool, crate::save::Theme)>>,
 ) {
-    let key = (state.view.clone(), settings.0.show_hints, settings.0.theme);
-    if shown_for.as_ref() == Some(&key) {
+    // Rebuilt only when the board or the settings change (comparing views every frame was the
+    // largest per-frame cost on big boards).
+    if !state.is_changed() && !settings.is_changed() {
         return;
     }
-    *shown_for = Some(key);
     for e in &old {
         commands.entity(e).despawn();
     }
