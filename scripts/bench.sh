@@ -85,7 +85,7 @@ field() { sed -n "s/.*\"$1\":\([0-9.e+-]*\).*/\1/p"; }
   echo
   echo "| Figure | Value |"
   echo "|---|---|"
-  echo "| Start-up to the first drawn title screen (in-process, Xvfb + software Vulkan) | ${startup} s |"
+  echo "| Start-up to the first drawn title screen (in-process, Xvfb + software Vulkan, debug build) | ${startup} s |"
   echo "| Whole run to title and exit (wall clock) | ${wall} |"
   echo "| Peak memory (max RSS) | ${rss} |"
   echo "| Web .wasm in web/pkg (${wasm_build}) | ${wasm} |"

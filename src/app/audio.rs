@@ -3,7 +3,7 @@
 
 use super::input::{Action, ActionPressed};
 use super::match_state::CurrentMatch;
-use super::third_party::{EffectsChannel, UiChannel};
+use super::third_party::{EffectsChannel, MusicChannel, UiChannel};
 use super::turn::{DecisionRefused, EffectHappened, TurnSystems};
 use crate::rules::{EffectKind, Outcome};
 use crate::synth::{Cue, SAMPLE_RATE, render};
@@ -20,7 +20,7 @@ const CAPTURE_SIZES: u16 = 12;
 
 pub fn plugin(app: &mut App) {
     app.init_resource::<Sounds>();
-    app.add_systems(Startup, render_sounds);
+    app.add_systems(Startup, (render_sounds, start_music));
     app.add_systems(Update, (effect_sounds, refused_sound).in_set(TurnSystems::Present));
     app.add_systems(Update, ui_sounds.in_set(super::AppSystems::Update));
 }
@@ -30,6 +30,16 @@ fn source(cue: Cue) -> AudioSource {
     AudioSource {
         sound: StaticSoundData { sample_rate: SAMPLE_RATE, frames: frames.into(), settings: default(), slice: None },
     }
+}
+
+/// The background music loops quietly on its own channel from the start (its volume, and mute,
+/// are in the settings; at volume 0 nothing is heard).
+fn start_music(mut assets: ResMut<Assets<AudioSource>>, channel: Res<AudioChannel<MusicChannel>>) {
+    let frames: Vec<Frame> = crate::synth::render_music().into_iter().map(Frame::from_mono).collect();
+    let music = assets.add(AudioSource {
+        sound: StaticSoundData { sample_rate: SAMPLE_RATE, frames: frames.into(), settings: default(), slice: None },
+    });
+    channel.play(music).looped();
 }
 
 fn render_sounds(mut sounds: ResMut<Sounds>, mut assets: ResMut<Assets<AudioSource>>) {
@@ -66,7 +76,14 @@ fn effect_sounds(
     let mut any = false;
     for e in effects.read() {
         any = true;
-        let Some(cue) = cue_for(&e.effect.kind) else { continue };
+        let Some(mut cue) = cue_for(&e.effect.kind) else { continue };
+        // Against the computer the person hears whether they won or lost.
+        if let (EffectKind::GameOver { outcome: Outcome::Winner(side) }, Some(m)) = (&e.effect.kind, current.as_deref())
+            && m.player_of(*side).is_some()
+            && m.players.iter().any(Option::is_none)
+        {
+            cue = Cue::Lose;
+        }
         // Each later cascade round adds its own "round" cue.
         let wave = e.effect.wave;
         if wave > 0

@@ -115,6 +115,43 @@ fn mix_noise(out: &mut Vec<f32>, at: f32, seconds: f32, gain: f32, decay: f32, s
     }
 }
 
+/// Seconds of the background music loop.
+pub const MUSIC_SECONDS: f32 = 19.2;
+
+/// Quiet background music, mono: slow soft notes of a pentatonic scale over a low drone, 19.2 s
+/// that loop seamlessly (every note fades out before the loop point). Deterministic.
+pub fn render_music() -> Vec<f32> {
+    let mut out = Vec::new();
+    // D major pentatonic over two octaves; the melody walks it in a fixed, gentle pattern.
+    const SCALE: [f32; 10] = [293.7, 329.6, 370.0, 440.0, 493.9, 587.3, 659.3, 740.0, 880.0, 987.8];
+    const STEPS: [usize; 16] = [4, 3, 2, 3, 5, 4, 2, 1, 2, 4, 6, 5, 3, 2, 1, 0];
+    let beat = MUSIC_SECONDS / 32.0;
+    for (k, &step) in STEPS.iter().enumerate() {
+        let at = k as f32 * 2.0 * beat;
+        mix_tone(&mut out, &Tone { at, decay: 1.6, gain: 0.16, ..Tone::new(SCALE[step], 1.8) });
+        // A softer fifth below on every other note gives it some body.
+        if k % 2 == 0 {
+            mix_tone(&mut out, &Tone { at, decay: 1.2, gain: 0.07, ..Tone::new(SCALE[step] * 0.5, 1.6) });
+        }
+    }
+    for k in 0..4 {
+        let at = k as f32 * 8.0 * beat;
+        mix_tone(&mut out, &Tone { at, decay: 0.35, gain: 0.08, ..Tone::new(146.8, 8.0 * beat) });
+    }
+    // Exactly one loop long: tails past the end wrap to the start, so the seam is silent.
+    let len = (MUSIC_SECONDS * SAMPLE_RATE as f32) as usize;
+    let tail: Vec<f32> = out.split_off(len.min(out.len()));
+    out.resize(len, 0.0);
+    for (i, x) in tail.into_iter().enumerate() {
+        out[i % len] += x;
+    }
+    let peak = out.iter().fold(0.0f32, |m, x| m.max(x.abs()));
+    if peak > 0.5 {
+        out.iter_mut().for_each(|x| *x *= 0.5 / peak);
+    }
+    out
+}
+
 /// The samples of a cue, mono, in -1.0..=1.0.
 pub fn render(cue: Cue) -> Vec<f32> {
     let mut out = Vec::new();
@@ -192,6 +229,16 @@ pub fn render(cue: Cue) -> Vec<f32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_music_is_one_quiet_loop_with_a_silent_seam() {
+        let m = render_music();
+        assert_eq!(m.len(), (MUSIC_SECONDS * SAMPLE_RATE as f32) as usize);
+        assert!(m.iter().all(|x| x.abs() <= 0.5 + 1e-6), "background music stays quiet");
+        // The last and first samples join without a jump (no click at the loop point).
+        assert!((m[m.len() - 1] - m[0]).abs() < 0.05);
+        assert_eq!(m, render_music(), "deterministic");
+    }
 
     fn rms(s: &[f32]) -> f32 {
         (s.iter().map(|x| x * x).sum::<f32>() / s.len() as f32).sqrt()

@@ -4,7 +4,7 @@ mod egui;
 mod kira;
 mod winit;
 
-pub use kira::{EffectsChannel, UiChannel};
+pub use kira::{EffectsChannel, MusicChannel, UiChannel};
 
 use bevy::prelude::*;
 
