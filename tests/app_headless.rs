@@ -622,6 +622,10 @@ mod saved_games {
         assert_eq!(screen(&app), Screen::Playing);
         assert!(!app.world().resource::<Replay>().active, "an unfinished save continues as a game");
         assert_eq!(app.world().resource::<CurrentMatch>().history, vec!["A1", "B1", "C1"]);
+        // The side panel lists the moves in the game's record notation.
+        let lines = &app.world().resource::<stoneyard::app::hud::MoveList>().lines;
+        assert_eq!(lines.len(), 3);
+        assert!(lines[0].ends_with("Black  A1") && lines[1].ends_with("White  B1"), "{lines:?}");
         // Delete it: Tab asks, Select confirms.
         open_saves(&mut app);
         press(&mut app, &[CycleOption]);

@@ -159,3 +159,45 @@ fn records_of_every_game_round_trip_through_json_and_text() {
         }
     }
 }
+
+/// The move list in the specs' record notation: the atomic decisions of random games grouped into
+/// record moves, which replayed as record tokens reach the same position.
+#[test]
+fn atomic_decisions_group_into_record_moves_that_replay_to_the_same_position() {
+    for kind in GameKind::ALL {
+        for seed in 0..6 {
+            let record = sample_record(kind, 60 + seed as usize * 7, seed);
+            let decisions: Vec<String> = record.moves.iter().map(|m| m.decision.clone()).collect();
+            let start = open(kind, &[], None).unwrap();
+            let (tokens, pending) = start.record_tokens(&decisions).unwrap();
+            let mut by_tokens = start.clone_box();
+            for (_, t) in &tokens {
+                by_tokens.play_token(t).unwrap_or_else(|e| panic!("{kind} seed {seed}: token '{t}': {e}"));
+            }
+            let mut by_decisions = start.clone_box();
+            for d in &decisions[..decisions.len() - pending] {
+                by_decisions.play_decision(d).unwrap();
+            }
+            assert_eq!(by_tokens.position_text(), by_decisions.position_text(), "{kind} seed {seed}: {tokens:?}");
+            if kind != GameKind::RedStone {
+                assert!(tokens.len() < decisions.len() || decisions.len() < 3, "{kind}: moves group decisions");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_sealed_commitment_never_appears_in_the_move_list() {
+    let start = open(GameKind::HiddenIntention, &[], None).unwrap();
+    let mut game = start.clone_box();
+    let mut decisions = Vec::new();
+    // A seals a whole commitment; B has not chosen yet.
+    while let Some(d) = game.legal_decisions(Side::First).first().cloned() {
+        game.play_decision(&d).unwrap();
+        decisions.push(d);
+    }
+    assert!(!decisions.is_empty());
+    let (tokens, pending) = start.record_tokens(&decisions).unwrap();
+    assert!(tokens.is_empty(), "{tokens:?}");
+    assert_eq!(pending, decisions.len());
+}

@@ -16,9 +16,53 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 pub fn plugin(app: &mut App) {
-    app.init_resource::<HudPanels>();
+    app.init_resource::<HudPanels>().init_resource::<MoveList>();
+    app.add_systems(
+        Update,
+        update_move_list.in_set(super::turn::TurnSystems::Present).run_if(resource_exists_and_changed::<CurrentMatch>),
+    );
     app.add_systems(OnEnter(Screen::Playing), |mut p: ResMut<HudPanels>| *p = HudPanels::default());
     app.add_systems(EguiPrimaryContextPass, draw_hud.run_if(in_state(Screen::Playing)));
+}
+
+/// The moves in the game's record notation (spec §"game record"), numbered, with who made them.
+#[derive(Resource, Debug, Default)]
+pub struct MoveList {
+    /// The decisions the list was made from.
+    for_history: Vec<String>,
+    pub lines: Vec<String>,
+    /// Trailing decisions that do not complete a move yet (not shown: they may be sealed).
+    pub pending: usize,
+}
+
+fn update_move_list(current: Res<CurrentMatch>, mut list: ResMut<MoveList>) {
+    if list.for_history == current.history {
+        return;
+    }
+    let game = current.start.as_ref();
+    match game.record_tokens(&current.history) {
+        Ok((tokens, pending)) => {
+            list.lines = tokens
+                .iter()
+                .enumerate()
+                .map(|(i, (side, token))| {
+                    let who = if game.kind() == GameKind::HiddenIntention {
+                        "A|B".to_string()
+                    } else {
+                        side_label(game, *side)
+                    };
+                    format!("{:>3}. {who:<6} {token}", i + 1)
+                })
+                .collect();
+            list.pending = pending;
+        }
+        // Cannot happen for decisions the engine accepted; show them as they are rather than nothing.
+        Err(_) => {
+            list.lines = current.history.iter().enumerate().map(|(i, d)| format!("{:>3}. {d}", i + 1)).collect();
+            list.pending = 0;
+        }
+    }
+    list.for_history = current.history.clone();
 }
 
 /// The HUD's open extras.
@@ -49,7 +93,7 @@ fn draw_hud(
     mut panels: ResMut<HudPanels>,
     (hint, mut hint_requests, mut spectating): (Res<Hint>, MessageWriter<HintRequested>, ResMut<Spectating>),
     (mut replay, mut replay_steps): (ResMut<Replay>, MessageWriter<ReplayStep>),
-    mut store: ResMut<super::settings_io::SaveStore>,
+    (mut store, moves): (ResMut<super::settings_io::SaveStore>, Res<MoveList>),
 ) -> Result {
     let Some(mut current) = current else { return Ok(()) };
     if secrecy.handover.is_some() {
@@ -247,9 +291,12 @@ fn draw_hud(
         ui.separator();
         ui.label(egui::RichText::new("Moves").strong());
         egui::ScrollArea::vertical().stick_to_bottom(true).max_height(ui.available_height() - 60.0).show(ui, |ui| {
-            for (i, t) in current.history.iter().enumerate() {
-                let shown = if secrecy.is_public(i) { t.as_str() } else { "(sealed)" };
-                ui.monospace(format!("{:>3}. {shown}", i + 1));
+            for line in &moves.lines {
+                ui.monospace(line);
+            }
+            if moves.pending > 0 {
+                // A turn, part or commitment under way: sealed choices stay hidden.
+                ui.monospace(egui::RichText::new("     … under way").weak());
             }
         });
         ui.add_space(4.0);

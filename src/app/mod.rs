@@ -4,7 +4,7 @@
 pub mod ai_player;
 mod audio;
 pub mod board;
-mod hud;
+pub mod hud;
 pub mod input;
 pub mod labels;
 pub mod match_state;

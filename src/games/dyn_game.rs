@@ -41,6 +41,9 @@ pub trait DynGame: Send + Sync {
     fn legal_decisions(&self, side: Side) -> Vec<String>;
     /// Plays one atomic decision written as `Notation::format_move` writes it; on error nothing changes.
     fn play_decision(&mut self, text: &str) -> Result<Effects, RecordError>;
+    /// The game-record moves (spec notation) that atomic `decisions` played from here make up,
+    /// with who made each, and how many trailing decisions do not complete a move yet.
+    fn record_tokens(&self, decisions: &[String]) -> Result<crate::rules::RecordTokens, RecordError>;
     /// Phase 1 of a decision (validate and apply it, `Rules::place`); on error nothing changes.
     fn phase_place(&mut self, text: &str) -> Result<Effects, RecordError>;
     /// Phase 2 (`Rules::capture_sweep`).
@@ -141,6 +144,9 @@ impl<G: Notation> DynGame for G {
         let mut moves = Vec::new();
         self.legal_moves_for(side, &mut moves);
         moves.iter().map(|m| self.format_move(m)).collect()
+    }
+    fn record_tokens(&self, decisions: &[String]) -> Result<crate::rules::RecordTokens, RecordError> {
+        self.group_record_tokens(decisions)
     }
     fn play_decision(&mut self, text: &str) -> Result<Effects, RecordError> {
         let m = self.parse_move(text).map_err(|source| RecordError::Parse { token: text.to_string(), source })?;

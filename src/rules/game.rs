@@ -193,6 +193,14 @@ pub trait Notation: Rules {
         None
     }
 
+    /// The moves of the game-record notation that the atomic `decisions` (played from `self`)
+    /// make up, each with the side that started it, and how many trailing decisions do not
+    /// complete a move yet (a Gravel turn or a Throngs part under way, a sealed commitment). By
+    /// default every decision is a move.
+    fn group_record_tokens(&self, decisions: &[String]) -> Result<RecordTokens, RecordError> {
+        group_decisions(self, decisions, |_, _, _| true, |pos, moves| pos.format_move(&moves[0]))
+    }
+
     /// Every legal record token for the side(s) to move, as the referee's `--legal` lists them.
     fn legal_record_tokens(&self) -> LegalTokens {
         let mut moves = Vec::new();
@@ -202,6 +210,41 @@ pub trait Notation: Rules {
         tokens.dedup();
         LegalTokens::List(tokens)
     }
+}
+
+/// Record moves with the side that made each, and the number of trailing atomic decisions that do
+/// not complete a move yet.
+pub type RecordTokens = (Vec<(Side, String)>, usize);
+
+/// Plays `decisions` from `start`, closing a record move after each decision for which `done`
+/// (given the position after it, the decision and its effects) says so; `join` writes a move from
+/// the position it started in and its decisions.
+pub fn group_decisions<G: Notation>(
+    start: &G,
+    decisions: &[String],
+    done: impl Fn(&G, &G::Move, &Effects) -> bool,
+    join: impl Fn(&G, &[G::Move]) -> String,
+) -> Result<RecordTokens, RecordError> {
+    let mut pos = start.clone();
+    let mut group_start = pos.clone();
+    let mut group: Vec<G::Move> = Vec::new();
+    let mut side = Side::First;
+    let mut out = Vec::new();
+    for d in decisions {
+        let m = pos.parse_move(d).map_err(|source| RecordError::Parse { token: d.clone(), source })?;
+        if group.is_empty() {
+            side = pos.mover(&m);
+        }
+        let effects = pos.play(&m).map_err(|source| RecordError::Illegal { token: d.clone(), source })?;
+        let finished = done(&pos, &m, &effects);
+        group.push(m);
+        if finished {
+            out.push((side, join(&group_start, &group)));
+            group.clear();
+            group_start = pos.clone();
+        }
+    }
+    Ok((out, group.len()))
 }
 
 /// The referee's `legal` listing.

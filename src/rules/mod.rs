@@ -17,7 +17,9 @@ mod view;
 pub use coord::{FileLetters, cell_name, parse_cell};
 pub use effect::{Cell, Effect, EffectKind, Effects, RemoveCause};
 pub use error::{OptionError, ParseError, PlayError, RecordError};
-pub use game::{GameOptions, LegalTokens, NoOptions, Notation, OptionKind, OptionSpec, Rules};
+pub use game::{
+    GameOptions, LegalTokens, NoOptions, Notation, OptionKind, OptionSpec, RecordTokens, Rules, group_decisions,
+};
 pub use grid::{DIRECTIONS, SquareGrid, Wrap};
 pub use outcome::{Outcome, Status, ToMove};
 pub use perft::perft;

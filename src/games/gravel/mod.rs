@@ -167,6 +167,16 @@ impl Notation for Position {
         action_text(self.size(), *m)
     }
 
+    /// A record move is a whole turn (§6.6): its actions up to `end`, or `pass`.
+    fn group_record_tokens(&self, decisions: &[String]) -> Result<crate::rules::RecordTokens, RecordError> {
+        crate::rules::group_decisions(
+            self,
+            decisions,
+            |_, m, _| matches!(m, Action::EndTurn | Action::Pass),
+            |pos, actions| format_turn(pos.size(), actions),
+        )
+    }
+
     fn parse_position(options: &GravelOptions, text: &str) -> Result<Self, ParseError> {
         Position::from_text(options, text)
     }

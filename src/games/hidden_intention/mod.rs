@@ -207,6 +207,31 @@ impl Notation for Position {
         notation::format_move(m)
     }
 
+    /// A record move is one attempt, `<A's commitment>|<B's commitment>`, complete once both
+    /// are sealed and revealed (so a sealed commitment never shows in the list).
+    fn group_record_tokens(&self, decisions: &[String]) -> Result<crate::rules::RecordTokens, RecordError> {
+        crate::rules::group_decisions(
+            self,
+            decisions,
+            |pos, _, _| Side::BOTH.iter().all(|&s| pos.staged(s) == Staged::default()),
+            |_, moves| {
+                let commitment = |side: Side| {
+                    let mut staged = Staged::default();
+                    for m in moves.iter().filter(|m| m.side() == side) {
+                        match *m {
+                            Move::Swap { a, b, .. } => staged.swap = Some((a, b)),
+                            Move::Figure { choice, .. } => staged.figure = Some(choice),
+                            Move::Target { square, .. } => staged.target = Some(square),
+                            Move::Facing { corner, .. } => staged.facing = Some(corner),
+                        }
+                    }
+                    staged.commitment().map(|c| format_commitment(&c)).unwrap_or_default()
+                };
+                format!("{}|{}", commitment(Side::First), commitment(Side::Second))
+            },
+        )
+    }
+
     fn parse_position(_options: &Self::Options, text: &str) -> Result<Self, ParseError> {
         Position::from_state_string(text)
     }

@@ -187,6 +187,16 @@ impl Notation for Position {
         self.format_atomic(m)
     }
 
+    /// A record move is one whole action: its staged decisions written one after the other.
+    fn group_record_tokens(&self, decisions: &[String]) -> Result<crate::rules::RecordTokens, RecordError> {
+        crate::rules::group_decisions(
+            self,
+            decisions,
+            |pos, _, _| !pos.action_under_way(),
+            |pos, moves| moves.iter().map(|m| pos.format_atomic(m)).collect(),
+        )
+    }
+
     fn parse_position(options: &InchwormOptions, text: &str) -> Result<Self, ParseError> {
         Position::from_text(options, text)
     }

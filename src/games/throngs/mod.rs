@@ -159,6 +159,42 @@ impl Notation for Position {
         self.format_atomic(m)
     }
 
+    /// A record move is one part (`+k10`, `+j9>i8`, `xf6>g6`, `k9>j9`, `pass`), the whole pie
+    /// offer (`pie B:g7 W:e4 W:h9`) or the pie choice.
+    fn group_record_tokens(&self, decisions: &[String]) -> Result<crate::rules::RecordTokens, RecordError> {
+        crate::rules::group_decisions(
+            self,
+            decisions,
+            |pos, _, _| pos.started().is_none() && pos.phase() != Phase::PieOffer,
+            |pos, moves| {
+                let name = |s: &Cell| pos.geo.name(*s);
+                if let Some(Move::Offer(_)) = moves.first() {
+                    // Replay the offer to know each stone's colour (Black ones first).
+                    let mut p = pos.clone();
+                    let stones: Vec<String> = moves
+                        .iter()
+                        .map(|m| {
+                            let text = p.format_atomic(m);
+                            let _ = p.play(m);
+                            text
+                        })
+                        .collect();
+                    return format!("pie {}", stones.join(" "));
+                }
+                match moves {
+                    [Move::Place(a), Move::To(b)] | [Move::Capture(a), Move::To(b)] if a == b => {
+                        pos.format_atomic(&moves[0])
+                    }
+                    [Move::Place(_) | Move::Capture(_), Move::To(b)] => {
+                        format!("{}>{}", pos.format_atomic(&moves[0]), name(b))
+                    }
+                    [Move::Pick(a), Move::To(b)] => format!("{}>{}", name(a), name(b)),
+                    _ => moves.iter().map(|m| pos.format_atomic(m)).collect::<Vec<_>>().join(" "),
+                }
+            },
+        )
+    }
+
     fn parse_position(options: &ThrongsOptions, text: &str) -> Result<Self, ParseError> {
         Position::from_text(options, text)
     }
