@@ -635,3 +635,49 @@ mod saved_games {
         assert!(stoneyard::save::list_saves(&app.world().resource::<SaveStore>().0).unwrap().0.is_empty());
     }
 }
+
+mod dragging {
+    use super::common::{headless_app, press};
+    use stoneyard::app::board::DragChosen;
+    use stoneyard::app::input::Action::*;
+    use stoneyard::app::match_state::CurrentMatch;
+    use stoneyard::app::turn::DecisionChosen;
+
+    #[test]
+    fn dropping_a_piece_on_another_space_plays_the_move_between_them() {
+        let mut app = headless_app();
+        // Gravel (first game), default options, two people.
+        press(&mut app, &[Select]);
+        let options = app.world().resource::<stoneyard::app::menus::SetupChoice>().specs.len();
+        let mut keys = vec![Down; options + 2];
+        keys.push(Select);
+        press(&mut app, &keys);
+        // Two placements of the first turn, then a drag from one stack onto the other.
+        let placements: Vec<String> = app
+            .world()
+            .resource::<CurrentMatch>()
+            .decisions_now()
+            .into_iter()
+            .filter(|d| d.starts_with('+'))
+            .take(2)
+            .collect();
+        for d in &placements {
+            app.world_mut().write_message(DecisionChosen(d.clone()));
+            app.update();
+        }
+        let (a, b) = (placements[0][1..].to_string(), placements[1][1..].to_string());
+        let wanted = format!("{a}>{b}");
+        assert!(app.world().resource::<CurrentMatch>().decisions_now().contains(&wanted), "{wanted} is legal");
+        app.world_mut().write_message(DragChosen { from: a.clone(), to: b.clone() });
+        app.update();
+        app.update();
+        assert_eq!(app.world().resource::<CurrentMatch>().history.last(), Some(&wanted));
+        // A drop where no move goes says so and plays nothing.
+        let before = app.world().resource::<CurrentMatch>().history.len();
+        app.world_mut().write_message(DragChosen { from: b.clone(), to: b.clone() + "x" });
+        app.update();
+        let m = app.world().resource::<CurrentMatch>();
+        assert_eq!(m.history.len(), before);
+        assert!(m.message.as_deref().is_some_and(|t| t.starts_with("No move goes")), "{:?}", m.message);
+    }
+}

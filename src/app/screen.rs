@@ -27,11 +27,12 @@ pub fn plugin(app: &mut App) {
 fn drop_stale_input(
     mut actions: ResMut<Messages<super::input::ActionPressed>>,
     mut clicks: ResMut<Messages<super::menus::MenuClicked>>,
-    mut cells: ResMut<Messages<super::board::CellChosen>>,
+    (mut cells, mut drags): (ResMut<Messages<super::board::CellChosen>>, ResMut<Messages<super::board::DragChosen>>),
 ) {
     actions.clear();
     clicks.clear();
     cells.clear();
+    drags.clear();
 }
 
 /// `stoneyard play --game X` opens that game's setup screen directly; `--load FILE` its replay.

@@ -19,6 +19,24 @@ use bevy::prelude::*;
 #[derive(Message, Debug, Clone, PartialEq, Eq)]
 pub struct CellChosen(pub String);
 
+/// A piece dragged from one space and dropped on another (mouse): the decision from `from` to `to`.
+#[derive(Message, Debug, Clone, PartialEq, Eq)]
+pub struct DragChosen {
+    pub from: String,
+    pub to: String,
+}
+
+/// The decisions that go from `from` to `to` (their first two spaces).
+pub fn decisions_between<'a>(decisions: &'a [String], from: &str, to: &str) -> Vec<&'a String> {
+    decisions
+        .iter()
+        .filter(|d| {
+            let cells = cells_in_token(d);
+            cells.first() == Some(&from) && cells.get(1) == Some(&to)
+        })
+        .collect()
+}
+
 /// An entry of the choice list.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Choice {
@@ -118,7 +136,7 @@ pub fn on_cell(builder: &mut TurnBuilder, decisions: &[String], cell: &str) -> O
 }
 
 pub fn plugin(app: &mut App) {
-    app.add_message::<CellChosen>();
+    app.add_message::<CellChosen>().add_message::<DragChosen>();
     app.init_resource::<TurnBuilder>();
     app.add_systems(OnEnter(Screen::Playing), (|mut b: ResMut<TurnBuilder>| b.reset(), crate::app::menus::reset_focus));
     app.add_systems(Update, board_input.in_set(TurnSystems::Intent).before(crate::app::turn::take_intent));
@@ -129,7 +147,7 @@ pub fn plugin(app: &mut App) {
 fn board_input(
     mut actions: MessageReader<ActionPressed>,
     mut clicks: MessageReader<MenuClicked>,
-    mut cells: MessageReader<CellChosen>,
+    (mut cells, mut drags): (MessageReader<CellChosen>, MessageReader<DragChosen>),
     mut builder: ResMut<TurnBuilder>,
     mut focus: ResMut<MenuFocus>,
     mut cursor: ResMut<BoardCursor>,
@@ -150,6 +168,7 @@ fn board_input(
         actions.clear();
         clicks.clear();
         cells.clear();
+        drags.clear();
         return;
     }
     if !tweens.is_empty() && (!actions.is_empty() || !clicks.is_empty() || !cells.is_empty()) {
@@ -158,6 +177,7 @@ fn board_input(
         actions.clear();
         clicks.clear();
         cells.clear();
+        drags.clear();
         return;
     }
     if secrecy.handover.is_some() {
@@ -165,11 +185,13 @@ fn board_input(
         actions.clear();
         clicks.clear();
         cells.clear();
+        drags.clear();
         return;
     }
     let actions: Vec<Action> = actions.read().map(|a| a.0).collect();
     let clicks: Vec<MenuClicked> = clicks.read().copied().collect();
     let mut chosen_cells: Vec<String> = cells.read().map(|c| c.0.clone()).collect();
+    let dragged: Vec<DragChosen> = drags.read().cloned().collect();
     let decisions = current.decisions_now();
 
     if !builder.choices.is_empty() {
@@ -271,6 +293,21 @@ fn board_input(
         // The cursor still moves, but the board waits for the computer's decision.
         current.message = Some("The computer is to move.".to_string());
         chosen_cells.clear();
+    }
+    let over = current.is_over();
+    for DragChosen { from, to } in dragged.into_iter().filter(|_| !over) {
+        builder.reset();
+        let between = decisions_between(&decisions, &from, &to);
+        match between.as_slice() {
+            [] => current.message = Some(format!("No move goes from {from} to {to}.")),
+            [one] => {
+                decide.write(DecisionChosen((*one).clone()));
+            }
+            several => {
+                builder.choices = several.iter().map(|d| Choice::Decision((*d).clone())).collect();
+                focus.0 = 0;
+            }
+        }
     }
     for cell in chosen_cells {
         if let Some(v) = &state.view

@@ -1,7 +1,7 @@
 //! How board entities look: spaces, grid lines, stones with stack counts, the cursor, highlights
 //! and coordinates. Added to logical entities when the renderer is present (not in headless tests).
 
-use super::builder::{CellChosen, TurnBuilder};
+use super::builder::{CellChosen, DragChosen, TurnBuilder};
 use super::cursor::BoardCursor;
 use super::project::{BoardState, CellSpace, Stone};
 use crate::app::match_state::CurrentMatch;
@@ -173,6 +173,17 @@ fn dress_cells(
                 }
             })
             .observe(
+                // Drag a stack or stone onto another space: a move without two clicks.
+                |drop: On<Pointer<DragDrop>>, spaces: Query<&CellSpace>, mut out: MessageWriter<DragChosen>| {
+                    if drop.button == PointerButton::Primary
+                        && let (Ok(from), Ok(to)) = (spaces.get(drop.dropped), spaces.get(drop.event_target()))
+                        && from.cell != to.cell
+                    {
+                        out.write(DragChosen { from: from.name.clone(), to: to.name.clone() });
+                    }
+                },
+            )
+            .observe(
                 |over: On<Pointer<Over>>,
                  spaces: Query<&CellSpace>,
                  state: Res<BoardState>,
@@ -196,7 +207,11 @@ fn dress_cells(
 }
 
 fn side_colour(pal: &BoardPalette, owner: Option<Side>, kind: char) -> (Color, Color) {
+    // Gravel's first side is Light ('l'): its pieces take the light colour, Dark's the dark one.
+    let light_first = matches!(kind, 'l' | 'd');
     match owner {
+        Some(Side::First) if light_first => (rgb(pal.second), rgb(pal.second_text)),
+        Some(Side::Second) if light_first => (rgb(pal.first), rgb(pal.first_text)),
         Some(Side::First) => (rgb(pal.first), rgb(pal.first_text)),
         Some(Side::Second) => (rgb(pal.second), rgb(pal.second_text)),
         None if kind == 'r' || kind == 'R' => (rgb(pal.neutral), Color::WHITE),
@@ -419,7 +434,10 @@ fn show_overlays(
     state: Res<BoardState>,
     settings: Res<CurrentSettings>,
     old: Query<Entity, With<Overlay>>,
+    current: Option<Res<CurrentMatch>>,
 ) {
+    // Gravel's first side is Light: its tint is the light colour, as its pieces are.
+    let light_first = current.is_some_and(|m| m.game.kind() == crate::games::GameKind::Gravel);
     // Rebuilt only when the board or the settings change (comparing views every frame was the
     // largest per-frame cost on big boards).
     if !state.is_changed() && !settings.is_changed() {
@@ -433,7 +451,7 @@ fn show_overlays(
     let s = state.scale;
     for (c, &cell) in view.cells.iter().zip(&state.cells) {
         if let Some(side) = c.marks.control {
-            let colour = if side == Side::First { rgb(pal.first) } else { rgb(pal.second) };
+            let colour = if (side == Side::First) != light_first { rgb(pal.first) } else { rgb(pal.second) };
             commands.spawn((
                 Overlay,
                 Sprite::from_color(colour.with_alpha(0.28), Vec2::splat(s * 0.9)),

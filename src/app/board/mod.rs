@@ -9,7 +9,7 @@ mod look;
 pub mod preview;
 mod project;
 
-pub use builder::{CellChosen, Choice, TurnBuilder, spaceless};
+pub use builder::{CellChosen, Choice, DragChosen, TurnBuilder, spaceless};
 pub use cursor::BoardCursor;
 pub use project::{BoardState, CellSpace, HUD_WIDTH, Stone};
 
