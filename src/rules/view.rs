@@ -35,6 +35,9 @@ pub struct CellMarks {
     pub control: Option<Side>,
     /// A signed number shown on demand (influence, power).
     pub value: Option<i32>,
+    /// A stone of this side is travelling from here with this much power left (a started
+    /// Throngs part): drawn as a see-through stone with the number.
+    pub travelling: Option<(Side, u8)>,
 }
 
 /// One space of the board.

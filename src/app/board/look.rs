@@ -396,6 +396,29 @@ fn show_destinations(
             ));
         }
     }
+    for c in &view.cells {
+        // A stone on its way (a started Throngs part): see-through, with the power it has left.
+        let Some((side, range)) = c.marks.travelling else { continue };
+        let (fill, text) = side_colour(&pal, Some(side), ' ');
+        let at = state.to_world(c.x, c.y);
+        commands.spawn((
+            Highlight,
+            Mesh2d(meshes.add(Circle::new(state.scale * 0.42))),
+            MeshMaterial2d(materials.add(fill.with_alpha(0.45))),
+            Transform::from_translation(at.extend(4.6)),
+            Pickable::IGNORE,
+            ChildOf(root),
+        ));
+        commands.spawn((
+            Highlight,
+            Text2d::new(range.to_string()),
+            TextFont { font_size: bevy::text::FontSize::Px((state.scale * 0.4).clamp(10.0, 28.0)), ..default() },
+            TextColor(text),
+            Transform::from_translation(at.extend(4.7)),
+            Pickable::IGNORE,
+            ChildOf(root),
+        ));
+    }
     if let Some(suggested) = hint.current(&current) {
         // The hint's spaces: a green ring each.
         for name in crate::rules::cells_in_token(suggested) {

@@ -25,7 +25,11 @@ impl Position {
                         count: 1,
                         facing: None,
                     }),
-                    marks: CellMarks { value: Some(self.power(s, mover) as i32), ..CellMarks::default() },
+                    marks: CellMarks {
+                        value: Some(self.power(s, mover) as i32),
+                        travelling: self.started().filter(|st| st.at == s).map(|st| (mover, st.range)),
+                        ..CellMarks::default()
+                    },
                 }
             })
             .collect();
