@@ -409,11 +409,19 @@ mod every_game_by_actions {
     }
 
     fn play_game(kind: GameKind, decisions: usize) {
+        play_game_with(kind, &[], decisions);
+    }
+
+    /// Plays with these options (set on the setup screen) for at most `decisions` decisions;
+    /// returns whether the game ended.
+    fn play_game_with(kind: GameKind, options: &[(&str, &str)], decisions: usize) -> bool {
         let mut app = headless_app();
         let index = GameKind::ALL.iter().position(|&k| k == kind).unwrap();
         let mut keys = vec![Down; index];
         keys.push(Select);
         press(&mut app, &keys);
+        let pairs: Vec<(String, String)> = options.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        app.world_mut().resource_mut::<stoneyard::app::menus::SetupChoice>().select(kind, &pairs);
         let options = stoneyard::games::open(kind, &[], None).unwrap().option_specs().len();
         let mut keys = vec![Down; options + 2];
         keys.push(Select);
@@ -432,6 +440,28 @@ mod every_game_by_actions {
             assert_eq!(m.history.len(), n + 1, "{kind}: decision {d} was not played ({:?})", m.message);
             assert_eq!(m.history.last(), Some(&d), "{kind}");
             assert_projection_matches(&mut app);
+        }
+        let m = app.world().resource::<CurrentMatch>();
+        if m.is_over() {
+            // The end shows as the end: nothing more can be chosen.
+            assert!(m.decisions_now().is_empty() || m.acting_side().is_none(), "{kind}");
+        }
+        m.is_over()
+    }
+
+    /// Whole games, played to their end by keyboard actions alone (small boards and targets so
+    /// that random play ends quickly).
+    #[test]
+    fn every_game_is_played_to_its_end_by_keys() {
+        let games: [(GameKind, &[(&str, &str)]); 5] = [
+            (GameKind::RedStone, &[("size", "5")]),
+            (GameKind::Gravel, &[("N", "4")]),
+            (GameKind::Throngs, &[("board", "R63")]),
+            (GameKind::Inchworm, &[("target", "4")]),
+            (GameKind::HiddenIntention, &[]),
+        ];
+        for (kind, options) in games {
+            assert!(play_game_with(kind, options, 3000), "{kind} did not end within 3000 decisions");
         }
     }
 
