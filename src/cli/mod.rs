@@ -73,7 +73,8 @@ pub struct RefereeArgs {
     /// Moves in the game-record notation, separated by ';' or newlines.
     #[arg(long, conflicts_with = "moves_file", allow_hyphen_values = true)]
     pub moves: Option<String>,
-    /// Read the moves from a file.
+    /// Read the moves from a file: a move list, or a saved game record (JSON or its plain text
+    /// export), whose own start position and options are used.
     #[arg(long, value_name = "F")]
     pub moves_file: Option<std::path::PathBuf>,
     /// Also list every legal move of the final position.

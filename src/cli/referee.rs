@@ -26,13 +26,51 @@ pub fn run(args: RefereeArgs) -> ExitCode {
         },
         (None, None) => String::new(),
     };
-    let game = match games::open(args.game.game, &args.game.options, position.as_deref()) {
-        Ok(g) => g,
-        Err(e) => return fail(e),
+    // A saved game record (JSON, or the plain text export) instead of a move list: its own start
+    // position and options, its decisions grouped into record tokens.
+    let record = match args.moves_file.as_ref().filter(|_| args.moves.is_none()) {
+        Some(f) if looks_like_record(&moves) => match record_moves(&moves, args.game.game) {
+            Ok(r) => Some(r),
+            Err(e) => return fail(format!("{}: {e}", f.display())),
+        },
+        _ => None,
+    };
+    let (game, moves) = match record {
+        Some((start, tokens)) => (start, tokens),
+        None => match games::open(args.game.game, &args.game.options, position.as_deref()) {
+            Ok(g) => (g, moves),
+            Err(e) => return fail(e),
+        },
     };
     let (out, code) = referee(game, &moves, args.legal);
     println!("{out}");
     code
+}
+
+/// A record file starts with `{` (JSON) or a `game:` header line.
+fn looks_like_record(text: &str) -> bool {
+    let t = text.trim_start();
+    t.starts_with('{') || t.starts_with("game:")
+}
+
+/// The start position of a record and its moves as record tokens (`;`-separated).
+fn record_moves(text: &str, expected: crate::games::GameKind) -> Result<(Box<dyn DynGame>, String), String> {
+    let record = if text.trim_start().starts_with('{') {
+        crate::save::GameRecord::from_json(text)
+    } else {
+        crate::save::GameRecord::from_text(text)
+    }
+    .map_err(|e| e.to_string())?;
+    if record.game != expected {
+        return Err(format!("this is a record of {}, not {}", record.game.slug(), expected.slug()));
+    }
+    let start = record.replay(Some(0)).map_err(|e| e.to_string())?;
+    let decisions: Vec<String> = record.moves.iter().map(|m| m.decision.clone()).collect();
+    let (tokens, pending) = start.record_tokens(&decisions).map_err(|e| e.to_string())?;
+    if pending > 0 {
+        return Err(format!("the record ends inside a move ({pending} decisions of an unfinished move)"));
+    }
+    Ok((start, tokens.into_iter().map(|(_, t)| t).collect::<Vec<_>>().join(";")))
 }
 
 /// Splits a move list on `;` and newlines, dropping empty tokens.
@@ -92,6 +130,34 @@ fn to_move_json(game: &dyn DynGame) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_saved_record_is_read_as_its_moves_in_record_notation() {
+        let mut game = games::open(crate::games::GameKind::RedStone, &[("size".into(), "5".into())], None).unwrap();
+        let start = game.clone_box();
+        for d in ["C3", "A1", "B1"] {
+            game.play_decision(d).unwrap();
+        }
+        let mut record = crate::save::GameRecord::new(
+            start.as_ref(),
+            [crate::save::Player::Human, crate::save::Player::Human],
+            1,
+            0,
+        );
+        record.moves = ["C3", "A1", "B1"]
+            .iter()
+            .map(|d| crate::save::RecordedMove { decision: d.to_string(), at_ms: 0 })
+            .collect();
+        let json = record.to_json();
+        assert!(looks_like_record(&json) && looks_like_record(&record.to_text()));
+        let (start, moves) = record_moves(&json, crate::games::GameKind::RedStone).unwrap();
+        assert_eq!(moves, "C3;A1;B1");
+        let (out, _) = referee(start, &moves, false);
+        assert_eq!(out["position"], json!(game.position_text()));
+        let e = record_moves(&json, crate::games::GameKind::Gravel).err().expect("wrong game refused");
+        assert!(e.contains("red-stone"), "{e}");
+        assert!(!looks_like_record("C3;A1"));
+    }
 
     #[test]
     fn tokens_split_on_semicolons_and_newlines() {
