@@ -492,12 +492,48 @@ mod every_game_by_actions {
 }
 
 mod animations {
-    use super::common::{headless_app, press};
+    use super::common::{assert_projection_matches, headless_app, press};
+    use stoneyard::app::board::Stone;
     use stoneyard::app::board::fx::Tween;
     use stoneyard::app::input::Action::*;
     use stoneyard::app::match_state::CurrentMatch;
     use stoneyard::app::settings_io::CurrentSettings;
+    use stoneyard::app::turn::DecisionChosen;
     use stoneyard::save::AnimationSpeed;
+
+    /// The stones on the board after a scripted Red Stone game with a capture, at `speed`.
+    fn final_stones(speed: AnimationSpeed) -> Vec<(u16, Option<stoneyard::rules::Side>, char, u16)> {
+        let mut app = headless_app();
+        app.world_mut().resource_mut::<CurrentSettings>().0.animation_speed = speed;
+        press(&mut app, &[Down, Select]);
+        press(&mut app, &[Left, Left, Left, Left, Left, Left, Down, Down, Down, Select]);
+        for d in ["A1", "A2", "C3", "B2", "B1*", "D4", "E5"] {
+            app.world_mut().write_message(DecisionChosen(d.to_string()));
+            app.update();
+            // Let the animations run out on their own (no press), as a player who waits.
+            for _ in 0..2000 {
+                if app.world_mut().query::<&Tween>().iter(app.world()).next().is_none() {
+                    break;
+                }
+                app.update();
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+        }
+        assert_eq!(app.world().resource::<CurrentMatch>().history.len(), 7);
+        assert_projection_matches(&mut app);
+        let mut stones: Vec<_> =
+            app.world_mut().query::<&Stone>().iter(app.world()).map(|s| (s.cell, s.owner, s.kind, s.height)).collect();
+        stones.sort();
+        stones
+    }
+
+    #[test]
+    fn animations_on_or_off_end_with_the_same_board() {
+        let off = final_stones(AnimationSpeed::Off);
+        assert_eq!(off, final_stones(AnimationSpeed::Fast));
+        // The capture happened: A1 is empty, a red stone stands on B1.
+        assert!(off.iter().all(|s| s.0 != 0), "{off:?}");
+    }
 
     #[test]
     fn a_new_stone_drops_in_and_a_press_skips_to_the_end() {

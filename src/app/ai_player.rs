@@ -119,7 +119,7 @@ const SLICE: std::time::Duration = std::time::Duration::from_millis(6);
 
 /// The computer's own search for its next decision.
 #[derive(Resource, Default, Deref, DerefMut)]
-pub struct Thinking(pub Search);
+pub struct Thinking(#[deref] pub Search, Option<String>);
 
 impl Thinking {
     pub fn is_thinking(&self) -> bool {
@@ -188,10 +188,12 @@ fn decision_seed(current: &CurrentMatch, n: usize, salt: u64) -> u64 {
     current.seed ^ (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ salt
 }
 
+#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
 fn drive_computer(
     current: Res<CurrentMatch>,
     mut thinking: ResMut<Thinking>,
     spectating: Res<Spectating>,
+    animating: Query<(), With<super::board::fx::Tween>>,
     mut last_change: Local<Option<(usize, web_time::Instant)>>,
     mut decide: MessageWriter<DecisionChosen>,
     mut redraw: MessageWriter<bevy::window::RequestRedraw>,
@@ -218,11 +220,18 @@ fn drive_computer(
     }
     if thinking.for_decision != Some(n) {
         // A new decision to make (or the position changed under an old search: undo).
+        thinking.1 = None;
         thinking.start(current.game.as_ref(), side, level, decision_seed(&current, n, 0), n);
     }
     // Keep frames coming while thinking, even in reactive mode.
     redraw.write(bevy::window::RequestRedraw);
     if let Some(decision) = thinking.poll().filter(|d| !d.is_empty()) {
+        thinking.1 = Some(decision);
+    }
+    // The answer waits while the last move still animates, so the computer's move never hides it.
+    if animating.is_empty()
+        && let Some(decision) = thinking.1.take()
+    {
         decide.write(DecisionChosen(decision));
     }
 }
