@@ -34,7 +34,7 @@ struct Dressing;
 pub fn plugin(app: &mut App) {
     app.add_systems(
         Update,
-        (dress_board, dress_cells, dress_stones, show_overlays, follow_cursor, show_destinations)
+        (dress_board, dress_cells, recolour_cells, dress_stones, show_overlays, follow_cursor, show_destinations)
             .chain()
             .in_set(TurnSystems::Present)
             .run_if(resource_exists::<Assets<Mesh>>),
@@ -136,6 +136,43 @@ fn dress_board(
     }
 }
 
+/// A space's fill: checkered squares, burned squares scorched; points are invisible click areas.
+fn cell_colour(pal: &BoardPalette, layout: &Layout, c: &crate::rules::CellView) -> Color {
+    if c.marks.burned {
+        return rgb(pal.burned);
+    }
+    match layout {
+        Layout::Squares { .. } => {
+            let dark = (c.x.round() as i32 + c.y.round() as i32).rem_euclid(2) == 0;
+            rgb(if dark { pal.square_dark } else { pal.square_light })
+        }
+        // Points: an invisible square makes the whole area around the point clickable.
+        _ => Color::NONE,
+    }
+}
+
+/// Spaces follow the position after they are built: a square burns (and stays scorched until it
+/// reopens), and the theme can change.
+fn recolour_cells(
+    state: Res<BoardState>,
+    settings: Res<CurrentSettings>,
+    mut cells: Query<(&CellSpace, &mut Sprite), Without<Stone>>,
+) {
+    if !state.is_changed() && !settings.is_changed() {
+        return;
+    }
+    let Some(view) = &state.view else { return };
+    let pal = board_palette(settings.0.theme);
+    for (space, mut sprite) in &mut cells {
+        if let Some(c) = view.cells.iter().find(|c| c.cell == space.cell) {
+            let colour = cell_colour(&pal, &view.layout, c);
+            if sprite.color != colour {
+                sprite.color = colour;
+            }
+        }
+    }
+}
+
 /// `"c12"` → `("c", "12")`.
 fn split_name(name: &str) -> (&str, &str) {
     let i = name.find(|c: char| c.is_ascii_digit()).unwrap_or(name.len());
@@ -153,15 +190,8 @@ fn dress_cells(
     let s = state.scale;
     for (e, space) in &cells {
         let Some(c) = view.cells.iter().find(|c| c.cell == space.cell) else { continue };
-        let (color, size) = match view.layout {
-            Layout::Squares { .. } => {
-                let dark = (c.x.round() as i32 + c.y.round() as i32).rem_euclid(2) == 0;
-                (rgb(if dark { pal.square_dark } else { pal.square_light }), Vec2::splat(s * 0.98))
-            }
-            // Points: an invisible square makes the whole area around the point clickable.
-            _ => (Color::NONE, Vec2::splat(s * 0.9)),
-        };
-        let color = if c.marks.burned { rgb(pal.burned) } else { color };
+        let color = cell_colour(&pal, &view.layout, c);
+        let size = Vec2::splat(if matches!(view.layout, Layout::Squares { .. }) { s * 0.98 } else { s * 0.9 });
         commands
             .entity(e)
             .insert((Sprite::from_color(color, size), Pickable::default()))
