@@ -8,7 +8,7 @@ use crate::app::screen::Screen;
 use crate::app::settings_io::CurrentSettings;
 use crate::save::{AnimationSpeed, Settings, Theme};
 use bevy::prelude::*;
-use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 /// The rows of the settings screen, in order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -108,8 +108,51 @@ fn draw_settings(
             value_item(ui, i, focus.0 == i, label, &value, &mut clicks);
         }
         key_hints(ui, "Up/Down: choose    Left/Right: change    Esc or B button: back");
+        ui.add_space(12.0);
+        egui::CollapsingHeader::new(egui::RichText::new("Controls").size(18.0)).default_open(true).show(ui, |ui| {
+            egui::Grid::new("controls").num_columns(2).striped(true).show(ui, |ui| {
+                for (what, keys) in controls() {
+                    ui.label(what);
+                    ui.label(egui::RichText::new(keys).strong());
+                    ui.end_row();
+                }
+            });
+        });
     });
     Ok(())
+}
+
+/// What each action does and its keys (from the bindings themselves) and gamepad button.
+fn controls() -> Vec<(&'static str, String)> {
+    use crate::app::input::{Action, DEFAULT_KEYS};
+    let rows: [(Action, &str, &str); 13] = [
+        (Action::Up, "Cursor / focus up", "D-pad, left stick"),
+        (Action::Down, "Cursor / focus down", "D-pad, left stick"),
+        (Action::Left, "Cursor left / change value", "D-pad, left stick"),
+        (Action::Right, "Cursor right / change value", "D-pad, left stick"),
+        (Action::Select, "Choose", "A"),
+        (Action::Back, "Back / cancel", "B"),
+        (Action::CycleOption, "Choices without a space (pass, swap…)", "X"),
+        (Action::Confirm, "Computer: move now", "Y"),
+        (Action::Undo, "Undo", "LB"),
+        (Action::Redo, "Redo", "RB"),
+        (Action::Suggest, "Hint: the computer's move for you", "LT"),
+        (Action::Hints, "Hints overlay on/off", "Select"),
+        (Action::Menu, "Leave the board for the title", "Start"),
+    ];
+    rows.into_iter()
+        .map(|(action, what, pad)| {
+            let keys: Vec<String> =
+                DEFAULT_KEYS.iter().filter(|(a, _)| *a == action).map(|(_, k)| key_name(*k)).collect();
+            (what, format!("{} · {pad}", keys.join(", ")))
+        })
+        .collect()
+}
+
+/// A key as people call it (`ArrowUp` → `Up`, `KeyW` → `W`).
+fn key_name(key: KeyCode) -> String {
+    let raw = format!("{key:?}");
+    raw.strip_prefix("Key").or_else(|| raw.strip_prefix("Arrow")).unwrap_or(&raw).to_string()
 }
 
 #[cfg(test)]
@@ -132,5 +175,20 @@ mod tests {
         assert_eq!(s.theme, Theme::ColourBlindSafe);
         adjust(&mut s, Row::Theme, 1);
         assert_eq!(s.theme, Theme::Classic);
+    }
+}
+
+#[cfg(test)]
+mod controls_tests {
+    use super::*;
+
+    #[test]
+    fn the_controls_list_names_every_key_of_the_bindings() {
+        let rows = controls();
+        let choose = rows.iter().find(|(what, _)| *what == "Choose").map(|(_, keys)| keys.as_str());
+        assert_eq!(choose, Some("Enter, Space · A"));
+        assert!(rows.iter().any(|(_, keys)| keys.starts_with("Up, W")));
+        let listed: usize = rows.iter().map(|(_, k)| k.split(" · ").next().unwrap().split(", ").count()).sum();
+        assert_eq!(listed, crate::app::input::DEFAULT_KEYS.len(), "every bound key is listed");
     }
 }
