@@ -629,7 +629,7 @@ fn transpositions_share_nodes_and_cycles_end() {
 /// Release-build throughput on the toy games: `cargo test --release --no-default-features --test ai
 /// -- --ignored --nocapture`.
 #[test]
-#[ignore]
+#[ignore = "a speed report (release build, by hand): speed is measured by make bench, not by tests"]
 fn iterations_per_second() {
     let measure = |name: &str, strategy: &mut dyn Strategy<TicTacToe>| {
         let start = std::time::Instant::now();

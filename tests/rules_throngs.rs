@@ -1175,7 +1175,7 @@ fn perft_counts_match_the_committed_data_and_the_literal_rule() {
 
 /// Prints perft counts for new data lines: `cargo test --release … -- --ignored --nocapture`.
 #[test]
-#[ignore]
+#[ignore = "a data printer for new perft lines, not a check: run by hand in release"]
 fn print_perft_counts() {
     for (text, _) in perft_data() {
         let p = pos(&text);

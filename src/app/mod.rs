@@ -66,12 +66,8 @@ impl Launch {
 /// A record file, as JSON or as the plain text export.
 fn read_record(path: &std::path::Path) -> Result<crate::save::GameRecord, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("--load {}: {e}", path.display()))?;
-    let record = if text.trim_start().starts_with('{') {
-        crate::save::GameRecord::from_json(&text)
-    } else {
-        crate::save::GameRecord::from_text(&text)
-    };
-    let record = record.map_err(|e| format!("--load {}: {e}", path.display()))?;
+    let record =
+        crate::save::GameRecord::from_file_text(&text).map_err(|e| format!("--load {}: {e}", path.display()))?;
     // Replaying checks every move now, so a bad file is reported before the window opens.
     record.replay(None).map_err(|e| format!("--load {}: {e}", path.display()))?;
     Ok(record)

@@ -62,13 +62,19 @@ fn leave_replay(mut commands: Commands, mut replay: ResMut<Replay>) {
     *replay = Replay::default();
 }
 
-/// Opens `record` as a match at its last move, ready to be replayed.
-pub fn open_record(record: &GameRecord) -> Result<(CurrentMatch, Replay), String> {
+/// The match a record describes, at its last move, with its players and seed; an illegal move is
+/// reported with its number.
+pub fn match_from_record(record: &GameRecord) -> Result<CurrentMatch, String> {
     let start = record.replay(Some(0)).map_err(|e| e.to_string())?;
     let mut current = CurrentMatch::new(start);
     current.seed = record.seed;
     current.started_unix = record.started_unix;
     current.start_text = record.start.clone();
+    let level = |p: &crate::save::Player| match p {
+        crate::save::Player::Human => None,
+        crate::save::Player::Computer(l) => l.parse().ok(),
+    };
+    current.players = [level(&record.players[0]), level(&record.players[1])];
     for (i, m) in record.moves.iter().enumerate() {
         let before = current.game.clone_box();
         let maker = current.acting_side().unwrap_or(crate::rules::Side::First);
@@ -76,17 +82,14 @@ pub fn open_record(record: &GameRecord) -> Result<(CurrentMatch, Replay), String
             current.game.play_decision(&m.decision).map_err(|e| format!("move {} ('{}'): {e}", i + 1, m.decision))?;
         current.push_undo(before, &m.decision, maker, &effects);
     }
-    let level = |p: &crate::save::Player| match p {
-        crate::save::Player::Human => None,
-        crate::save::Player::Computer(l) => l.parse().ok(),
-    };
-    let replay = Replay {
-        active: true,
-        auto: false,
-        pace: 1.0,
-        players: [level(&record.players[0]), level(&record.players[1])],
-    };
-    Ok((current, replay))
+    Ok(current)
+}
+
+/// Opens `record` as a match at its last move, ready to be replayed (nobody plays while it is).
+pub fn open_record(record: &GameRecord) -> Result<(CurrentMatch, Replay), String> {
+    let mut current = match_from_record(record)?;
+    let players = std::mem::take(&mut current.players);
+    Ok((current, Replay { active: true, auto: false, pace: 1.0, players }))
 }
 
 /// Turns the current match into a replay of itself (from the game-over panel).

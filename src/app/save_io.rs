@@ -62,22 +62,10 @@ fn resume_autosave(mut commands: Commands, store: Res<SaveStore>, mut warning: R
     };
     match GameRecord::from_json(&text).and_then(|r| r.replay(None).map(|g| (r, g))) {
         Ok((record, game)) if !game.status().is_over() && !resigned(&record) => {
-            let Ok(start) = record.replay(Some(0)) else { return };
-            let mut current = CurrentMatch::new(start);
-            current.started_unix = record.started_unix;
-            current.seed = record.seed;
-            let level = |p: &Player| match p {
-                Player::Human => None,
-                Player::Computer(l) => crate::ai::Level::ALL.into_iter().find(|x| x.slug() == l),
-            };
-            current.players = [level(&record.players[0]), level(&record.players[1])];
-            for m in &record.moves {
-                let before = current.game.clone_box();
-                let maker = current.acting_side().unwrap_or(crate::rules::Side::First);
-                let Ok(effects) = current.game.play_decision(&m.decision) else { break };
-                current.push_undo(before, &m.decision, maker, &effects);
+            match super::replay::match_from_record(&record) {
+                Ok(current) => commands.insert_resource(current),
+                Err(e) => warning.0 = Some(format!("The saved game could not be resumed: {e}")),
             }
-            commands.insert_resource(current);
         }
         Ok(_) => {}
         Err(e) => warning.0 = Some(format!("The saved game could not be resumed: {e}")),

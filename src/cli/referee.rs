@@ -55,12 +55,7 @@ fn looks_like_record(text: &str) -> bool {
 
 /// The start position of a record and its moves as record tokens (`;`-separated).
 fn record_moves(text: &str, expected: crate::games::GameKind) -> Result<(Box<dyn DynGame>, String), String> {
-    let record = if text.trim_start().starts_with('{') {
-        crate::save::GameRecord::from_json(text)
-    } else {
-        crate::save::GameRecord::from_text(text)
-    }
-    .map_err(|e| e.to_string())?;
+    let record = crate::save::GameRecord::from_file_text(text).map_err(|e| e.to_string())?;
     if record.game != expected {
         return Err(format!("this is a record of {}, not {}", record.game.slug(), expected.slug()));
     }

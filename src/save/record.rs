@@ -113,6 +113,11 @@ impl GameRecord {
         Ok(game)
     }
 
+    /// Reads either form of a record file: JSON (it starts with `{`) or the plain text.
+    pub fn from_file_text(text: &str) -> Result<GameRecord, RecordError> {
+        if text.trim_start().starts_with('{') { GameRecord::from_json(text) } else { GameRecord::from_text(text) }
+    }
+
     /// The record as plain text: a header of `key: value` lines, then one decision per line.
     pub fn to_text(&self) -> String {
         let mut out = format!("game: {}\n", self.game.slug());
