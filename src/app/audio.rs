@@ -1,50 +1,63 @@
-//! Sound: every effect, refusal, turn change, game end and menu action plays its synthesised cue
-//! on the right channel (effects or UI), at the volumes of the settings.
+//! Sound: every effect, refusal, turn change, game end and menu action plays its cue on the right
+//! channel (effects or UI), at the volumes of the settings. The cues are the committed Ogg files
+//! (`assets/sounds`, synthesised by `scripts/make-sounds.sh`), embedded and decoded at start-up.
 
 use super::input::{Action, ActionPressed};
 use super::match_state::CurrentMatch;
+use super::sound_files::SOUND_FILES;
 use super::third_party::{EffectsChannel, MusicChannel, UiChannel};
 use super::turn::{DecisionRefused, EffectHappened, TurnSystems};
 use crate::rules::{EffectKind, Outcome};
-use crate::synth::{Cue, SAMPLE_RATE, render};
+use crate::synth::Cue;
 use bevy::prelude::*;
 use bevy_kira_audio::prelude::*;
 use std::collections::HashMap;
 
-/// The rendered cues.
+/// The decoded cues.
 #[derive(Resource, Default)]
 struct Sounds(HashMap<Cue, Handle<AudioSource>>);
 
-/// Capture sizes get their own cue up to this size (larger ones share the last).
+/// Capture sizes get their own cue up to this size (larger ones share the last); the same
+/// number as `examples/make_sounds.rs`.
 const CAPTURE_SIZES: u16 = 12;
 
 pub fn plugin(app: &mut App) {
     app.init_resource::<Sounds>();
-    app.add_systems(Startup, (render_sounds, start_music));
+    app.add_systems(Startup, (load_sounds, start_music));
     app.add_systems(Update, (effect_sounds, refused_sound).in_set(TurnSystems::Present));
     app.add_systems(Update, ui_sounds.in_set(super::AppSystems::Update));
 }
 
-fn source(cue: Cue) -> AudioSource {
-    let frames: Vec<Frame> = render(cue).into_iter().map(Frame::from_mono).collect();
-    AudioSource {
-        sound: StaticSoundData { sample_rate: SAMPLE_RATE, frames: frames.into(), settings: default(), slice: None },
+/// Decodes the embedded sound file `stem`; a file that does not decode is reported and left out
+/// (the game stays playable, silently for that cue).
+pub fn decode_sound(stem: &str) -> Option<AudioSource> {
+    let bytes = SOUND_FILES.iter().find(|(name, _)| *name == stem).map(|(_, bytes)| *bytes);
+    let Some(bytes) = bytes else {
+        warn!("no sound file for '{stem}'");
+        return None;
+    };
+    match StaticSoundData::from_cursor(std::io::Cursor::new(bytes)) {
+        Ok(sound) => Some(AudioSource { sound }),
+        Err(e) => {
+            warn!("the sound '{stem}' cannot be decoded: {e}");
+            None
+        }
     }
 }
 
 /// The background music loops quietly on its own channel from the start (its volume, and mute,
 /// are in the settings; at volume 0 nothing is heard).
 fn start_music(mut assets: ResMut<Assets<AudioSource>>, channel: Res<AudioChannel<MusicChannel>>) {
-    let frames: Vec<Frame> = crate::synth::render_music().into_iter().map(Frame::from_mono).collect();
-    let music = assets.add(AudioSource {
-        sound: StaticSoundData { sample_rate: SAMPLE_RATE, frames: frames.into(), settings: default(), slice: None },
-    });
-    channel.play(music).looped();
+    if let Some(music) = decode_sound("music") {
+        channel.play(assets.add(music)).looped();
+    }
 }
 
-fn render_sounds(mut sounds: ResMut<Sounds>, mut assets: ResMut<Assets<AudioSource>>) {
+fn load_sounds(mut sounds: ResMut<Sounds>, mut assets: ResMut<Assets<AudioSource>>) {
     for cue in Cue::all(CAPTURE_SIZES) {
-        sounds.0.insert(cue, assets.add(source(cue)));
+        if let Some(source) = decode_sound(&cue.file_stem()) {
+            sounds.0.insert(cue, assets.add(source));
+        }
     }
 }
 
@@ -127,6 +140,22 @@ fn ui_sounds(mut actions: MessageReader<ActionPressed>, sounds: Res<Sounds>, cha
         };
         if let Some(h) = sounds.0.get(&cue) {
             channel.play(h.clone());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_cue_and_the_music_have_a_committed_file_that_decodes() {
+        for stem in Cue::all(CAPTURE_SIZES).into_iter().map(Cue::file_stem).chain(["music".to_string()]) {
+            let sound = decode_sound(&stem).unwrap_or_else(|| panic!("{stem} decodes"));
+            let seconds = sound.sound.frames.len() as f64 / sound.sound.sample_rate as f64;
+            assert!(seconds > 0.02 && seconds < 30.0, "{stem}: {seconds} s");
+            let loudest = sound.sound.frames.iter().map(|f| f.left.abs()).fold(0.0, f32::max);
+            assert!(loudest > 0.01, "{stem} is not silent");
         }
     }
 }

@@ -93,7 +93,11 @@ fn draw_hud(
     mut panels: ResMut<HudPanels>,
     (hint, mut hint_requests, mut spectating): (Res<Hint>, MessageWriter<HintRequested>, ResMut<Spectating>),
     (mut replay, mut replay_steps): (ResMut<Replay>, MessageWriter<ReplayStep>),
-    (mut store, moves): (ResMut<super::settings_io::SaveStore>, Res<MoveList>),
+    (mut store, moves, mut record_window): (
+        ResMut<super::settings_io::SaveStore>,
+        Res<MoveList>,
+        ResMut<super::record_export::RecordWindow>,
+    ),
 ) -> Result {
     let Some(mut current) = current else { return Ok(()) };
     if secrecy.handover.is_some() {
@@ -249,6 +253,9 @@ fn draw_hud(
             if ui.button("Save").clicked() {
                 panels.save_name = Some(default_save_name(kind, current.started_unix));
                 panels.save_message = None;
+            }
+            if ui.selectable_label(record_window.open, "Record").clicked() {
+                record_window.open = !record_window.open;
             }
             if let Some(side) = current.resigning_side() {
                 let who = side_label(current.game.as_ref(), side);

@@ -3,6 +3,7 @@
 //! which are all the screens read (tests send the same messages).
 
 use super::AppSystems;
+use super::key_bindings::KeyBindings;
 use bevy::input::ButtonState;
 use bevy::input::keyboard::KeyboardInput;
 use bevy::prelude::*;
@@ -40,7 +41,7 @@ pub enum Action {
 #[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ActionPressed(pub Action);
 
-/// The default keyboard bindings.
+/// The default keyboard bindings (the player can change them: `key_bindings`).
 pub const DEFAULT_KEYS: [(Action, KeyCode); 19] = [
     (Action::Up, KeyCode::ArrowUp),
     (Action::Up, KeyCode::KeyW),
@@ -64,13 +65,12 @@ pub const DEFAULT_KEYS: [(Action, KeyCode); 19] = [
 ];
 
 impl Action {
-    /// The default bindings: arrows/WASD, Enter/Space, Escape; D-pad, left stick, A/B/Start.
+    /// The gamepad bindings: D-pad, left stick, A/B/X/Y, triggers, Start/Select. Keys are not in
+    /// this map: `record_actions` reads them from key events through [`KeyBindings`], so a
+    /// rebound key never also fires its old action here.
     pub fn default_input_map() -> InputMap<Action> {
         use Action::*;
         let mut map = InputMap::default();
-        for (action, key) in DEFAULT_KEYS {
-            map.insert(action, key);
-        }
         for (action, button) in [
             (Up, GamepadButton::DPadUp),
             (Down, GamepadButton::DPadDown),
@@ -93,12 +93,17 @@ impl Action {
     }
 }
 
+/// A text field has the keyboard (a save name, a pasted record): keys type, they are not actions.
+#[derive(Resource, Debug, Default, PartialEq, Eq)]
+pub struct TypingText(pub bool);
+
 /// The entity that owns the player's `InputMap` and `ActionState`.
 #[derive(Component)]
 pub struct PlayerInput;
 
 pub fn plugin(app: &mut App) {
     app.add_message::<ActionPressed>();
+    app.init_resource::<TypingText>();
     // Registered by Bevy's input plugin in the game; headless apps read none.
     app.add_message::<KeyboardInput>();
     app.add_systems(Update, record_actions.in_set(AppSystems::RecordInput));
@@ -108,6 +113,14 @@ pub fn plugin(app: &mut App) {
 pub fn devices_plugin(app: &mut App) {
     app.add_plugins(InputManagerPlugin::<Action>::default());
     app.add_systems(Startup, spawn_player_input);
+    app.add_systems(bevy_egui::EguiPrimaryContextPass, note_typing);
+}
+
+/// Read after egui has laid out the frame, used by the next frame's `record_actions`.
+fn note_typing(mut contexts: bevy_egui::EguiContexts, mut typing: ResMut<TypingText>) {
+    if let Ok(ctx) = contexts.ctx_mut() {
+        typing.set_if_neq(TypingText(ctx.egui_wants_keyboard_input()));
+    }
 }
 
 fn spawn_player_input(mut commands: Commands) {
@@ -119,6 +132,8 @@ const STICK_THRESHOLD: f32 = 0.6;
 
 fn record_actions(
     players: Query<&ActionState<Action>, With<PlayerInput>>,
+    bindings: Res<KeyBindings>,
+    typing: Res<TypingText>,
     mut keyboard: MessageReader<KeyboardInput>,
     mut stick_was: Local<Option<Action>>,
     mut out: MessageWriter<ActionPressed>,
@@ -127,13 +142,13 @@ fn record_actions(
     // state once a frame, so on a slow frame a quick tap is missed and two taps become one.
     let mut from_keys: Vec<Action> = Vec::new();
     for event in keyboard.read() {
-        if event.state != ButtonState::Pressed || event.repeat {
+        if event.state != ButtonState::Pressed || event.repeat || typing.0 {
             continue;
         }
-        for (action, _) in DEFAULT_KEYS.iter().filter(|(_, key)| *key == event.key_code) {
+        for action in bindings.actions_of(event.key_code) {
             debug!("action pressed: {action:?}");
-            out.write(ActionPressed(*action));
-            from_keys.push(*action);
+            out.write(ActionPressed(action));
+            from_keys.push(action);
         }
     }
     for state in &players {

@@ -6,20 +6,25 @@ mod audio;
 pub mod board;
 pub mod hud;
 pub mod input;
+pub mod key_bindings;
 pub mod labels;
 pub mod match_state;
 pub mod menus;
 #[cfg(target_arch = "wasm32")]
 mod page_mirror;
+pub mod record_export;
 pub mod replay;
 pub mod rules_help;
 pub mod save_io;
 pub mod screen;
 pub mod secrecy;
 pub mod settings_io;
+mod sound_files;
 pub mod theme;
 mod third_party;
 pub mod turn;
+#[cfg(target_arch = "wasm32")]
+mod web_files;
 
 use crate::cli::PlayArgs;
 use crate::games::GameKind;
@@ -90,6 +95,7 @@ pub fn core_plugin(app: &mut App) {
         screen::plugin,
         input::plugin,
         settings_io::plugin,
+        key_bindings::plugin,
         menus::plugin,
         turn::plugin,
         board::plugin,
@@ -98,6 +104,7 @@ pub fn core_plugin(app: &mut App) {
         secrecy::plugin,
         ai_player::plugin,
         replay::plugin,
+        record_export::plugin,
     ));
 }
 

@@ -9,5 +9,5 @@ pub use record::{GameRecord, Player, RECORD_FORMAT, RecordError as RecordLoadErr
 pub use saves::{
     MAX_NAME, SAVES_FOLDER, SaveEntry, SaveError, delete_named, list_saves, load_named, save_key, save_named,
 };
-pub use settings::{AnimationSpeed, Settings, Theme};
+pub use settings::{AnimationSpeed, KeyBinding, Settings, Theme};
 pub use store::{Store, StoreError};

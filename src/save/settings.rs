@@ -70,6 +70,16 @@ pub struct Settings {
     pub theme: Theme,
     pub show_coordinates: bool,
     pub show_hints: bool,
+    /// The keyboard keys of each action the player changed (empty: the default keys). Actions and
+    /// keys are names (`"undo"`, `"KeyZ"`) so this layer needs no input library.
+    pub key_bindings: Vec<KeyBinding>,
+}
+
+/// The keys a player chose for one action.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KeyBinding {
+    pub action: String,
+    pub keys: Vec<String>,
 }
 
 impl Settings {
@@ -97,6 +107,7 @@ impl Default for Settings {
             theme: Theme::Classic,
             show_coordinates: true,
             show_hints: true,
+            key_bindings: Vec::new(),
         }
     }
 }

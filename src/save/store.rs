@@ -61,6 +61,16 @@ impl Store {
         Store::Memory(BTreeMap::new())
     }
 
+    /// Where `name` is kept, as a player can find it (`/home/ann/.local/share/stoneyard/x.txt`).
+    pub fn location_of(&self, name: &str) -> String {
+        match self {
+            Store::Dir(dir) => dir.join(name).display().to_string(),
+            Store::Memory(_) => format!("{name} (in memory only)"),
+            #[cfg(target_arch = "wasm32")]
+            Store::Browser => format!("{name} (in this browser's storage)"),
+        }
+    }
+
     /// The text stored under `name`, or `None` when there is none.
     pub fn read(&self, name: &str) -> Result<Option<String>, StoreError> {
         match self {

@@ -1,5 +1,10 @@
 //! Stoneyard's own sounds, synthesised in code (no recorded samples): short percussive cues for
-//! every effect and menu action, rendered to mono samples the audio layer plays. No Bevy.
+//! every effect and menu action, and a quiet music loop. `scripts/make-sounds.sh` renders them to
+//! the Ogg files committed under `assets/sounds/`, which the game plays. No Bevy.
+
+mod wav;
+
+pub use wav::wav_bytes;
 
 use std::f32::consts::TAU;
 
@@ -52,6 +57,27 @@ impl Cue {
         ];
         cues.extend((1..=max_capture).map(Cue::Capture));
         cues
+    }
+
+    /// The name of the cue's sound file (`place`, `capture-3`), without the extension.
+    pub fn file_stem(self) -> String {
+        match self {
+            Cue::Place => "place".into(),
+            Cue::Stack => "stack".into(),
+            Cue::Hop => "hop".into(),
+            Cue::Capture(size) => format!("capture-{size}"),
+            Cue::Burn => "burn".into(),
+            Cue::Cascade => "cascade".into(),
+            Cue::Swap => "swap".into(),
+            Cue::Pie => "pie".into(),
+            Cue::Illegal => "illegal".into(),
+            Cue::TurnChange => "turn-change".into(),
+            Cue::Win => "win".into(),
+            Cue::Lose => "lose".into(),
+            Cue::Draw => "draw".into(),
+            Cue::UiMove => "ui-move".into(),
+            Cue::UiSelect => "ui-select".into(),
+        }
     }
 }
 

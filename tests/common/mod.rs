@@ -50,3 +50,21 @@ pub fn assert_projection_matches(app: &mut App) {
     assert_eq!(stones, expected);
     assert_eq!(app.world().resource::<BoardState>().view.as_ref(), Some(&view));
 }
+
+/// Presses and releases a keyboard key, as the window would report it; then lets a frame pass.
+pub fn key(app: &mut App, key_code: KeyCode) {
+    use bevy::input::ButtonState;
+    use bevy::input::keyboard::{Key, KeyboardInput};
+    for state in [ButtonState::Pressed, ButtonState::Released] {
+        app.world_mut().write_message(KeyboardInput {
+            key_code,
+            logical_key: Key::Unidentified(bevy::input::keyboard::NativeKey::Unidentified),
+            state,
+            text: None,
+            repeat: false,
+            window: Entity::PLACEHOLDER,
+        });
+        app.update();
+    }
+    app.update();
+}

@@ -1,13 +1,15 @@
 //! Effect flourishes: every effect the engines emit gets a short visual on the board, in its
-//! cascade wave (captures burst, burns flare and leave the scorch the board shows until the square
-//! reopens, hops and moves travel along their path with an arc per leg, swaps cross, the pie swap
-//! and the end of the game flash). Only with a renderer; the speed setting scales them.
+//! cascade wave (captures burst and the prisoners fly off to the capturer's side, burns flare and
+//! leave the scorch the board shows until the square reopens, a piece drops onto a growing stack
+//! and lifts off a shrinking one, hops and moves travel along their path with an arc per leg,
+//! swaps cross, the pie swap and the end of the game flash). Only with a renderer; the speed
+//! setting scales them.
 
 use super::fx::speed_factor;
 use super::project::BoardState;
 use crate::app::settings_io::CurrentSettings;
 use crate::app::turn::{EffectHappened, TurnSystems};
-use crate::rules::{Cell, EffectKind, Outcome};
+use crate::rules::{Cell, EffectKind, Outcome, RemoveCause, Side};
 use bevy::prelude::*;
 
 /// Seconds between cascade waves at normal speed (as the stones' own animations).
@@ -22,6 +24,21 @@ pub enum Shape {
     Travel { path: Vec<Cell>, colour: [f32; 3], arc: bool },
     /// The whole board lights up briefly.
     Flash { colour: [f32; 3], strength: f32 },
+    /// A piece gliding between two spots (dropping onto a stack, lifting off one, a prisoner
+    /// flying to its holder's side), fading out on the way when `fade`.
+    Glide { from: Spot, to: Spot, colour: [f32; 3], fade: bool },
+}
+
+/// Where a gliding piece starts or ends.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Spot {
+    /// On a board space.
+    Cell(Cell),
+    /// Just above a board space (where a dropped piece comes from).
+    Above(Cell),
+    /// Beside the board on a side's edge, where its prisoners are kept: the first side's at the
+    /// top right, the second side's at the bottom right (the HUD's counters are on the right).
+    Tray(Side),
 }
 
 const RED: [f32; 3] = [0.86, 0.12, 0.1];
@@ -35,19 +52,34 @@ const MOVE: [f32; 3] = [0.2, 0.45, 0.9];
 /// cannot be added without deciding how it looks.
 pub fn shapes_of(kind: &EffectKind) -> Vec<Shape> {
     match kind {
-        EffectKind::Placed { cell, .. } | EffectKind::Stacked { cell, .. } => {
-            vec![Shape::Ring { cell: *cell, colour: SOFT, big: false }]
-        }
+        EffectKind::Placed { cell, .. } => vec![Shape::Ring { cell: *cell, colour: SOFT, big: false }],
+        // The stack grows by a piece landing on it.
+        EffectKind::Stacked { cell, .. } => vec![
+            Shape::Glide { from: Spot::Above(*cell), to: Spot::Cell(*cell), colour: SOFT, fade: false },
+            Shape::Ring { cell: *cell, colour: SOFT, big: false },
+        ],
         EffectKind::Moved { from, to, .. } => vec![Shape::Travel { path: vec![*from, *to], colour: MOVE, arc: true }],
         EffectKind::Hopped { path, .. } => vec![Shape::Travel { path: path.clone(), colour: MOVE, arc: true }],
         EffectKind::Distributed { path, .. } => vec![Shape::Travel { path: path.clone(), colour: MOVE, arc: false }],
         EffectKind::Collected { from, to, .. } => {
             from.iter().map(|f| Shape::Travel { path: vec![*f, *to], colour: MOVE, arc: false }).collect()
         }
+        // A capture or a burn's victim bursts; a piece returned or lost to control lifts away.
+        EffectKind::Removed { cell, cause: RemoveCause::Returned | RemoveCause::Control, .. } => vec![
+            Shape::Glide { from: Spot::Cell(*cell), to: Spot::Above(*cell), colour: SOFT, fade: true },
+            Shape::Ring { cell: *cell, colour: COOL, big: false },
+        ],
         EffectKind::Removed { cell, .. } => vec![Shape::Ring { cell: *cell, colour: RED, big: true }],
-        EffectKind::Captured { cells, .. } => {
-            cells.iter().map(|c| Shape::Ring { cell: *c, colour: RED, big: true }).collect()
-        }
+        // Each captured stone bursts, and flies off to the capturer's side of the board.
+        EffectKind::Captured { cells, by } => cells
+            .iter()
+            .flat_map(|c| {
+                [
+                    Shape::Ring { cell: *c, colour: RED, big: true },
+                    Shape::Glide { from: Spot::Cell(*c), to: Spot::Tray(*by), colour: RED, fade: true },
+                ]
+            })
+            .collect(),
         EffectKind::Burned { cell } => vec![Shape::Ring { cell: *cell, colour: FIRE, big: true }],
         EffectKind::Unburned { cell } => vec![Shape::Ring { cell: *cell, colour: COOL, big: false }],
         EffectKind::Swapped { a, b, .. } => vec![
@@ -99,6 +131,8 @@ fn spawn_flourishes(
     };
     let at = |cell: Cell| view.cells.iter().find(|c| c.cell == cell).map(|c| state.to_world(c.x, c.y));
     let s = state.scale;
+    // Half the board's extent around its centre (for the flash and the trays beside the board).
+    let half = view.cells.iter().fold(Vec2::ZERO, |m, c| m.max(state.to_world(c.x, c.y).abs()));
     for e in effects.read() {
         for shape in shapes_of(&e.effect.kind) {
             let (points, mesh, duration): (Vec<Vec2>, Mesh, f32) = match &shape {
@@ -115,16 +149,34 @@ fn spawn_flourishes(
                     (path.iter().filter_map(|c| at(*c)).collect(), Circle::new(s * 0.22).into(), 0.18 * legs + 0.1)
                 }
                 Shape::Flash { .. } => {
-                    let (w, h) = view.cells.iter().fold((0.0f32, 0.0f32), |(w, h), c| {
-                        let p = state.to_world(c.x, c.y);
-                        (w.max(p.x.abs()), h.max(p.y.abs()))
-                    });
-                    (vec![Vec2::ZERO], Rectangle::new(2.0 * w + s, 2.0 * h + s).into(), 0.45)
+                    (vec![Vec2::ZERO], Rectangle::new(2.0 * half.x + s, 2.0 * half.y + s).into(), 0.45)
+                }
+                Shape::Glide { from, to, .. } => {
+                    let spot = |spot: &Spot| match *spot {
+                        Spot::Cell(c) => at(c),
+                        Spot::Above(c) => at(c).map(|p| p + Vec2::Y * s * 0.9),
+                        Spot::Tray(Side::First) => Some(Vec2::new(half.x + s * 0.9, half.y)),
+                        Spot::Tray(Side::Second) => Some(Vec2::new(half.x + s * 0.9, -half.y)),
+                    };
+                    let tray = matches!(to, Spot::Tray(_));
+                    (
+                        [spot(from), spot(to)].into_iter().flatten().collect(),
+                        Circle::new(s * if tray { 0.2 } else { 0.3 }).into(),
+                        if tray { 0.45 } else { 0.22 },
+                    )
                 }
             };
+            if let Shape::Glide { .. } = shape
+                && points.len() < 2
+            {
+                continue;
+            }
             let Some(&first) = points.first() else { continue };
             let colour = match &shape {
-                Shape::Ring { colour, .. } | Shape::Travel { colour, .. } | Shape::Flash { colour, .. } => *colour,
+                Shape::Ring { colour, .. }
+                | Shape::Travel { colour, .. }
+                | Shape::Flash { colour, .. }
+                | Shape::Glide { colour, .. } => *colour,
             };
             commands.spawn((
                 Flourish {
@@ -178,6 +230,12 @@ fn run_flourishes(
                 0.85
             }
             Shape::Flash { strength, .. } => strength * (1.0 - p),
+            Shape::Glide { fade, .. } => {
+                // Ease in and out: pieces start and settle gently.
+                let eased = p * p * (3.0 - 2.0 * p);
+                t.translation = f.points[0].lerp(f.points[1], eased).extend(7.0);
+                if *fade { 0.9 * (1.0 - p * p) } else { 0.9 }
+            }
         };
         if let Some(mut m) = materials.get_mut(&material.0) {
             m.color.set_alpha(if started { alpha } else { 0.0 });
@@ -191,7 +249,6 @@ fn run_flourishes(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{RemoveCause, Side};
 
     #[test]
     fn every_kind_of_effect_has_a_flourish() {
@@ -217,8 +274,12 @@ mod tests {
         for kind in &all {
             assert!(!shapes_of(kind).is_empty(), "{kind:?} has no flourish");
         }
-        // A capture of a group bursts on every stone of it; a hop travels its whole path.
-        assert_eq!(shapes_of(&all[7]).len(), 2);
+        // A capture of a group bursts on every stone of it and each flies to the capturer's tray;
+        // a hop travels its whole path; a growing stack gets a piece dropped onto it.
+        let capture = shapes_of(&all[7]);
+        assert_eq!(capture.len(), 4);
+        assert!(capture.iter().any(|sh| matches!(sh, Shape::Glide { to: Spot::Tray(Side::First), .. })));
+        assert!(matches!(&shapes_of(&all[3])[0], Shape::Glide { from: Spot::Above(1), to: Spot::Cell(1), .. }));
         assert!(matches!(&shapes_of(&all[2])[0], Shape::Travel { path, arc: true, .. } if path.len() == 3));
     }
 }

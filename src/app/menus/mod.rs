@@ -7,7 +7,7 @@ mod setup;
 mod title;
 pub mod widgets;
 
-pub use saves::{SaveAction, SaveChosen, SavesList};
+pub use saves::{ImportPanel, ImportRecord, SaveAction, SaveChosen, SavesList};
 pub use setup::SetupChoice;
 
 use super::input::{Action, ActionPressed};

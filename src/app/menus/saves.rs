@@ -1,5 +1,7 @@
 //! The saved-games screen: every named save, newest first; open one to continue it (or to replay
-//! it when it is finished), replay it, or delete it.
+//! it when it is finished), replay it, or delete it; or bring in a record from elsewhere (pasted
+//! text in any record form, a file, an upload in the browser), which is kept as a save and opened
+//! in the replay.
 
 use super::widgets::{item, key_hints, screen_frame};
 use super::{MenuClicked, MenuFocus, MenuInput, reset_focus};
@@ -20,7 +22,22 @@ pub struct SavesList {
     pub problems: Vec<String>,
     /// The entry waiting for a second press to be deleted.
     pub confirm_delete: Option<usize>,
+    /// The "open a record" panel, when open.
+    pub import: Option<ImportPanel>,
 }
+
+/// A record being brought in: pasted text, or (natively) a file path.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct ImportPanel {
+    pub text: String,
+    pub path: String,
+    /// Why the last attempt failed.
+    pub problem: Option<String>,
+}
+
+/// The text of a record to bring in (from the panel's buttons, an upload, or a test).
+#[derive(Message, Debug, Clone, PartialEq, Eq)]
+pub struct ImportRecord(pub String);
 
 /// What to do with a save.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,9 +54,14 @@ pub struct SaveChosen(pub usize, pub SaveAction);
 
 pub fn plugin(app: &mut App) {
     app.init_resource::<SavesList>();
-    app.add_message::<SaveChosen>();
+    app.add_message::<SaveChosen>().add_message::<ImportRecord>();
     app.add_systems(OnEnter(Screen::Saves), (reset_focus, refresh));
-    app.add_systems(Update, saves_input.in_set(AppSystems::Update).run_if(in_state(Screen::Saves)));
+    app.add_systems(
+        Update,
+        (saves_input, import_record).chain().in_set(AppSystems::Update).run_if(in_state(Screen::Saves)),
+    );
+    #[cfg(target_arch = "wasm32")]
+    app.add_systems(Update, receive_upload.before(import_record).run_if(in_state(Screen::Saves)));
     app.add_systems(EguiPrimaryContextPass, draw_saves.run_if(in_state(Screen::Saves)));
 }
 
@@ -75,11 +97,19 @@ fn saves_input(
     }
     let without_tab: Vec<Action> = pressed.into_iter().filter(|a| *a != Action::CycleOption).collect();
     let clicks: Vec<MenuClicked> = clicks.read().copied().collect();
-    for input in super::menu_inputs_from(&mut focus, n + 1, &without_tab, &clicks) {
+    if list.import.is_some() {
+        // The panel has the keyboard's attention; Esc (or B) closes it.
+        if without_tab.contains(&Action::Back) {
+            list.import = None;
+        }
+        return;
+    }
+    for input in super::menu_inputs_from(&mut focus, n + 2, &without_tab, &clicks) {
         match input {
             MenuInput::Back if list.confirm_delete.is_some() => list.confirm_delete = None,
             MenuInput::Back => next.set(Screen::Title),
-            MenuInput::Activate(i) if i == n => next.set(Screen::Title),
+            MenuInput::Activate(i) if i == n => list.import = Some(ImportPanel::default()),
+            MenuInput::Activate(i) if i == n + 1 => next.set(Screen::Title),
             MenuInput::Activate(i) if list.confirm_delete == Some(i) => wanted.push(SaveChosen(i, SaveAction::Delete)),
             MenuInput::Activate(i) => wanted.push(SaveChosen(i, SaveAction::Open)),
             MenuInput::Adjust(..) => {}
@@ -118,14 +148,130 @@ fn saves_input(
     }
 }
 
+/// The name an imported record is kept under: its game and the first free number.
+fn import_name(list: &SavesList, game: crate::games::GameKind) -> String {
+    (1..)
+        .map(|i| format!("Imported {} {i}", game.name()))
+        .find(|name| list.entries.iter().all(|e| &e.name != name))
+        .expect("a free name")
+}
+
+/// Reads a record brought in, keeps it as a named save, and opens it in the replay. A record that
+/// does not read or replay changes nothing and says why in the panel.
+fn import_record(
+    mut commands: Commands,
+    mut imports: MessageReader<ImportRecord>,
+    mut store: ResMut<SaveStore>,
+    mut list: ResMut<SavesList>,
+    mut next: ResMut<NextState<Screen>>,
+) {
+    for ImportRecord(text) in imports.read() {
+        let opened = crate::save::GameRecord::from_file_text(text)
+            .map_err(|e| e.to_string())
+            .and_then(|record| open_record(&record).map(|(current, replay)| (current, replay, record)));
+        match opened {
+            Ok((current, replay, record)) => {
+                let name = import_name(&list, record.game);
+                if let Err(e) = crate::save::save_named(&mut store.0, &name, &record) {
+                    // Still worth opening: the player sees it, and hears it was not kept.
+                    warn!("{e}");
+                }
+                list.import = None;
+                commands.insert_resource(current);
+                commands.insert_resource(replay);
+                next.set(Screen::Playing);
+                return;
+            }
+            Err(e) => {
+                list.import.get_or_insert_with(ImportPanel::default).problem = Some(e);
+            }
+        }
+    }
+}
+
+/// An uploaded file, once the browser has read it, is imported like pasted text.
+#[cfg(target_arch = "wasm32")]
+fn receive_upload(mut list: ResMut<SavesList>, mut imports: MessageWriter<ImportRecord>) {
+    match crate::app::web_files::take_upload() {
+        Some(Ok(text)) => {
+            imports.write(ImportRecord(text));
+        }
+        Some(Err(e)) => list.import.get_or_insert_with(ImportPanel::default).problem = Some(e),
+        None => {}
+    }
+}
+
+/// The panel: a box to paste a record into, and a file to read (a path natively, an upload in the
+/// browser).
+fn draw_import(ctx: &egui::Context, panel: &mut ImportPanel, imports: &mut MessageWriter<ImportRecord>) -> bool {
+    let mut open = true;
+    egui::Window::new("Open a game record")
+        .open(&mut open)
+        .collapsible(false)
+        .default_width(520.0)
+        .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
+        .show(ctx, |ui| {
+            ui.label("Paste a record: the notation of the game's rules, Stoneyard's text export, or its JSON.");
+            let edit = ui.add(
+                egui::TextEdit::multiline(&mut panel.text)
+                    .code_editor()
+                    .desired_rows(10)
+                    .desired_width(f32::INFINITY)
+                    .hint_text("[Game \"Inchworm\"] …\n1. Da1 Db1 2. Dh8 Da2 *"),
+            );
+            if panel.text.is_empty() && !edit.has_focus() {
+                edit.request_focus();
+            }
+            ui.horizontal(|ui| {
+                if ui.add_enabled(!panel.text.trim().is_empty(), egui::Button::new("Open")).clicked() {
+                    imports.write(ImportRecord(panel.text.clone()));
+                }
+                #[cfg(target_arch = "wasm32")]
+                if ui.button("Upload a file…").clicked()
+                    && let Err(e) = crate::app::web_files::start_upload()
+                {
+                    panel.problem = Some(e);
+                }
+            });
+            #[cfg(not(target_arch = "wasm32"))]
+            ui.horizontal(|ui| {
+                ui.label("Or a file:");
+                ui.add(egui::TextEdit::singleline(&mut panel.path).hint_text("/path/to/game.txt").desired_width(300.0));
+                if ui.add_enabled(!panel.path.trim().is_empty(), egui::Button::new("Read")).clicked() {
+                    match std::fs::read_to_string(panel.path.trim()) {
+                        Ok(text) => {
+                            imports.write(ImportRecord(text));
+                        }
+                        Err(e) => panel.problem = Some(format!("{}: {e}", panel.path.trim())),
+                    }
+                }
+            });
+            if let Some(p) = &panel.problem {
+                ui.colored_label(ui.visuals().warn_fg_color, p);
+            }
+            ui.label(egui::RichText::new("Esc closes this").weak().size(12.0));
+        });
+    open
+}
+
 fn draw_saves(
     mut contexts: EguiContexts,
     focus: Res<MenuFocus>,
-    list: Res<SavesList>,
+    mut list: ResMut<SavesList>,
     mut clicks: MessageWriter<MenuClicked>,
     mut chosen: MessageWriter<SaveChosen>,
+    mut imports: MessageWriter<ImportRecord>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
+    if let Some(mut panel) = list.import.clone() {
+        let open = draw_import(ctx, &mut panel, &mut imports);
+        // Written back only on a change, so the list is not marked changed every frame.
+        if !open {
+            list.import = None;
+        } else if list.import.as_ref() != Some(&panel) {
+            list.import = Some(panel);
+        }
+    }
     screen_frame(ctx, "Saved games", "Newest first", |ui| {
         if list.entries.is_empty() {
             ui.label(egui::RichText::new("No saved games yet: use “Save” on the board.").size(16.0));
@@ -154,7 +300,8 @@ fn draw_saves(
             ui.add_space(4.0);
         }
         let n = list.entries.len();
-        item(ui, n, focus.0 == n, "Back", "", &mut clicks);
+        item(ui, n, focus.0 == n, "Open a game record…", "Paste one, or read a file", &mut clicks);
+        item(ui, n + 1, focus.0 == n + 1, "Back", "", &mut clicks);
         for p in &list.problems {
             ui.colored_label(ui.visuals().warn_fg_color, p);
         }

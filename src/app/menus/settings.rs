@@ -1,16 +1,20 @@
-//! The settings screen: volumes, animation speed, theme, coordinates, hints.
+//! The settings screen: volumes, animation speed, theme, coordinates, hints, and the keys of
+//! every action (choose one, press the new key).
 
 use super::widgets::{item, key_hints, screen_frame, value_item};
 use super::{MenuClicked, MenuFocus, MenuInput, read_menu_inputs, reset_focus};
 use crate::app::AppSystems;
-use crate::app::input::ActionPressed;
+use crate::app::input::{Action, ActionPressed};
+use crate::app::key_bindings::{BINDABLE, KeyBindings, key_label};
 use crate::app::screen::Screen;
 use crate::app::settings_io::CurrentSettings;
 use crate::save::{AnimationSpeed, Settings, Theme};
+use bevy::input::ButtonState;
+use bevy::input::keyboard::KeyboardInput;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-/// The rows of the settings screen, in order.
+/// The rows of the settings screen, in order: options, then a row per action's keys.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Row {
     Master,
@@ -21,14 +25,27 @@ enum Row {
     Theme,
     Coordinates,
     Hints,
+    Key(Action),
+    ResetKeys,
     Back,
 }
 
-const ROWS: [Row; 9] =
-    [Row::Master, Row::Effects, Row::Music, Row::Mute, Row::Speed, Row::Theme, Row::Coordinates, Row::Hints, Row::Back];
+fn rows() -> Vec<Row> {
+    let options =
+        [Row::Master, Row::Effects, Row::Music, Row::Mute, Row::Speed, Row::Theme, Row::Coordinates, Row::Hints];
+    options.into_iter().chain(BINDABLE.map(Row::Key)).chain([Row::ResetKeys, Row::Back]).collect()
+}
+
+/// Rebinding in progress: the action waiting for its new key, and what the last attempt did.
+#[derive(Resource, Debug, Default)]
+struct Rebinding {
+    waiting: Option<Action>,
+    message: Option<String>,
+}
 
 pub fn plugin(app: &mut App) {
-    app.add_systems(OnEnter(Screen::Settings), reset_focus);
+    app.init_resource::<Rebinding>();
+    app.add_systems(OnEnter(Screen::Settings), (reset_focus, |mut r: ResMut<Rebinding>| *r = Rebinding::default()));
     app.add_systems(Update, settings_input.in_set(AppSystems::Update).run_if(in_state(Screen::Settings)));
     app.add_systems(EguiPrimaryContextPass, draw_settings.run_if(in_state(Screen::Settings)));
 }
@@ -53,22 +70,66 @@ fn adjust(s: &mut Settings, row: Row, delta: i32) {
         Row::Theme => s.theme = cycle(&Theme::ALL, s.theme, delta),
         Row::Coordinates => s.show_coordinates = !s.show_coordinates,
         Row::Hints => s.show_hints = !s.show_hints,
-        Row::Back => {}
+        Row::Key(_) | Row::ResetKeys | Row::Back => {}
     }
 }
 
+/// Gives `action` the key `key` in the settings; says what happened.
+fn rebind(settings: &mut Settings, bindings: &KeyBindings, action: Action, key: KeyCode) -> String {
+    let mut changed = bindings.clone();
+    match changed.rebind(action, key) {
+        Ok(taken_from) => {
+            settings.key_bindings = changed.to_saved();
+            let taken = taken_from.map(|a| format!(" (taken from “{}”)", action_label(a))).unwrap_or_default();
+            format!("“{}” is now {}{taken}", action_label(action), key_label(key))
+        }
+        Err(e) => e.to_string(),
+    }
+}
+
+#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or message
 fn settings_input(
     mut focus: ResMut<MenuFocus>,
     mut actions: MessageReader<ActionPressed>,
     mut clicks: MessageReader<MenuClicked>,
+    mut keyboard: MessageReader<KeyboardInput>,
+    mut rebinding: ResMut<Rebinding>,
+    bindings: Res<KeyBindings>,
     mut settings: ResMut<CurrentSettings>,
     mut next: ResMut<NextState<Screen>>,
 ) {
-    for input in read_menu_inputs(&mut focus, ROWS.len(), &mut actions, &mut clicks) {
+    // Read every frame, so a rebinding only ever sees keys pressed after it started.
+    let key = keyboard.read().filter(|e| e.state == ButtonState::Pressed && !e.repeat).map(|e| e.key_code).next();
+    if let Some(action) = rebinding.waiting {
+        let pressed: Vec<Action> = actions.read().map(|a| a.0).collect();
+        let clicked = clicks.read().count() > 0;
+        rebinding.message = match key {
+            Some(KeyCode::Escape) => Some("Keys unchanged".to_string()),
+            Some(key) => Some(rebind(&mut settings.0, &bindings, action, key)),
+            // A gamepad's B or a click elsewhere cancels too.
+            None if clicked || pressed.contains(&Action::Back) => Some("Keys unchanged".to_string()),
+            None => return,
+        };
+        rebinding.waiting = None;
+        return;
+    }
+    let rows = rows();
+    for input in read_menu_inputs(&mut focus, rows.len(), &mut actions, &mut clicks) {
         match input {
-            MenuInput::Back | MenuInput::Activate(8) => next.set(Screen::Title),
-            MenuInput::Activate(i) => adjust(&mut settings.0, ROWS[i], 1),
-            MenuInput::Adjust(i, d) => adjust(&mut settings.0, ROWS[i], d),
+            MenuInput::Back => next.set(Screen::Title),
+            MenuInput::Activate(i) => match rows[i] {
+                Row::Back => next.set(Screen::Title),
+                Row::Key(action) => {
+                    rebinding.waiting = Some(action);
+                    rebinding.message = None;
+                }
+                Row::ResetKeys => {
+                    settings.0.key_bindings.clear();
+                    rebinding.message = Some("Every key is back to its default".to_string());
+                }
+                row => adjust(&mut settings.0, row, 1),
+            },
+            MenuInput::Adjust(i, d) => adjust(&mut settings.0, rows[i], d),
         }
     }
 }
@@ -85,12 +146,15 @@ fn draw_settings(
     mut contexts: EguiContexts,
     focus: Res<MenuFocus>,
     settings: Res<CurrentSettings>,
+    bindings: Res<KeyBindings>,
+    rebinding: Res<Rebinding>,
     mut clicks: MessageWriter<MenuClicked>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let s = &settings.0;
     screen_frame(ctx, "Settings", "Saved as you change them", |ui| {
-        for (i, row) in ROWS.iter().enumerate() {
+        for (i, row) in rows().into_iter().enumerate() {
+            let focused = focus.0 == i;
             let (label, value) = match row {
                 Row::Master => ("Master volume", percent(s.master_volume)),
                 Row::Effects => ("Effects volume", percent(s.effects_volume)),
@@ -100,59 +164,80 @@ fn draw_settings(
                 Row::Theme => ("Colour theme", s.theme.label().to_string()),
                 Row::Coordinates => ("Show coordinates", on_off(s.show_coordinates).to_string()),
                 Row::Hints => ("Show hints", on_off(s.show_hints).to_string()),
+                Row::Key(action) => {
+                    if action == BINDABLE[0] {
+                        ui.add_space(8.0);
+                        ui.label(egui::RichText::new("Controls — choose one to give it a new key").size(18.0));
+                        if let Some(message) = &rebinding.message {
+                            ui.label(egui::RichText::new(message).size(15.0).strong());
+                        }
+                        ui.add_space(4.0);
+                    }
+                    let detail = if rebinding.waiting == Some(action) {
+                        "Press the new key… (Esc keeps the old one)".to_string()
+                    } else {
+                        controls_line(&bindings, action)
+                    };
+                    item(ui, i, focused, action_label(action), &detail, &mut clicks);
+                    continue;
+                }
+                Row::ResetKeys => {
+                    item(ui, i, focused, "Reset keys to defaults", "", &mut clicks);
+                    continue;
+                }
                 Row::Back => {
-                    item(ui, i, focus.0 == i, "Back", "", &mut clicks);
+                    item(ui, i, focused, "Back", "", &mut clicks);
                     continue;
                 }
             };
-            value_item(ui, i, focus.0 == i, label, &value, &mut clicks);
+            value_item(ui, i, focused, label, &value, &mut clicks);
         }
-        key_hints(ui, "Up/Down: choose    Left/Right: change    Esc or B button: back");
-        ui.add_space(12.0);
-        egui::CollapsingHeader::new(egui::RichText::new("Controls").size(18.0)).default_open(true).show(ui, |ui| {
-            egui::Grid::new("controls").num_columns(2).striped(true).show(ui, |ui| {
-                for (what, keys) in controls() {
-                    ui.label(what);
-                    ui.label(egui::RichText::new(keys).strong());
-                    ui.end_row();
-                }
-            });
-        });
+        key_hints(ui, "Up/Down: choose    Left/Right: change    Enter on a control: new key    Esc or B: back");
     });
     Ok(())
 }
 
-/// What each action does and its keys (from the bindings themselves) and gamepad button.
-fn controls() -> Vec<(&'static str, String)> {
-    use crate::app::input::{Action, DEFAULT_KEYS};
-    let rows: [(Action, &str, &str); 13] = [
-        (Action::Up, "Cursor / focus up", "D-pad, left stick"),
-        (Action::Down, "Cursor / focus down", "D-pad, left stick"),
-        (Action::Left, "Cursor left / change value", "D-pad, left stick"),
-        (Action::Right, "Cursor right / change value", "D-pad, left stick"),
-        (Action::Select, "Choose", "A"),
-        (Action::Back, "Back / cancel", "B"),
-        (Action::CycleOption, "Choices without a space (pass, swap…)", "X"),
-        (Action::Confirm, "Computer: move now", "Y"),
-        (Action::Undo, "Undo", "LB"),
-        (Action::Redo, "Redo", "RB"),
-        (Action::Suggest, "Hint: the computer's move for you", "LT"),
-        (Action::Hints, "Hints overlay on/off", "Select"),
-        (Action::Menu, "Leave the board for the title", "Start"),
-    ];
-    rows.into_iter()
-        .map(|(action, what, pad)| {
-            let keys: Vec<String> =
-                DEFAULT_KEYS.iter().filter(|(a, _)| *a == action).map(|(_, k)| key_name(*k)).collect();
-            (what, format!("{} · {pad}", keys.join(", ")))
-        })
-        .collect()
+/// What an action does, as the controls list says it.
+fn action_label(action: Action) -> &'static str {
+    match action {
+        Action::Up => "Cursor / focus up",
+        Action::Down => "Cursor / focus down",
+        Action::Left => "Cursor left / change value",
+        Action::Right => "Cursor right / change value",
+        Action::Select => "Choose",
+        Action::Back => "Back / cancel",
+        Action::CycleOption => "Choices without a space (pass, swap…)",
+        Action::Confirm => "Computer: move now",
+        Action::Undo => "Undo",
+        Action::Redo => "Redo",
+        Action::Suggest => "Hint: the computer's move for you",
+        Action::Hints => "Hints overlay on/off",
+        Action::Menu => "Leave the board for the title",
+        Action::CursorAxis => "Cursor (stick)",
+    }
 }
 
-/// A key as people call it (`ArrowUp` → `Up`, `KeyW` → `W`).
-fn key_name(key: KeyCode) -> String {
-    let raw = format!("{key:?}");
-    raw.strip_prefix("Key").or_else(|| raw.strip_prefix("Arrow")).unwrap_or(&raw).to_string()
+/// The gamepad control of an action (gamepad bindings are fixed).
+fn pad_label(action: Action) -> &'static str {
+    match action {
+        Action::Up | Action::Down | Action::Left | Action::Right => "D-pad, left stick",
+        Action::Select => "A",
+        Action::Back => "B",
+        Action::CycleOption => "X",
+        Action::Confirm => "Y",
+        Action::Undo => "LB",
+        Action::Redo => "RB",
+        Action::Suggest => "LT",
+        Action::Hints => "Select",
+        Action::Menu => "Start",
+        Action::CursorAxis => "left stick",
+    }
+}
+
+/// An action's keys (from the bindings in effect) and its gamepad button: `Enter, Space · A`.
+fn controls_line(bindings: &KeyBindings, action: Action) -> String {
+    let keys: Vec<String> = bindings.keys_of(action).into_iter().map(key_label).collect();
+    format!("{} · {}", keys.join(", "), pad_label(action))
 }
 
 #[cfg(test)]
@@ -184,11 +269,25 @@ mod controls_tests {
 
     #[test]
     fn the_controls_list_names_every_key_of_the_bindings() {
-        let rows = controls();
-        let choose = rows.iter().find(|(what, _)| *what == "Choose").map(|(_, keys)| keys.as_str());
-        assert_eq!(choose, Some("Enter, Space · A"));
-        assert!(rows.iter().any(|(_, keys)| keys.starts_with("Up, W")));
-        let listed: usize = rows.iter().map(|(_, k)| k.split(" · ").next().unwrap().split(", ").count()).sum();
+        let bindings = KeyBindings::default();
+        assert_eq!(controls_line(&bindings, Action::Select), "Enter, Space · A");
+        assert!(controls_line(&bindings, Action::Up).starts_with("Up, W"));
+        let listed: usize = BINDABLE
+            .iter()
+            .map(|a| controls_line(&bindings, *a).split(" · ").next().unwrap().split(", ").count())
+            .sum();
         assert_eq!(listed, crate::app::input::DEFAULT_KEYS.len(), "every bound key is listed");
+    }
+
+    #[test]
+    fn rebinding_saves_the_change_and_says_what_moved() {
+        let mut settings = Settings::default();
+        let said = rebind(&mut settings, &KeyBindings::default(), Action::Confirm, KeyCode::KeyW);
+        assert_eq!(said, "“Computer: move now” is now W (taken from “Cursor / focus up”)");
+        let (now, _) = KeyBindings::from_saved(&settings.key_bindings);
+        assert_eq!(now.keys_of(Action::Confirm), vec![KeyCode::KeyW]);
+        assert_eq!(now.keys_of(Action::Up), vec![KeyCode::ArrowUp]);
+        let refused = rebind(&mut settings, &now, Action::Redo, KeyCode::KeyW);
+        assert!(refused.contains("only key"), "{refused}");
     }
 }

@@ -75,10 +75,23 @@ pub fn item(
     text.halign = egui::Align::LEFT;
     text.wrap.max_width = MENU_WIDTH - 24.0;
     let button = egui::Button::new(text).stroke(stroke).min_size(egui::vec2(MENU_WIDTH, 44.0)).selected(focused);
-    if ui.add(button).clicked() {
+    let response = ui.add(button);
+    if response.clicked() {
         clicks.write(MenuClicked { index, delta: 0 });
     }
+    follow_focus(&response, index, focused);
     ui.add_space(6.0);
+}
+
+/// Scrolls a newly focused row into view, so keys and gamepad reach rows below the fold; only on
+/// a change of focus, so the mouse wheel keeps working.
+fn follow_focus(response: &egui::Response, index: usize, focused: bool) {
+    let id = egui::Id::new("menu-focus-shown");
+    let shown = response.ctx.data(|d| d.get_temp::<usize>(id));
+    if focused && shown != Some(index) {
+        response.scroll_to_me(Some(egui::Align::Center));
+        response.ctx.data_mut(|d| d.insert_temp(id, index));
+    }
 }
 
 /// A menu row with a value and ◀ ▶ arrows to change it.
@@ -95,7 +108,7 @@ pub fn value_item(
     } else {
         egui::Stroke::new(1.0, ui.visuals().widgets.inactive.bg_stroke.color)
     });
-    frame.show(ui, |ui| {
+    let shown = frame.show(ui, |ui| {
         ui.set_width(MENU_WIDTH - 16.0);
         ui.horizontal(|ui| {
             ui.label(egui::RichText::new(label).size(20.0));
@@ -110,6 +123,7 @@ pub fn value_item(
             });
         });
     });
+    follow_focus(&shown.response, index, focused);
     ui.add_space(6.0);
 }
 
