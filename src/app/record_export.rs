@@ -38,7 +38,7 @@ pub fn plugin(app: &mut App) {
 /// The record as the spec writes it; when a record cannot be written that way (it should not
 /// happen for a game the engine played), the plain decision list says as much as can be said.
 pub fn spec_text(record: &GameRecord) -> String {
-    record.to_text() // MERGE: spec-records branch brings to_spec_text
+    record.to_spec_text().unwrap_or_else(|_| record.to_text())
 }
 
 /// A file name for an export: the game and when it started (`red-stone-1763820000.txt`).

@@ -3,6 +3,7 @@
 mod record;
 mod saves;
 mod settings;
+mod spec_text;
 mod store;
 
 pub use record::{GameRecord, Player, RECORD_FORMAT, RecordError as RecordLoadError, RecordedMove};
@@ -10,4 +11,5 @@ pub use saves::{
     MAX_NAME, SAVES_FOLDER, SaveEntry, SaveError, delete_named, list_saves, load_named, save_key, save_named,
 };
 pub use settings::{AnimationSpeed, KeyBinding, Settings, Theme};
+pub use spec_text::{spec_text_game, token_decisions};
 pub use store::{Store, StoreError};

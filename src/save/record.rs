@@ -113,9 +113,16 @@ impl GameRecord {
         Ok(game)
     }
 
-    /// Reads either form of a record file: JSON (it starts with `{`) or the plain text.
+    /// Reads any form of a record: JSON (it starts with `{`), a game's own record notation (its
+    /// header says which game), or Stoneyard's plain text.
     pub fn from_file_text(text: &str) -> Result<GameRecord, RecordError> {
-        if text.trim_start().starts_with('{') { GameRecord::from_json(text) } else { GameRecord::from_text(text) }
+        if text.trim_start().starts_with('{') {
+            GameRecord::from_json(text)
+        } else if super::spec_text::spec_text_game(text).is_some() {
+            GameRecord::from_spec_text(text)
+        } else {
+            GameRecord::from_text(text)
+        }
     }
 
     /// The record as plain text: a header of `key: value` lines, then one decision per line.

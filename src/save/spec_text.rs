@@ -1,0 +1,321 @@
+//! Records in each game's own record notation (the specs' "game record" sections), for copying
+//! out and pasting in: written from a record's decisions grouped into the spec's moves, and read
+//! back by splitting every spec move into the engine's atomic decisions again.
+
+use super::record::{GameRecord, Player, RECORD_FORMAT, RecordError, RecordedMove};
+use crate::games::{self, DynGame, GameKind, gravel, hidden_intention, inchworm, red_stone, throngs};
+use crate::rules::{GameOptions, Notation, ParseError, Rules, Side, ToMove};
+
+/// The most atomic decisions one spec move can stand for (a Gravel turn of nine actions and its
+/// end, a Hidden Intention attempt of two four-part commitments).
+const MAX_DECISIONS_PER_MOVE: usize = 12;
+
+/// Positions the search for one move's decisions may visit before it gives up.
+const SEARCH_LIMIT: usize = 200_000;
+
+fn setup_error(e: impl std::fmt::Display) -> RecordError {
+    RecordError::Setup(e.to_string())
+}
+
+/// A player as the record's name tags say it.
+fn player_name(player: &Player) -> String {
+    match player {
+        Player::Human => "Human".to_string(),
+        Player::Computer(level) => format!("Computer ({level})"),
+    }
+}
+
+fn typed_options<O: GameOptions>(pairs: &[(String, String)]) -> Result<O, RecordError> {
+    O::from_pairs(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str()))).map_err(setup_error)
+}
+
+/// Replays spec tokens on a typed position (for results the formatters need).
+fn replayed<G: Notation>(mut pos: G, tokens: &[String]) -> Result<G, RecordError> {
+    for token in tokens {
+        pos.play_record_token(token).map_err(setup_error)?;
+    }
+    Ok(pos)
+}
+
+impl GameRecord {
+    /// The record in its game's record notation. Decisions of a move still under way at the end
+    /// (a Gravel turn not ended, a commitment sealed but not answered) are left out: the notation
+    /// has no way to write half a move. A game set up from a position cannot be written either
+    /// (the notations start from the initial position): use the JSON record for those.
+    pub fn to_spec_text(&self) -> Result<String, RecordError> {
+        if self.start.is_some() {
+            return Err(RecordError::Setup(
+                "this game started from a set-up position, which the rules' record notation cannot hold".to_string(),
+            ));
+        }
+        let start = games::open(self.game, &self.options, None).map_err(setup_error)?;
+        let decisions: Vec<String> = self.moves.iter().map(|m| m.decision.clone()).collect();
+        let (grouped, _pending) = start.record_tokens(&decisions).map_err(setup_error)?;
+        let tokens: Vec<String> = grouped.into_iter().map(|(_, t)| t).collect();
+        let names = [player_name(&self.players[0]), player_name(&self.players[1])];
+        let text = match self.game {
+            GameKind::Gravel => gravel::format_record(&typed_options(&self.options)?, &tokens),
+            GameKind::RedStone => {
+                let options: red_stone::RedStoneOptions = typed_options(&self.options)?;
+                let end = replayed(red_stone::Position::new(&options), &tokens)?;
+                red_stone::format_record(&options, (&names[0], &names[1]), &tokens, red_stone::RecordResult::of(&end))
+            }
+            GameKind::Throngs => throngs::format_record(&typed_options(&self.options)?, &tokens),
+            GameKind::Inchworm => {
+                inchworm::format_record(&typed_options(&self.options)?, &tokens).map_err(setup_error)?
+            }
+            GameKind::HiddenIntention => {
+                hidden_intention::format_record(&names[0], &names[1], &tokens).map_err(setup_error)?
+            }
+        };
+        Ok(text + "\n")
+    }
+
+    /// Reads a record in a game's record notation (any of the five; the header says which) and
+    /// turns every move back into the engine's decisions, so it replays, continues and saves like
+    /// any record. A move that cannot be played is reported with its number.
+    pub fn from_spec_text(text: &str) -> Result<GameRecord, RecordError> {
+        let (game, options, tokens) = read_spec_text(text)?;
+        let mut position = games::open(game, &options, None).map_err(setup_error)?;
+        let mut moves = Vec::new();
+        for (index, token) in tokens.iter().enumerate() {
+            let bad = |reason: String| RecordError::BadMove { index: index + 1, decision: token.clone(), reason };
+            let decisions = token_decisions(position.as_ref(), token).map_err(bad)?;
+            for d in decisions {
+                position.play_decision(&d).map_err(|e| bad(e.to_string()))?;
+                moves.push(RecordedMove { decision: d, at_ms: 0 });
+            }
+        }
+        Ok(GameRecord {
+            format: RECORD_FORMAT,
+            game,
+            options,
+            seed: 0,
+            players: [Player::Human, Player::Human],
+            start: None,
+            moves,
+            started_unix: 0,
+            result: Some(games::status_json(position.as_ref())),
+        })
+    }
+}
+
+/// Which game a text in a spec's record notation is (from its header), if it is one.
+pub fn spec_text_game(text: &str) -> Option<GameKind> {
+    let head = text.trim_start();
+    if head.starts_with("[Gravel") {
+        Some(GameKind::Gravel)
+    } else if head.starts_with("[Game \"Throngs\"]") {
+        Some(GameKind::Throngs)
+    } else if head.starts_with("[Game \"Inchworm\"]") {
+        Some(GameKind::Inchworm)
+    } else if head.starts_with("[Game \"Hidden Intention\"]") {
+        Some(GameKind::HiddenIntention)
+    } else if head.starts_with("game:") && text.lines().any(|l| l.trim_start().starts_with("moves:")) {
+        // Red Stone's `key: value` record; Stoneyard's own plain text has no `moves:` line.
+        Some(GameKind::RedStone)
+    } else {
+        None
+    }
+}
+
+/// A record text read by its spec's parser: the game, its options and the move tokens.
+type SpecRecord = (GameKind, Vec<(String, String)>, Vec<String>);
+
+/// The game, its options and the spec move tokens of a record text (each spec's own parser
+/// checks the text and replays it).
+fn read_spec_text(text: &str) -> Result<SpecRecord, RecordError> {
+    let not_a_record = |e: ParseError| RecordError::NotARecord(e.to_string());
+    let pairs = |o: &dyn Fn(&str) -> Option<String>, specs: &[crate::rules::OptionSpec]| -> Vec<(String, String)> {
+        specs.iter().filter_map(|s| o(s.key).map(|v| (s.key.to_string(), v))).collect()
+    };
+    let game = spec_text_game(text)
+        .ok_or_else(|| RecordError::NotARecord("no header of a game's record notation".to_string()))?;
+    Ok(match game {
+        GameKind::Gravel => {
+            let (options, tokens) = gravel::parse_record(text).map_err(not_a_record)?;
+            (game, pairs(&|k| options.get(k), gravel::GravelOptions::specs()), tokens)
+        }
+        GameKind::RedStone => {
+            let r = red_stone::parse_record(text).map_err(not_a_record)?;
+            // A final `resign` is an app-level token (decision D13), not a move to replay.
+            let tokens = r.tokens.into_iter().filter(|t| t != "resign").collect();
+            (game, pairs(&|k| r.options.get(k), red_stone::RedStoneOptions::specs()), tokens)
+        }
+        GameKind::Throngs => {
+            let r = throngs::parse_record(text).map_err(not_a_record)?;
+            (game, pairs(&|k| r.options.get(k), throngs::ThrongsOptions::specs()), r.tokens)
+        }
+        GameKind::Inchworm => {
+            let r = inchworm::parse_record(text).map_err(not_a_record)?;
+            (game, pairs(&|k| r.options.get(k), inchworm::InchwormOptions::specs()), r.tokens)
+        }
+        GameKind::HiddenIntention => {
+            let r = hidden_intention::parse_record(text).map_err(not_a_record)?;
+            (game, Vec::new(), r.tokens)
+        }
+    })
+}
+
+/// The board spaces a text names (`Ca1-c1>d1` → a1, c1, d1; `B5*` → b5), lower-cased.
+fn cells_named(text: &str) -> Vec<String> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut cells = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        if chars[i].is_ascii_digit() && i > 0 && chars[i - 1].is_ascii_alphabetic() {
+            let start = i - 1;
+            while i < chars.len() && chars[i].is_ascii_digit() {
+                i += 1;
+            }
+            cells.push(chars[start..i].iter().collect::<String>().to_ascii_lowercase());
+        } else {
+            i += 1;
+        }
+    }
+    cells
+}
+
+/// The atomic decisions that make up the spec move `token` from `position`: a depth-first search
+/// over legal decisions the token could contain, until exactly one whole move has been made and
+/// it leaves the position that playing the token leaves.
+pub fn token_decisions(position: &dyn DynGame, token: &str) -> Result<Vec<String>, String> {
+    let mut target = position.clone_box();
+    target.play_token(token).map_err(|e| e.to_string())?;
+    let target_text = target.position_text();
+    let compact: String = token.split_whitespace().collect();
+    let cells = cells_named(token);
+    // First only decisions written inside the token (most notations write a move as its
+    // decisions joined), then any decision on the token's spaces (notations that rewrite them).
+    let filters: [&dyn Fn(&str) -> bool; 2] = [
+        &|d: &str| cells_named(d).is_empty() || compact.contains(&d.split_whitespace().collect::<String>()),
+        &|d: &str| cells_named(d).iter().all(|c| cells.contains(c)),
+    ];
+    let mut visited = 0usize;
+    for allowed in filters {
+        let mut path = Vec::new();
+        let mut same_position = None;
+        visited = 0;
+        let goal = Goal { position: &target_text, text: &compact };
+        if search(position, position, &goal, allowed, &mut path, &mut same_position, &mut visited) {
+            return Ok(path);
+        }
+        // Written differently from how it is written here (`+d4,+d4` for `+d4*2`), same move.
+        if let Some(path) = same_position {
+            return Ok(path);
+        }
+    }
+    if visited >= SEARCH_LIMIT {
+        Err(format!("'{token}' is legal, but splitting it into single decisions took too long"))
+    } else {
+        Err(format!("'{token}' is legal, but no sequence of single decisions writes it (is it written in full?)"))
+    }
+}
+
+/// What the decisions of one move must give: the position after it, written as the token.
+struct Goal<'a> {
+    position: &'a str,
+    /// The token without white space.
+    text: &'a str,
+}
+
+/// Extends `path` until it writes exactly the goal's token (true); a path that only reaches the
+/// goal's position is kept in `same_position`.
+fn search(
+    start: &dyn DynGame,
+    now: &dyn DynGame,
+    goal: &Goal,
+    allowed: &dyn Fn(&str) -> bool,
+    path: &mut Vec<String>,
+    same_position: &mut Option<Vec<String>>,
+    visited: &mut usize,
+) -> bool {
+    if path.len() >= MAX_DECISIONS_PER_MOVE || *visited >= SEARCH_LIMIT {
+        return false;
+    }
+    let sides: Vec<Side> = match now.to_move() {
+        Some(ToMove::One(side)) => vec![side],
+        Some(ToMove::Both) => Side::BOTH.to_vec(),
+        None => return false,
+    };
+    for side in sides {
+        for d in now.legal_decisions(side) {
+            if !allowed(&d) {
+                continue;
+            }
+            *visited += 1;
+            let mut next = now.clone_box();
+            if next.play_decision(&d).is_err() {
+                continue;
+            }
+            path.push(d);
+            match start.record_tokens(path) {
+                // One whole move: the right one if it leaves the goal's position.
+                Ok((tokens, 0)) if tokens.len() == 1 && next.position_text() == goal.position => {
+                    if tokens[0].1.split_whitespace().collect::<String>() == goal.text {
+                        return true;
+                    }
+                    same_position.get_or_insert_with(|| path.clone());
+                }
+                Ok((tokens, _))
+                    if tokens.is_empty()
+                        && search(start, next.as_ref(), goal, allowed, path, same_position, visited) =>
+                {
+                    return true;
+                }
+                _ => {}
+            }
+            path.pop();
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_are_read_out_of_decisions_and_tokens() {
+        assert_eq!(cells_named("Ca1-c1>d1"), vec!["a1", "c1", "d1"]);
+        assert_eq!(cells_named("B5*"), vec!["b5"]);
+        assert_eq!(cells_named("+d4*2,+e5"), vec!["d4", "e5"]);
+        assert_eq!(cells_named("Qd4|Re5"), vec!["d4", "e5"]);
+        assert!(cells_named("pass").is_empty());
+        assert_eq!(cells_named("k10>j9"), vec!["k10", "j9"]);
+    }
+
+    #[test]
+    fn the_red_stone_example_record_reads_with_its_result() {
+        let text = "game: red-stone\nsize: 5\np1: Alice\np2: Bob\n\
+                    moves: 1. C3 2. swap 3. A1 4. B1 5. A2 6. B2 7. A3 8. B3 9. A4 10. B4 11. A5 12. B5*\n\
+                    result: B+ annihilation\n";
+        let record = GameRecord::from_spec_text(text).expect("the spec's example reads");
+        assert_eq!(record.game, GameKind::RedStone);
+        assert_eq!(record.moves.len(), 12);
+        assert!(record.replay(None).unwrap().status().is_over());
+    }
+
+    #[test]
+    fn the_inchworm_example_record_reads() {
+        let text = "[Game \"Inchworm\"] [Topology \"flat\"] [Pieces \"25/25\"] [Target \"60\"] \
+                    [PrisonerDrops \"off\"] [QuietLimit \"200\"]\n1. Da1 Db1 2. Dh8 Da2 {W+1} 3. R Dd4 *\n";
+        let record = GameRecord::from_spec_text(text).expect("E18 reads");
+        assert_eq!(record.game, GameKind::Inchworm);
+        assert_eq!(record.moves.iter().map(|m| m.decision.as_str()).collect::<Vec<_>>().len(), 6);
+    }
+
+    #[test]
+    fn a_bad_move_is_named_by_its_number() {
+        let text = "game: red-stone\nsize: 5\nmoves: 1. C3 2. C3\n";
+        let err = GameRecord::from_spec_text(text).unwrap_err();
+        assert!(err.to_string().contains('2'), "{err}");
+    }
+
+    #[test]
+    fn plain_text_and_garbage_are_not_spec_text() {
+        assert_eq!(spec_text_game("game: red-stone\noption: size=5\n\nC3\n"), None);
+        assert_eq!(spec_text_game("hello"), None);
+        assert!(GameRecord::from_spec_text("[Gravel N=banana]").is_err());
+    }
+}
