@@ -3,6 +3,7 @@
 //! move list never shows a sealed decision before both are resolved.
 
 use super::board::BoardState;
+use super::board::fx::Tween;
 use super::input::{Action, ActionPressed};
 use super::match_state::{CurrentMatch, side_label};
 use super::screen::Screen;
@@ -51,7 +52,7 @@ pub fn update_secrecy(s: &mut Secrecy, now: &Observed) {
     if now.simultaneous && now.hot_seat && s.last_acting.is_some() && now.acting != s.last_acting {
         s.handover = now.acting;
     }
-    if !now.simultaneous {
+    if !now.simultaneous || !now.hot_seat {
         s.handover = None;
     }
     s.revealed = s.revealed.min(now.history_len);
@@ -88,18 +89,21 @@ fn start_secrecy(mut secrecy: ResMut<Secrecy>, current: Option<Res<CurrentMatch>
 
 fn track_secrecy(
     current: Res<CurrentMatch>,
+    replay: Res<super::replay::Replay>,
     mut secrecy: ResMut<Secrecy>,
     state: Res<BoardState>,
     mut roots: Query<&mut Visibility>,
+    animating: Query<(), With<Tween>>,
 ) {
-    if current.is_changed() {
+    if current.is_changed() || replay.is_changed() {
         let mut s = secrecy.clone();
         let position = current.game.position_text();
         update_secrecy(
             &mut s,
             &Observed {
                 simultaneous: current.game.to_move() == Some(ToMove::Both),
-                hot_seat: current.players.iter().all(Option::is_none),
+                // A replay shows a game already played: nothing is secret, nobody hands over.
+                hot_seat: !replay.active && current.players.iter().all(Option::is_none),
                 acting: current.acting_side(),
                 history_len: current.history.len(),
                 position: &position,
@@ -110,13 +114,20 @@ fn track_secrecy(
     if let Some(root) = state.root
         && let Ok(mut v) = roots.get_mut(root)
     {
-        let want = if secrecy.handover.is_some() { Visibility::Hidden } else { Visibility::Inherited };
+        // The board stays in view while the revealed attempt animates, then hides for the hand-over.
+        let hide = secrecy.handover.is_some() && animating.is_empty();
+        let want = if hide { Visibility::Hidden } else { Visibility::Inherited };
         v.set_if_neq(want);
     }
 }
 
-fn confirm_handover(mut actions: MessageReader<ActionPressed>, mut secrecy: ResMut<Secrecy>) {
-    if secrecy.handover.is_some() && actions.read().any(|a| matches!(a.0, Action::Select | Action::Confirm)) {
+fn confirm_handover(
+    mut actions: MessageReader<ActionPressed>,
+    mut secrecy: ResMut<Secrecy>,
+    animating: Query<(), With<Tween>>,
+) {
+    let pressed = actions.read().any(|a| matches!(a.0, Action::Select | Action::Confirm));
+    if secrecy.handover.is_some() && animating.is_empty() && pressed {
         secrecy.handover = None;
     }
 }
@@ -125,8 +136,13 @@ fn draw_handover(
     mut contexts: EguiContexts,
     mut secrecy: ResMut<Secrecy>,
     current: Option<Res<CurrentMatch>>,
+    moves: Res<super::hud::MoveList>,
+    animating: Query<(), With<Tween>>,
 ) -> Result {
     let (Some(side), Some(current)) = (secrecy.handover, current) else { return Ok(()) };
+    if !animating.is_empty() {
+        return Ok(());
+    }
     let ctx = contexts.ctx_mut()?;
     let who = side_label(current.game.as_ref(), side);
     let mut ready = false;
@@ -136,6 +152,11 @@ fn draw_handover(
             ui.add_space(ui.available_height() / 3.0);
             ui.label(egui::RichText::new(format!("Pass the device to {who}")).size(36.0).strong());
             ui.label(egui::RichText::new("The other player looks away while the choice is made in secret.").size(18.0));
+            // The attempt just revealed (only whole attempts are listed, so nothing sealed shows).
+            if let Some(last) = moves.lines.last() {
+                ui.add_space(8.0);
+                ui.label(egui::RichText::new(format!("Last attempt: {}", last.trim())).size(18.0).monospace());
+            }
             ui.add_space(16.0);
             ready = ui.button(egui::RichText::new(format!("I am {who} — show the board")).size(22.0)).clicked();
             ui.label(egui::RichText::new("Enter or A button").weak());
