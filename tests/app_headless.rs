@@ -856,3 +856,30 @@ mod importing_records {
         assert_eq!(screen(&app), Screen::Saves);
     }
 }
+
+mod record_times {
+    use stoneyard::app::replay::match_from_record;
+    use stoneyard::app::save_io::record_of;
+    use stoneyard::save::GameRecord;
+
+    #[test]
+    fn move_times_survive_opening_undo_redo_and_saving() {
+        let mut record = GameRecord::from_text("game: red-stone\noption: size=5\n\nC3\nB2\nD4\n").unwrap();
+        for (m, t) in record.moves.iter_mut().zip([1_500, 4_200, 9_000]) {
+            m.at_ms = t;
+        }
+        let mut current = match_from_record(&record).unwrap();
+        current.undo();
+        current.undo();
+        current.redo();
+        current.redo();
+        let again = record_of(&current);
+        assert_eq!(again.moves.iter().map(|m| m.at_ms).collect::<Vec<_>>(), vec![1_500, 4_200, 9_000]);
+        // A decision made now is stamped with the time since the match started.
+        current.undo();
+        let before = current.game.clone_box();
+        let effects = current.game.play_decision("E5").unwrap();
+        current.push_undo(before, "E5", stoneyard::rules::Side::Second, &effects);
+        assert!(current.times[2] > 9_000, "{:?}", current.times);
+    }
+}

@@ -11,6 +11,9 @@ struct Step {
     game: Box<dyn DynGame>,
     decision: String,
     seats_swapped: bool,
+    /// When the decision was made (milliseconds since the match started), kept while it waits on
+    /// the redo stack.
+    at_ms: u64,
 }
 
 /// The game being played.
@@ -21,6 +24,8 @@ pub struct CurrentMatch {
     pub history: Vec<String>,
     /// The side that made each decision of `history`.
     pub makers: Vec<Side>,
+    /// When each decision of `history` was made, in milliseconds since the match started.
+    pub times: Vec<u64>,
     undo: Vec<Step>,
     redo: Vec<Step>,
     /// The last refusal or problem, shown until the next decision.
@@ -51,6 +56,7 @@ impl CurrentMatch {
             game,
             history: Vec::new(),
             makers: Vec::new(),
+            times: Vec::new(),
             undo: Vec::new(),
             redo: Vec::new(),
             message: None,
@@ -116,7 +122,13 @@ impl CurrentMatch {
     /// effects so far (a pie swap among them exchanges the seats' colours).
     pub fn push_undo(&mut self, before: Box<dyn DynGame>, decision: &str, maker: Side, effects: &[Effect]) {
         self.makers.push(maker);
-        self.undo.push(Step { game: before, decision: decision.to_string(), seats_swapped: self.seats_swapped });
+        self.times.push(self.elapsed_ms());
+        self.undo.push(Step {
+            game: before,
+            decision: decision.to_string(),
+            seats_swapped: self.seats_swapped,
+            at_ms: 0,
+        });
         if effects.iter().any(|e| matches!(e.kind, EffectKind::PieSwap { .. })) {
             self.seats_swapped = !self.seats_swapped;
         }
@@ -132,7 +144,14 @@ impl CurrentMatch {
             self.seats_swapped = step.seats_swapped;
             self.history.pop();
             self.makers.pop();
+            self.times.pop();
         }
+    }
+
+    /// Milliseconds since the match started (its records' move times).
+    fn elapsed_ms(&self) -> u64 {
+        let now = web_time::SystemTime::now().duration_since(web_time::UNIX_EPOCH).map(|d| d.as_millis() as u64);
+        now.unwrap_or(0).saturating_sub(self.started_unix * 1000)
     }
 
     pub fn can_undo(&self) -> bool {
@@ -184,7 +203,8 @@ impl CurrentMatch {
         if let Some(step) = self.undo.pop() {
             let now = std::mem::replace(&mut self.game, step.game);
             let swapped_now = std::mem::replace(&mut self.seats_swapped, step.seats_swapped);
-            self.redo.push(Step { game: now, decision: step.decision, seats_swapped: swapped_now });
+            let at_ms = self.times.pop().unwrap_or(0);
+            self.redo.push(Step { game: now, decision: step.decision, seats_swapped: swapped_now, at_ms });
             self.history.pop();
             self.makers.pop();
             self.message = None;
@@ -197,8 +217,9 @@ impl CurrentMatch {
             self.makers.push(maker);
             let now = std::mem::replace(&mut self.game, step.game);
             let swapped_now = std::mem::replace(&mut self.seats_swapped, step.seats_swapped);
-            self.undo.push(Step { game: now, decision: step.decision.clone(), seats_swapped: swapped_now });
+            self.undo.push(Step { game: now, decision: step.decision.clone(), seats_swapped: swapped_now, at_ms: 0 });
             self.history.push(step.decision);
+            self.times.push(step.at_ms);
             self.message = None;
         }
     }

@@ -82,6 +82,8 @@ pub fn match_from_record(record: &GameRecord) -> Result<CurrentMatch, String> {
             current.game.play_decision(&m.decision).map_err(|e| format!("move {} ('{}'): {e}", i + 1, m.decision))?;
         current.push_undo(before, &m.decision, maker, &effects);
     }
+    // The record's own times, not the moment it was opened.
+    current.times = record.moves.iter().map(|m| m.at_ms).collect();
     Ok(current)
 }
 

@@ -33,7 +33,12 @@ pub fn record_of(current: &CurrentMatch) -> GameRecord {
     let players = [player(current.players[0]), player(current.players[1])];
     let mut record = GameRecord::new(current.start.as_ref(), players, current.seed, current.started_unix);
     record.start = current.start_text.clone();
-    record.moves = current.history.iter().map(|d| RecordedMove { decision: d.clone(), at_ms: 0 }).collect();
+    record.moves = current
+        .history
+        .iter()
+        .enumerate()
+        .map(|(i, d)| RecordedMove { decision: d.clone(), at_ms: current.times.get(i).copied().unwrap_or(0) })
+        .collect();
     record.result = Some(match current.resigned {
         Some(side) => serde_json::json!({
             "winner": current.game.side_name(side.opponent()),
