@@ -3,7 +3,7 @@
 //! which are all the screens read (tests send the same messages).
 
 use super::AppSystems;
-use super::key_bindings::KeyBindings;
+use super::key_bindings::{BINDABLE, KeyBindings};
 use bevy::input::ButtonState;
 use bevy::input::keyboard::KeyboardInput;
 use bevy::prelude::*;
@@ -152,21 +152,8 @@ fn record_actions(
         }
     }
     for state in &players {
-        for action in [
-            Action::Up,
-            Action::Down,
-            Action::Left,
-            Action::Right,
-            Action::Select,
-            Action::Back,
-            Action::Confirm,
-            Action::Undo,
-            Action::Redo,
-            Action::CycleOption,
-            Action::Menu,
-            Action::Hints,
-            Action::Suggest,
-        ] {
+        // Every button action (the stick is read below).
+        for action in BINDABLE {
             // Keyboard presses were counted above; this adds the gamepad's.
             if state.just_pressed(&action) && !from_keys.contains(&action) {
                 debug!("action pressed: {action:?}");

@@ -16,7 +16,8 @@ impl Default for KeyBindings {
     }
 }
 
-/// The actions a key can trigger, in the order the settings list them.
+/// Every button action (keys and gamepad buttons can trigger them), in the order the settings list
+/// them; the stick is the one action that is not a button.
 pub const BINDABLE: [Action; 13] = [
     Action::Up,
     Action::Down,
