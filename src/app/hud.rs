@@ -3,11 +3,10 @@
 
 use super::ai_player::{Hint, HintRequested, PACES, Spectating, Thinking};
 use super::board::{Choice, TurnBuilder, spaceless};
-use super::labels::decision_label;
+use super::labels::{decision_label, space_summary};
 use super::match_state::{CurrentMatch, side_label};
 use super::menus::{MenuClicked, MenuFocus};
 use super::replay::{Replay, ReplayStep, replay_current};
-use super::rules_help::rules_summary;
 use super::screen::Screen;
 use super::secrecy::{Secrecy, undo_allowed};
 use super::turn::DecisionChosen;
@@ -82,7 +81,7 @@ pub struct HudPanels {
 fn draw_hud(
     mut contexts: EguiContexts,
     current: Option<ResMut<CurrentMatch>>,
-    builder: Res<TurnBuilder>,
+    (builder, cursor): (Res<TurnBuilder>, Res<super::board::BoardCursor>),
     focus: Res<MenuFocus>,
     mut clicks: MessageWriter<MenuClicked>,
     mut decide: MessageWriter<DecisionChosen>,
@@ -123,6 +122,12 @@ fn draw_hud(
                     ui.end_row();
                 }
             });
+            // The space under the cursor (or the mouse), with the game's number for it.
+            if let (Some(cell), Some(mover)) = (view.cells.get(cursor.index), current.acting_side()) {
+                let game = current.game.as_ref();
+                let text = space_summary(kind, cell, mover, |s| side_label(game, s));
+                ui.label(egui::RichText::new(text).size(15.0));
+            }
         }
         if thinking.is_thinking() {
             let secs = thinking.started.map(|t| t.elapsed().as_secs_f32()).unwrap_or(0.0);
@@ -311,24 +316,6 @@ fn draw_hud(
             egui::RichText::new("Arrows or D-pad: cursor · Enter or A: choose · Esc or B: back").weak().size(12.0),
         );
     });
-    if panels.rules_open {
-        let mut open = true;
-        egui::Window::new(format!("{} — rules", kind.name()))
-            .open(&mut open)
-            .collapsible(false)
-            .default_width(460.0)
-            .anchor(egui::Align2::LEFT_TOP, egui::vec2(16.0, 16.0))
-            .show(ctx, |ui| {
-                egui::ScrollArea::vertical().max_height(screen.height() - 120.0).show(ui, |ui| {
-                    for (heading, text) in rules_summary(kind) {
-                        ui.label(egui::RichText::new(*heading).size(18.0).strong());
-                        ui.label(egui::RichText::new(*text).size(15.0));
-                        ui.add_space(6.0);
-                    }
-                });
-            });
-        panels.rules_open = open;
-    }
     Ok(())
 }
 

@@ -2,6 +2,7 @@
 //! from each game's atomic decision tokens; the token itself stays visible in brackets.
 
 use crate::games::GameKind;
+use crate::rules::{CellView, HintMark, Side};
 
 /// A player-readable label for the atomic decision `token` of `kind`; `mover` names the side
 /// ("Black") for decisions that place its own colour.
@@ -16,6 +17,61 @@ pub fn decision_label(kind: GameKind, token: &str, mover: &str) -> String {
     match words {
         Some(w) if w != token => format!("{w}  ({token})"),
         _ => token.to_string(),
+    }
+}
+
+/// What the board says about the space under the cursor, in words: its name, what stands there,
+/// and the game's number for it (Throngs: the power of the site for the side to move; Hidden
+/// Intention: its influence), control and hints. `side_name` names a side as the HUD does.
+pub fn space_summary(kind: GameKind, cell: &CellView, mover: Side, side_name: impl Fn(Side) -> String) -> String {
+    let mut parts = vec![cell.name.clone()];
+    if let Some(piece) = &cell.piece {
+        let owner = piece.owner.map(&side_name).unwrap_or_else(|| "red".to_string());
+        parts.push(match (kind, piece.count) {
+            (GameKind::HiddenIntention, _) => format!("{owner} {}", figure_name(piece.kind)),
+            (_, 1) => format!("{owner} stone"),
+            (_, n) => format!("{owner} stack of {n}"),
+        });
+    } else if cell.marks.burned {
+        parts.push("burned".to_string());
+    } else {
+        parts.push("empty".to_string());
+    }
+    if let Some(v) = cell.marks.value {
+        parts.push(match kind {
+            GameKind::Throngs => format!("power {v} for {}", side_name(mover)),
+            GameKind::HiddenIntention => {
+                let leaning = match v.signum() {
+                    1 => format!(" ({})", side_name(Side::First)),
+                    -1 => format!(" ({})", side_name(Side::Second)),
+                    _ => String::new(),
+                };
+                if v == 0 { "influence 0".to_string() } else { format!("influence {v:+}{leaning}") }
+            }
+            _ => format!("value {v:+}"),
+        });
+    } else if let (GameKind::Gravel, Some(side)) = (kind, cell.marks.control) {
+        parts.push(format!("controlled by {}", side_name(side)));
+    }
+    match cell.marks.hint {
+        Some(HintMark::InDanger) => parts.push("one liberty left".to_string()),
+        Some(HintMark::Eye(Some(side))) => parts.push(format!("{} eye", side_name(side))),
+        Some(HintMark::Eye(None)) => parts.push("red eye".to_string()),
+        None => {}
+    }
+    parts.join(" · ")
+}
+
+/// Hidden Intention's figure codes (spec §4) in words.
+fn figure_name(code: char) -> String {
+    match code.to_ascii_uppercase() {
+        'Q' => "queen".into(),
+        'R' => "rook".into(),
+        'B' => "bishop".into(),
+        'N' => "knight".into(),
+        'P' => "pawn".into(),
+        'X' => "diagonal pawn".into(),
+        other => format!("figure {other}"),
     }
 }
 
@@ -115,6 +171,42 @@ fn hidden_intention(token: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_space_under_the_cursor_is_described_from_the_engines_view() {
+        use crate::games::open;
+        let name = |s: Side| if s == Side::First { "Black".to_string() } else { "White".to_string() };
+        // Throngs (T93 start): k9 holds Black's stone; the power number is the engine's.
+        let throngs = open(GameKind::Throngs, &[], None).unwrap();
+        let view = throngs.board_view().unwrap();
+        let k9 = view.cells.iter().find(|c| c.name == "k9").unwrap();
+        let power = k9.marks.value.unwrap();
+        assert_eq!(
+            space_summary(GameKind::Throngs, k9, Side::First, name),
+            format!("k9 · Black stone · power {power} for Black")
+        );
+        // Red Stone S3: a stone in atari and an eye say so.
+        let options = [("size".to_string(), "5".to_string())];
+        let s3 = open(GameKind::RedStone, &options, Some(".OXO./.OXO./.O.XR/.XOOR/..XX. w")).unwrap();
+        let view = s3.board_view().unwrap();
+        let at = |n: &str| view.cells.iter().find(|c| c.name == n).unwrap();
+        assert_eq!(
+            space_summary(GameKind::RedStone, at("D3"), Side::Second, name),
+            "D3 · Black stone · one liberty left"
+        );
+        assert_eq!(space_summary(GameKind::RedStone, at("E1"), Side::Second, name), "E1 · empty · Black eye");
+        assert_eq!(space_summary(GameKind::RedStone, at("E2"), Side::Second, name), "E2 · red stone");
+        // Hidden Intention: an empty square's influence, and who it leans to.
+        let mut hi = open(GameKind::HiddenIntention, &[], None).unwrap();
+        hi.play_token("Qd4|Re5").unwrap();
+        let view = hi.board_view().unwrap();
+        let d4 = view.cells.iter().find(|c| c.name == "d4").unwrap();
+        let text = space_summary(GameKind::HiddenIntention, d4, Side::First, |s| {
+            if s == Side::First { "A".into() } else { "B".into() }
+        });
+        assert!(text.starts_with("d4 · A queen · influence +"), "{text}");
+        assert!(text.ends_with("(A)"), "{text}");
+    }
 
     #[test]
     fn labels_name_the_action_and_keep_the_token() {

@@ -15,6 +15,7 @@ mod page_mirror;
 pub mod record_export;
 pub mod replay;
 pub mod rules_help;
+mod rules_window;
 pub mod save_io;
 pub mod screen;
 pub mod secrecy;
@@ -100,6 +101,7 @@ pub fn core_plugin(app: &mut App) {
         turn::plugin,
         board::plugin,
         hud::plugin,
+        rules_window::plugin,
         save_io::plugin,
         secrecy::plugin,
         ai_player::plugin,

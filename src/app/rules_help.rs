@@ -1,5 +1,6 @@
 //! A short summary of each game's rules in our own words (from the specs in `shared/rules`),
-//! shown by the HUD's "Rules" button, with how the game is played here.
+//! shown by the HUD's "Rules" button, with how the game is played here, and the worked examples
+//! of the specs that illustrate it (drawn before and after by `rules_window`).
 
 use crate::games::GameKind;
 
@@ -97,9 +98,93 @@ pub fn rules_summary(kind: GameKind) -> &'static [(&'static str, &'static str)] 
     }
 }
 
+/// A rule at work: a position from a worked example of the game's spec and the move the example
+/// plays there. The rules window draws the board before and after it.
+#[derive(Clone, Copy, Debug)]
+pub struct Illustration {
+    pub caption: &'static str,
+    /// Options as the setup screen and the command line write them.
+    pub options: &'static [(&'static str, &'static str)],
+    /// The position text of the spec.
+    pub position: &'static str,
+    /// One record token of the spec's notation.
+    pub play: &'static str,
+}
+
+/// The illustrations of a game's rules summary.
+pub fn illustrations(kind: GameKind) -> &'static [Illustration] {
+    match kind {
+        GameKind::Gravel => &[Illustration {
+            caption: "Example 2: Dark controls b3 (3 pieces around it against 2) and removes it; that wins c3 as well, \
+                      and two placements take both spaces — four actions, removals before placements.",
+            options: &[("N", "5"), ("X", "4")],
+            position: "5 4 ...../.D1D1../D2L1L1D1./.L1L1L1./..... D 8 8 0 0 3",
+            play: "xb3,xc3,+b3,+c3",
+        }],
+        GameKind::RedStone => &[
+            Illustration {
+                caption: "S3: White's red stone on C3 removes every group left without a liberty — two black \
+                          groups and White's own C2–D2 as well.",
+                options: &[("size", "5")],
+                position: ".OXO./.OXO./.O.XR/.XOOR/..XX. w",
+                play: "C3*",
+            },
+            Illustration {
+                caption: "S5: A1 is Black's last eye. White may not fill it with white (that would capture), but a red \
+                          stone there removes all nine black stones and wins.",
+                options: &[("size", "5")],
+                position: "XXO.O/XXOOO/XXOOO/XXOOO/.XO.O w",
+                play: "A1*",
+            },
+        ],
+        GameKind::Throngs => &[Illustration {
+            caption: "S10: six Black stones around f6 give it power 6. A stone placed there (cost 1) travels with the \
+                      5 left over, jumping over g6 to land on k6.",
+            options: &[],
+            position: "T93 B1 B:e5,e6,f5,f7,g6,g7 W:- idle=0,0 passrun=0 turn=1",
+            play: "+f6>k6",
+        }],
+        GameKind::Inchworm => &[Illustration {
+            caption: "E10: White spreads the 3-stack on b8 one stone per cell along b8–a7–b7; Black's a8 loses its \
+                      last liberty and is captured.",
+            options: &[],
+            position: "B1W3...B1W1./.....B1W1W1/.....B1B1B1/......../B1W2....../B1W1..B1B1B1B1/W1..B1W1W1W1W1/...B1W1.W1. w 11 9 0 0 0 0",
+            play: "Sb8-a7-b7",
+        }],
+        GameKind::HiddenIntention => &[Illustration {
+            caption: "Example 3: A's pawn on g2 and B's knight on c4 are placed together. B's knight stands on A's \
+                      ground and falls in the first round; then A's d5 pawn is on B's ground and falls in the second.",
+            options: &[],
+            position: "Nd4/ne Pd5 ; Ra5 Rh5 ; P7R2B2N0Q1 P8R0B2N1Q1 ; 2 2 ; - ; 3.1",
+            play: "Pg2|Nc4/ne",
+        }],
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_illustration_is_a_legal_move_that_changes_the_board() {
+        for kind in GameKind::ALL {
+            assert!(!illustrations(kind).is_empty(), "{kind:?} has no illustration");
+            for ill in illustrations(kind) {
+                let options: Vec<(String, String)> =
+                    ill.options.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+                let before = crate::games::open(kind, &options, Some(ill.position))
+                    .unwrap_or_else(|e| panic!("{kind:?} {}: {e}", ill.position));
+                let mut after = before.clone_box();
+                after.play_token(ill.play).unwrap_or_else(|e| panic!("{kind:?} {}: {e:?}", ill.play));
+                let (b, a) = (before.board_view().unwrap(), after.board_view().unwrap());
+                let pieces = |v: &crate::rules::BoardView| v.cells.iter().map(|c| c.piece.clone()).collect::<Vec<_>>();
+                assert_ne!(pieces(&b), pieces(&a), "{kind:?} {}: nothing changed", ill.play);
+                for name in crate::rules::cells_in_token(ill.play) {
+                    assert!(b.cells.iter().any(|c| c.name == name), "{kind:?}: {name} is not on the board");
+                }
+            }
+        }
+    }
 
     #[test]
     fn every_game_has_a_goal_and_says_how_to_play_here() {

@@ -27,4 +27,6 @@ pub use playout::{PlayoutStats, random_playout};
 pub use rng::{GameRng, pick_index, seeded};
 pub use side::{BySide, Side};
 pub use tri::{TRI_DIRECTIONS, TriLattice};
-pub use view::{BoardView, CellMarks, CellView, Counter, Layout, PieceView, Viewable, cells_in_token};
+pub use view::{
+    BoardView, CellMarks, CellView, Counter, HintMark, Layout, PieceView, Viewable, WrapLink, cells_in_token,
+};

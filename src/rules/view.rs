@@ -38,6 +38,28 @@ pub struct CellMarks {
     /// A stone of this side is travelling from here with this much power left (a started
     /// Throngs part): drawn as a see-through stone with the number.
     pub travelling: Option<(Side, u8)>,
+    /// What the hints overlay says about this space (eyes, stones in danger).
+    pub hint: Option<HintMark>,
+}
+
+/// A standing hint about a space, shown with the hints overlay.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HintMark {
+    /// An empty point whose every neighbour is occupied, an eye of this side (`None`: a red eye,
+    /// where nothing may ever be placed).
+    Eye(Option<Side>),
+    /// A stone of a group with a single liberty left: one stone there captures the group.
+    InDanger,
+}
+
+/// A line of the board that leaves one edge and comes back at the opposite one (a wrapped board):
+/// from `from`, one step in the direction `(dx, dy)` (board units) is `to`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WrapLink {
+    pub from: Cell,
+    pub to: Cell,
+    pub dx: f32,
+    pub dy: f32,
 }
 
 /// One space of the board.
@@ -66,6 +88,8 @@ pub struct BoardView {
     pub layout: Layout,
     pub cells: Vec<CellView>,
     pub counters: Vec<Counter>,
+    /// Where the board wraps around (cylinder and torus boards); empty on a plain board.
+    pub wraps: Vec<WrapLink>,
 }
 
 impl BoardView {
@@ -86,6 +110,36 @@ impl BoardView {
             }
         }
         cells
+    }
+
+    /// Links from the cells of a `width` × `height` grid (laid out by [`BoardView::grid_cells`]) to
+    /// the cells across the seams: files wrap when `files_wrap`, ranks too when `ranks_wrap`.
+    pub fn grid_wraps(width: usize, height: usize, files_wrap: bool, ranks_wrap: bool) -> Vec<WrapLink> {
+        let at = |file: usize, rank: usize| (rank * width + file) as Cell;
+        let mut links = Vec::new();
+        if files_wrap {
+            for rank in 0..height {
+                links.push(WrapLink { from: at(width - 1, rank), to: at(0, rank), dx: 1.0, dy: 0.0 });
+                links.push(WrapLink { from: at(0, rank), to: at(width - 1, rank), dx: -1.0, dy: 0.0 });
+            }
+        }
+        if ranks_wrap {
+            for file in 0..width {
+                links.push(WrapLink { from: at(file, height - 1), to: at(file, 0), dx: 0.0, dy: 1.0 });
+                links.push(WrapLink { from: at(file, 0), to: at(file, height - 1), dx: 0.0, dy: -1.0 });
+            }
+        }
+        links
+    }
+
+    /// The bounding box of the cells and of the copies a wrapped board shows one step beyond its
+    /// seams: what the drawing has to fit.
+    pub fn drawn_bounds(&self) -> (f32, f32, f32, f32) {
+        let ghosts = self.wraps.iter().map(|w| {
+            let c = &self.cells[w.from as usize];
+            (c.x + w.dx, c.y + w.dy)
+        });
+        ghosts.fold(self.bounds(), |(a, b, c, d), (x, y)| (a.min(x), b.min(y), c.max(x), d.max(y)))
     }
 
     /// The bounding box `(min_x, min_y, max_x, max_y)` of the cells.
@@ -150,9 +204,30 @@ mod tests {
             layout: Layout::Squares { width: 3, height: 2 },
             cells: BoardView::grid_cells(3, 2, |f, r| format!("{}{}", (b'a' + f as u8) as char, r + 1)),
             counters: vec![],
+            wraps: vec![],
         };
         assert_eq!(v.cells[4].name, "b2");
         assert_eq!((v.cells[4].x, v.cells[4].y), (1.0, 1.0));
         assert_eq!(v.bounds(), (0.0, 0.0, 2.0, 1.0));
+    }
+
+    #[test]
+    fn grid_wraps_join_opposite_edges_one_step_out() {
+        assert!(BoardView::grid_wraps(3, 2, false, false).is_empty());
+        let cylinder = BoardView::grid_wraps(3, 2, true, false);
+        assert_eq!(cylinder.len(), 4);
+        // c1 → a1 going right; a2 → c2 going left.
+        assert!(cylinder.contains(&WrapLink { from: 2, to: 0, dx: 1.0, dy: 0.0 }));
+        assert!(cylinder.contains(&WrapLink { from: 3, to: 5, dx: -1.0, dy: 0.0 }));
+        let torus = BoardView::grid_wraps(3, 2, true, true);
+        assert_eq!(torus.len(), 4 + 6);
+        assert!(torus.contains(&WrapLink { from: 4, to: 1, dx: 0.0, dy: 1.0 }));
+        let v = BoardView {
+            layout: Layout::Squares { width: 3, height: 2 },
+            cells: BoardView::grid_cells(3, 2, |f, r| format!("{f}{r}")),
+            counters: vec![],
+            wraps: cylinder,
+        };
+        assert_eq!(v.drawn_bounds(), (-1.0, 0.0, 3.0, 1.0), "one column of copies on each side");
     }
 }

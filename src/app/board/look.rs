@@ -41,7 +41,7 @@ pub fn plugin(app: &mut App) {
     );
 }
 
-fn rgb(c: [u8; 3]) -> Color {
+pub(super) fn rgb(c: [u8; 3]) -> Color {
     Color::srgb_u8(c[0], c[1], c[2])
 }
 
@@ -111,6 +111,9 @@ fn dress_board(
         }
     }
     if settings.0.show_coordinates {
+        // Beyond the faded copies of a wrapped board's far side, not on top of them.
+        let left_out = if view.wraps.iter().any(|w| w.dx < -0.1) { 1.62 } else { 0.62 };
+        let below_out = if view.wraps.iter().any(|w| w.dy < -0.1) { 1.62 } else { 0.62 };
         let font = TextFont { font_size: bevy::text::FontSize::Px((s * 0.28).clamp(10.0, 18.0)), ..default() };
         for c in &view.cells {
             let (file, rank) = split_name(&c.name);
@@ -125,12 +128,12 @@ fn dress_board(
                 ));
             };
             if c.y == y0 && !matches!(view.layout, Layout::Lattice { .. }) {
-                label(&mut commands, file.to_string(), state.to_world(c.x, c.y - 0.62));
+                label(&mut commands, file.to_string(), state.to_world(c.x, c.y - below_out));
             }
             if c.x == view.cells.iter().filter(|o| o.y == c.y).map(|o| o.x).fold(f32::MAX, f32::min) {
                 let text =
                     if matches!(view.layout, Layout::Lattice { .. }) { file.to_string() } else { rank.to_string() };
-                label(&mut commands, text, state.to_world(c.x - 0.62, c.y));
+                label(&mut commands, text, state.to_world(c.x - left_out, c.y));
             }
         }
     }
@@ -236,7 +239,7 @@ fn dress_cells(
     }
 }
 
-fn side_colour(pal: &BoardPalette, owner: Option<Side>, kind: char) -> (Color, Color) {
+pub(super) fn side_colour(pal: &BoardPalette, owner: Option<Side>, kind: char) -> (Color, Color) {
     // Gravel's first side is Light ('l'): its pieces take the light colour, Dark's the dark one.
     let light_first = matches!(kind, 'l' | 'd');
     match owner {
@@ -256,7 +259,9 @@ fn dress_stones(
     stones: Query<(Entity, &Stone), Added<Stone>>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
+    current: Option<Res<CurrentMatch>>,
 ) {
+    let lettered = current.is_some_and(|m| m.game.kind() == crate::games::GameKind::HiddenIntention);
     let pal = board_palette(settings.0.theme);
     let s = state.scale;
     for (e, stone) in &stones {
@@ -276,13 +281,7 @@ fn dress_stones(
                 ChildOf(e),
             ));
         }
-        let label = if stone.height > 1 {
-            format!("{}", stone.height)
-        } else if stone.kind.is_ascii_uppercase() && !matches!(stone.kind, 'B' | 'W' | 'R') {
-            stone.kind.to_string()
-        } else {
-            String::new()
-        };
+        let label = stone_label(stone, lettered);
         if !label.is_empty() {
             commands.spawn((
                 Text2d::new(label),
@@ -302,6 +301,19 @@ fn dress_stones(
                 ChildOf(e),
             ));
         }
+    }
+}
+
+/// The text on a stone: a stack's height, or a figure's letter where pieces are told apart by
+/// letters (`lettered`: Hidden Intention's R, B, Q, …; other games' kinds are colours, and Throngs'
+/// `B`/`W` must not be read as a bishop).
+fn stone_label(stone: &Stone, lettered: bool) -> String {
+    if stone.height > 1 {
+        stone.height.to_string()
+    } else if lettered {
+        stone.kind.to_string()
+    } else {
+        String::new()
     }
 }
 
@@ -524,5 +536,20 @@ fn show_overlays(
                 ChildOf(cell),
             ));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stones_show_heights_and_every_figure_letter() {
+        let stone = |kind: char, height: u16| Stone { cell: 0, owner: Some(Side::First), kind, height, facing: None };
+        for figure in ['P', 'X', 'R', 'B', 'N', 'Q'] {
+            assert_eq!(stone_label(&stone(figure, 1), true), figure.to_string());
+        }
+        assert_eq!(stone_label(&stone('B', 1), false), "", "a Throngs stone is not a bishop");
+        assert_eq!(stone_label(&stone('l', 3), false), "3");
     }
 }

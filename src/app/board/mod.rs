@@ -5,9 +5,11 @@ mod builder;
 mod cursor;
 pub mod flourish;
 pub mod fx;
+pub mod hint_marks;
 mod look;
 pub mod preview;
 mod project;
+mod wrap_cue;
 
 pub use builder::{CellChosen, Choice, DragChosen, TurnBuilder, spaceless};
 pub use cursor::BoardCursor;
@@ -24,5 +26,7 @@ pub fn plugin(app: &mut App) {
         fx::plugin,
         preview::plugin,
         flourish::plugin,
+        wrap_cue::plugin,
+        hint_marks::plugin,
     ));
 }

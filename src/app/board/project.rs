@@ -95,7 +95,7 @@ fn project_board(
         if let Some(root) = state.root.take() {
             commands.entity(root).despawn();
         }
-        let (x0, y0, x1, y1) = view.bounds();
+        let (x0, y0, x1, y1) = view.drawn_bounds();
         state.centre = Vec2::new((x0 + x1) / 2.0, (y0 + y1) / 2.0);
         state.scale = board_scale(window.x, window.y, x1 - x0 + 1.0, y1 - y0 + 1.0);
         // The HUD covers the right of the window: centre the board in the rest.

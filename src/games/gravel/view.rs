@@ -37,7 +37,7 @@ impl Position {
             label: "Actions this turn".into(),
             value: format!("{used} of {}", self.budget()),
         });
-        BoardView { layout, cells, counters }
+        BoardView { layout, cells, counters, wraps: Vec::new() }
     }
 }
 

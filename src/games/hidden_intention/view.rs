@@ -55,7 +55,7 @@ impl Position {
             counters.push(Counter { side: Some(side), label: "squares".into(), value: owned.to_string() });
         }
         counters.push(Counter { side: None, label: "Neutral squares".into(), value: fields.neutral.to_string() });
-        BoardView { layout: Layout::Squares { width: 8, height: 8 }, cells, counters }
+        BoardView { layout: Layout::Squares { width: 8, height: 8 }, cells, counters, wraps: Vec::new() }
     }
 }
 

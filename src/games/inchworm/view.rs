@@ -1,8 +1,9 @@
 //! The board as the app draws it: stacks with their heights, each side's stock, prisoners and
 //! score, and the stones already chosen in an action under way.
 
-use super::Position;
-use crate::rules::{BoardView, Counter, Layout, Notation, PieceView, Side};
+use super::position::bit;
+use super::{Position, Topology};
+use crate::rules::{BoardView, Counter, HintMark, Layout, Notation, PieceView, Side};
 
 impl Position {
     /// The game-neutral picture of this position.
@@ -10,8 +11,12 @@ impl Position {
         let mut cells = BoardView::grid_cells(8, 8, |f, r| self.cell_name((r * 8 + f) as u16));
         let chosen: Vec<u8> =
             self.pending_spread().map(<[u8]>::to_vec).or_else(|| self.pending_collect()).unwrap_or_default();
+        let in_danger = self.groups_in_danger();
         for c in &mut cells {
             let sq = c.cell as u8;
+            if in_danger & bit(sq) != 0 {
+                c.marks.hint = Some(HintMark::InDanger);
+            }
             c.piece = self.stack(sq).map(|(owner, height)| PieceView {
                 owner: Some(owner),
                 kind: if owner == Side::First { 'b' } else { 'w' },
@@ -34,7 +39,29 @@ impl Position {
             counters.push(Counter { side: Some(side), label: "score".into(), value: self.score(side).to_string() });
         }
         counters.push(Counter { side: None, label: "Actions without capture".into(), value: self.quiet().to_string() });
-        BoardView { layout: Layout::Squares { width: 8, height: 8 }, cells, counters }
+        let topology = self.options.topology;
+        let wraps = BoardView::grid_wraps(8, 8, topology != Topology::Flat, topology == Topology::Torus);
+        BoardView { layout: Layout::Squares { width: 8, height: 8 }, cells, counters, wraps }
+    }
+
+    /// The cells of every group (either colour) with a single liberty left: one stone on it
+    /// captures the group (spec §7).
+    pub fn groups_in_danger(&self) -> u64 {
+        let geom = self.geometry();
+        let empty = self.empty_mask();
+        let mut danger = 0;
+        for side in Side::BOTH {
+            let own = self.occupied[side.index()];
+            let mut left = own;
+            while left != 0 {
+                let group = geom.flood(left & left.wrapping_neg(), own, false);
+                left &= !group;
+                if (geom.orth_spread(group) & empty).count_ones() == 1 {
+                    danger |= group;
+                }
+            }
+        }
+        danger
     }
 }
 
@@ -53,5 +80,27 @@ mod tests {
         assert_eq!(v.cells.iter().filter(|c| c.piece.is_some()).count(), 1);
         let stock = v.counters.iter().find(|c| c.side == Some(Side::First) && c.label == "stock").unwrap();
         assert_eq!(stock.value, pos.stock(Side::First).to_string());
+        assert!(v.wraps.is_empty(), "the flat board does not wrap");
+    }
+
+    #[test]
+    fn groups_with_one_liberty_are_in_danger_and_wrapped_boards_say_where_they_wrap() {
+        use crate::rules::GameOptions;
+        // Spec E15 (cylinder, after White's a5, b4, a3): Black a4's only liberty is h4 across the
+        // seam; on the flat board the same Black stone would have none (E15's first case captures it).
+        let text = "......../......../......../W1......./B1W1....../W1......./......../........ w 24 22 0 0 0 0";
+        let cylinder = super::super::InchwormOptions::from_pairs([("topology", "cylinder")]).unwrap();
+        let pos = Position::parse_position(&cylinder, text).unwrap();
+        let v = pos.view();
+        let hint = |v: &BoardView, name: &str| v.cells.iter().find(|c| c.name == name).unwrap().marks.hint;
+        assert_eq!(hint(&v, "a4"), Some(HintMark::InDanger));
+        for name in ["a5", "b4", "a3"] {
+            assert_eq!(hint(&v, name), None, "{name} has liberties to spare");
+        }
+        assert_eq!(v.wraps.len(), 16, "files a and h join on each of the 8 ranks, both ways");
+        let h4_to_a4 = v.wraps.iter().find(|w| v.cells[w.from as usize].name == "h4" && w.dx > 0.0).unwrap();
+        assert_eq!(v.cells[h4_to_a4.to as usize].name, "a4");
+        let torus = super::super::InchwormOptions::from_pairs([("topology", "torus")]).unwrap();
+        assert_eq!(Position::parse_position(&torus, text).unwrap().view().wraps.len(), 32);
     }
 }

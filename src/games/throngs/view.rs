@@ -2,7 +2,7 @@
 //! of every site for the side to move, and the turn's counters.
 
 use super::{Phase, Position};
-use crate::rules::{BoardView, CellMarks, CellView, Counter, Layout, PieceView, Side};
+use crate::rules::{BoardView, CellMarks, CellView, Counter, Layout, PieceView, Side, WrapLink};
 
 impl Position {
     /// The game-neutral picture of this position.
@@ -33,12 +33,22 @@ impl Position {
                 }
             })
             .collect();
-        // Lines join neighbours; on the torus the wrapping joins are left out of the drawing.
+        // Lines join neighbours; on the torus a join across the seam is a wrap link instead, so the
+        // drawing can show where the line comes back.
         let mut lines = Vec::new();
+        let mut wraps = Vec::new();
         for s in lattice.sites() {
             for n in geo.neighbours_of(s) {
-                if s < n && lattice.distance(s, n) == 1 {
-                    lines.push((s, n));
+                if lattice.distance(s, n) == 1 {
+                    if s < n {
+                        lines.push((s, n));
+                    }
+                } else {
+                    let ((rs, cs), (rn, cn)) = (lattice.coords(s), lattice.coords(n));
+                    // The one-step offset that reaches n across the seam, each part in -1..=1.
+                    let step = |from: usize, to: usize, size: usize| ((to + size + 1 - from) % size) as f32 - 1.0;
+                    let (dr, dc) = (step(rs, rn, lattice.rows()), step(cs, cn, lattice.cols()));
+                    wraps.push(WrapLink { from: s, to: n, dx: dc - dr / 2.0, dy: dr * 3f32.sqrt() / 2.0 });
                 }
             }
         }
@@ -62,7 +72,7 @@ impl Position {
             label: "turns without placing".into(),
             value: self.idle(mover).to_string(),
         });
-        BoardView { layout: Layout::Lattice { lines }, cells, counters }
+        BoardView { layout: Layout::Lattice { lines }, cells, counters, wraps }
     }
 }
 
@@ -85,5 +95,30 @@ mod tests {
         let (a, b) = lines[0];
         let (ca, cb) = (&v.cells[a as usize], &v.cells[b as usize]);
         assert!(((ca.x - cb.x).powi(2) + (ca.y - cb.y).powi(2) - 1.0).abs() < 1e-4);
+        assert!(v.wraps.is_empty(), "T93 does not wrap");
+    }
+
+    #[test]
+    fn the_torus_view_links_every_seam_site_to_its_neighbour_one_step_out() {
+        let opts = crate::rules::GameOptions::from_pairs([("board", "torus-8")]).unwrap();
+        let pos = Position::new(&opts);
+        let v = pos.view();
+        let Layout::Lattice { lines } = &v.layout else { panic!("lattice expected") };
+        // Every site has six neighbours: drawn lines count twice, wrap links once per end.
+        assert_eq!(2 * lines.len() + v.wraps.len(), 64 * 6);
+        for w in &v.wraps {
+            // One unit long, and the neighbour really is on the other side of the board.
+            assert!((w.dx.hypot(w.dy) - 1.0).abs() < 1e-4, "{w:?}");
+            let (from, to) = (&v.cells[w.from as usize], &v.cells[w.to as usize]);
+            assert!((from.x + w.dx - to.x).abs() > 1.5 || (from.y + w.dy - to.y).abs() > 1.5, "{w:?}");
+        }
+        // Spec §2.6 (N = 11): a1's neighbours include a11 (W), k1 (SE) and k11 (SW) across the seams.
+        let opts = crate::rules::GameOptions::from_pairs([("board", "torus-11")]).unwrap();
+        let v11 = Position::new(&opts).view();
+        let a1 = v11.cells.iter().find(|c| c.name == "a1").unwrap().cell;
+        let mut across: Vec<String> =
+            v11.wraps.iter().filter(|w| w.from == a1).map(|w| v11.cells[w.to as usize].name.clone()).collect();
+        across.sort();
+        assert_eq!(across, ["a11", "k1", "k11"]);
     }
 }
