@@ -105,12 +105,12 @@ mod scripted_games {
         start_game(&mut app, 1, &[Left; 6], 1);
         assert_eq!(app.world().resource::<CurrentMatch>().game.option_pairs(), vec![("size".into(), "5".into())]);
         assert_projection_matches(&mut app);
-        // Black on A1 (the cursor starts there), White on B1, Black on C1.
+        // Black on C3 (a game starts with the cursor in the middle), White on D3, Black on E3.
         press(&mut app, &[Select]);
         press(&mut app, &[Right, Select]);
         press(&mut app, &[Right, Select]);
         let m = app.world().resource::<CurrentMatch>();
-        assert_eq!(m.history, vec!["A1", "B1", "C1"]);
+        assert_eq!(m.history, vec!["C3", "D3", "E3"]);
         assert_projection_matches(&mut app);
         let seen = &app.world().resource::<Seen>().0;
         let placed: Vec<_> = seen.iter().filter(|(_, k, _)| k == "Placed").collect();
@@ -131,10 +131,10 @@ mod scripted_games {
         let mut app = app_with_recorder();
         start_game(&mut app, 1, &[Left; 6], 1);
         press(&mut app, &[Select]);
-        // A1 is occupied now: choosing it again offers nothing and plays nothing.
+        // C3 is occupied now: choosing it again offers nothing and plays nothing.
         press(&mut app, &[Select]);
         let m = app.world().resource::<CurrentMatch>();
-        assert_eq!(m.history, vec!["A1"]);
+        assert_eq!(m.history, vec!["C3"]);
         assert!(m.message.is_some());
     }
 }
@@ -164,7 +164,7 @@ mod against_the_computer {
         }
         let m = app.world().resource::<CurrentMatch>();
         assert_eq!(m.history.len(), 2, "the computer did not answer: {:?}", m.history);
-        assert_eq!(m.history[0], "A1");
+        assert_eq!(m.history[0], "C3", "the cursor starts in the middle of the board");
         // Whether the computer placed a stone or took the pie swap, the person's seat acts next.
         let acting = m.acting_side().expect("the game goes on");
         assert_eq!(m.player_of(acting), None, "the computer moved and still acts: {:?}", m.history);
@@ -465,6 +465,85 @@ mod every_game_by_actions {
         }
     }
 
+    /// The pieces the board entities show, cell by cell.
+    fn shown_stones(app: &mut App) -> Vec<(u16, Option<stoneyard::rules::Side>, char)> {
+        let mut stones: Vec<_> = app
+            .world_mut()
+            .query::<&stoneyard::app::board::Stone>()
+            .iter(app.world())
+            .map(|s| (s.cell, s.owner, s.kind))
+            .collect();
+        stones.sort();
+        stones
+    }
+
+    /// Everything the screen shows of the game, as text: the board view the entities were built
+    /// from, the move list and the choice list.
+    fn shown_text(app: &App) -> String {
+        let view = app.world().resource::<BoardState>().view.clone();
+        let moves = app.world().resource::<stoneyard::app::hud::MoveList>().lines.clone();
+        let choices = app.world().resource::<TurnBuilder>().choices.clone();
+        let cursor = app.world().resource::<BoardCursor>().index;
+        format!("{view:?} {moves:?} {choices:?} cursor at {cursor}")
+    }
+
+    /// Hot-seat Hidden Intention: once A has sealed a commitment, nothing the app shows (board
+    /// entities, the view they come from, the move list, the choice list) holds any of it, for the
+    /// hand-over screen or for B; B is offered exactly what B would be offered had A chosen
+    /// otherwise. Both commitments appear together once B seals.
+    #[test]
+    fn a_sealed_commitment_cannot_be_read_from_the_other_players_view() {
+        let mut app = headless_app();
+        let index = GameKind::ALL.iter().position(|&k| k == GameKind::HiddenIntention).unwrap();
+        let mut keys = vec![Down; index];
+        keys.push(Select);
+        press(&mut app, &keys);
+        let options = stoneyard::games::open(GameKind::HiddenIntention, &[], None).unwrap().option_specs().len();
+        let mut keys = vec![Down; options + 2];
+        keys.push(Select);
+        press(&mut app, &keys);
+        assert_eq!(screen(&app), Screen::Playing);
+        let before_stones = shown_stones(&mut app);
+        let before_text = shown_text(&app);
+        let b_offers_before = {
+            let m = app.world().resource::<CurrentMatch>();
+            m.game.legal_decisions(stoneyard::rules::Side::Second)
+        };
+        // A writes a queen on d4, decision by decision, with the keyboard.
+        for decision in ["A:Q", "A:d4"] {
+            let offered = app.world().resource::<CurrentMatch>().decisions_now();
+            assert!(offered.iter().any(|d| d == decision), "{decision} not in {offered:?}");
+            play_by_keys(&mut app, decision);
+        }
+        assert_eq!(app.world().resource::<CurrentMatch>().history, ["A:Q", "A:d4"]);
+        assert_eq!(app.world().resource::<Secrecy>().handover, Some(stoneyard::rules::Side::Second));
+        let check = |app: &mut App, moment: &str| {
+            assert_eq!(shown_stones(app), before_stones, "{moment}: a stone of A's commitment is shown");
+            let text = shown_text(app);
+            // Everything as before A chose (the cursor is back in the middle, not on A's square).
+            assert_eq!(text, before_text, "{moment}: the screen changed");
+            let m = app.world().resource::<CurrentMatch>();
+            assert_eq!(m.game.legal_decisions(stoneyard::rules::Side::Second), b_offers_before, "{moment}");
+        };
+        check(&mut app, "on the hand-over screen");
+        press(&mut app, &[Select]);
+        assert_eq!(app.world().resource::<Secrecy>().handover, None);
+        check(&mut app, "after B takes the device");
+        // B writes a rook on e5: the attempt resolves and both figures appear at once.
+        for decision in ["B:R", "B:e5"] {
+            play_by_keys(&mut app, decision);
+        }
+        let shown = shown_stones(&mut app);
+        let names: Vec<String> = {
+            let view = app.world().resource::<BoardState>().view.clone().unwrap();
+            shown.iter().map(|(cell, _, kind)| format!("{kind}{}", view.cells[*cell as usize].name)).collect()
+        };
+        assert_eq!(names, ["Qd4", "Re5"]);
+        let moves = app.world().resource::<stoneyard::app::hud::MoveList>().lines.clone();
+        assert!(moves.len() == 1 && moves[0].ends_with("Qd4|Re5"), "{moves:?}");
+        assert_projection_matches(&mut app);
+    }
+
     #[test]
     fn gravel() {
         play_game(GameKind::Gravel, 30);
@@ -566,7 +645,7 @@ mod replays {
         let mut app = headless_app();
         press(&mut app, &[Down, Select]);
         press(&mut app, &[Left, Left, Left, Left, Left, Left, Down, Down, Down, Select]);
-        press(&mut app, &[Select, Right, Select, Right, Select, Right, Select]);
+        press(&mut app, &[Select, Right, Select, Right, Select, Up, Select]);
         let record = record_of(app.world().resource::<CurrentMatch>());
         assert_eq!(record.moves.len(), 4);
         let (current, replay) = open_record(&record).unwrap();
@@ -591,7 +670,7 @@ mod replays {
         assert_eq!(at(&app), 0);
         press(&mut app, &[Right]);
         assert_eq!(at(&app), 1);
-        assert_eq!(app.world().resource::<CurrentMatch>().history, vec!["A1"]);
+        assert_eq!(app.world().resource::<CurrentMatch>().history, vec!["C3"]);
         press(&mut app, &[Down]);
         assert_eq!(at(&app), 4);
         // Select starts and stops auto-play; it never plays a stone in a replay.
@@ -632,7 +711,7 @@ mod replays {
         app.update();
         assert!(!app.world().resource::<Replay>().active);
         let m = app.world().resource::<CurrentMatch>();
-        assert_eq!(m.history, vec!["A1", "B1"]);
+        assert_eq!(m.history, vec!["C3", "D3"]);
         assert!(!m.can_redo());
         // Now it is a game: a choice plays.
         press(&mut app, &[Right, Select]);
@@ -687,11 +766,11 @@ mod saved_games {
         press(&mut app, &[Select]);
         assert_eq!(screen(&app), Screen::Playing);
         assert!(!app.world().resource::<Replay>().active, "an unfinished save continues as a game");
-        assert_eq!(app.world().resource::<CurrentMatch>().history, vec!["A1", "B1", "C1"]);
+        assert_eq!(app.world().resource::<CurrentMatch>().history, vec!["C3", "D3", "E3"]);
         // The side panel lists the moves in the game's record notation.
         let lines = &app.world().resource::<stoneyard::app::hud::MoveList>().lines;
         assert_eq!(lines.len(), 3);
-        assert!(lines[0].ends_with("Black  A1") && lines[1].ends_with("White  B1"), "{lines:?}");
+        assert!(lines[0].ends_with("Black  C3") && lines[1].ends_with("White  D3"), "{lines:?}");
         // Delete it: Tab asks, Select confirms.
         open_saves(&mut app);
         press(&mut app, &[CycleOption]);

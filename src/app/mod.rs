@@ -4,6 +4,7 @@
 pub mod ai_player;
 mod audio;
 pub mod board;
+mod fonts;
 pub mod hud;
 pub mod input;
 pub mod key_bindings;
@@ -102,6 +103,7 @@ pub fn core_plugin(app: &mut App) {
         board::plugin,
         hud::plugin,
         rules_window::plugin,
+        fonts::plugin,
         save_io::plugin,
         secrecy::plugin,
         ai_player::plugin,

@@ -2,8 +2,8 @@
 //! commitment the other looks away; between the two a hand-over screen hides the board, and the
 //! move list never shows a sealed decision before both are resolved.
 
-use super::board::BoardState;
 use super::board::fx::Tween;
+use super::board::{BoardCursor, BoardState, middle_cell};
 use super::input::{Action, ActionPressed};
 use super::match_state::{CurrentMatch, side_label};
 use super::screen::Screen;
@@ -23,6 +23,10 @@ pub struct Secrecy {
     last_position: String,
     /// The board is hidden until this side's player confirms they hold the device.
     pub handover: Option<Side>,
+    /// Where each player left the board cursor when the device went to the other.
+    cursors: [Option<usize>; 2],
+    /// The hand-over the cursors were last switched for.
+    cursors_for: Option<Side>,
 }
 
 impl Secrecy {
@@ -73,7 +77,10 @@ pub fn undo_allowed(current: &CurrentMatch, secrecy: &Secrecy) -> bool {
 pub fn plugin(app: &mut App) {
     app.init_resource::<Secrecy>();
     app.add_systems(OnEnter(Screen::Playing), start_secrecy);
-    app.add_systems(Update, (track_secrecy, confirm_handover).chain().in_set(TurnSystems::Present));
+    app.add_systems(
+        Update,
+        (track_secrecy, keep_each_players_cursor, confirm_handover).chain().in_set(TurnSystems::Present),
+    );
     app.add_systems(EguiPrimaryContextPass, draw_handover.run_if(in_state(Screen::Playing)));
 }
 
@@ -83,7 +90,7 @@ fn start_secrecy(mut secrecy: ResMut<Secrecy>, current: Option<Res<CurrentMatch>
         revealed: current.history.len(),
         last_acting: current.acting_side(),
         last_position: current.game.position_text(),
-        handover: None,
+        ..Secrecy::default()
     };
 }
 
@@ -121,14 +128,36 @@ fn track_secrecy(
     }
 }
 
+/// Each player of a hot-seat game has their own board cursor: at a hand-over the cursor the last
+/// player left (on the square they just chose) is put away, and the next player's comes back (the
+/// middle of the board the first time).
+fn keep_each_players_cursor(mut secrecy: ResMut<Secrecy>, state: Res<BoardState>, mut cursor: ResMut<BoardCursor>) {
+    if secrecy.handover == secrecy.cursors_for {
+        return;
+    }
+    secrecy.cursors_for = secrecy.handover;
+    let (Some(to), Some(view)) = (secrecy.handover, &state.view) else { return };
+    secrecy.cursors[to.opponent().index()] = Some(cursor.index);
+    cursor.index = secrecy.cursors[to.index()].filter(|&i| i < view.cells.len()).unwrap_or_else(|| middle_cell(view));
+}
+
+/// The next player confirms with Select or Confirm. Only a press made while the hand-over screen
+/// already shows counts: the press that sealed the last commitment (same frame) must not also
+/// dismiss the screen meant to hide the board from the next player.
 fn confirm_handover(
     mut actions: MessageReader<ActionPressed>,
     mut secrecy: ResMut<Secrecy>,
     animating: Query<(), With<Tween>>,
+    mut showing: Local<bool>,
 ) {
     let pressed = actions.read().any(|a| matches!(a.0, Action::Select | Action::Confirm));
-    if secrecy.handover.is_some() && animating.is_empty() && pressed {
+    if secrecy.handover.is_none() || !animating.is_empty() {
+        *showing = false;
+    } else if *showing && pressed {
         secrecy.handover = None;
+        *showing = false;
+    } else {
+        *showing = true;
     }
 }
 

@@ -1,16 +1,39 @@
 //! The board cursor: arrows, D-pad or stick move it to the nearest space in that direction, so
 //! every game plays without a mouse; the mouse moves it by hovering.
 
+use super::project::BoardState;
+use crate::app::screen::Screen;
+use crate::app::turn::TurnSystems;
+use crate::rules::BoardView;
 use bevy::prelude::*;
 
 /// The space under the cursor (index into the board view's cells).
 #[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct BoardCursor {
     pub index: usize,
+    /// A game has just opened: the cursor goes to the middle of its board once the board is built.
+    pub recentre: bool,
 }
 
 pub fn plugin(app: &mut App) {
     app.init_resource::<BoardCursor>();
+    app.add_systems(OnEnter(Screen::Playing), |mut cursor: ResMut<BoardCursor>| cursor.recentre = true);
+    app.add_systems(Update, centre_on_a_new_game.in_set(TurnSystems::Project).after(super::project::project_board));
+}
+
+/// Every game starts with the cursor in the middle of its board (not where the last game left it).
+fn centre_on_a_new_game(state: Res<BoardState>, mut cursor: ResMut<BoardCursor>) {
+    if let (true, Some(view)) = (cursor.recentre, &state.view) {
+        *cursor = BoardCursor { index: middle_cell(view), recentre: false };
+    }
+}
+
+/// The index of the space nearest the middle of the board.
+pub fn middle_cell(view: &BoardView) -> usize {
+    let (x0, y0, x1, y1) = view.bounds();
+    let (mx, my) = ((x0 + x1) / 2.0, (y0 + y1) / 2.0);
+    let distance = |i: usize| (view.cells[i].x - mx).powi(2) + (view.cells[i].y - my).powi(2);
+    (0..view.cells.len()).min_by(|&a, &b| distance(a).total_cmp(&distance(b))).unwrap_or(0)
 }
 
 /// The index of the nearest cell from `from` roughly in direction `dir` (within 60° of it).

@@ -12,7 +12,7 @@ mod project;
 mod wrap_cue;
 
 pub use builder::{CellChosen, Choice, DragChosen, TurnBuilder, spaceless};
-pub use cursor::BoardCursor;
+pub use cursor::{BoardCursor, middle_cell};
 pub use project::{BoardState, CellSpace, HUD_WIDTH, Stone};
 
 use bevy::prelude::*;

@@ -75,7 +75,7 @@ fn same_board(a: &BoardView, b: &BoardView) -> bool {
         && a.cells.iter().zip(&b.cells).all(|(x, y)| x.name == y.name)
 }
 
-fn project_board(
+pub(super) fn project_board(
     mut commands: Commands,
     current: Res<CurrentMatch>,
     mut state: ResMut<BoardState>,
