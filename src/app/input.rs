@@ -114,12 +114,35 @@ pub fn devices_plugin(app: &mut App) {
     app.add_plugins(InputManagerPlugin::<Action>::default());
     app.add_systems(Startup, spawn_player_input);
     app.add_systems(bevy_egui::EguiPrimaryContextPass, note_typing);
+    app.add_systems(
+        PreUpdate,
+        keep_keys_for_the_game
+            .after(bevy_egui::EguiPreUpdateSet::ProcessInput)
+            .before(bevy_egui::EguiPreUpdateSet::BeginPass),
+    );
 }
 
-/// Read after egui has laid out the frame, used by the next frame's `record_actions`.
+/// Read after egui has laid out the frame, used by the next frame's `record_actions`: keys act in
+/// the game unless a text field has them.
 fn note_typing(mut contexts: bevy_egui::EguiContexts, mut typing: ResMut<TypingText>) {
     if let Ok(ctx) = contexts.ctx_mut() {
-        typing.set_if_neq(TypingText(ctx.egui_wants_keyboard_input()));
+        typing.set_if_neq(TypingText(ctx.text_edit_focused()));
+    }
+}
+
+/// The keyboard belongs to the game, whose menus have their own focus: before egui's pass, egui
+/// loses Tab (a game key, which egui would use to give its buttons keyboard focus) and any focus
+/// outside a text field, so Enter or Space never also press an egui button.
+fn keep_keys_for_the_game(mut contexts: bevy_egui::EguiContexts, mut inputs: Query<&mut bevy_egui::EguiInput>) {
+    let Ok(ctx) = contexts.ctx_mut() else { return };
+    if ctx.text_edit_focused() {
+        return;
+    }
+    if let Some(id) = ctx.memory(|m| m.focused()) {
+        ctx.memory_mut(|m| m.surrender_focus(id));
+    }
+    for mut input in &mut inputs {
+        input.0.events.retain(|e| !matches!(e, bevy_egui::egui::Event::Key { key: bevy_egui::egui::Key::Tab, .. }));
     }
 }
 
