@@ -152,8 +152,9 @@ pub fn illustrations(kind: GameKind) -> &'static [Illustration] {
             play: "Sb8-a7-b7",
         }],
         GameKind::HiddenIntention => &[Illustration {
-            caption: "Example 3: A's pawn on g2 and B's knight on c4 are placed together. B's knight stands on A's \
-                      ground and falls in the first round; then A's d5 pawn is on B's ground and falls in the second.",
+            caption: "Example 3: A's pawn on d5 holds only thanks to A's knight on d4. B's new knight on c4 pulls the d4 \
+                      square below zero: A's knight falls in the first round of the cascade, and then its pawn in \
+                      the second.",
             options: &[],
             position: "Nd4/ne Pd5 ; Ra5 Rh5 ; P7R2B2N0Q1 P8R0B2N1Q1 ; 2 2 ; - ; 3.1",
             play: "Pg2|Nc4/ne",

@@ -293,10 +293,11 @@ fn dress_stones(
             ));
         }
         if let Some(f) = stone.facing {
+            // A short tick on the rim, pointing where the knight faces, clear of its letter.
+            let turn = Quat::from_rotation_z(-(f as f32) * std::f32::consts::FRAC_PI_4);
             commands.spawn((
-                Sprite::from_color(text, Vec2::new(s * 0.08, s * 0.3)),
-                Transform::from_xyz(0.0, s * 0.2, 0.6)
-                    .with_rotation(Quat::from_rotation_z(-(f as f32) * std::f32::consts::FRAC_PI_4)),
+                Sprite::from_color(text, Vec2::new(s * 0.07, s * 0.15)),
+                Transform::from_translation(turn * Vec3::new(0.0, s * 0.3, 0.6)).with_rotation(turn),
                 Pickable::IGNORE,
                 ChildOf(e),
             ));
