@@ -404,7 +404,10 @@ fn show_destinations(
     let index: std::collections::HashMap<&str, usize> =
         view.cells.iter().enumerate().map(|(i, c)| (c.name.as_str(), i)).collect();
     let person_acts = !replay.active && current.acting_side().is_some_and(|side| current.player_of(side).is_none());
-    if settings.0.show_hints && person_acts && builder.start.is_none() && builder.choices.is_empty() {
+    // A started Throngs part always shows where its stone can go, hints on or off.
+    let part_under_way = view.cells.iter().any(|c| c.marks.travelling.is_some());
+    if (settings.0.show_hints || part_under_way) && person_acts && builder.start.is_none() && builder.choices.is_empty()
+    {
         // Every space where a legal decision starts; a red ring where it captures (a red stone).
         let mut starts: Vec<(&str, bool)> = Vec::new();
         for d in &decisions {
@@ -421,8 +424,8 @@ fn show_destinations(
         if rings.as_ref().is_none_or(|r| r.key != key) {
             *rings = Some(StartRings {
                 key,
-                mesh: meshes.add(Annulus::new(state.scale * 0.09, state.scale * 0.13)),
-                plain: materials.add(rgb(pal.cursor).with_alpha(0.45)),
+                mesh: meshes.add(Annulus::new(state.scale * 0.1, state.scale * 0.16)),
+                plain: materials.add(rgb(pal.cursor).with_alpha(0.7)),
                 capture: materials.add(Color::srgb(0.85, 0.1, 0.1)),
             });
         }
