@@ -53,6 +53,7 @@
 
 mod arena;
 mod budget;
+mod knowledge;
 mod level;
 mod mcts;
 mod policy;
@@ -63,7 +64,8 @@ pub use arena::{
     run_arena_with,
 };
 pub use budget::{Budget, SearchReport, StopReason};
-pub use level::{Level, LevelBudget, PlayoutQuality, budget_for, strategy_for};
+pub use knowledge::{GameEvaluator, GamePolicy, Knowledge, PlayoutQuality, prefer, squash};
+pub use level::{Level, LevelBudget, budget_for, strategy_for};
 pub use mcts::{ArmStats, MctsConfig, Searcher};
 pub use policy::{DecisivePolicy, DrawEvaluator, Evaluator, LevelPolicy, PlayoutPolicy, UniformPolicy, playout_value};
 pub use session::{AiSession, start_session};
