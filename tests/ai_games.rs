@@ -113,7 +113,6 @@ fn red_stone_easy_fills_the_last_eye_with_red_and_wins() {
 }
 
 #[test]
-#[ignore = "fails today (Medium and Hard): territory is judged at the end of the 4-action turn, four own decisions deep, and uniform playouts do not find it; needs a Gravel control policy/evaluator"]
 fn gravel_medium_takes_the_territory_win() {
     // Spec example 11 (N=5, X=4): Dark wins on territory at the end of this turn after `xa1,+a1`.
     let options = [("N".to_string(), "5".to_string()), ("X".to_string(), "4".to_string())];

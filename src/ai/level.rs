@@ -52,6 +52,10 @@ impl FromStr for Level {
     }
 }
 
+/// The levels' preference for sooner results (see `MctsConfig::length_discount`): a win 100
+/// decisions away counts about 0.82 of one found now.
+const LENGTH_DISCOUNT: f32 = 0.002;
+
 /// Everything a level fixes for one game.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LevelBudget {
@@ -76,7 +80,12 @@ impl LevelBudget {
     }
 
     pub fn config(&self) -> MctsConfig {
-        MctsConfig { exploration: self.exploration, playout_cap: self.playout_cap, ..MctsConfig::default() }
+        MctsConfig {
+            exploration: self.exploration,
+            playout_cap: self.playout_cap,
+            length_discount: LENGTH_DISCOUNT,
+            ..MctsConfig::default()
+        }
     }
 
     pub fn policy(&self) -> GamePolicy {
@@ -139,14 +148,23 @@ struct Calibration {
 
 use PlayoutQuality::{Informed, Uniform};
 
-/// Per-game presets (see `docs/arena.md` for the measurements behind them).
+/// Per-game presets, measured on 2026-11-23 on the shared two-core build machine under load (see
+/// `docs/arena.md`). Hard's iterations take about 2 s per decision there: playouts stop after a
+/// few dozen decisions and the game's evaluation scores them, so iterations are cheap (Hard's
+/// search runs at roughly 15k–30k iterations per second in Red Stone, 50k–110k in Gravel and
+/// Throngs, 100k–200k in Inchworm and Hidden Intention). Each level has about ten times the
+/// iterations of the one below. Hidden Intention's games are short (about 60 decisions), so its
+/// playouts run to the end: a cap of 24 with the influence evaluation lost 6–2–12 to full
+/// playouts at equal iterations.
 const CALIBRATION: &[Calibration] = &[
-    Calibration { game: "gravel", iterations: [200, 1_000, 5_000], playouts: [Informed; 3], playout_caps: [60; 3] },
-    Calibration { game: "red-stone", iterations: [300, 2_000, 10_000], playouts: [Informed; 3], playout_caps: [40; 3] },
-    Calibration { game: "throngs", iterations: [200, 1_000, 5_000], playouts: [Informed; 3], playout_caps: [40; 3] },
-    Calibration { game: "inchworm", iterations: [100, 500, 2_000], playouts: [Informed; 3], playout_caps: [60; 3] },
+    Calibration { game: "gravel", iterations: [400, 6_000, 80_000], playouts: [Informed; 3], playout_caps: [60; 3] },
+    Calibration { game: "red-stone", iterations: [300, 3_000, 30_000], playouts: [Informed; 3], playout_caps: [40; 3] },
+    Calibration { game: "throngs", iterations: [400, 6_000, 80_000], playouts: [Informed; 3], playout_caps: [40; 3] },
+    Calibration { game: "inchworm", iterations: [400, 6_000, 120_000], playouts: [Informed; 3], playout_caps: [60; 3] },
     Calibration {
         game: "hidden-intention",
+        // Easy at 1,000 beat uniform random only 7 of 10 (2026-11-22): its games are short and
+        // noisy, so even the easiest level needs a few thousand iterations (still ~40 ms).
         iterations: [4_000, 20_000, 150_000],
         playouts: [Uniform; 3],
         playout_caps: [1_000; 3],

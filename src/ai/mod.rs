@@ -67,7 +67,10 @@ pub use budget::{Budget, SearchReport, StopReason};
 pub use knowledge::{GameEvaluator, GamePolicy, Knowledge, PlayoutQuality, prefer, squash};
 pub use level::{Level, LevelBudget, budget_for, strategy_for};
 pub use mcts::{ArmStats, MctsConfig, Searcher};
-pub use policy::{DecisivePolicy, DrawEvaluator, Evaluator, LevelPolicy, PlayoutPolicy, UniformPolicy, playout_value};
+pub use policy::{
+    DecisivePolicy, DrawEvaluator, Evaluator, LevelPolicy, PlayoutPolicy, UniformPolicy, playout_value,
+    playout_value_and_length,
+};
 pub use session::{AiSession, start_session};
 
 use crate::rules::{GameRng, Rules, Side, ToMove, pick_index, seeded};
