@@ -157,15 +157,20 @@ use PlayoutQuality::{Informed, Uniform};
 /// playouts run to the end: a cap of 24 with the influence evaluation lost 6–2–12 to full
 /// playouts at equal iterations.
 const CALIBRATION: &[Calibration] = &[
-    Calibration { game: "gravel", iterations: [400, 6_000, 80_000], playouts: [Informed; 3], playout_caps: [60; 3] },
-    Calibration { game: "red-stone", iterations: [300, 3_000, 30_000], playouts: [Informed; 3], playout_caps: [40; 3] },
-    Calibration { game: "throngs", iterations: [400, 6_000, 80_000], playouts: [Informed; 3], playout_caps: [40; 3] },
-    Calibration { game: "inchworm", iterations: [400, 6_000, 120_000], playouts: [Informed; 3], playout_caps: [60; 3] },
+    Calibration { game: "gravel", iterations: [400, 8_000, 100_000], playouts: [Informed; 3], playout_caps: [60; 3] },
+    Calibration { game: "red-stone", iterations: [300, 4_000, 45_000], playouts: [Informed; 3], playout_caps: [40; 3] },
+    Calibration { game: "throngs", iterations: [400, 10_000, 140_000], playouts: [Informed; 3], playout_caps: [40; 3] },
+    Calibration {
+        game: "inchworm",
+        iterations: [400, 12_000, 220_000],
+        playouts: [Informed; 3],
+        playout_caps: [60; 3],
+    },
     Calibration {
         game: "hidden-intention",
         // Easy at 1,000 beat uniform random only 7 of 10 (2026-11-22): its games are short and
         // noisy, so even the easiest level needs a few thousand iterations (still ~40 ms).
-        iterations: [4_000, 20_000, 150_000],
+        iterations: [4_000, 20_000, 180_000],
         playouts: [Uniform; 3],
         playout_caps: [1_000; 3],
     },
