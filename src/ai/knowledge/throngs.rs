@@ -22,9 +22,15 @@ impl Knowledge for Position {
         squash(stones as f32 + 0.25 * territory as f32 + 0.5 * threats as f32, 6.0)
     }
 
-    /// Captures first (each swings the count by two), then placements (passing and shuffling
-    /// stones seldom change the count).
+    /// Passing out a won game when the opponent has just passed a whole turn (the game then
+    /// ends); otherwise captures first (each swings the count by two), then placements (passing
+    /// and shuffling stones seldom change the count).
     fn playout_pick(&self, moves: &[Move], rng: &mut GameRng) -> Option<usize> {
+        let mover = self.side_to_move();
+        let passes_end_the_game = self.passrun() >= 1 + self.part();
+        if passes_end_the_game && self.stones_of(mover) > self.stones_of(mover.opponent()) {
+            return moves.iter().position(|m| *m == Move::Pass);
+        }
         prefer(moves, rng, 0.8, |m| matches!(m, Move::Capture(_)))
             .or_else(|| prefer(moves, rng, 0.7, |m| matches!(m, Move::Place(_))))
     }
