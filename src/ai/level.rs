@@ -1,4 +1,4 @@
-//! Difficulty levels: presets of search iterations and playout quality, tunable per game.
+//! Difficulty levels: presets of search iterations, playout quality and playout cap, per game.
 
 use super::budget::Budget;
 pub use super::knowledge::PlayoutQuality;
@@ -119,20 +119,8 @@ pub fn budget_for(level: Level, game_slug: &str) -> LevelBudget {
         Level::Medium => (1, 1.0, 3_000),
         Level::Hard => (2, 2.0, 30_000),
     };
-    let (iterations, playouts, cap) = tuning_override(level).unwrap_or_else(|| numbers(index, generic));
+    let (iterations, playouts, cap) = numbers(index, generic);
     preset(iterations, seconds, playouts, cap)
-}
-
-/// TEMPORARY (tuning only): `STONEYARD_AI_EASY=iterations,quality,cap` overrides a level.
-fn tuning_override(level: Level) -> Option<(u64, PlayoutQuality, u32)> {
-    let text = std::env::var(format!("STONEYARD_AI_{}", level.slug().to_ascii_uppercase())).ok()?;
-    let parts: Vec<&str> = text.split(',').collect();
-    let quality = match parts.get(1)?.trim() {
-        "uniform" => PlayoutQuality::Uniform,
-        "decisive" => PlayoutQuality::Decisive,
-        _ => PlayoutQuality::Informed,
-    };
-    Some((parts.first()?.trim().parse().ok()?, quality, parts.get(2)?.trim().parse().ok()?))
 }
 
 /// One game's numbers.

@@ -7,9 +7,13 @@
 //!   static evaluation when a playout hits its ply cap ([`Evaluator`]), tree reuse between decisions
 //!   ([`Strategy::observe`]), transpositions for games with a Zobrist key, and decoupled selection
 //!   at simultaneous nodes (`ToMove::Both`).
+//! - [`Knowledge`] (`src/ai/knowledge/<game>.rs`): what each game tells the search — an evaluation
+//!   of ongoing positions for capped playouts and a playout policy ([`GameEvaluator`],
+//!   [`GamePolicy`]). Toy games implement it with the defaults (uniform playouts, draw at the cap).
 //! - [`Budget`]: iterations (deterministic for a seed), an optional wall-clock limit and a "move now"
 //!   flag.
-//! - [`Level`] and [`budget_for`]: the `random`, `easy`, `medium`, `hard` presets, tunable per game.
+//! - [`Level`] and [`budget_for`]: the `random`, `easy`, `medium`, `hard` presets (iterations,
+//!   playout quality and playout cap), tunable per game.
 //! - [`AiSession`] ([`start_session`], `DynGame::ai_session`): one decision thought about in slices,
 //!   for callers that hold a `DynGame` (the app).
 //! - [`run_arena`]: levels against each other with an Elo estimate (`stoneyard arena`).

@@ -87,3 +87,48 @@ pub fn prefer<M>(moves: &[M], rng: &mut GameRng, share: f32, preferred: impl Fn(
     let nth = pick_index(rng, count);
     moves.iter().enumerate().filter(|(_, m)| preferred(m)).nth(nth).map(|(i, _)| i)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::{gravel, hidden_intention, inchworm, red_stone, throngs};
+    use crate::rules::{Status, seeded};
+
+    /// Along random games of `R`: the evaluation is zero-sum, inside [-1, 1], and the playout
+    /// policy only picks listed decisions.
+    fn check<R: Knowledge>(start: R) {
+        let mut rng = seeded(5);
+        let mut moves = Vec::new();
+        for game in 0..3 {
+            let mut pos = start.clone();
+            for ply in 0..400 {
+                if pos.status() != Status::Ongoing {
+                    break;
+                }
+                let (first, second) = (pos.evaluate(Side::First), pos.evaluate(Side::Second));
+                assert!((-1.0..=1.0).contains(&first), "game {game} ply {ply}: {first}");
+                assert!((first + second).abs() < 1e-5, "game {game} ply {ply}: {first} vs {second}");
+                pos.legal_moves(&mut moves);
+                let i = pos.playout_pick(&moves, &mut rng).unwrap_or_else(|| pick_index(&mut rng, moves.len()));
+                assert!(i < moves.len());
+                pos.play_unchecked(&moves[i]);
+            }
+        }
+    }
+
+    #[test]
+    fn every_game_evaluates_zero_sum_and_picks_listed_decisions() {
+        check(gravel::Position::new(&Default::default()));
+        check(red_stone::Position::new(&Default::default()));
+        check(throngs::Position::new(&Default::default()));
+        check(inchworm::Position::new(&Default::default()));
+        check(hidden_intention::Position::new(&Default::default()));
+    }
+
+    #[test]
+    fn squash_is_odd_and_bounded() {
+        assert_eq!(squash(0.0, 3.0), 0.0);
+        assert!((squash(2.0, 3.0) + squash(-2.0, 3.0)).abs() < 1e-6);
+        assert!(squash(1e6, 1.0) <= 1.0 && squash(3.0, 3.0) > 0.7);
+    }
+}
