@@ -27,7 +27,9 @@ impl Knowledge for Position {
     /// and shuffling stones seldom change the count).
     fn playout_pick(&self, moves: &[Move], rng: &mut GameRng) -> Option<usize> {
         let mover = self.side_to_move();
-        let passes_end_the_game = self.passrun() >= 1 + self.part();
+        // Passing the rest of this turn ends the game when the parts passed in a row already
+        // cover the opponent's whole turn and this turn so far (2 before part 1, 3 before part 2).
+        let passes_end_the_game = self.passrun() > self.part();
         if passes_end_the_game && self.stones_of(mover) > self.stones_of(mover.opponent()) {
             return moves.iter().position(|m| *m == Move::Pass);
         }
