@@ -7,7 +7,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use stoneyard::ai::{
-    Budget, DecideError, Level, MctsConfig, RandomStrategy, Searcher, StopReason, Strategy, play_game, run_arena,
+    Budget, DecideError, Knowledge, Level, MctsConfig, RandomStrategy, Searcher, StopReason, Strategy, play_game,
+    run_arena,
 };
 use stoneyard::rules::{
     Cell, Effects, NoOptions, Notation, Outcome, ParseError, PlayError, Rules, Side, Status, ToMove,
@@ -56,6 +57,9 @@ impl TicTacToe {
         if self.cells.iter().all(Option::is_some) { Status::Over(Outcome::Draw) } else { Status::Ongoing }
     }
 }
+
+/// No game knowledge: uniform playouts, draws at the cap.
+impl Knowledge for TicTacToe {}
 
 impl Rules for TicTacToe {
     type Move = u8;
@@ -124,6 +128,9 @@ struct Nim {
     heaps: Vec<u8>,
     next: Side,
 }
+
+/// No game knowledge: uniform playouts, draws at the cap.
+impl Knowledge for Nim {}
 
 impl Rules for Nim {
     type Move = (u8, u8);
@@ -209,6 +216,9 @@ impl Sealed {
     }
 }
 
+/// No game knowledge: uniform playouts, draws at the cap.
+impl Knowledge for Sealed {}
+
 impl Rules for Sealed {
     type Move = (Side, u8);
     type Options = NoOptions;
@@ -268,6 +278,9 @@ struct Ring {
     at: u8,
     next: Side,
 }
+
+/// No game knowledge: uniform playouts, draws at the cap.
+impl Knowledge for Ring {}
 
 impl Rules for Ring {
     type Move = bool;

@@ -113,7 +113,6 @@ fn red_stone_easy_fills_the_last_eye_with_red_and_wins() {
 }
 
 #[test]
-#[ignore = "fails today (Medium and Hard): territory is judged at the end of the 4-action turn, four own decisions deep, and uniform playouts do not find it; needs a Gravel control policy/evaluator"]
 fn gravel_medium_takes_the_territory_win() {
     // Spec example 11 (N=5, X=4): Dark wins on territory at the end of this turn after `xa1,+a1`.
     let options = [("N".to_string(), "5".to_string()), ("X".to_string(), "4".to_string())];
@@ -122,4 +121,98 @@ fn gravel_medium_takes_the_territory_win() {
     let dark = deciding_side(game.as_ref()).expect("Dark to move");
     let after = computer_turn(game, dark, Level::Medium, 3);
     assert_eq!(after.status(), Status::Over(Outcome::Winner(dark)), "{}", after.position_text());
+}
+
+#[test]
+fn throngs_passes_out_a_won_game() {
+    // Spec example S14 (a): Black passed its whole first turn, so White ends the game by passing
+    // both parts, two stones to one. Any placement would let the game go on.
+    let text = "T93 W1 B:k9 W:b3,b6 idle=2,0 passrun=2 turn=1";
+    let game = open(GameKind::Throngs, &[], Some(text)).expect("S14 (a) opens");
+    for seed in 0..3 {
+        let after = computer_turn(game.clone_box(), Side::Second, Level::Medium, seed);
+        assert_eq!(after.status(), Status::Over(Outcome::Winner(Side::Second)), "seed {seed}");
+    }
+}
+
+#[test]
+fn throngs_captures_the_stone_that_decides_the_count() {
+    // Black's only stone, on k9, has three White neighbours: White has the power (3 − 1 = 2) to
+    // capture it. After the capture Black has no stone left and can never place again.
+    let text = "T93 W1 B:k9 W:j8,j9,k10 idle=0,0 passrun=0 turn=3";
+    let game = open(GameKind::Throngs, &[], Some(text)).expect("the position opens");
+    for seed in 0..3 {
+        let after = computer_turn(game.clone_box(), Side::Second, Level::Easy, seed);
+        assert!(after.position_text().contains("B:-"), "seed {seed}: {}", after.position_text());
+    }
+}
+
+#[test]
+fn inchworm_captures_the_big_stack_to_reach_the_target() {
+    // Spec example E13 after Black's second forced pass: White's drop on b1 takes Black's last
+    // liberty, captures all 25 stones and passes 60 points. No other action wins at once.
+    let text = "......../......../......../......../......../W1W1....../W1W1W1...../B25.W1..... w 0 19 0 0 10 40 3 1";
+    let game = open(GameKind::Inchworm, &[], Some(text)).expect("E13 opens");
+    for (level, seed) in [(Level::Easy, 0), (Level::Easy, 1), (Level::Medium, 2)] {
+        let after = computer_turn(game.clone_box(), Side::Second, level, seed);
+        assert_eq!(after.status(), Status::Over(Outcome::Winner(Side::Second)), "{level} seed {seed}");
+    }
+}
+
+/// Every complete commitment `side` can seal from `game` (no sealed choice of the opponent in
+/// it), as the decisions that make it up.
+fn commitments(game: &dyn DynGame, side: Side) -> Vec<Vec<String>> {
+    let decisions = game.legal_decisions(side);
+    if decisions.is_empty() {
+        return vec![Vec::new()];
+    }
+    let mut out = Vec::new();
+    for d in decisions {
+        let mut next = game.clone_box();
+        next.play_decision(&d).expect("a listed decision plays");
+        if next.to_move() != Some(ToMove::Both) || next.legal_decisions(side).is_empty() {
+            out.push(vec![d]);
+            continue;
+        }
+        for mut rest in commitments(next.as_ref(), side) {
+            rest.insert(0, d.clone());
+            out.push(rest);
+        }
+    }
+    out
+}
+
+#[test]
+fn hidden_intention_places_the_last_figure_where_it_wins_whatever_the_reply() {
+    // Spec example 12 with A's last figure a rook instead of a bishop: the last attempt. Only a few
+    // of A's squares win against every reply of B that does not name the same square (that reply
+    // burns the square and the attempt repeats); found here by brute force. The computer must
+    // seal one of them without seeing B's choice.
+    let text = "Rb2 Nf2/ne Qd3 Xc4 Pe4 ; Pd5 Xf5 Qe6 Nc7/sw Rg7 ; P0R1B0N0Q0 P0R0B1N0Q0 ; 0 0 ; - ; 14.1";
+    let game = open(GameKind::HiddenIntention, &[], Some(text)).expect("the position opens");
+    let replies = commitments(game.as_ref(), Side::Second);
+    // Decisions name their side ("A:d1", "B:d1"); the last one of a commitment is its square.
+    let square = |c: &[String]| c.last().map(|d| d[2..].to_string());
+    let wins_against_all = |own: &[String]| {
+        replies.iter().filter(|reply| square(reply) != square(own)).all(|reply| {
+            let mut g = game.clone_box();
+            for d in own.iter().chain(reply) {
+                g.play_decision(d).expect("a listed decision plays");
+            }
+            g.status() == Status::Over(Outcome::Winner(Side::First))
+        })
+    };
+    let all = commitments(game.as_ref(), Side::First);
+    let winning: Vec<&Vec<String>> = all.iter().filter(|c| wins_against_all(c)).collect();
+    assert!(winning.len() * 4 < all.len(), "{} of {} win: the test would prove little", winning.len(), all.len());
+    for seed in 0..3 {
+        let mut g = game.clone_box();
+        let mut sealed = Vec::new();
+        while !g.legal_decisions(Side::First).is_empty() && g.to_move() == Some(ToMove::Both) {
+            let d = g.ai_move(Side::First, Level::Medium, seed, None).expect("A decides");
+            g.play_decision(&d).expect("the decision plays");
+            sealed.push(d);
+        }
+        assert!(winning.contains(&&sealed), "seed {seed}: {sealed:?} does not win against every reply");
+    }
 }

@@ -4,6 +4,7 @@
 
 use super::Strategy;
 use super::budget::Budget;
+use super::knowledge::Knowledge;
 use super::level::{Level, budget_for, strategy_for};
 use crate::rules::{Outcome, Rules, Side, Status, ToMove};
 use serde::Serialize;
@@ -42,7 +43,7 @@ pub struct ArenaReport {
 
 /// `games` games between levels `a` and `b` from `start`; A plays `First` in even-numbered games.
 /// Budgets are iterations only, so the same seed gives the same report.
-pub fn run_arena<R: Rules>(start: &R, game_slug: &str, a: Level, b: Level, games: u32, seed: u64) -> ArenaReport {
+pub fn run_arena<R: Knowledge>(start: &R, game_slug: &str, a: Level, b: Level, games: u32, seed: u64) -> ArenaReport {
     let player = |level: Level| {
         move |player_seed: u64| -> (Box<dyn Strategy<R>>, Budget) {
             (strategy_for::<R>(level, game_slug, player_seed), budget_for(level, game_slug).fixed_budget())

@@ -1,10 +1,10 @@
-//! Difficulty levels: presets of search iterations and playout quality, tunable per game.
+//! Difficulty levels: presets of search iterations, playout quality and playout cap, per game.
 
 use super::budget::Budget;
+pub use super::knowledge::PlayoutQuality;
+use super::knowledge::{GameEvaluator, GamePolicy, Knowledge};
 use super::mcts::{MctsConfig, Searcher};
-use super::policy::{DecisivePolicy, DrawEvaluator, LevelPolicy, UniformPolicy};
 use super::{RandomStrategy, Strategy};
-use crate::rules::Rules;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
@@ -52,15 +52,9 @@ impl FromStr for Level {
     }
 }
 
-/// How simulated games choose their decisions.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PlayoutQuality {
-    /// Uniformly random: the most iterations per second.
-    Uniform,
-    /// Takes an immediately winning decision when a few trial plays find one (fewer, better
-    /// playouts).
-    Decisive,
-}
+/// The levels' preference for sooner results (see `MctsConfig::length_discount`): a win 100
+/// decisions away counts about 0.82 of one found now.
+const LENGTH_DISCOUNT: f32 = 0.002;
 
 /// Everything a level fixes for one game.
 #[derive(Clone, Debug, PartialEq)]
@@ -86,14 +80,16 @@ impl LevelBudget {
     }
 
     pub fn config(&self) -> MctsConfig {
-        MctsConfig { exploration: self.exploration, playout_cap: self.playout_cap, ..MctsConfig::default() }
+        MctsConfig {
+            exploration: self.exploration,
+            playout_cap: self.playout_cap,
+            length_discount: LENGTH_DISCOUNT,
+            ..MctsConfig::default()
+        }
     }
 
-    pub fn policy(&self) -> LevelPolicy {
-        match self.playouts {
-            PlayoutQuality::Uniform => LevelPolicy::Uniform(UniformPolicy),
-            PlayoutQuality::Decisive => LevelPolicy::Decisive(DecisivePolicy::default()),
-        }
+    pub fn policy(&self) -> GamePolicy {
+        GamePolicy { quality: self.playouts }
     }
 }
 
@@ -109,16 +105,22 @@ pub fn budget_for(level: Level, game_slug: &str) -> LevelBudget {
         exploration: std::f32::consts::SQRT_2,
     };
     let row = CALIBRATION.iter().find(|row| row.game == game_slug);
-    let iterations = |index: usize, generic: u64| row.map_or(generic, |r| r.iterations[index]);
-    let cap = row.map_or(1_000, |r| r.playout_cap);
-    match level {
-        Level::Random => LevelBudget { time_limit: None, ..preset(0, 0.0, PlayoutQuality::Uniform, cap) },
-        Level::Easy => preset(iterations(0, 300), 0.5, PlayoutQuality::Uniform, cap),
-        Level::Medium => preset(iterations(1, 3_000), 1.0, PlayoutQuality::Uniform, cap),
-        Level::Hard => {
-            preset(iterations(2, 30_000), 2.0, row.map_or(PlayoutQuality::Decisive, |r| r.hard_playouts), cap)
+    let generic_playouts = [PlayoutQuality::Uniform, PlayoutQuality::Uniform, PlayoutQuality::Decisive];
+    let numbers = |index: usize, generic: u64| match row {
+        Some(r) => (r.iterations[index], r.playouts[index], r.playout_caps[index]),
+        None => (generic, generic_playouts[index], 1_000),
+    };
+    let (index, seconds, generic) = match level {
+        Level::Random => {
+            let cap = row.map_or(1_000, |r| r.playout_caps[0]);
+            return LevelBudget { time_limit: None, ..preset(0, 0.0, PlayoutQuality::Uniform, cap) };
         }
-    }
+        Level::Easy => (0, 0.5, 300),
+        Level::Medium => (1, 1.0, 3_000),
+        Level::Hard => (2, 2.0, 30_000),
+    };
+    let (iterations, playouts, cap) = numbers(index, generic);
+    preset(iterations, seconds, playouts, cap)
 }
 
 /// One game's numbers.
@@ -126,66 +128,55 @@ struct Calibration {
     game: &'static str,
     /// Iterations per decision for Easy, Medium, Hard.
     iterations: [u64; 3],
-    hard_playouts: PlayoutQuality,
-    playout_cap: u32,
+    /// How the playouts of Easy, Medium, Hard choose.
+    playouts: [PlayoutQuality; 3],
+    /// Decisions a playout of Easy, Medium, Hard makes before the game's evaluation scores it.
+    playout_caps: [u32; 3],
 }
 
-/// Per-game presets. Hard's iterations take about 2 s from the initial position, measured with the
-/// engines of 2026-11-22 on the shared two-core build machine under load (MCTS iterations per
-/// second with uniform playouts: gravel 2.3k, throngs 2.4k, inchworm 2.0k, red-stone 5.1k,
-/// hidden-intention 60k–110k). Decisive playouts cost these games 2–3× the time and they seldom end
-/// on a single decision, so they play out uniformly. Random games of Gravel (about 1,450 decisions)
-/// and Inchworm (about 3,000) run past the generic cap of 1,000, and without an evaluator a capped
-/// playout only says "draw", so their caps let most playouts finish (Inchworm's iterations are
-/// fewer for it). Re-measure when the engines get faster or gain evaluators, and check the order of
-/// the levels with `stoneyard arena` (Medium beat Easy 4–0 in hidden-intention, throngs and
-/// red-stone and 3–1 in gravel, and Hard beat Medium 4–0 in hidden-intention, on 2026-11-22).
+use PlayoutQuality::{Informed, Uniform};
+
+/// Per-game presets, measured on 2026-11-23 on the shared two-core build machine under load (see
+/// `docs/arena.md`). Hard's iterations take about 2 s per decision there: playouts stop after a
+/// few dozen decisions and the game's evaluation scores them, so iterations are cheap (Hard's
+/// search runs at roughly 15k–30k iterations per second in Red Stone, 50k–110k in Gravel and
+/// Throngs, 100k–200k in Inchworm and Hidden Intention). Each level has about ten times the
+/// iterations of the one below; Gravel's Easy has 100, since with 400 it was too close to Medium
+/// on 5×5 (Medium won 13–2–5; with 100 it won 20–0–0, and Easy still beat random play 20–0–0).
+/// Hidden Intention's games are short (about 60 decisions), so its
+/// playouts run to the end: a cap of 24 with the influence evaluation lost 6–2–12 to full
+/// playouts at equal iterations.
 const CALIBRATION: &[Calibration] = &[
-    Calibration {
-        game: "gravel",
-        iterations: [200, 1_000, 5_000],
-        hard_playouts: PlayoutQuality::Uniform,
-        playout_cap: 4_000,
-    },
-    Calibration {
-        game: "red-stone",
-        iterations: [300, 2_000, 10_000],
-        hard_playouts: PlayoutQuality::Uniform,
-        playout_cap: 1_000,
-    },
-    Calibration {
-        game: "throngs",
-        iterations: [200, 1_000, 5_000],
-        hard_playouts: PlayoutQuality::Uniform,
-        playout_cap: 1_000,
-    },
+    Calibration { game: "gravel", iterations: [100, 8_000, 100_000], playouts: [Informed; 3], playout_caps: [60; 3] },
+    Calibration { game: "red-stone", iterations: [300, 4_000, 45_000], playouts: [Informed; 3], playout_caps: [40; 3] },
+    Calibration { game: "throngs", iterations: [400, 10_000, 140_000], playouts: [Informed; 3], playout_caps: [40; 3] },
     Calibration {
         game: "inchworm",
-        iterations: [100, 500, 2_000],
-        hard_playouts: PlayoutQuality::Uniform,
-        playout_cap: 6_000,
+        iterations: [400, 12_000, 220_000],
+        playouts: [Informed; 3],
+        playout_caps: [60; 3],
     },
     Calibration {
         game: "hidden-intention",
         // Easy at 1,000 beat uniform random only 7 of 10 (2026-11-22): its games are short and
         // noisy, so even the easiest level needs a few thousand iterations (still ~40 ms).
-        iterations: [4_000, 20_000, 150_000],
-        hard_playouts: PlayoutQuality::Uniform,
-        playout_cap: 1_000,
+        iterations: [4_000, 20_000, 180_000],
+        playouts: [Uniform; 3],
+        playout_caps: [1_000; 3],
     },
 ];
 
 /// A player of `level` for a game, seeded. `Random` needs no budget; the others are searchers
 /// configured from [`budget_for`] (pass the level's budget to `decide`).
-pub fn strategy_for<R: Rules>(level: Level, game_slug: &str, seed: u64) -> Box<dyn Strategy<R>> {
+pub fn strategy_for<R: Knowledge>(level: Level, game_slug: &str, seed: u64) -> Box<dyn Strategy<R>> {
     if level == Level::Random {
         return Box::new(RandomStrategy::new(seed));
     }
     let preset = budget_for(level, game_slug);
-    Box::new(Searcher::<R, LevelPolicy, DrawEvaluator>::with_policy(
+    Box::new(Searcher::<R, GamePolicy, GameEvaluator>::with_policy(
         preset.config(),
         preset.policy(),
-        DrawEvaluator,
+        GameEvaluator,
         seed,
     ))
 }

@@ -5,7 +5,7 @@
 //! searches.
 
 use super::budget::{Budget, SearchReport, StopReason};
-use super::policy::{DrawEvaluator, Evaluator, PlayoutPolicy, UniformPolicy, playout_value};
+use super::policy::{DrawEvaluator, Evaluator, PlayoutPolicy, UniformPolicy, playout_value_and_length};
 use super::{DecideError, Strategy, check_may_decide};
 use crate::rules::{GameRng, Rules, Side, Status, ToMove, pick_index, seeded};
 use std::collections::HashMap;
@@ -36,6 +36,10 @@ pub struct MctsConfig {
     /// Share one node between the ways of reaching the same position, for games whose `zobrist()`
     /// is nonzero (others are searched as a plain tree). Statistics of decisions stay per edge.
     pub transpositions: bool,
+    /// Values found `d` decisions below the root count `(1 − length_discount)^d` of their size,
+    /// so that of two wins the sooner one is preferred. Without it a side that wins whatever it
+    /// does first (a Gravel turn of several actions) can put the win off until it is gone.
+    pub length_discount: f32,
 }
 
 impl Default for MctsConfig {
@@ -46,6 +50,7 @@ impl Default for MctsConfig {
             playout_cap: 1_000,
             max_nodes: 1_000_000,
             transpositions: true,
+            length_discount: 0.0,
         }
     }
 }
@@ -303,7 +308,7 @@ impl<R: Rules, P: PlayoutPolicy<R>, E: Evaluator<R>> Searcher<R, P, E> {
         let value = loop {
             self.node_path.push(node);
             if let Status::Over(outcome) = pos.status() {
-                break outcome.score_for(Side::First);
+                break discounted(outcome.score_for(Side::First), self.config.length_discount, self.path.len() as u32);
             }
             if (node != ROOT && self.nodes[node as usize].visits == 0) || self.node_path.len() > MAX_DEPTH {
                 break self.playout(&mut pos);
@@ -387,8 +392,9 @@ impl<R: Rules, P: PlayoutPolicy<R>, E: Evaluator<R>> Searcher<R, P, E> {
     }
 
     fn playout(&mut self, pos: &mut R) -> f32 {
-        let Searcher { policy, evaluator, config, rng, moves, .. } = self;
-        playout_value(pos, policy, evaluator, config.playout_cap, rng, moves)
+        let Searcher { policy, evaluator, config, rng, moves, path, .. } = self;
+        let (value, plies) = playout_value_and_length(pos, policy, evaluator, config.playout_cap, rng, moves);
+        discounted(value, config.length_discount, path.len() as u32 + plies)
     }
 
     /// Generates the choices of a node from its position.
@@ -723,6 +729,11 @@ impl<R: Rules, P: PlayoutPolicy<R>, E: Evaluator<R>> Strategy<R> for Searcher<R,
     fn observe(&mut self, m: &R::Move) {
         self.played.push(m.clone());
     }
+}
+
+/// `value` shrunk by the length discount for a result `depth` decisions below the root.
+fn discounted(value: f32, discount: f32, depth: u32) -> f32 {
+    if discount <= 0.0 { value } else { value * (1.0 - discount).powi(depth.min(10_000) as i32) }
 }
 
 /// Stands in for a choice while the subtree is copied.

@@ -7,9 +7,13 @@
 //!   static evaluation when a playout hits its ply cap ([`Evaluator`]), tree reuse between decisions
 //!   ([`Strategy::observe`]), transpositions for games with a Zobrist key, and decoupled selection
 //!   at simultaneous nodes (`ToMove::Both`).
+//! - [`Knowledge`] (`src/ai/knowledge/<game>.rs`): what each game tells the search — an evaluation
+//!   of ongoing positions for capped playouts and a playout policy ([`GameEvaluator`],
+//!   [`GamePolicy`]). Toy games implement it with the defaults (uniform playouts, draw at the cap).
 //! - [`Budget`]: iterations (deterministic for a seed), an optional wall-clock limit and a "move now"
 //!   flag.
-//! - [`Level`] and [`budget_for`]: the `random`, `easy`, `medium`, `hard` presets, tunable per game.
+//! - [`Level`] and [`budget_for`]: the `random`, `easy`, `medium`, `hard` presets (iterations,
+//!   playout quality and playout cap), tunable per game.
 //! - [`AiSession`] ([`start_session`], `DynGame::ai_session`): one decision thought about in slices,
 //!   for callers that hold a `DynGame` (the app).
 //! - [`run_arena`]: levels against each other with an Elo estimate (`stoneyard arena`).
@@ -53,6 +57,7 @@
 
 mod arena;
 mod budget;
+mod knowledge;
 mod level;
 mod mcts;
 mod policy;
@@ -63,9 +68,13 @@ pub use arena::{
     run_arena_with,
 };
 pub use budget::{Budget, SearchReport, StopReason};
-pub use level::{Level, LevelBudget, PlayoutQuality, budget_for, strategy_for};
+pub use knowledge::{GameEvaluator, GamePolicy, Knowledge, PlayoutQuality, prefer, squash};
+pub use level::{Level, LevelBudget, budget_for, strategy_for};
 pub use mcts::{ArmStats, MctsConfig, Searcher};
-pub use policy::{DecisivePolicy, DrawEvaluator, Evaluator, LevelPolicy, PlayoutPolicy, UniformPolicy, playout_value};
+pub use policy::{
+    DecisivePolicy, DrawEvaluator, Evaluator, LevelPolicy, PlayoutPolicy, UniformPolicy, playout_value,
+    playout_value_and_length,
+};
 pub use session::{AiSession, start_session};
 
 use crate::rules::{GameRng, Rules, Side, ToMove, pick_index, seeded};

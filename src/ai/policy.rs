@@ -106,9 +106,22 @@ pub fn playout_value<R: Rules>(
     rng: &mut GameRng,
     moves: &mut Vec<R::Move>,
 ) -> f32 {
-    for _ in 0..cap {
+    playout_value_and_length(pos, policy, evaluator, cap, rng, moves).0
+}
+
+/// [`playout_value`] and the number of decisions the playout made.
+pub fn playout_value_and_length<R: Rules>(
+    pos: &mut R,
+    policy: &impl PlayoutPolicy<R>,
+    evaluator: &impl Evaluator<R>,
+    cap: u32,
+    rng: &mut GameRng,
+    moves: &mut Vec<R::Move>,
+) -> (f32, u32) {
+    let mut plies = 0;
+    while plies < cap {
         if let Status::Over(outcome) = pos.status() {
-            return outcome.score_for(Side::First);
+            return (outcome.score_for(Side::First), plies);
         }
         pos.legal_moves(moves);
         if moves.is_empty() {
@@ -117,13 +130,15 @@ pub fn playout_value<R: Rules>(
         }
         let i = policy.pick(pos, moves, rng).min(moves.len() - 1);
         pos.play_unchecked(&moves[i]);
+        plies += 1;
     }
-    match pos.status() {
+    let value = match pos.status() {
         Status::Over(outcome) => outcome.score_for(Side::First),
         Status::Ongoing => {
             let value = evaluator.evaluate(pos, Side::First);
             // A broken evaluator (NaN) must not poison the tree's statistics.
             if value.is_finite() { value.clamp(-1.0, 1.0) } else { 0.0 }
         }
-    }
+    };
+    (value, plies)
 }

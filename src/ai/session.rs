@@ -4,9 +4,9 @@
 //! slice per frame on the web.
 
 use super::budget::{Budget, StopReason};
+use super::knowledge::{GameEvaluator, GamePolicy, Knowledge};
 use super::level::{Level, LevelBudget, budget_for};
 use super::mcts::Searcher;
-use super::policy::{DrawEvaluator, LevelPolicy};
 use super::{DecideError, RandomStrategy, Strategy};
 use crate::rules::{Notation, Side};
 use std::sync::Arc;
@@ -30,8 +30,8 @@ pub trait AiSession: Send {
 }
 
 /// The session for a searching level.
-struct SearchSession<G: Notation> {
-    searcher: Searcher<G, LevelPolicy, DrawEvaluator>,
+struct SearchSession<G: Notation + Knowledge> {
+    searcher: Searcher<G, GamePolicy, GameEvaluator>,
     position: G,
     preset: LevelBudget,
     stop: Option<Arc<AtomicBool>>,
@@ -40,7 +40,7 @@ struct SearchSession<G: Notation> {
     finished: bool,
 }
 
-impl<G: Notation> AiSession for SearchSession<G> {
+impl<G: Notation + Knowledge> AiSession for SearchSession<G> {
     fn think(&mut self, iterations: u64) -> bool {
         if self.finished {
             return true;
@@ -88,7 +88,7 @@ impl AiSession for RandomSession {
 /// Starts the computer's decision for `side` in `position` at `level` (with the level's budget for
 /// this game, including its time limit). Refuses like [`Searcher::begin`], in particular when the
 /// opponent's sealed choice is already in `position`.
-pub fn start_session<G: Notation>(
+pub fn start_session<G: Notation + Knowledge>(
     position: &G,
     side: Side,
     level: Level,
@@ -100,7 +100,7 @@ pub fn start_session<G: Notation>(
         let m = RandomStrategy::new(seed).decide(position, side, &Budget::iterations(0))?;
         return Ok(Box::new(RandomSession { decision: position.format_move(&m) }));
     }
-    let mut searcher = Searcher::with_policy(preset.config(), preset.policy(), DrawEvaluator, seed);
+    let mut searcher = Searcher::with_policy(preset.config(), preset.policy(), GameEvaluator, seed);
     searcher.begin(position, side)?;
     Ok(Box::new(SearchSession {
         searcher,

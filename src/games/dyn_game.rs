@@ -1,7 +1,7 @@
 //! `DynGame`: any game behind one object-safe handle, driven by record tokens and texts.
 
 use super::GameKind;
-use crate::ai::{AiSession, ArenaReport, DecideError, Level, run_arena, start_session};
+use crate::ai::{AiSession, ArenaReport, DecideError, Knowledge, Level, run_arena, start_session};
 use crate::rules::{
     BoardView, Effects, GameOptions, LegalTokens, Notation, OptionError, OptionSpec, Outcome, ParseError, PlayoutStats,
     RecordError, Side, Status, ToMove, random_playout,
@@ -100,7 +100,7 @@ pub struct BenchReport {
 /// No playout is allowed more decisions than this (a guard against a game that never ends).
 pub const PLAYOUT_PLY_LIMIT: u64 = 1_000_000;
 
-impl<G: Notation> DynGame for G {
+impl<G: Notation + Knowledge> DynGame for G {
     fn kind(&self) -> GameKind {
         G::SLUG.parse().expect("every game's SLUG is a GameKind slug")
     }
@@ -301,7 +301,10 @@ pub fn available() -> Vec<&'static str> {
 }
 
 #[allow(dead_code)]
-fn open_as<G: Notation>(options: &[(String, String)], position: Option<&str>) -> Result<Box<dyn DynGame>, GameError> {
+fn open_as<G: Notation + Knowledge>(
+    options: &[(String, String)],
+    position: Option<&str>,
+) -> Result<Box<dyn DynGame>, GameError> {
     let options = G::Options::from_pairs(options.iter().map(|(k, v)| (k.as_str(), v.as_str())))?;
     Ok(match position {
         Some(text) => Box::new(G::parse_position(&options, text)?),

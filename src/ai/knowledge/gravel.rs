@@ -1,0 +1,31 @@
+//! Gravel: territory slack (occupied − lost, the loss condition) and control of enemy stacks.
+
+use super::{Knowledge, prefer, squash};
+use crate::games::gravel::{Action, Position};
+use crate::rules::{GameRng, Side};
+
+impl Knowledge for Position {
+    /// A side loses when `occupied < lost` (attrition implies it), so `occupied − lost` is how far
+    /// each side stands from losing; enemy pieces a side controls are removals it threatens next.
+    fn evaluate(&self, side: Side) -> f32 {
+        let opponent = side.opponent();
+        let slack = |s: Side| f32::from(self.occupied(s)) - f32::from(self.lost(s));
+        let mut threatened = [0.0f32; 2];
+        for cell in 0..self.spaces() {
+            if let Some((owner, height)) = self.stack(cell as u16)
+                && self.controls(owner.opponent(), cell)
+            {
+                threatened[owner.index()] += f32::from(height.min(self.budget()));
+            }
+        }
+        let margin = slack(side) - slack(opponent) + 0.5 * (threatened[opponent.index()] - threatened[side.index()]);
+        squash(margin, 6.0)
+    }
+
+    /// Removals first (they are what wins), then placements from the pool (they gain territory);
+    /// the many on-board moves and returns only get the leftover share.
+    fn playout_pick(&self, moves: &[Action], rng: &mut GameRng) -> Option<usize> {
+        prefer(moves, rng, 0.9, |m| matches!(m, Action::Remove(_)))
+            .or_else(|| prefer(moves, rng, 0.6, |m| matches!(m, Action::Place(_))))
+    }
+}
