@@ -62,6 +62,18 @@ pub fn space_summary(kind: GameKind, cell: &CellView, mover: Side, side_name: im
     parts.join(" · ")
 }
 
+/// The square a Hidden Intention attempt burned (`"Pc6|Xc6"` → `c6`): both commitments named the
+/// same target (spec §6.6). A swap names two squares before the target, so the target is the last
+/// square of each side's commitment.
+pub fn burned_square(attempt: &str) -> Option<&str> {
+    fn target(commitment: &str) -> Option<&str> {
+        crate::rules::cells_in_token(commitment).last().copied()
+    }
+    let (a, b) = attempt.split_once('|')?;
+    let square = target(a)?;
+    (target(b)? == square).then_some(square)
+}
+
 /// Hidden Intention's figure codes (spec §4) in words.
 fn figure_name(code: char) -> String {
     match code.to_ascii_uppercase() {
@@ -206,6 +218,17 @@ mod tests {
         });
         assert!(text.starts_with("d4 · A queen · influence +"), "{text}");
         assert!(text.ends_with("(A)"), "{text}");
+    }
+
+    #[test]
+    fn a_burn_is_both_commitments_on_one_square() {
+        // Spec example 2 (a burn), example 9 (a burn with a swap), example 1 (no burn).
+        assert_eq!(burned_square("Pc6|Xc6"), Some("c6"));
+        assert_eq!(burned_square("Pe5|d6<>h1 Pe5"), Some("e5"));
+        assert_eq!(burned_square("Qd4|Re5"), None);
+        assert_eq!(burned_square("c3<>f4 Pf6|Pb6"), None);
+        assert_eq!(burned_square("Nc4/ne|Pc4"), Some("c4"));
+        assert_eq!(burned_square("pass"), None);
     }
 
     #[test]

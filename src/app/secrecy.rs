@@ -185,6 +185,11 @@ fn draw_handover(
             if let Some(last) = moves.lines.last() {
                 ui.add_space(8.0);
                 ui.label(egui::RichText::new(format!("Last attempt: {}", last.trim())).size(18.0).monospace());
+                // The line is "  n. A|B    <attempt>" (the attempt may hold a space after a swap).
+                let attempt = last.split_once("A|B").map_or(last.as_str(), |(_, a)| a.trim());
+                if let Some(square) = super::labels::burned_square(attempt) {
+                    ui.label(egui::RichText::new(format!("Both chose {square}: it burned, and both choose again.")));
+                }
             }
             ui.add_space(16.0);
             ready = ui.button(egui::RichText::new(format!("I am {who} — show the board")).size(22.0)).clicked();
