@@ -62,28 +62,36 @@ cases:
 WASM_BINDGEN_VERSION = $(shell awk '/^name = "wasm-bindgen"$$/{getline; gsub(/[^0-9.]/,""); print}' Cargo.lock)
 WASM_OUT = $${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/wasm-release/stoneyard.wasm
 
+# Node.js and npm bring Binaryen's wasm-opt (pinned in scripts/wasm-opt) and, for the browser test,
+# playwright-core.
 web-deps: deps
 	@if [ "$$(wasm-bindgen --version 2>/dev/null | awk '{print $$2}')" != "$(WASM_BINDGEN_VERSION)" ]; then \
 	  cargo install wasm-bindgen-cli --version $(WASM_BINDGEN_VERSION); \
 	fi
+	@missing=""; command -v node >/dev/null 2>&1 || missing="nodejs"; \
+	command -v npm >/dev/null 2>&1 || missing="$$missing npm"; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing: $$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+WASM_OPT = scripts/wasm-opt/node_modules/.bin/wasm-opt
+# The WebAssembly features Rust 1.95 emits for wasm32-unknown-unknown, plus SIMD (.cargo/config.toml).
+WASM_FEATURES = --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+  --enable-mutable-globals --enable-reference-types --enable-multivalue --enable-simd
 
 web: web-deps
-	@command -v wasm-opt >/dev/null || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq binaryen; }
+	@[ -x $(WASM_OPT) ] || (cd scripts/wasm-opt && npm ci --no-audit --no-fund)
 	cargo build --profile wasm-release --target wasm32-unknown-unknown
-	@# wasm-opt runs before wasm-bindgen: Debian's binaryen (108) breaks wasm-bindgen's externref
-	@# table when run after it. -Oz without debug names: 44.0 MB -> 24.0 MB (8.1 MB gzipped).
-	wasm-opt -Oz --strip-debug --strip-producers --enable-bulk-memory --enable-nontrapping-float-to-int \
-	  --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \
-	  $(WASM_OUT) -o $(WASM_OUT:.wasm=.opt.wasm)
-	wasm-bindgen --target web --no-typescript --out-dir web/pkg --out-name stoneyard $(WASM_OUT:.wasm=.opt.wasm)
+	wasm-bindgen --target web --no-typescript --out-dir web/pkg --out-name stoneyard $(WASM_OUT)
+	@# Binaryen 132 from npm (Debian's 108 broke wasm-bindgen's externref table): -Oz, no debug names.
+	$(WASM_OPT) -Oz --strip-debug --strip-producers $(WASM_FEATURES) web/pkg/stoneyard_bg.wasm -o web/pkg/stoneyard_bg.wasm
 	@echo "wasm-release + wasm-opt -Oz" > web/pkg/BUILD
 	@ls -l web/pkg/*.wasm; echo "gzipped: $$(gzip -9 -c web/pkg/stoneyard_bg.wasm | wc -c) bytes"
 
 # The end-to-end browser test needs Chromium, Node.js and playwright-core (pinned in tests/web).
 web-test-deps: web-deps
 	@missing=""; [ -x /usr/bin/chromium ] || missing=" chromium"; \
-	command -v node >/dev/null 2>&1 || missing="$$missing nodejs"; \
-	command -v npm >/dev/null 2>&1 || missing="$$missing npm"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \

@@ -50,7 +50,7 @@ wasm="n/a"; wasm_gz="n/a"; wasm_build="not built (run make web)"
 if [ -f web/pkg/stoneyard_bg.wasm ]; then
   wasm_build=$(cat web/pkg/BUILD 2>/dev/null || echo "unknown build")
   wasm=$(stat -c %s web/pkg/stoneyard_bg.wasm | awk '{printf "%.1f MB", $1/1e6}')
-  wasm_gz=$(gzip -9 -c web/pkg/stoneyard_bg.wasm | wc -c | awk '{printf "%.1f MB", $1/1e6}')
+  wasm_gz=$(gzip -9 -c web/pkg/stoneyard_bg.wasm | wc -c | awk '{printf "%.2f MB", $1/1e6}')
 fi
 
 field() { sed -n "s/.*\"$1\":\([0-9.e+-]*\).*/\1/p"; }

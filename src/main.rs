@@ -1,11 +1,17 @@
 //! The `stoneyard` binary: a subcommand runs on the command line; none opens the game window.
 
-use clap::Parser;
 use std::process::ExitCode;
-use stoneyard::cli::Cli;
 
+/// In the browser there is no command line: the page opens the game.
+#[cfg(all(target_arch = "wasm32", feature = "app"))]
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    stoneyard::app::run(stoneyard::app::Launch::default())
+}
+
+#[cfg(not(all(target_arch = "wasm32", feature = "app")))]
+fn main() -> ExitCode {
+    use clap::Parser;
+    let cli = stoneyard::cli::Cli::parse();
     match cli.command {
         #[cfg(feature = "app")]
         None => stoneyard::app::run(stoneyard::app::Launch::default()),

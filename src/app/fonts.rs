@@ -1,20 +1,37 @@
-//! The menus' and HUD's fonts: egui's Ubuntu Light for text and Hack for monospace (each the
-//! other's fallback: Hack has the arrows Ubuntu lacks). egui's two emoji fonts (0.7 MB) are left
-//! out because no text of the game uses emoji, which keeps the browser download smaller.
+//! The game's fonts: Ubuntu Light for the menus' and HUD's text, Hack for monospace and for the
+//! board's labels (each egui family falls back on the other: Hack has the arrows Ubuntu lacks).
+//! Both are subsets made for Stoneyard (`assets/fonts/README.md`), which keeps the browser
+//! download small; egui's emoji fonts are left out because no text of the game uses emoji.
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use std::sync::Arc;
 
+/// Ubuntu Light, cut down to the characters a player can meet (`scripts/subset-fonts.sh`).
+pub const UBUNTU_LIGHT: &[u8] = include_bytes!("../../assets/fonts/UbuntuLight-derivative-Stoneyard.ttf");
+/// Hack, cut down the same way.
+pub const HACK: &[u8] = include_bytes!("../../assets/fonts/Hack-Stoneyard.ttf");
+
 pub fn plugin(app: &mut App) {
+    app.add_systems(Startup, use_hack_for_board_text);
     app.add_systems(EguiPrimaryContextPass, install_fonts);
+}
+
+/// Bevy's text (the board's labels) draws with the font at the default handle: Hack there
+/// replaces Bevy's built-in Fira Mono subset, which the browser build leaves out. (Headless tests
+/// have no text assets.)
+fn use_hack_for_board_text(fonts: Option<ResMut<Assets<Font>>>) -> Result {
+    if let Some(mut fonts) = fonts {
+        fonts.insert(AssetId::default(), Font::from_bytes(HACK.to_vec()))?;
+    }
+    Ok(())
 }
 
 /// The font set: Ubuntu Light first for proportional text, Hack first for monospace.
 pub fn font_definitions() -> egui::FontDefinitions {
     let mut fonts = egui::FontDefinitions::empty();
-    fonts.font_data.insert("ubuntu".into(), Arc::new(egui::FontData::from_static(epaint_default_fonts::UBUNTU_LIGHT)));
-    fonts.font_data.insert("hack".into(), Arc::new(egui::FontData::from_static(epaint_default_fonts::HACK_REGULAR)));
+    fonts.font_data.insert("ubuntu".into(), Arc::new(egui::FontData::from_static(UBUNTU_LIGHT)));
+    fonts.font_data.insert("hack".into(), Arc::new(egui::FontData::from_static(HACK)));
     fonts.families.insert(egui::FontFamily::Proportional, vec!["ubuntu".into(), "hack".into()]);
     fonts.families.insert(egui::FontFamily::Monospace, vec!["hack".into(), "ubuntu".into()]);
     fonts
@@ -32,6 +49,33 @@ fn install_fonts(mut contexts: EguiContexts, mut installed: Local<bool>) -> Resu
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::BTreeSet;
+    use std::path::Path;
+
+    /// Every character inside a string literal of the game's sources (comments left out): the
+    /// texts of the menus, HUD, labels and rules help.
+    fn characters_the_game_writes() -> BTreeSet<char> {
+        fn visit(dir: &Path, out: &mut BTreeSet<char>) {
+            for entry in std::fs::read_dir(dir).expect("the source directory") {
+                let path = entry.expect("a directory entry").path();
+                if path.is_dir() {
+                    visit(&path, out);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    let text = std::fs::read_to_string(&path).expect("a source file");
+                    for line in text.lines().filter(|l| !l.trim_start().starts_with("//")) {
+                        let code = line.split(" // ").next().unwrap_or(line);
+                        // Odd-numbered pieces between quotes are inside a string literal.
+                        for piece in code.split('"').skip(1).step_by(2) {
+                            out.extend(piece.chars());
+                        }
+                    }
+                }
+            }
+        }
+        let mut chars = BTreeSet::new();
+        visit(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut chars);
+        chars
+    }
 
     #[test]
     fn every_character_the_game_writes_has_a_glyph_in_each_family() {
@@ -40,17 +84,20 @@ mod tests {
             fonts.families[&family]
                 .iter()
                 .map(|name| match name.as_str() {
-                    "ubuntu" => epaint_default_fonts::UBUNTU_LIGHT,
-                    "hack" => epaint_default_fonts::HACK_REGULAR,
+                    "ubuntu" => UBUNTU_LIGHT,
+                    "hack" => HACK,
                     other => panic!("unexpected font {other}"),
                 })
                 .map(|bytes| ttf_parser::Face::parse(bytes, 0).expect("a font file"))
                 .collect()
         };
+        let written = characters_the_game_writes();
+        assert!(written.contains(&'—') && written.contains(&'→'), "the scan finds the game's texts");
+        // What a player may type into a save's name: Latin-1 and Latin Extended-A.
+        let typed = ('\u{a0}'..='\u{17f}').filter(|c| !c.is_control());
         for family in [egui::FontFamily::Proportional, egui::FontFamily::Monospace] {
             let faces = faces(family.clone());
-            // The non-ASCII characters of the game's texts (menus, labels, rules), and ASCII.
-            for c in "§→·…—“”–≤≥×−±°²◀▶ AZaz09|<>*+-#".chars() {
+            for c in written.iter().copied().filter(|c| !c.is_control()).chain(typed.clone()) {
                 assert!(faces.iter().any(|f| f.glyph_index(c).is_some()), "{family:?} has no glyph for {c:?}");
             }
         }
@@ -58,5 +105,14 @@ mod tests {
             faces(egui::FontFamily::Proportional)[0].glyph_index('→').is_none(),
             "Ubuntu lacks arrows: Hack backs it"
         );
+    }
+
+    #[test]
+    fn the_board_labels_font_has_every_label_character() {
+        // Board labels: coordinates, counts, Hidden Intention's figure letters, danger marks.
+        let hack = ttf_parser::Face::parse(HACK, 0).expect("a font file");
+        for c in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!?+-·".chars() {
+            assert!(hack.glyph_index(c).is_some(), "Hack has no glyph for {c:?}");
+        }
     }
 }
