@@ -7,8 +7,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use stoneyard::ai::{
-    Budget, DecideError, Knowledge, Level, MctsConfig, RandomStrategy, Searcher, StopReason, Strategy, play_game,
-    run_arena,
+    ArenaGame, ArenaSeries, ArenaTally, Budget, DecideError, Knowledge, Level, MctsConfig, RandomStrategy, Searcher,
+    StopReason, Strategy, play_game, run_arena,
 };
 use stoneyard::rules::{
     Cell, Effects, NoOptions, Notation, Outcome, ParseError, PlayError, Rules, Side, Status, ToMove,
@@ -349,9 +349,9 @@ fn tic_tac_toe_never_loses_to_random_play() {
         let mut random = RandomStrategy::new(1_000 + game);
         let start = TicTacToe::new(&NoOptions);
         let (outcome, ai_side) = if game % 2 == 0 {
-            (play_game(&start, [&mut ai, &mut random], [&budget, &random_budget], 100), Side::First)
+            (play_game(&start, [&mut ai, &mut random], [&budget, &random_budget], 100).0, Side::First)
         } else {
-            (play_game(&start, [&mut random, &mut ai], [&random_budget, &budget], 100), Side::Second)
+            (play_game(&start, [&mut random, &mut ai], [&random_budget, &budget], 100).0, Side::Second)
         };
         assert_ne!(outcome, Outcome::Winner(ai_side.opponent()), "game {game}");
     }
@@ -528,7 +528,7 @@ fn never_reads_the_opponents_sealed_decision() {
     for seed in 0..80 {
         let mut a = searcher::<Sealed>(seed);
         let mut b = searcher::<Sealed>(seed + 1_000);
-        if play_game(&pos, [&mut a, &mut b], [&budget, &budget], 10) == Outcome::Winner(Side::Second) {
+        if play_game(&pos, [&mut a, &mut b], [&budget, &budget], 10).0 == Outcome::Winner(Side::Second) {
             second_wins += 1;
         }
     }
@@ -538,7 +538,8 @@ fn never_reads_the_opponents_sealed_decision() {
 #[test]
 fn arena_hard_beats_random_at_tic_tac_toe() {
     let start = TicTacToe::new(&NoOptions);
-    let report = run_arena(&start, "tic-tac-toe", Level::Random, Level::Hard, 8, 7);
+    let series = |games, seed| ArenaSeries { games, seed, jobs: 1 };
+    let report = run_arena(&start, "tic-tac-toe", Level::Random, Level::Hard, series(8, 7), &|_, _| {});
     assert_eq!(report.games, 8);
     assert_eq!(report.a_wins + report.draws + report.b_wins, 8);
     assert_eq!(report.a_wins, 0, "{report:?}");
@@ -547,13 +548,55 @@ fn arena_hard_beats_random_at_tic_tac_toe() {
     assert!(report.elo_ci95[0] <= report.elo && report.elo <= report.elo_ci95[1]);
     // Reproducible from the seed.
     assert_eq!(
-        run_arena(&start, "tic-tac-toe", Level::Random, Level::Easy, 4, 3),
-        run_arena(&start, "tic-tac-toe", Level::Random, Level::Easy, 4, 3)
+        run_arena(&start, "tic-tac-toe", Level::Random, Level::Easy, series(4, 3), &|_, _| {}),
+        run_arena(&start, "tic-tac-toe", Level::Random, Level::Easy, series(4, 3), &|_, _| {})
     );
     let json = serde_json::to_value(&report).expect("serialises");
     for key in ["game", "a", "b", "games", "a_wins", "draws", "b_wins", "elo", "elo_ci95"] {
         assert!(json.get(key).is_some(), "{key}");
     }
+}
+
+#[test]
+fn arena_on_several_threads_reports_every_game_and_the_same_tally() {
+    let start = TicTacToe::new(&NoOptions);
+    let heard = std::sync::Mutex::new(Vec::<(ArenaGame, ArenaTally)>::new());
+    let listen = |game: &ArenaGame, tally: &ArenaTally| heard.lock().unwrap().push((*game, *tally));
+    let one = run_arena(
+        &start,
+        "tic-tac-toe",
+        Level::Random,
+        Level::Easy,
+        ArenaSeries { games: 9, seed: 5, jobs: 1 },
+        &listen,
+    );
+    let heard_one = std::mem::take(&mut *heard.lock().unwrap());
+    let three = run_arena(
+        &start,
+        "tic-tac-toe",
+        Level::Random,
+        Level::Easy,
+        ArenaSeries { games: 9, seed: 5, jobs: 3 },
+        &listen,
+    );
+    assert_eq!(one, three, "the result does not depend on the number of threads");
+    let mut heard_three = heard.into_inner().unwrap();
+    // Each game is heard once, with a running tally one game longer than the last.
+    for heard in [&heard_one, &heard_three] {
+        assert_eq!(heard.len(), 9);
+        for (i, (game, tally)) in heard.iter().enumerate() {
+            assert_eq!(tally.games() as usize, i + 1);
+            assert!(game.decisions >= 5 && game.decisions <= 9, "{game:?}");
+            let a_side = if game.number.is_multiple_of(2) { Side::First } else { Side::Second };
+            assert_eq!(game.a_side, a_side);
+        }
+        let last = heard[8].1;
+        assert_eq!((last.a_wins, last.draws, last.b_wins), (one.a_wins, one.draws, one.b_wins));
+    }
+    // The same games, whatever order they finished in.
+    heard_three.sort_by_key(|(game, _)| game.number);
+    let games = |heard: &[(ArenaGame, ArenaTally)]| heard.iter().map(|(game, _)| *game).collect::<Vec<_>>();
+    assert_eq!(games(&heard_one), games(&heard_three));
 }
 
 #[test]
@@ -582,7 +625,7 @@ fn the_game_handle_offers_sessions_moves_and_the_arena() {
     assert!(["2", "5", "6", "7", "8"].contains(&random.as_str()));
 
     let start: Box<dyn DynGame> = Box::new(TicTacToe::new(&NoOptions));
-    let report = start.arena(Level::Hard, Level::Random, 4, 1);
+    let report = start.arena(Level::Hard, Level::Random, ArenaSeries { games: 4, seed: 1, jobs: 1 }, &|_, _| {});
     assert_eq!((report.game.as_str(), report.a.as_str(), report.b.as_str()), ("tic-tac-toe", "hard", "random"));
     assert_eq!(report.b_wins, 0, "{report:?}");
 }
@@ -686,8 +729,9 @@ mod arena_seats {
         let log = Mutex::new(Vec::new());
         let (mut a, mut b) = (Logger { seat: 0, log: &log }, Logger { seat: 1, log: &log });
         let budget = Budget::iterations(1);
-        let outcome = play_game(&start, [&mut a, &mut b], [&budget, &budget], 500);
+        let (outcome, decisions) = play_game(&start, [&mut a, &mut b], [&budget, &budget], 500);
         let log = log.into_inner().unwrap();
+        assert_eq!(decisions, log.len() as u64, "every decision asked for was played and counted");
         assert_eq!(&log[..3], &[(0, Side::First), (1, Side::Second), (0, Side::Second)]);
         // From the swap on, seat 0 plays White and seat 1 Black.
         assert!(log[2..].iter().all(|&(seat, side)| side.index() != seat));

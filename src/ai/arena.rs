@@ -1,6 +1,7 @@
 //! The arena: seeded series of games between two levels, summarised as an Elo difference.
 //!
-//! Sides alternate game by game; the Elo difference comes with a 95% interval.
+//! Sides alternate game by game; the Elo difference comes with a 95% interval. Games may run on
+//! several threads: each game has its own seed, so the tally does not depend on their order.
 
 use super::Strategy;
 use super::budget::Budget;
@@ -8,6 +9,8 @@ use super::knowledge::Knowledge;
 use super::level::{Level, budget_for, strategy_for};
 use crate::rules::{Outcome, Rules, Side, Status, ToMove};
 use serde::Serialize;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU32, Ordering};
 
 /// A game longer than this many atomic decisions is scored a draw (a guard, not a rule).
 pub const ARENA_DECISION_LIMIT: u64 = 100_000;
@@ -24,6 +27,50 @@ impl ArenaTally {
     pub fn games(&self) -> u32 {
         self.a_wins + self.draws + self.b_wins
     }
+
+    /// Counts one finished game.
+    pub fn record(&mut self, game: &ArenaGame) {
+        match game.outcome {
+            Outcome::Winner(side) if side == game.a_side => self.a_wins += 1,
+            Outcome::Winner(_) => self.b_wins += 1,
+            Outcome::Draw => self.draws += 1,
+        }
+    }
+}
+
+/// One finished game of a series, reported as it ends (games on several threads end out of order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ArenaGame {
+    /// The game's number in the series, from 0; A plays `First` in even-numbered games.
+    pub number: u32,
+    pub a_side: Side,
+    /// The outcome with sides as played (the winner is a side, not a player).
+    pub outcome: Outcome,
+    /// Atomic decisions played.
+    pub decisions: u64,
+}
+
+impl ArenaGame {
+    /// "A won", "B won" or "drawn".
+    pub fn result_text(&self) -> &'static str {
+        match self.outcome {
+            Outcome::Winner(side) if side == self.a_side => "A won",
+            Outcome::Winner(_) => "B won",
+            Outcome::Draw => "drawn",
+        }
+    }
+}
+
+/// Called after each game with that game and the tally of all games finished so far.
+pub type ArenaProgress<'a> = dyn Fn(&ArenaGame, &ArenaTally) + Sync + 'a;
+
+/// How a series is played: how many games, from which seed, on how many threads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ArenaSeries {
+    pub games: u32,
+    pub seed: u64,
+    /// Games played at the same time (at least 1).
+    pub jobs: usize,
 }
 
 /// The line `stoneyard arena` prints.
@@ -41,15 +88,22 @@ pub struct ArenaReport {
     pub elo_ci95: [f64; 2],
 }
 
-/// `games` games between levels `a` and `b` from `start`; A plays `First` in even-numbered games.
-/// Budgets are iterations only, so the same seed gives the same report.
-pub fn run_arena<R: Knowledge>(start: &R, game_slug: &str, a: Level, b: Level, games: u32, seed: u64) -> ArenaReport {
+/// A series between levels `a` and `b` from `start`; A plays `First` in even-numbered games.
+/// Budgets are iterations only, so the same seed gives the same report, on any number of threads.
+pub fn run_arena<R: Knowledge>(
+    start: &R,
+    game_slug: &str,
+    a: Level,
+    b: Level,
+    series: ArenaSeries,
+    progress: &ArenaProgress<'_>,
+) -> ArenaReport {
     let player = |level: Level| {
         move |player_seed: u64| -> (Box<dyn Strategy<R>>, Budget) {
             (strategy_for::<R>(level, game_slug, player_seed), budget_for(level, game_slug).fixed_budget())
         }
     };
-    let tally = run_arena_with(start, games, seed, &player(a), &player(b));
+    let tally = run_arena_with(start, series, &player(a), &player(b), progress);
     let (elo, elo_ci95) = elo_estimate(&tally);
     let round = |x: f64| (x * 10.0).round() / 10.0;
     ArenaReport {
@@ -66,47 +120,74 @@ pub fn run_arena<R: Knowledge>(start: &R, game_slug: &str, a: Level, b: Level, g
 }
 
 /// A player factory: given a seed, a fresh strategy and the budget it decides with.
-pub type PlayerFactory<'a, R> = dyn Fn(u64) -> (Box<dyn Strategy<R>>, Budget) + 'a;
+pub type PlayerFactory<'a, R> = dyn Fn(u64) -> (Box<dyn Strategy<R>>, Budget) + Sync + 'a;
 
-/// The arena with any players: fresh players every game, seeded from `seed` and the game number.
+/// The arena with any players: fresh players every game, seeded from the series' seed and the
+/// game number. `series.jobs` threads take the games in turn; `progress` hears each game as it ends.
 pub fn run_arena_with<R: Rules>(
     start: &R,
-    games: u32,
-    seed: u64,
+    series: ArenaSeries,
     make_a: &PlayerFactory<'_, R>,
     make_b: &PlayerFactory<'_, R>,
+    progress: &ArenaProgress<'_>,
 ) -> ArenaTally {
-    let mut tally = ArenaTally::default();
-    for game in 0..games {
-        let game_seed = mix(seed, u64::from(game));
-        let (mut a, a_budget) = make_a(mix(game_seed, 1));
-        let (mut b, b_budget) = make_b(mix(game_seed, 2));
-        let a_side = if game % 2 == 0 { Side::First } else { Side::Second };
-        let outcome = if a_side == Side::First {
-            play_game(start, [a.as_mut(), b.as_mut()], [&a_budget, &b_budget], ARENA_DECISION_LIMIT)
-        } else {
-            play_game(start, [b.as_mut(), a.as_mut()], [&b_budget, &a_budget], ARENA_DECISION_LIMIT)
-        };
-        match outcome {
-            Outcome::Winner(side) if side == a_side => tally.a_wins += 1,
-            Outcome::Winner(_) => tally.b_wins += 1,
-            Outcome::Draw => tally.draws += 1,
+    let next_game = AtomicU32::new(0);
+    let tally = Mutex::new(ArenaTally::default());
+    let worker = || {
+        loop {
+            let number = next_game.fetch_add(1, Ordering::Relaxed);
+            if number >= series.games {
+                break;
+            }
+            let game = play_arena_game(start, series.seed, number, make_a, make_b);
+            // A poisoned lock means another game's thread panicked; its panic is re-raised below.
+            let Ok(mut tally) = tally.lock() else { break };
+            tally.record(&game);
+            progress(&game, &tally);
         }
-    }
-    tally
+    };
+    let jobs = series.jobs.clamp(1, series.games.max(1) as usize);
+    std::thread::scope(|scope| {
+        for _ in 1..jobs {
+            scope.spawn(worker);
+        }
+        worker();
+    });
+    tally.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Game `number` of a series: fresh players seeded from the series' seed and the number.
+fn play_arena_game<R: Rules>(
+    start: &R,
+    seed: u64,
+    number: u32,
+    make_a: &PlayerFactory<'_, R>,
+    make_b: &PlayerFactory<'_, R>,
+) -> ArenaGame {
+    let game_seed = mix(seed, u64::from(number));
+    let (mut a, a_budget) = make_a(mix(game_seed, 1));
+    let (mut b, b_budget) = make_b(mix(game_seed, 2));
+    let a_side = if number.is_multiple_of(2) { Side::First } else { Side::Second };
+    let (outcome, decisions) = if a_side == Side::First {
+        play_game(start, [a.as_mut(), b.as_mut()], [&a_budget, &b_budget], ARENA_DECISION_LIMIT)
+    } else {
+        play_game(start, [b.as_mut(), a.as_mut()], [&b_budget, &a_budget], ARENA_DECISION_LIMIT)
+    };
+    ArenaGame { number, a_side, outcome, decisions }
 }
 
 /// Plays one game from `start`: `players[i]` sits in seat `i`, which plays `Side::from_index(i)`
 /// until a pie swap exchanges the seats' colours; the outcome names the winning seat as a side.
 /// Every decision played is shown to both players. At a simultaneous node each side chooses its
 /// whole commitment from a position without the other's, then both are applied. A player that
-/// fails to give a legal decision loses; a game longer than `max_decisions` is a draw.
+/// fails to give a legal decision loses; a game longer than `max_decisions` is a draw. Returns the
+/// outcome and the number of atomic decisions played.
 pub fn play_game<R: Rules>(
     start: &R,
     mut players: [&mut dyn Strategy<R>; 2],
     budgets: [&Budget; 2],
     max_decisions: u64,
-) -> Outcome {
+) -> (Outcome, u64) {
     let mut pos = start.clone();
     let mut decisions = 0u64;
     let mut moves = Vec::new();
@@ -119,25 +200,28 @@ pub fn play_game<R: Rules>(
     };
     loop {
         if let Status::Over(outcome) = pos.status() {
-            return match outcome {
+            let outcome = match outcome {
                 Outcome::Winner(side) => Outcome::Winner(as_seat(side, swapped)),
                 draw => draw,
             };
+            return (outcome, decisions);
         }
         if decisions >= max_decisions {
-            return Outcome::Draw;
+            return (Outcome::Draw, decisions);
         }
         let played: Vec<R::Move> = match pos.to_move() {
-            None => return Outcome::Draw,
+            None => return (Outcome::Draw, decisions),
             Some(ToMove::One(side)) => {
                 let i = seat(side, swapped);
-                let Ok(m) = players[i].decide(&pos, side, budgets[i]) else { return forfeit(side, swapped) };
+                let Ok(m) = players[i].decide(&pos, side, budgets[i]) else {
+                    return (forfeit(side, swapped), decisions);
+                };
                 match pos.play(&m) {
                     Ok(effects) => {
                         swapped ^= swaps(&effects);
                         vec![m]
                     }
-                    Err(_) => return forfeit(side, swapped),
+                    Err(_) => return (forfeit(side, swapped), decisions),
                 }
             }
             Some(ToMove::Both) => {
@@ -153,7 +237,7 @@ pub fn play_game<R: Rules>(
                         }
                         match players[i].decide(&own, side, budgets[i]) {
                             Ok(m) if own.play(&m).is_ok() => commitments[side.index()].push(m),
-                            _ => return forfeit(side, swapped),
+                            _ => return (forfeit(side, swapped), decisions),
                         }
                     }
                 }
@@ -161,7 +245,7 @@ pub fn play_game<R: Rules>(
                     for m in &commitments[side.index()] {
                         match pos.play(m) {
                             Ok(effects) => swapped ^= swaps(&effects),
-                            Err(_) => return forfeit(side, swapped),
+                            Err(_) => return (forfeit(side, swapped), decisions),
                         }
                     }
                 }
@@ -169,7 +253,7 @@ pub fn play_game<R: Rules>(
             }
         };
         if played.is_empty() {
-            return Outcome::Draw;
+            return (Outcome::Draw, decisions);
         }
         decisions += played.len() as u64;
         for m in &played {

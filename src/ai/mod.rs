@@ -64,8 +64,8 @@ mod policy;
 mod session;
 
 pub use arena::{
-    ARENA_DECISION_LIMIT, ArenaReport, ArenaTally, PlayerFactory, elo_estimate, elo_from_score, play_game, run_arena,
-    run_arena_with,
+    ARENA_DECISION_LIMIT, ArenaGame, ArenaProgress, ArenaReport, ArenaSeries, ArenaTally, PlayerFactory, elo_estimate,
+    elo_from_score, play_game, run_arena, run_arena_with,
 };
 pub use budget::{Budget, SearchReport, StopReason};
 pub use knowledge::{GameEvaluator, GamePolicy, Knowledge, PlayoutQuality, prefer, squash};

@@ -122,6 +122,12 @@ pub struct ArenaArgs {
     pub games: u32,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Games played at the same time, one thread each (the result does not depend on it).
+    #[arg(long, default_value_t = 1)]
+    pub jobs: usize,
+    /// Print no line per finished game on stderr.
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 fn parse_game(s: &str) -> Result<GameKind, String> {

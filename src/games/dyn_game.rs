@@ -1,7 +1,9 @@
 //! `DynGame`: any game behind one object-safe handle, driven by record tokens and texts.
 
 use super::GameKind;
-use crate::ai::{AiSession, ArenaReport, DecideError, Knowledge, Level, run_arena, start_session};
+use crate::ai::{
+    AiSession, ArenaProgress, ArenaReport, ArenaSeries, DecideError, Knowledge, Level, run_arena, start_session,
+};
 use crate::rules::{
     BoardView, Effects, GameOptions, LegalTokens, Notation, OptionError, OptionSpec, Outcome, ParseError, PlayoutStats,
     RecordError, Side, Status, ToMove, random_playout,
@@ -60,9 +62,9 @@ pub trait DynGame: Send + Sync {
     fn perft(&self, depth: u32) -> u64;
     /// Random playouts from this position for about `seconds`, one thread, seeded.
     fn bench(&self, seconds: f64, seed: u64) -> BenchReport;
-    /// `stoneyard arena`: `games` seeded games from this position between levels `a` and `b`,
-    /// sides alternating game by game (A plays the first side in game 0).
-    fn arena(&self, a: Level, b: Level, games: u32, seed: u64) -> ArenaReport;
+    /// `stoneyard arena`: a seeded series from this position between levels `a` and `b`, sides
+    /// alternating game by game (A plays the first side in game 0); `progress` hears each game.
+    fn arena(&self, a: Level, b: Level, series: ArenaSeries, progress: &ArenaProgress<'_>) -> ArenaReport;
     /// Starts the computer's next atomic decision for `side` at `level`: think in slices with
     /// `AiSession::think` (per frame on the web, in a task natively), then take `decision()` in the
     /// game's move notation. At a simultaneous node call it before the opponent's sealed choice is
@@ -196,8 +198,8 @@ impl<G: Notation + Knowledge> DynGame for G {
             legal_per_state: stats.legal_total as f64 / stats.plies.max(1) as f64,
         }
     }
-    fn arena(&self, a: Level, b: Level, games: u32, seed: u64) -> ArenaReport {
-        run_arena(self, G::SLUG, a, b, games, seed)
+    fn arena(&self, a: Level, b: Level, series: ArenaSeries, progress: &ArenaProgress<'_>) -> ArenaReport {
+        run_arena(self, G::SLUG, a, b, series, progress)
     }
     fn ai_session(
         &self,
