@@ -7,8 +7,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use stoneyard::ai::{
-    ArenaGame, ArenaSeries, ArenaTally, Budget, DecideError, Knowledge, Level, MctsConfig, RandomStrategy, Searcher,
-    StopReason, Strategy, play_game, run_arena,
+    AlphaBeta, ArenaGame, ArenaPlayer, ArenaSeries, ArenaTally, Budget, DecideError, Knowledge, Level, MctsConfig,
+    RandomStrategy, Searcher, StopReason, Strategy, play_game, run_arena,
 };
 use stoneyard::rules::{
     Cell, Effects, NoOptions, Notation, Outcome, ParseError, PlayError, Rules, Side, Status, ToMove,
@@ -539,7 +539,14 @@ fn never_reads_the_opponents_sealed_decision() {
 fn arena_hard_beats_random_at_tic_tac_toe() {
     let start = TicTacToe::new(&NoOptions);
     let series = |games, seed| ArenaSeries { games, seed, jobs: 1 };
-    let report = run_arena(&start, "tic-tac-toe", Level::Random, Level::Hard, series(8, 7), &|_, _| {});
+    let report = run_arena(
+        &start,
+        "tic-tac-toe",
+        ArenaPlayer::Level(Level::Random),
+        ArenaPlayer::Level(Level::Hard),
+        series(8, 7),
+        &|_, _| {},
+    );
     assert_eq!(report.games, 8);
     assert_eq!(report.a_wins + report.draws + report.b_wins, 8);
     assert_eq!(report.a_wins, 0, "{report:?}");
@@ -548,8 +555,22 @@ fn arena_hard_beats_random_at_tic_tac_toe() {
     assert!(report.elo_ci95[0] <= report.elo && report.elo <= report.elo_ci95[1]);
     // Reproducible from the seed.
     assert_eq!(
-        run_arena(&start, "tic-tac-toe", Level::Random, Level::Easy, series(4, 3), &|_, _| {}),
-        run_arena(&start, "tic-tac-toe", Level::Random, Level::Easy, series(4, 3), &|_, _| {})
+        run_arena(
+            &start,
+            "tic-tac-toe",
+            ArenaPlayer::Level(Level::Random),
+            ArenaPlayer::Level(Level::Easy),
+            series(4, 3),
+            &|_, _| {}
+        ),
+        run_arena(
+            &start,
+            "tic-tac-toe",
+            ArenaPlayer::Level(Level::Random),
+            ArenaPlayer::Level(Level::Easy),
+            series(4, 3),
+            &|_, _| {}
+        )
     );
     let json = serde_json::to_value(&report).expect("serialises");
     for key in ["game", "a", "b", "games", "a_wins", "draws", "b_wins", "elo", "elo_ci95"] {
@@ -565,8 +586,8 @@ fn arena_on_several_threads_reports_every_game_and_the_same_tally() {
     let one = run_arena(
         &start,
         "tic-tac-toe",
-        Level::Random,
-        Level::Easy,
+        ArenaPlayer::Level(Level::Random),
+        ArenaPlayer::Level(Level::Easy),
         ArenaSeries { games: 9, seed: 5, jobs: 1 },
         &listen,
     );
@@ -574,8 +595,8 @@ fn arena_on_several_threads_reports_every_game_and_the_same_tally() {
     let three = run_arena(
         &start,
         "tic-tac-toe",
-        Level::Random,
-        Level::Easy,
+        ArenaPlayer::Level(Level::Random),
+        ArenaPlayer::Level(Level::Easy),
         ArenaSeries { games: 9, seed: 5, jobs: 3 },
         &listen,
     );
@@ -587,6 +608,9 @@ fn arena_on_several_threads_reports_every_game_and_the_same_tally() {
         for (i, (game, tally)) in heard.iter().enumerate() {
             assert_eq!(tally.games() as usize, i + 1);
             assert!(game.decisions >= 5 && game.decisions <= 9, "{game:?}");
+            // Each player was asked for its own decisions, and took some time over them.
+            assert_eq!(game.asked[0] + game.asked[1], game.decisions, "{game:?}");
+            assert!(game.seconds.iter().all(|s| *s >= 0.0) && game.seconds[1] > 0.0, "{game:?}");
             let a_side = if game.number.is_multiple_of(2) { Side::First } else { Side::Second };
             assert_eq!(game.a_side, a_side);
         }
@@ -595,7 +619,9 @@ fn arena_on_several_threads_reports_every_game_and_the_same_tally() {
     }
     // The same games, whatever order they finished in.
     heard_three.sort_by_key(|(game, _)| game.number);
-    let games = |heard: &[(ArenaGame, ArenaTally)]| heard.iter().map(|(game, _)| *game).collect::<Vec<_>>();
+    let games = |heard: &[(ArenaGame, ArenaTally)]| {
+        heard.iter().map(|(g, _)| (g.number, g.a_side, g.outcome, g.decisions, g.asked)).collect::<Vec<_>>()
+    };
     assert_eq!(games(&heard_one), games(&heard_three));
 }
 
@@ -625,7 +651,12 @@ fn the_game_handle_offers_sessions_moves_and_the_arena() {
     assert!(["2", "5", "6", "7", "8"].contains(&random.as_str()));
 
     let start: Box<dyn DynGame> = Box::new(TicTacToe::new(&NoOptions));
-    let report = start.arena(Level::Hard, Level::Random, ArenaSeries { games: 4, seed: 1, jobs: 1 }, &|_, _| {});
+    let report = start.arena(
+        ArenaPlayer::Level(Level::Hard),
+        ArenaPlayer::Level(Level::Random),
+        ArenaSeries { games: 4, seed: 1, jobs: 1 },
+        &|_, _| {},
+    );
     assert_eq!((report.game.as_str(), report.a.as_str(), report.b.as_str()), ("tic-tac-toe", "hard", "random"));
     assert_eq!(report.b_wins, 0, "{report:?}");
 }
@@ -747,4 +778,63 @@ mod arena_seats {
         let Status::Over(Outcome::Winner(colour)) = replay.status() else { panic!("not over: {outcome:?}") };
         assert_eq!(outcome, Outcome::Winner(colour.opponent()), "the seats swapped colours");
     }
+}
+
+#[test]
+fn alpha_beta_takes_the_win_blocks_the_loss_and_never_loses_to_random_play() {
+    let budget = Budget::iterations(100_000);
+    let mut ai = AlphaBeta::new(3);
+    // X to move wins at 2; O to move must block at 2 (its own win is not there).
+    assert_eq!(ai.decide(&TicTacToe::from_rows("XX.|OO.|..."), Side::First, &budget), Ok(2));
+    assert_eq!(ai.decide(&TicTacToe::from_rows("XX.|O..|..."), Side::Second, &budget), Ok(2));
+    assert!(ai.last_depth >= 1);
+    // The whole tree fits the budget, so the search proves the result and stops deepening.
+    assert!(ai.last_depth < 10, "{}", ai.last_depth);
+    let random_budget = Budget::iterations(0);
+    for game in 0..10u64 {
+        let mut ai = AlphaBeta::new(game);
+        let mut random = RandomStrategy::new(500 + game);
+        let start = TicTacToe::new(&NoOptions);
+        let (outcome, ai_side) = if game % 2 == 0 {
+            (play_game(&start, [&mut ai, &mut random], [&budget, &random_budget], 100).0, Side::First)
+        } else {
+            (play_game(&start, [&mut random, &mut ai], [&random_budget, &budget], 100).0, Side::Second)
+        };
+        assert_ne!(outcome, Outcome::Winner(ai_side.opponent()), "game {game}");
+    }
+}
+
+#[test]
+fn alpha_beta_is_reproducible_obeys_its_budget_and_declines_simultaneous_nodes() {
+    let start = TicTacToe::new(&NoOptions);
+    let decide = |seed, nodes| AlphaBeta::new(seed).decide(&start, Side::First, &Budget::iterations(nodes));
+    assert_eq!(decide(9, 2_000), decide(9, 2_000));
+    let mut ai = AlphaBeta::new(1);
+    // A tiny budget still answers with a legal decision from the first iteration.
+    let m = ai.decide(&start, Side::First, &Budget::iterations(12)).expect("a decision");
+    assert!(start.is_legal(&m));
+    assert_eq!(ai.last_depth, 1);
+    // "Move now" answers at once with a legal decision.
+    let stop = Arc::new(AtomicBool::new(true));
+    let m = ai.decide(&start, Side::First, &Budget::iterations(u64::MAX).with_stop(stop)).expect("a decision");
+    assert!(start.is_legal(&m));
+    assert_eq!(ai.decide(&start, Side::Second, &Budget::iterations(10)), Err(DecideError::NotYourTurn));
+    let sealed = Sealed::guess();
+    assert_eq!(AlphaBeta::new(1).decide(&sealed, Side::First, &Budget::iterations(10)), Err(DecideError::Simultaneous));
+}
+
+#[test]
+fn the_arena_names_and_plays_alpha_beta() {
+    assert_eq!("alphabeta:5000".parse(), Ok(ArenaPlayer::AlphaBeta { nodes: 5_000 }));
+    assert_eq!("hard".parse(), Ok(ArenaPlayer::Level(Level::Hard)));
+    for bad in ["alphabeta:0", "alphabeta:", "alphabeta:x", "alpha"] {
+        assert!(bad.parse::<ArenaPlayer>().is_err(), "{bad}");
+    }
+    let start = TicTacToe::new(&NoOptions);
+    let series = ArenaSeries { games: 6, seed: 2, jobs: 2 };
+    let a = ArenaPlayer::AlphaBeta { nodes: 50_000 };
+    let report = run_arena(&start, "tic-tac-toe", a, ArenaPlayer::Level(Level::Random), series, &|_, _| {});
+    assert_eq!((report.a.as_str(), report.b.as_str()), ("alphabeta:50000", "random"));
+    assert_eq!(report.b_wins, 0, "{report:?}");
+    assert!(report.a_wins >= 3, "{report:?}");
 }

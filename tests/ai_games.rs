@@ -1,6 +1,6 @@
 //! The computer opponents on the five real games: legal and reproducible decisions.
 
-use stoneyard::ai::Level;
+use stoneyard::ai::{Engine, Level, budget_for};
 use stoneyard::games::{DynGame, GameKind, open};
 use stoneyard::rules::{Outcome, Side, Status, ToMove};
 
@@ -101,6 +101,32 @@ fn computer_turn(mut game: Box<dyn DynGame>, side: Side, level: Level, seed: u64
 }
 
 #[test]
+fn gravel_alpha_beta_thinks_in_slices_as_at_once() {
+    // Gravel's Medium and Hard are alpha-beta (`docs/arena.md`): the browser thinks a few
+    // milliseconds per frame, and must reach the decision the desktop reaches in one go.
+    assert_eq!(budget_for(Level::Easy, "gravel").engine, Engine::Mcts);
+    assert_eq!(budget_for(Level::Medium, "gravel").engine, Engine::AlphaBeta);
+    assert_eq!(budget_for(Level::Hard, "gravel").engine, Engine::AlphaBeta);
+    let mut most_slices = 0;
+    for (plies, seed) in [(0usize, 1u64), (9, 2), (24, 3)] {
+        let game = random_position(GameKind::Gravel, plies, seed);
+        let Some(side) = deciding_side(game.as_ref()) else { continue };
+        let at_once = game.ai_move(side, Level::Medium, seed, None).expect("a decision");
+        let mut session = game.ai_session(side, Level::Medium, seed, None).expect("a session");
+        let mut slices = 0;
+        while !session.think(16) {
+            slices += 1;
+        }
+        assert_eq!(session.decision(), at_once, "after {plies} plies, {slices} slices");
+        assert!(game.legal_decisions(side).contains(&at_once), "{at_once}");
+        let budget = budget_for(Level::Medium, "gravel").iterations;
+        assert!(session.iterations() <= budget, "{} of {budget}", session.iterations());
+        most_slices = most_slices.max(slices);
+    }
+    assert!(most_slices > 100, "the search was never sliced: {most_slices}");
+}
+
+#[test]
 fn red_stone_easy_fills_the_last_eye_with_red_and_wins() {
     // Spec example S5: White's only winning decision is red on A1, which captures Black's group.
     let options = [("size".to_string(), "5".to_string())];
@@ -113,14 +139,16 @@ fn red_stone_easy_fills_the_last_eye_with_red_and_wins() {
 }
 
 #[test]
-fn gravel_medium_takes_the_territory_win() {
+fn gravel_medium_and_hard_take_the_territory_win() {
     // Spec example 11 (N=5, X=4): Dark wins on territory at the end of this turn after `xa1,+a1`.
     let options = [("N".to_string(), "5".to_string()), ("X".to_string(), "4".to_string())];
     let text = "5 4 L1.L1../...../....L1/D1..../L1D1L1D1L1 D 1 10 6 0 9";
     let game = open(GameKind::Gravel, &options, Some(text)).expect("example 11 opens");
     let dark = deciding_side(game.as_ref()).expect("Dark to move");
-    let after = computer_turn(game, dark, Level::Medium, 3);
-    assert_eq!(after.status(), Status::Over(Outcome::Winner(dark)), "{}", after.position_text());
+    for level in [Level::Medium, Level::Hard] {
+        let after = computer_turn(game.clone_box(), dark, level, 3);
+        assert_eq!(after.status(), Status::Over(Outcome::Winner(dark)), "{level}: {}", after.position_text());
+    }
 }
 
 #[test]

@@ -4,6 +4,7 @@
 //! several threads: each game has its own seed, so the tally does not depend on their order.
 
 use super::Strategy;
+use super::alpha_beta::AlphaBeta;
 use super::budget::Budget;
 use super::knowledge::Knowledge;
 use super::level::{Level, budget_for, strategy_for};
@@ -39,7 +40,7 @@ impl ArenaTally {
 }
 
 /// One finished game of a series, reported as it ends (games on several threads end out of order).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ArenaGame {
     /// The game's number in the series, from 0; A plays `First` in even-numbered games.
     pub number: u32,
@@ -48,6 +49,37 @@ pub struct ArenaGame {
     pub outcome: Outcome,
     /// Atomic decisions played.
     pub decisions: u64,
+    /// Decisions each player (A, B) was asked for, and the wall-clock seconds they took: the
+    /// arena's budgets are iterations, so this is how equal thinking time is checked.
+    pub asked: [u64; 2],
+    pub seconds: [f64; 2],
+}
+
+/// A strategy that counts its decisions and the time they take.
+struct Timed<'a, R: Rules> {
+    inner: &'a mut dyn Strategy<R>,
+    asked: u64,
+    seconds: f64,
+}
+
+impl<'a, R: Rules> Timed<'a, R> {
+    fn new(inner: &'a mut dyn Strategy<R>) -> Self {
+        Timed { inner, asked: 0, seconds: 0.0 }
+    }
+}
+
+impl<R: Rules> Strategy<R> for Timed<'_, R> {
+    fn decide(&mut self, pos: &R, side: Side, budget: &Budget) -> Result<R::Move, super::DecideError> {
+        let started = web_time::Instant::now();
+        let decision = self.inner.decide(pos, side, budget);
+        self.seconds += started.elapsed().as_secs_f64();
+        self.asked += 1;
+        decision
+    }
+
+    fn observe(&mut self, m: &R::Move) {
+        self.inner.observe(m);
+    }
 }
 
 impl ArenaGame {
@@ -63,6 +95,37 @@ impl ArenaGame {
 
 /// Called after each game with that game and the tally of all games finished so far.
 pub type ArenaProgress<'a> = dyn Fn(&ArenaGame, &ArenaTally) + Sync + 'a;
+
+/// A player of the arena: a level of the app, or the alpha-beta searcher with a node budget
+/// (written `alphabeta:NODES`), which the arena measures against the levels' MCTS.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArenaPlayer {
+    Level(Level),
+    AlphaBeta { nodes: u64 },
+}
+
+impl ArenaPlayer {
+    /// The name the report gives: the level's slug or `alphabeta:NODES`.
+    pub fn name(&self) -> String {
+        match self {
+            ArenaPlayer::Level(level) => level.slug().to_string(),
+            ArenaPlayer::AlphaBeta { nodes } => format!("alphabeta:{nodes}"),
+        }
+    }
+}
+
+impl std::str::FromStr for ArenaPlayer {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let Some(nodes) = s.trim().strip_prefix("alphabeta:") else {
+            return s.parse::<Level>().map(ArenaPlayer::Level).map_err(|e| format!("{e}, or alphabeta:NODES"));
+        };
+        match nodes.parse::<u64>() {
+            Ok(nodes) if nodes > 0 => Ok(ArenaPlayer::AlphaBeta { nodes }),
+            _ => Err(format!("'{s}': alphabeta wants a node budget above 0, as in alphabeta:200000")),
+        }
+    }
+}
 
 /// How a series is played: how many games, from which seed, on how many threads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -93,14 +156,19 @@ pub struct ArenaReport {
 pub fn run_arena<R: Knowledge>(
     start: &R,
     game_slug: &str,
-    a: Level,
-    b: Level,
+    a: ArenaPlayer,
+    b: ArenaPlayer,
     series: ArenaSeries,
     progress: &ArenaProgress<'_>,
 ) -> ArenaReport {
-    let player = |level: Level| {
+    let player = |player: ArenaPlayer| {
         move |player_seed: u64| -> (Box<dyn Strategy<R>>, Budget) {
-            (strategy_for::<R>(level, game_slug, player_seed), budget_for(level, game_slug).fixed_budget())
+            match player {
+                ArenaPlayer::Level(level) => {
+                    (strategy_for::<R>(level, game_slug, player_seed), budget_for(level, game_slug).fixed_budget())
+                }
+                ArenaPlayer::AlphaBeta { nodes } => (Box::new(AlphaBeta::new(player_seed)), Budget::iterations(nodes)),
+            }
         }
     };
     let tally = run_arena_with(start, series, &player(a), &player(b), progress);
@@ -108,8 +176,8 @@ pub fn run_arena<R: Knowledge>(
     let round = |x: f64| (x * 10.0).round() / 10.0;
     ArenaReport {
         game: game_slug.to_string(),
-        a: a.slug().to_string(),
-        b: b.slug().to_string(),
+        a: a.name(),
+        b: b.name(),
         games: tally.games(),
         a_wins: tally.a_wins,
         draws: tally.draws,
@@ -167,13 +235,14 @@ fn play_arena_game<R: Rules>(
     let game_seed = mix(seed, u64::from(number));
     let (mut a, a_budget) = make_a(mix(game_seed, 1));
     let (mut b, b_budget) = make_b(mix(game_seed, 2));
+    let (mut a, mut b) = (Timed::new(a.as_mut()), Timed::new(b.as_mut()));
     let a_side = if number.is_multiple_of(2) { Side::First } else { Side::Second };
     let (outcome, decisions) = if a_side == Side::First {
-        play_game(start, [a.as_mut(), b.as_mut()], [&a_budget, &b_budget], ARENA_DECISION_LIMIT)
+        play_game(start, [&mut a, &mut b], [&a_budget, &b_budget], ARENA_DECISION_LIMIT)
     } else {
-        play_game(start, [b.as_mut(), a.as_mut()], [&b_budget, &a_budget], ARENA_DECISION_LIMIT)
+        play_game(start, [&mut b, &mut a], [&b_budget, &a_budget], ARENA_DECISION_LIMIT)
     };
-    ArenaGame { number, a_side, outcome, decisions }
+    ArenaGame { number, a_side, outcome, decisions, asked: [a.asked, b.asked], seconds: [a.seconds, b.seconds] }
 }
 
 /// Plays one game from `start`: `players[i]` sits in seat `i`, which plays `Side::from_index(i)`

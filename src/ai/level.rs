@@ -1,5 +1,6 @@
 //! Difficulty levels: presets of search iterations, playout quality and playout cap, per game.
 
+use super::alpha_beta::AlphaBeta;
 use super::budget::Budget;
 pub use super::knowledge::PlayoutQuality;
 use super::knowledge::{GameEvaluator, GamePolicy, Knowledge};
@@ -56,9 +57,19 @@ impl FromStr for Level {
 /// decisions away counts about 0.82 of one found now.
 const LENGTH_DISCOUNT: f32 = 0.002;
 
+/// Which search a level uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// Monte Carlo tree search ([`Searcher`]); iterations are playouts.
+    Mcts,
+    /// Alpha-beta ([`AlphaBeta`]); iterations are positions visited.
+    AlphaBeta,
+}
+
 /// Everything a level fixes for one game.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LevelBudget {
+    pub engine: Engine,
     /// Iterations per decision (0 for `Random`). The arena uses these alone, so it is reproducible.
     pub iterations: u64,
     /// A wall-clock cap per decision for the app, so a slow machine still answers in time.
@@ -98,6 +109,7 @@ impl LevelBudget {
 /// near 2 s on machines slower than the one the rows were measured on.
 pub fn budget_for(level: Level, game_slug: &str) -> LevelBudget {
     let preset = |iterations, seconds: f64, playouts, playout_cap| LevelBudget {
+        engine: Engine::Mcts,
         iterations,
         time_limit: Some(Duration::from_secs_f64(seconds)),
         playouts,
@@ -120,13 +132,16 @@ pub fn budget_for(level: Level, game_slug: &str) -> LevelBudget {
         Level::Hard => (2, 2.0, 30_000),
     };
     let (iterations, playouts, cap) = numbers(index, generic);
-    preset(iterations, seconds, playouts, cap)
+    let engine = row.map_or(Engine::Mcts, |r| r.engines[index]);
+    LevelBudget { engine, ..preset(iterations, seconds, playouts, cap) }
 }
 
 /// One game's numbers.
 struct Calibration {
     game: &'static str,
-    /// Iterations per decision for Easy, Medium, Hard.
+    /// The search of Easy, Medium, Hard.
+    engines: [Engine; 3],
+    /// Iterations per decision for Easy, Medium, Hard (positions visited for alpha-beta).
     iterations: [u64; 3],
     /// How the playouts of Easy, Medium, Hard choose.
     playouts: [PlayoutQuality; 3],
@@ -134,6 +149,7 @@ struct Calibration {
     playout_caps: [u32; 3],
 }
 
+use Engine::{AlphaBeta as Ab, Mcts};
 use PlayoutQuality::{Informed, Uniform};
 
 /// Per-game presets, measured on 2026-11-23 on the shared two-core build machine under load (see
@@ -143,24 +159,46 @@ use PlayoutQuality::{Informed, Uniform};
 /// Throngs, 100k–200k in Inchworm and Hidden Intention). Each level has about ten times the
 /// iterations of the one below; Gravel's Easy has 100, since with 400 it was too close to Medium
 /// on 5×5 (Medium won 13–2–5; with 100 it won 20–0–0, and Easy still beat random play 20–0–0).
-/// Gravel's Medium has 2,000: Hard's 100,000 drew level with Medium's 8,000 on 5×5 (3–2–5), since
-/// the search gains little there past a few thousand iterations; against 2,000 Hard scored 12–4–4
-/// and Medium still beat Easy 19–0–1 (5×5) and 10–0–0 (8×8).
+/// Gravel's Medium and Hard are alpha-beta, since it beat the MCTS levels there by far: 150,000
+/// positions beat MCTS Medium 9–1–0 and 2,000,000 beat MCTS Hard 10–0–0 on 5×5 in less than half
+/// Hard's time (MCTS gained little past a few thousand iterations: its Hard drew level with 8,000).
+/// Hard's 8,000,000 positions take about 2 s; it beat Medium 8–1–1 on 5×5. Easy stays a small
+/// MCTS, which plays like a beginner.
 /// Hidden Intention's games are short (about 60 decisions), so its
 /// playouts run to the end: a cap of 24 with the influence evaluation lost 6–2–12 to full
 /// playouts at equal iterations.
 const CALIBRATION: &[Calibration] = &[
-    Calibration { game: "gravel", iterations: [100, 2_000, 100_000], playouts: [Informed; 3], playout_caps: [60; 3] },
-    Calibration { game: "red-stone", iterations: [300, 4_000, 45_000], playouts: [Informed; 3], playout_caps: [40; 3] },
-    Calibration { game: "throngs", iterations: [400, 10_000, 140_000], playouts: [Informed; 3], playout_caps: [40; 3] },
+    Calibration {
+        game: "gravel",
+        engines: [Mcts, Ab, Ab],
+        iterations: [100, 150_000, 8_000_000],
+        playouts: [Informed; 3],
+        playout_caps: [60; 3],
+    },
+    Calibration {
+        game: "red-stone",
+        engines: [Mcts; 3],
+        iterations: [300, 4_000, 45_000],
+        playouts: [Informed; 3],
+        playout_caps: [40; 3],
+    },
+    Calibration {
+        game: "throngs",
+        engines: [Mcts; 3],
+        iterations: [400, 10_000, 140_000],
+        playouts: [Informed; 3],
+        playout_caps: [40; 3],
+    },
     Calibration {
         game: "inchworm",
+        engines: [Mcts; 3],
         iterations: [400, 12_000, 220_000],
         playouts: [Informed; 3],
         playout_caps: [60; 3],
     },
     Calibration {
         game: "hidden-intention",
+        engines: [Mcts; 3],
         // Easy at 1,000 beat uniform random only 7 of 10 (2026-11-22): its games are short and
         // noisy, so even the easiest level needs a few thousand iterations (still ~40 ms).
         iterations: [4_000, 20_000, 180_000],
@@ -176,6 +214,9 @@ pub fn strategy_for<R: Knowledge>(level: Level, game_slug: &str, seed: u64) -> B
         return Box::new(RandomStrategy::new(seed));
     }
     let preset = budget_for(level, game_slug);
+    if preset.engine == Engine::AlphaBeta {
+        return Box::new(AlphaBeta::new(seed));
+    }
     Box::new(Searcher::<R, GamePolicy, GameEvaluator>::with_policy(
         preset.config(),
         preset.policy(),

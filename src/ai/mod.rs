@@ -55,6 +55,7 @@
 //! - At a simultaneous root the decision is drawn from the search's mixed strategy (visit counts),
 //!   not the single most-visited decision, so the AI is not a pure, exploitable player there.
 
+mod alpha_beta;
 mod arena;
 mod budget;
 mod knowledge;
@@ -63,13 +64,14 @@ mod mcts;
 mod policy;
 mod session;
 
+pub use alpha_beta::{AlphaBeta, AlphaBetaSearch};
 pub use arena::{
-    ARENA_DECISION_LIMIT, ArenaGame, ArenaProgress, ArenaReport, ArenaSeries, ArenaTally, PlayerFactory, elo_estimate,
-    elo_from_score, play_game, run_arena, run_arena_with,
+    ARENA_DECISION_LIMIT, ArenaGame, ArenaPlayer, ArenaProgress, ArenaReport, ArenaSeries, ArenaTally, PlayerFactory,
+    elo_estimate, elo_from_score, play_game, run_arena, run_arena_with,
 };
 pub use budget::{Budget, SearchReport, StopReason};
 pub use knowledge::{GameEvaluator, GamePolicy, Knowledge, PlayoutQuality, prefer, squash};
-pub use level::{Level, LevelBudget, budget_for, strategy_for};
+pub use level::{Engine, Level, LevelBudget, budget_for, strategy_for};
 pub use mcts::{ArmStats, MctsConfig, Searcher};
 pub use policy::{
     DecisivePolicy, DrawEvaluator, Evaluator, LevelPolicy, PlayoutPolicy, UniformPolicy, playout_value,
@@ -91,6 +93,9 @@ pub enum DecideError {
     /// would read the secret. Ask before the opponent's choice is applied.
     #[error("the opponent has already sealed its choice in this position; ask the computer before applying it")]
     OpponentSealed,
+    /// The strategy plays sequential games only (alpha-beta) and this is a simultaneous node.
+    #[error("this player does not make simultaneous decisions")]
+    Simultaneous,
 }
 
 /// Something that picks one atomic decision for a side.

@@ -3,15 +3,17 @@
 //! For callers that only hold a `DynGame`: the app thinks in a background task natively and a
 //! slice per frame on the web.
 
+use super::alpha_beta::AlphaBetaSearch;
 use super::budget::{Budget, StopReason};
 use super::knowledge::{GameEvaluator, GamePolicy, Knowledge};
-use super::level::{Level, LevelBudget, budget_for};
+use super::level::{Engine, Level, LevelBudget, budget_for};
 use super::mcts::Searcher;
 use super::{DecideError, RandomStrategy, Strategy};
-use crate::rules::{Notation, Side};
+use crate::rules::{Notation, Side, seeded};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
+use web_time::Instant;
 
 /// One decision of the computer in progress. Think in slices, then take the decision.
 pub trait AiSession: Send {
@@ -71,6 +73,44 @@ impl<G: Notation + Knowledge> AiSession for SearchSession<G> {
     }
 }
 
+/// The session for an alpha-beta level.
+struct AlphaBetaSession<G: Notation + Knowledge> {
+    search: AlphaBetaSearch<G>,
+    preset: LevelBudget,
+    stop: Option<Arc<AtomicBool>>,
+    iterations_done: u64,
+    time_spent: Duration,
+    finished: bool,
+}
+
+impl<G: Notation + Knowledge> AiSession for AlphaBetaSession<G> {
+    fn think(&mut self, iterations: u64) -> bool {
+        if self.finished {
+            return true;
+        }
+        let started = Instant::now();
+        let left = self.preset.iterations.saturating_sub(self.iterations_done);
+        let time_left = self.preset.time_limit.map(|limit| limit.saturating_sub(self.time_spent));
+        let budget = Budget { iterations: iterations.min(left), time_limit: time_left, stop: self.stop.clone() };
+        let (done, stopped_by) = self.search.think(&budget);
+        self.iterations_done += done;
+        self.time_spent += started.elapsed();
+        self.finished = match stopped_by {
+            StopReason::Iterations => self.iterations_done >= self.preset.iterations,
+            StopReason::TimeLimit | StopReason::StopFlag | StopReason::Forced => true,
+        };
+        self.finished
+    }
+
+    fn iterations(&self) -> u64 {
+        self.iterations_done
+    }
+
+    fn decision(&mut self) -> String {
+        self.search.root_position().format_move(&self.search.choice())
+    }
+}
+
 /// The session of the `random` level: decides at once.
 struct RandomSession {
     decision: String,
@@ -99,6 +139,12 @@ pub fn start_session<G: Notation + Knowledge>(
     if level == Level::Random {
         let m = RandomStrategy::new(seed).decide(position, side, &Budget::iterations(0))?;
         return Ok(Box::new(RandomSession { decision: position.format_move(&m) }));
+    }
+    if preset.engine == Engine::AlphaBeta {
+        let search = AlphaBetaSearch::new(position, side, &mut seeded(seed))?;
+        let session =
+            AlphaBetaSession { search, preset, stop, iterations_done: 0, time_spent: Duration::ZERO, finished: false };
+        return Ok(Box::new(session));
     }
     let mut searcher = Searcher::with_policy(preset.config(), preset.policy(), GameEvaluator, seed);
     searcher.begin(position, side)?;

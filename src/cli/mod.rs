@@ -111,10 +111,10 @@ pub struct BenchArgs {
 pub struct ArenaArgs {
     #[command(flatten)]
     pub game: GameArgs,
-    /// Level of player A: random, easy, medium or hard.
+    /// Player A: a level (random, easy, medium, hard) or alphabeta:NODES (sequential games).
     #[arg(long)]
     pub a: String,
-    /// Level of player B.
+    /// Player B, as A.
     #[arg(long)]
     pub b: String,
     /// Number of games (sides alternate game by game).

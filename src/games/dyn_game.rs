@@ -2,7 +2,8 @@
 
 use super::GameKind;
 use crate::ai::{
-    AiSession, ArenaProgress, ArenaReport, ArenaSeries, DecideError, Knowledge, Level, run_arena, start_session,
+    AiSession, ArenaPlayer, ArenaProgress, ArenaReport, ArenaSeries, DecideError, Knowledge, Level, run_arena,
+    start_session,
 };
 use crate::rules::{
     BoardView, Effects, GameOptions, LegalTokens, Notation, OptionError, OptionSpec, Outcome, ParseError, PlayoutStats,
@@ -64,7 +65,7 @@ pub trait DynGame: Send + Sync {
     fn bench(&self, seconds: f64, seed: u64) -> BenchReport;
     /// `stoneyard arena`: a seeded series from this position between levels `a` and `b`, sides
     /// alternating game by game (A plays the first side in game 0); `progress` hears each game.
-    fn arena(&self, a: Level, b: Level, series: ArenaSeries, progress: &ArenaProgress<'_>) -> ArenaReport;
+    fn arena(&self, a: ArenaPlayer, b: ArenaPlayer, series: ArenaSeries, progress: &ArenaProgress<'_>) -> ArenaReport;
     /// Starts the computer's next atomic decision for `side` at `level`: think in slices with
     /// `AiSession::think` (per frame on the web, in a task natively), then take `decision()` in the
     /// game's move notation. At a simultaneous node call it before the opponent's sealed choice is
@@ -198,7 +199,7 @@ impl<G: Notation + Knowledge> DynGame for G {
             legal_per_state: stats.legal_total as f64 / stats.plies.max(1) as f64,
         }
     }
-    fn arena(&self, a: Level, b: Level, series: ArenaSeries, progress: &ArenaProgress<'_>) -> ArenaReport {
+    fn arena(&self, a: ArenaPlayer, b: ArenaPlayer, series: ArenaSeries, progress: &ArenaProgress<'_>) -> ArenaReport {
         run_arena(self, G::SLUG, a, b, series, progress)
     }
     fn ai_session(
