@@ -340,21 +340,26 @@ fn tic_tac_toe_blocks_the_immediate_loss() {
     }
 }
 
-#[test]
-fn tic_tac_toe_never_loses_to_random_play() {
-    let budget = Budget::iterations(3_000);
+/// Plays `games` games of tic-tac-toe between a fresh player from `make_ai` and random play,
+/// sides alternating, and checks that the player never loses.
+fn never_loses_to_random_play<S: Strategy<TicTacToe>>(games: u64, budget: &Budget, make_ai: impl Fn(u64) -> S) {
     let random_budget = Budget::iterations(0);
-    for game in 0..20u64 {
-        let mut ai = searcher::<TicTacToe>(game);
+    for game in 0..games {
+        let mut ai = make_ai(game);
         let mut random = RandomStrategy::new(1_000 + game);
         let start = TicTacToe::new(&NoOptions);
         let (outcome, ai_side) = if game % 2 == 0 {
-            (play_game(&start, [&mut ai, &mut random], [&budget, &random_budget], 100).0, Side::First)
+            (play_game(&start, [&mut ai, &mut random], [budget, &random_budget], 100).0, Side::First)
         } else {
-            (play_game(&start, [&mut random, &mut ai], [&random_budget, &budget], 100).0, Side::Second)
+            (play_game(&start, [&mut random, &mut ai], [&random_budget, budget], 100).0, Side::Second)
         };
         assert_ne!(outcome, Outcome::Winner(ai_side.opponent()), "game {game}");
     }
+}
+
+#[test]
+fn tic_tac_toe_never_loses_to_random_play() {
+    never_loses_to_random_play(20, &Budget::iterations(3_000), searcher::<TicTacToe>);
 }
 
 #[test]
@@ -790,18 +795,7 @@ fn alpha_beta_takes_the_win_blocks_the_loss_and_never_loses_to_random_play() {
     assert!(ai.last_depth >= 1);
     // The whole tree fits the budget, so the search proves the result and stops deepening.
     assert!(ai.last_depth < 10, "{}", ai.last_depth);
-    let random_budget = Budget::iterations(0);
-    for game in 0..10u64 {
-        let mut ai = AlphaBeta::new(game);
-        let mut random = RandomStrategy::new(500 + game);
-        let start = TicTacToe::new(&NoOptions);
-        let (outcome, ai_side) = if game % 2 == 0 {
-            (play_game(&start, [&mut ai, &mut random], [&budget, &random_budget], 100).0, Side::First)
-        } else {
-            (play_game(&start, [&mut random, &mut ai], [&random_budget, &budget], 100).0, Side::Second)
-        };
-        assert_ne!(outcome, Outcome::Winner(ai_side.opponent()), "game {game}");
-    }
+    never_loses_to_random_play(10, &budget, AlphaBeta::new);
 }
 
 #[test]

@@ -31,37 +31,57 @@ pub trait AiSession: Send {
     }
 }
 
-/// The session for a searching level.
-struct SearchSession<G: Notation + Knowledge> {
-    searcher: Searcher<G, GamePolicy, GameEvaluator>,
-    position: G,
+/// What a level's session has spent of its budget, over all the slices it thought in.
+struct Spent {
     preset: LevelBudget,
     stop: Option<Arc<AtomicBool>>,
-    iterations_done: u64,
-    time_spent: Duration,
+    iterations: u64,
+    time: Duration,
     finished: bool,
 }
 
-impl<G: Notation + Knowledge> AiSession for SearchSession<G> {
-    fn think(&mut self, iterations: u64) -> bool {
-        if self.finished {
-            return true;
-        }
-        let left = self.preset.iterations.saturating_sub(self.iterations_done);
-        let time_left = self.preset.time_limit.map(|limit| limit.saturating_sub(self.time_spent));
-        let budget = Budget { iterations: iterations.min(left), time_limit: time_left, stop: self.stop.clone() };
-        let report = self.searcher.think(&budget);
-        self.iterations_done += report.iterations;
-        self.time_spent += Duration::from_secs_f64(report.seconds);
-        self.finished = match report.stopped_by {
-            StopReason::Iterations => self.iterations_done >= self.preset.iterations,
+impl Spent {
+    fn new(preset: LevelBudget, stop: Option<Arc<AtomicBool>>) -> Self {
+        Spent { preset, stop, iterations: 0, time: Duration::ZERO, finished: false }
+    }
+
+    /// The budget of the next slice: at most `iterations`, within what the level has left.
+    fn slice(&self, iterations: u64) -> Budget {
+        let left = self.preset.iterations.saturating_sub(self.iterations);
+        let time_left = self.preset.time_limit.map(|limit| limit.saturating_sub(self.time));
+        Budget { iterations: iterations.min(left), time_limit: time_left, stop: self.stop.clone() }
+    }
+
+    /// Counts a slice; returns whether the level has thought enough.
+    fn record(&mut self, iterations: u64, time: Duration, stopped_by: StopReason) -> bool {
+        self.iterations += iterations;
+        self.time += time;
+        self.finished = match stopped_by {
+            StopReason::Iterations => self.iterations >= self.preset.iterations,
             StopReason::TimeLimit | StopReason::StopFlag | StopReason::Forced => true,
         };
         self.finished
     }
+}
+
+/// The session for an MCTS level.
+struct SearchSession<G: Notation + Knowledge> {
+    searcher: Searcher<G, GamePolicy, GameEvaluator>,
+    position: G,
+    spent: Spent,
+}
+
+impl<G: Notation + Knowledge> AiSession for SearchSession<G> {
+    fn think(&mut self, iterations: u64) -> bool {
+        if self.spent.finished {
+            return true;
+        }
+        let report = self.searcher.think(&self.spent.slice(iterations));
+        self.spent.record(report.iterations, Duration::from_secs_f64(report.seconds), report.stopped_by)
+    }
 
     fn iterations(&self) -> u64 {
-        self.iterations_done
+        self.spent.iterations
     }
 
     fn decision(&mut self) -> String {
@@ -76,34 +96,21 @@ impl<G: Notation + Knowledge> AiSession for SearchSession<G> {
 /// The session for an alpha-beta level.
 struct AlphaBetaSession<G: Notation + Knowledge> {
     search: AlphaBetaSearch<G>,
-    preset: LevelBudget,
-    stop: Option<Arc<AtomicBool>>,
-    iterations_done: u64,
-    time_spent: Duration,
-    finished: bool,
+    spent: Spent,
 }
 
 impl<G: Notation + Knowledge> AiSession for AlphaBetaSession<G> {
     fn think(&mut self, iterations: u64) -> bool {
-        if self.finished {
+        if self.spent.finished {
             return true;
         }
         let started = Instant::now();
-        let left = self.preset.iterations.saturating_sub(self.iterations_done);
-        let time_left = self.preset.time_limit.map(|limit| limit.saturating_sub(self.time_spent));
-        let budget = Budget { iterations: iterations.min(left), time_limit: time_left, stop: self.stop.clone() };
-        let (done, stopped_by) = self.search.think(&budget);
-        self.iterations_done += done;
-        self.time_spent += started.elapsed();
-        self.finished = match stopped_by {
-            StopReason::Iterations => self.iterations_done >= self.preset.iterations,
-            StopReason::TimeLimit | StopReason::StopFlag | StopReason::Forced => true,
-        };
-        self.finished
+        let (done, stopped_by) = self.search.think(&self.spent.slice(iterations));
+        self.spent.record(done, started.elapsed(), stopped_by)
     }
 
     fn iterations(&self) -> u64 {
-        self.iterations_done
+        self.spent.iterations
     }
 
     fn decision(&mut self) -> String {
@@ -142,19 +149,9 @@ pub fn start_session<G: Notation + Knowledge>(
     }
     if preset.engine == Engine::AlphaBeta {
         let search = AlphaBetaSearch::new(position, side, &mut seeded(seed))?;
-        let session =
-            AlphaBetaSession { search, preset, stop, iterations_done: 0, time_spent: Duration::ZERO, finished: false };
-        return Ok(Box::new(session));
+        return Ok(Box::new(AlphaBetaSession { search, spent: Spent::new(preset, stop) }));
     }
     let mut searcher = Searcher::with_policy(preset.config(), preset.policy(), GameEvaluator, seed);
     searcher.begin(position, side)?;
-    Ok(Box::new(SearchSession {
-        searcher,
-        position: position.clone(),
-        preset,
-        stop,
-        iterations_done: 0,
-        time_spent: Duration::ZERO,
-        finished: false,
-    }))
+    Ok(Box::new(SearchSession { searcher, position: position.clone(), spent: Spent::new(preset, stop) }))
 }
