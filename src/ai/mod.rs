@@ -10,8 +10,11 @@
 //! - [`Knowledge`] (`src/ai/knowledge/<game>.rs`): what each game tells the search — an evaluation
 //!   of ongoing positions for capped playouts and a playout policy ([`GameEvaluator`],
 //!   [`GamePolicy`]). Toy games implement it with the defaults (uniform playouts, draw at the cap).
-//! - [`Budget`]: iterations (deterministic for a seed), an optional wall-clock limit and a "move now"
-//!   flag.
+//! - [`AlphaBeta`] / [`AlphaBetaSearch`]: alpha-beta with iterative deepening and a transposition
+//!   table over the same evaluation, resumable in slices; Gravel's Medium and Hard use it
+//!   ([`Engine`]), since it beat MCTS there (`docs/arena.md`).
+//! - [`Budget`]: iterations (deterministic for a seed; positions visited for alpha-beta), an
+//!   optional wall-clock limit and a "move now" flag.
 //! - [`Level`] and [`budget_for`]: the `random`, `easy`, `medium`, `hard` presets (iterations,
 //!   playout quality and playout cap), tunable per game.
 //! - [`AiSession`] ([`start_session`], `DynGame::ai_session`): one decision thought about in slices,
