@@ -559,24 +559,11 @@ fn arena_hard_beats_random_at_tic_tac_toe() {
     assert!(report.elo < -150.0, "{report:?}");
     assert!(report.elo_ci95[0] <= report.elo && report.elo <= report.elo_ci95[1]);
     // Reproducible from the seed.
-    assert_eq!(
-        run_arena(
-            &start,
-            "tic-tac-toe",
-            ArenaPlayer::Level(Level::Random),
-            ArenaPlayer::Level(Level::Easy),
-            series(4, 3),
-            &|_, _| {}
-        ),
-        run_arena(
-            &start,
-            "tic-tac-toe",
-            ArenaPlayer::Level(Level::Random),
-            ArenaPlayer::Level(Level::Easy),
-            series(4, 3),
-            &|_, _| {}
-        )
-    );
+    let random_vs_easy = || {
+        let (random, easy) = (ArenaPlayer::Level(Level::Random), ArenaPlayer::Level(Level::Easy));
+        run_arena(&start, "tic-tac-toe", random, easy, series(4, 3), &|_, _| {})
+    };
+    assert_eq!(random_vs_easy(), random_vs_easy());
     let json = serde_json::to_value(&report).expect("serialises");
     for key in ["game", "a", "b", "games", "a_wins", "draws", "b_wins", "elo", "elo_ci95"] {
         assert!(json.get(key).is_some(), "{key}");
