@@ -141,6 +141,7 @@ mod scripted_games {
 
 mod against_the_computer {
     use super::common::{headless_app, press, screen};
+    use stoneyard::app::board::{DragChosen, TurnBuilder};
     use stoneyard::app::input::Action::*;
     use stoneyard::app::match_state::CurrentMatch;
     use stoneyard::app::screen::Screen;
@@ -169,6 +170,27 @@ mod against_the_computer {
         let acting = m.acting_side().expect("the game goes on");
         assert_eq!(m.player_of(acting), None, "the computer moved and still acts: {:?}", m.history);
         assert_eq!(m.seat_of(acting), 0);
+    }
+
+    #[test]
+    fn the_person_cannot_make_the_computers_pie_choice_or_move() {
+        let mut app = headless_app();
+        // Red Stone, size 5, opponent: Hard (three steps right), start; the person places C3.
+        press(&mut app, &[Down, Select]);
+        press(&mut app, &[Left, Left, Left, Left, Left, Left, Down, Down, Right, Right, Right, Down, Select]);
+        assert_eq!(app.world().resource::<CurrentMatch>().players[1], Some(stoneyard::ai::Level::Hard));
+        press(&mut app, &[Select]);
+        let m = app.world().resource::<CurrentMatch>();
+        assert_eq!(m.history.len(), 1, "Hard answers in more than a frame");
+        assert!(m.decisions_now().contains(&"swap".to_string()), "the pie choice is the computer's now");
+        // Tab would list the spaceless choices (the swap) for the person to pick: not on the computer's turn.
+        press(&mut app, &[CycleOption, Select]);
+        app.world_mut().write_message(DragChosen { from: "C3".into(), to: "C4".into() });
+        app.update();
+        let m = app.world().resource::<CurrentMatch>();
+        assert!(app.world().resource::<TurnBuilder>().choices.is_empty());
+        assert_eq!(m.history.len(), 1, "the person decided for the computer: {:?}", m.history);
+        assert_eq!(m.message.as_deref(), Some("The computer is to move."));
     }
 }
 

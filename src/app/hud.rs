@@ -199,7 +199,10 @@ fn draw_hud(
             ui.separator();
         }
         let others = spaceless(&current.decisions_now());
-        if !others.is_empty() && builder.choices.iter().all(|c| !matches!(c, Choice::Decision(d) if others.contains(d)))
+        // Only the person to move gets these buttons: the computer's choices are its own.
+        if person_acts
+            && !others.is_empty()
+            && builder.choices.iter().all(|c| !matches!(c, Choice::Decision(d) if others.contains(d)))
         {
             let mover = current.acting_side().map(|s| side_label(current.game.as_ref(), s)).unwrap_or_default();
             if others.iter().any(|d| d == "swap" || d.starts_with("choose ")) {

@@ -193,6 +193,11 @@ fn board_input(
     let mut chosen_cells: Vec<String> = cells.read().map(|c| c.0.clone()).collect();
     let dragged: Vec<DragChosen> = drags.read().cloned().collect();
     let decisions = current.decisions_now();
+    // While the computer is to move, the person's board input must not decide for it.
+    let computer_to_move = !current.is_over() && current.acting_side().is_some_and(|s| current.player_of(s).is_some());
+    if computer_to_move {
+        builder.reset();
+    }
 
     if !builder.choices.is_empty() {
         let len = builder.choices.len() + 1; // the last entry closes the list
@@ -243,7 +248,7 @@ fn board_input(
             }
             Action::CycleOption | Action::Confirm => {
                 let others = spaceless(&decisions);
-                if !others.is_empty() {
+                if !others.is_empty() && !computer_to_move {
                     builder.start = None;
                     builder.choices = others.into_iter().map(Choice::Decision).collect();
                     focus.0 = 0;
@@ -289,13 +294,13 @@ fn board_input(
     }
     if current.is_over() {
         chosen_cells.clear();
-    } else if !chosen_cells.is_empty() && current.acting_side().is_some_and(|s| current.player_of(s).is_some()) {
+    } else if computer_to_move && (!chosen_cells.is_empty() || !dragged.is_empty()) {
         // The cursor still moves, but the board waits for the computer's decision.
         current.message = Some("The computer is to move.".to_string());
         chosen_cells.clear();
     }
     let over = current.is_over();
-    for DragChosen { from, to } in dragged.into_iter().filter(|_| !over) {
+    for DragChosen { from, to } in dragged.into_iter().filter(|_| !over && !computer_to_move) {
         builder.reset();
         let between = decisions_between(&decisions, &from, &to);
         match between.as_slice() {
