@@ -7,8 +7,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use stoneyard::ai::{
-    AlphaBeta, ArenaGame, ArenaPlayer, ArenaSeries, ArenaTally, Budget, DecideError, Knowledge, Level, MctsConfig,
-    RandomStrategy, Searcher, StopReason, Strategy, play_game, run_arena,
+    AlphaBeta, ArenaGame, ArenaPlayer, ArenaSeries, ArenaTally, Budget, Calibration, DecideError, Knowledge, Level,
+    MctsConfig, RandomStrategy, Searcher, StopReason, Strategy, play_game, run_arena, start_session,
 };
 use stoneyard::rules::{
     Cell, Effects, NoOptions, Notation, Outcome, ParseError, PlayError, Rules, Side, Status, ToMove,
@@ -547,6 +547,7 @@ fn arena_hard_beats_random_at_tic_tac_toe() {
     let report = run_arena(
         &start,
         "tic-tac-toe",
+        &Calibration::GENERIC,
         ArenaPlayer::Level(Level::Random),
         ArenaPlayer::Level(Level::Hard),
         series(8, 7),
@@ -561,7 +562,7 @@ fn arena_hard_beats_random_at_tic_tac_toe() {
     // Reproducible from the seed.
     let random_vs_easy = || {
         let (random, easy) = (ArenaPlayer::Level(Level::Random), ArenaPlayer::Level(Level::Easy));
-        run_arena(&start, "tic-tac-toe", random, easy, series(4, 3), &|_, _| {})
+        run_arena(&start, "tic-tac-toe", &Calibration::GENERIC, random, easy, series(4, 3), &|_, _| {})
     };
     assert_eq!(random_vs_easy(), random_vs_easy());
     let json = serde_json::to_value(&report).expect("serialises");
@@ -578,6 +579,7 @@ fn arena_on_several_threads_reports_every_game_and_the_same_tally() {
     let one = run_arena(
         &start,
         "tic-tac-toe",
+        &Calibration::GENERIC,
         ArenaPlayer::Level(Level::Random),
         ArenaPlayer::Level(Level::Easy),
         ArenaSeries { games: 9, seed: 5, jobs: 1 },
@@ -587,6 +589,7 @@ fn arena_on_several_threads_reports_every_game_and_the_same_tally() {
     let three = run_arena(
         &start,
         "tic-tac-toe",
+        &Calibration::GENERIC,
         ArenaPlayer::Level(Level::Random),
         ArenaPlayer::Level(Level::Easy),
         ArenaSeries { games: 9, seed: 5, jobs: 3 },
@@ -618,14 +621,18 @@ fn arena_on_several_threads_reports_every_game_and_the_same_tally() {
 }
 
 #[test]
-fn the_game_handle_offers_sessions_moves_and_the_arena() {
-    // Imported here only: its methods share names with those of `Rules`.
-    use stoneyard::games::DynGame;
-    let game: Box<dyn DynGame> = Box::new(TicTacToe::from_rows("XX.|OO.|..."));
-    assert_eq!(game.ai_move(Side::First, Level::Easy, 1, None), Ok("2".to_string()));
-    assert_eq!(game.ai_move(Side::Second, Level::Hard, 1, None), Err(DecideError::NotYourTurn));
+fn sessions_think_in_slices_move_now_and_play_the_arena() {
+    let pos = TicTacToe::from_rows("XX.|OO.|...");
+    let generic = Calibration::GENERIC;
+    let decide = |side, level| -> Result<String, DecideError> {
+        let mut session = start_session(&pos, side, level, &generic, 1, None)?;
+        while !session.think(u64::MAX) {}
+        Ok(session.decision())
+    };
+    assert_eq!(decide(Side::First, Level::Easy), Ok("2".to_string()));
+    assert!(matches!(decide(Side::Second, Level::Hard), Err(DecideError::NotYourTurn)));
     // Thinking in slices, as the web build does once per frame.
-    let mut session = game.ai_session(Side::First, Level::Medium, 1, None).expect("First to move");
+    let mut session = start_session(&pos, Side::First, Level::Medium, &generic, 1, None).expect("First to move");
     let mut slices = 0;
     while !session.think(100) {
         slices += 1;
@@ -635,15 +642,17 @@ fn the_game_handle_offers_sessions_moves_and_the_arena() {
     assert_eq!(session.decision(), "2");
     // "Move now": a raised flag ends thinking at once with a legal decision.
     let stop = Arc::new(AtomicBool::new(true));
-    let mut session = game.ai_session(Side::First, Level::Hard, 1, Some(stop)).expect("First to move");
+    let mut session = start_session(&pos, Side::First, Level::Hard, &generic, 1, Some(stop)).expect("First to move");
     assert!(session.think(u64::MAX));
     let decision: u8 = session.decision().parse().expect("a cell digit");
-    assert!(TicTacToe::from_rows("XX.|OO.|...").is_legal(&decision));
-    let random = game.ai_move(Side::First, Level::Random, 1, None).expect("a decision");
+    assert!(pos.is_legal(&decision));
+    let random = decide(Side::First, Level::Random).expect("a decision");
     assert!(["2", "5", "6", "7", "8"].contains(&random.as_str()));
 
-    let start: Box<dyn DynGame> = Box::new(TicTacToe::new(&NoOptions));
-    let report = start.arena(
+    let report = run_arena(
+        &TicTacToe::new(&NoOptions),
+        "tic-tac-toe",
+        &generic,
         ArenaPlayer::Level(Level::Hard),
         ArenaPlayer::Level(Level::Random),
         ArenaSeries { games: 4, seed: 1, jobs: 1 },
@@ -715,8 +724,14 @@ fn iterations_per_second() {
         strategy.decide(&TicTacToe::new(&NoOptions), Side::First, &Budget::iterations(200_000)).expect("a decision");
         eprintln!("tic-tac-toe, {name}: {:.0} iterations/s", 200_000.0 / start.elapsed().as_secs_f64());
     };
-    measure("uniform playouts", stoneyard::ai::strategy_for::<TicTacToe>(Level::Medium, "tic-tac-toe", 1).as_mut());
-    measure("decisive playouts", stoneyard::ai::strategy_for::<TicTacToe>(Level::Hard, "tic-tac-toe", 1).as_mut());
+    measure(
+        "uniform playouts",
+        stoneyard::ai::strategy_for::<TicTacToe>(Level::Medium, &Calibration::GENERIC, 1).as_mut(),
+    );
+    measure(
+        "decisive playouts",
+        stoneyard::ai::strategy_for::<TicTacToe>(Level::Hard, &Calibration::GENERIC, 1).as_mut(),
+    );
     let start = std::time::Instant::now();
     searcher::<Sealed>(1).decide(&Sealed::guess(), Side::First, &Budget::iterations(200_000)).expect("a decision");
     eprintln!("hidden guess (simultaneous): {:.0} iterations/s", 200_000.0 / start.elapsed().as_secs_f64());
@@ -814,7 +829,15 @@ fn the_arena_names_and_plays_alpha_beta() {
     let start = TicTacToe::new(&NoOptions);
     let series = ArenaSeries { games: 6, seed: 2, jobs: 2 };
     let a = ArenaPlayer::AlphaBeta { nodes: 50_000 };
-    let report = run_arena(&start, "tic-tac-toe", a, ArenaPlayer::Level(Level::Random), series, &|_, _| {});
+    let report = run_arena(
+        &start,
+        "tic-tac-toe",
+        &Calibration::GENERIC,
+        a,
+        ArenaPlayer::Level(Level::Random),
+        series,
+        &|_, _| {},
+    );
     assert_eq!((report.a.as_str(), report.b.as_str()), ("alphabeta:50000", "random"));
     assert_eq!(report.b_wins, 0, "{report:?}");
     assert!(report.a_wins >= 3, "{report:?}");

@@ -1,6 +1,7 @@
 //! The computer opponents on the five real games: legal and reproducible decisions.
 
-use stoneyard::ai::{Engine, Level, budget_for};
+use stoneyard::ai::games::{ai_game, decide, session};
+use stoneyard::ai::{Calibration, Engine, Level, budget_for};
 use stoneyard::games::{DynGame, GameKind, open};
 use stoneyard::rules::{Outcome, Side, Status, ToMove};
 
@@ -59,12 +60,13 @@ fn half_sealed(game: &dyn DynGame) -> bool {
 
 #[test]
 fn every_game_gets_legal_decisions_from_the_search_in_random_positions() {
-    for kind in GameKind::ALL {
+    for kind in GameKind::all() {
         let mut checked = 0;
         for (i, plies) in [0usize, 7, 23, 61].into_iter().enumerate() {
             let game = random_position(kind, plies, 100 + i as u64);
             let Some(side) = deciding_side(game.as_ref()) else { continue };
-            let decision = game.ai_move(side, Level::Easy, i as u64, None).expect("the side to move can decide");
+            let decision =
+                decide(game.as_ref(), side, Level::Easy, i as u64, None).expect("the side to move can decide");
             let legal = game.legal_decisions(side);
             assert!(legal.contains(&decision), "{kind:?} after {plies} plies: {decision} not in {legal:?}");
             // And it plays: the engine accepts it.
@@ -78,11 +80,11 @@ fn every_game_gets_legal_decisions_from_the_search_in_random_positions() {
 
 #[test]
 fn every_game_same_seed_same_decision() {
-    for kind in GameKind::ALL {
+    for kind in GameKind::all() {
         let game = random_position(kind, 11, 7);
         let side = deciding_side(game.as_ref()).expect("ongoing after 11 decisions");
-        let first = game.ai_move(side, Level::Easy, 42, None).expect("a decision");
-        let again = game.ai_move(side, Level::Easy, 42, None).expect("a decision");
+        let first = decide(game.as_ref(), side, Level::Easy, 42, None).expect("a decision");
+        let again = decide(game.as_ref(), side, Level::Easy, 42, None).expect("a decision");
         assert_eq!(first, again, "{kind:?}: the same seed gave two decisions");
     }
 }
@@ -94,7 +96,7 @@ fn computer_turn(mut game: Box<dyn DynGame>, side: Side, level: Level, seed: u64
         if deciding_side(game.as_ref()) != Some(side) {
             break;
         }
-        let decision = game.ai_move(side, level, seed, None).expect("a decision");
+        let decision = decide(game.as_ref(), side, level, seed, None).expect("a decision");
         game.play_decision(&decision).unwrap_or_else(|e| panic!("{decision} refused: {e:?}"));
     }
     game
@@ -104,22 +106,22 @@ fn computer_turn(mut game: Box<dyn DynGame>, side: Side, level: Level, seed: u64
 fn gravel_alpha_beta_thinks_in_slices_as_at_once() {
     // Gravel's Medium and Hard are alpha-beta (`docs/arena.md`): the browser thinks a few
     // milliseconds per frame, and must reach the decision the desktop reaches in one go.
-    assert_eq!(budget_for(Level::Easy, "gravel").engine, Engine::Mcts);
-    assert_eq!(budget_for(Level::Medium, "gravel").engine, Engine::AlphaBeta);
-    assert_eq!(budget_for(Level::Hard, "gravel").engine, Engine::AlphaBeta);
+    assert_eq!(budget_for(Level::Easy, &gravel_calibration()).engine, Engine::Mcts);
+    assert_eq!(budget_for(Level::Medium, &gravel_calibration()).engine, Engine::AlphaBeta);
+    assert_eq!(budget_for(Level::Hard, &gravel_calibration()).engine, Engine::AlphaBeta);
     let mut most_slices = 0;
     for (plies, seed) in [(0usize, 1u64), (9, 2), (24, 3)] {
-        let game = random_position(GameKind::Gravel, plies, seed);
+        let game = random_position(GameKind::named("gravel"), plies, seed);
         let Some(side) = deciding_side(game.as_ref()) else { continue };
-        let at_once = game.ai_move(side, Level::Medium, seed, None).expect("a decision");
-        let mut session = game.ai_session(side, Level::Medium, seed, None).expect("a session");
+        let at_once = decide(game.as_ref(), side, Level::Medium, seed, None).expect("a decision");
+        let mut session = session(game.as_ref(), side, Level::Medium, seed, None).expect("a session");
         let mut slices = 0;
         while !session.think(16) {
             slices += 1;
         }
         assert_eq!(session.decision(), at_once, "after {plies} plies, {slices} slices");
         assert!(game.legal_decisions(side).contains(&at_once), "{at_once}");
-        let budget = budget_for(Level::Medium, "gravel").iterations;
+        let budget = budget_for(Level::Medium, &gravel_calibration()).iterations;
         assert!(session.iterations() <= budget, "{} of {budget}", session.iterations());
         most_slices = most_slices.max(slices);
     }
@@ -130,7 +132,7 @@ fn gravel_alpha_beta_thinks_in_slices_as_at_once() {
 fn red_stone_easy_fills_the_last_eye_with_red_and_wins() {
     // Spec example S5: White's only winning decision is red on A1, which captures Black's group.
     let options = [("size".to_string(), "5".to_string())];
-    let game = open(GameKind::RedStone, &options, Some("XXO.O/XXOOO/XXOOO/XXOOO/.XO.O w")).expect("S5 opens");
+    let game = open(GameKind::named("red-stone"), &options, Some("XXO.O/XXOOO/XXOOO/XXOOO/.XO.O w")).expect("S5 opens");
     assert_eq!(game.status(), Status::Ongoing);
     for seed in 0..3 {
         let after = computer_turn(game.clone_box(), Side::Second, Level::Easy, seed);
@@ -143,7 +145,7 @@ fn gravel_medium_and_hard_take_the_territory_win() {
     // Spec example 11 (N=5, X=4): Dark wins on territory at the end of this turn after `xa1,+a1`.
     let options = [("N".to_string(), "5".to_string()), ("X".to_string(), "4".to_string())];
     let text = "5 4 L1.L1../...../....L1/D1..../L1D1L1D1L1 D 1 10 6 0 9";
-    let game = open(GameKind::Gravel, &options, Some(text)).expect("example 11 opens");
+    let game = open(GameKind::named("gravel"), &options, Some(text)).expect("example 11 opens");
     let dark = deciding_side(game.as_ref()).expect("Dark to move");
     for level in [Level::Medium, Level::Hard] {
         let after = computer_turn(game.clone_box(), dark, level, 3);
@@ -156,7 +158,7 @@ fn throngs_passes_out_a_won_game() {
     // Spec example S14 (a): Black passed its whole first turn, so White ends the game by passing
     // both parts, two stones to one. Any placement would let the game go on.
     let text = "T93 W1 B:k9 W:b3,b6 idle=2,0 passrun=2 turn=1";
-    let game = open(GameKind::Throngs, &[], Some(text)).expect("S14 (a) opens");
+    let game = open(GameKind::named("throngs"), &[], Some(text)).expect("S14 (a) opens");
     for seed in 0..3 {
         let after = computer_turn(game.clone_box(), Side::Second, Level::Medium, seed);
         assert_eq!(after.status(), Status::Over(Outcome::Winner(Side::Second)), "seed {seed}");
@@ -168,7 +170,7 @@ fn throngs_captures_the_stone_that_decides_the_count() {
     // Black's only stone, on k9, has three White neighbours: White has the power (3 − 1 = 2) to
     // capture it. After the capture Black has no stone left and can never place again.
     let text = "T93 W1 B:k9 W:j8,j9,k10 idle=0,0 passrun=0 turn=3";
-    let game = open(GameKind::Throngs, &[], Some(text)).expect("the position opens");
+    let game = open(GameKind::named("throngs"), &[], Some(text)).expect("the position opens");
     for seed in 0..3 {
         let after = computer_turn(game.clone_box(), Side::Second, Level::Easy, seed);
         assert!(after.position_text().contains("B:-"), "seed {seed}: {}", after.position_text());
@@ -180,7 +182,7 @@ fn inchworm_captures_the_big_stack_to_reach_the_target() {
     // Spec example E13 after Black's second forced pass: White's drop on b1 takes Black's last
     // liberty, captures all 25 stones and passes 60 points. No other action wins at once.
     let text = "......../......../......../......../......../W1W1....../W1W1W1...../B25.W1..... w 0 19 0 0 10 40 3 1";
-    let game = open(GameKind::Inchworm, &[], Some(text)).expect("E13 opens");
+    let game = open(GameKind::named("inchworm"), &[], Some(text)).expect("E13 opens");
     for (level, seed) in [(Level::Easy, 0), (Level::Easy, 1), (Level::Medium, 2)] {
         let after = computer_turn(game.clone_box(), Side::Second, level, seed);
         assert_eq!(after.status(), Status::Over(Outcome::Winner(Side::Second)), "{level} seed {seed}");
@@ -217,7 +219,7 @@ fn hidden_intention_places_the_last_figure_where_it_wins_whatever_the_reply() {
     // burns the square and the attempt repeats); found here by brute force. The computer must
     // seal one of them without seeing B's choice.
     let text = "Rb2 Nf2/ne Qd3 Xc4 Pe4 ; Pd5 Xf5 Qe6 Nc7/sw Rg7 ; P0R1B0N0Q0 P0R0B1N0Q0 ; 0 0 ; - ; 14.1";
-    let game = open(GameKind::HiddenIntention, &[], Some(text)).expect("the position opens");
+    let game = open(GameKind::named("hidden-intention"), &[], Some(text)).expect("the position opens");
     let replies = commitments(game.as_ref(), Side::Second);
     // Decisions name their side ("A:d1", "B:d1"); the last one of a commitment is its square.
     let square = |c: &[String]| c.last().map(|d| d[2..].to_string());
@@ -237,10 +239,15 @@ fn hidden_intention_places_the_last_figure_where_it_wins_whatever_the_reply() {
         let mut g = game.clone_box();
         let mut sealed = Vec::new();
         while !g.legal_decisions(Side::First).is_empty() && g.to_move() == Some(ToMove::Both) {
-            let d = g.ai_move(Side::First, Level::Medium, seed, None).expect("A decides");
+            let d = decide(g.as_ref(), Side::First, Level::Medium, seed, None).expect("A decides");
             g.play_decision(&d).expect("the decision plays");
             sealed.push(d);
         }
         assert!(winning.contains(&&sealed), "seed {seed}: {sealed:?} does not win against every reply");
     }
+}
+
+/// Gravel's row of the computer's table.
+fn gravel_calibration() -> Calibration {
+    ai_game(GameKind::named("gravel")).expect("Gravel is in the computer's table").calibration
 }

@@ -19,7 +19,7 @@ fn starts_on_the_title_screen() {
 
 #[test]
 fn keyboard_alone_reaches_each_games_setup_screen() {
-    for (index, kind) in GameKind::ALL.into_iter().enumerate() {
+    for (index, kind) in GameKind::all().enumerate() {
         let mut app = headless_app();
         let mut presses = vec![Down; index];
         presses.push(Select);
@@ -274,7 +274,7 @@ mod seats_undo_and_resign {
 
     #[test]
     fn after_a_swap_the_seats_play_the_other_colours_and_undo_restores_them() {
-        let game = open(GameKind::RedStone, &[("size".into(), "5".into())], None).unwrap();
+        let game = open(GameKind::named("red-stone"), &[("size".into(), "5".into())], None).unwrap();
         let mut m = CurrentMatch::new(game);
         m.players = [None, Some(Level::Easy)];
         play(&mut m, "C3");
@@ -297,7 +297,7 @@ mod seats_undo_and_resign {
 
     #[test]
     fn undo_against_the_computer_takes_back_its_reply_too() {
-        let game = open(GameKind::RedStone, &[("size".into(), "5".into())], None).unwrap();
+        let game = open(GameKind::named("red-stone"), &[("size".into(), "5".into())], None).unwrap();
         let mut m = CurrentMatch::new(game);
         m.players = [None, Some(Level::Easy)];
         play(&mut m, "C3");
@@ -313,7 +313,7 @@ mod seats_undo_and_resign {
 
     #[test]
     fn a_resignation_ends_the_match_for_the_person_and_undo_takes_it_back() {
-        let game = open(GameKind::RedStone, &[("size".into(), "5".into())], None).unwrap();
+        let game = open(GameKind::named("red-stone"), &[("size".into(), "5".into())], None).unwrap();
         let mut m = CurrentMatch::new(game);
         m.players = [None, Some(Level::Easy)];
         play(&mut m, "C3");
@@ -331,7 +331,7 @@ mod seats_undo_and_resign {
 
     #[test]
     fn choosing_black_in_the_throngs_pie_gives_the_chooser_black() {
-        let game = open(GameKind::Throngs, &[("opening".into(), "pie".into())], None).unwrap();
+        let game = open(GameKind::named("throngs"), &[("opening".into(), "pie".into())], None).unwrap();
         let mut m = CurrentMatch::new(game);
         m.players = [Some(Level::Easy), None];
         // The offer is made by seat 0 (the computer) one stone at a time.
@@ -438,7 +438,7 @@ mod every_game_by_actions {
     /// returns whether the game ended.
     fn play_game_with(kind: GameKind, options: &[(&str, &str)], decisions: usize) -> bool {
         let mut app = headless_app();
-        let index = GameKind::ALL.iter().position(|&k| k == kind).unwrap();
+        let index = GameKind::all().position(|&k| k == kind).unwrap();
         let mut keys = vec![Down; index];
         keys.push(Select);
         press(&mut app, &keys);
@@ -476,11 +476,11 @@ mod every_game_by_actions {
     #[test]
     fn every_game_is_played_to_its_end_by_keys() {
         let games: [(GameKind, &[(&str, &str)]); 5] = [
-            (GameKind::RedStone, &[("size", "5")]),
-            (GameKind::Gravel, &[("N", "4")]),
-            (GameKind::Throngs, &[("board", "R63")]),
-            (GameKind::Inchworm, &[("target", "4")]),
-            (GameKind::HiddenIntention, &[]),
+            (GameKind::named("red-stone"), &[("size", "5")]),
+            (GameKind::named("gravel"), &[("N", "4")]),
+            (GameKind::named("throngs"), &[("board", "R63")]),
+            (GameKind::named("inchworm"), &[("target", "4")]),
+            (GameKind::named("hidden-intention"), &[]),
         ];
         for (kind, options) in games {
             assert!(play_game_with(kind, options, 3000), "{kind} did not end within 3000 decisions");
@@ -516,11 +516,12 @@ mod every_game_by_actions {
     #[test]
     fn a_sealed_commitment_cannot_be_read_from_the_other_players_view() {
         let mut app = headless_app();
-        let index = GameKind::ALL.iter().position(|&k| k == GameKind::HiddenIntention).unwrap();
+        let index = GameKind::all().position(|&k| k == GameKind::named("hidden-intention")).unwrap();
         let mut keys = vec![Down; index];
         keys.push(Select);
         press(&mut app, &keys);
-        let options = stoneyard::games::open(GameKind::HiddenIntention, &[], None).unwrap().option_specs().len();
+        let options =
+            stoneyard::games::open(GameKind::named("hidden-intention"), &[], None).unwrap().option_specs().len();
         let mut keys = vec![Down; options + 2];
         keys.push(Select);
         press(&mut app, &keys);
@@ -568,27 +569,27 @@ mod every_game_by_actions {
 
     #[test]
     fn gravel() {
-        play_game(GameKind::Gravel, 30);
+        play_game(GameKind::named("gravel"), 30);
     }
 
     #[test]
     fn red_stone() {
-        play_game(GameKind::RedStone, 30);
+        play_game(GameKind::named("red-stone"), 30);
     }
 
     #[test]
     fn throngs() {
-        play_game(GameKind::Throngs, 30);
+        play_game(GameKind::named("throngs"), 30);
     }
 
     #[test]
     fn inchworm() {
-        play_game(GameKind::Inchworm, 30);
+        play_game(GameKind::named("inchworm"), 30);
     }
 
     #[test]
     fn hidden_intention() {
-        play_game(GameKind::HiddenIntention, 30);
+        play_game(GameKind::named("hidden-intention"), 30);
     }
 }
 

@@ -101,7 +101,7 @@ proptest! {
         position in "\\PC{0,120}",
         token in "\\PC{0,24}",
     ) {
-        let kind = GameKind::ALL[game];
+        let kind = GameKind::all().nth(game).unwrap();
         let _ = open(kind, &[], Some(&position));
         let mut fresh = open(kind, &[], None).unwrap();
         let before = fresh.position_text();
@@ -119,7 +119,7 @@ proptest! {
         at in any::<usize>(),
         byte in any::<u8>(),
     ) {
-        let record = sample_record(GameKind::ALL[game], 12, seed);
+        let record = sample_record(GameKind::all().nth(game).unwrap(), 12, seed);
         let spec = record.to_spec_text().unwrap_or_default();
         for text in [record.to_json(), record.to_text(), spec] {
             let damaged = mutate(&text, kind, at, byte);
@@ -136,7 +136,7 @@ proptest! {
 
 #[test]
 fn a_future_format_and_a_wrong_game_are_refused_clearly() {
-    let record = sample_record(GameKind::Gravel, 6, 3);
+    let record = sample_record(GameKind::named("gravel"), 6, 3);
     let future = record.to_json().replacen("\"format\": 1", "\"format\": 99", 1);
     let e = GameRecord::from_json(&future).unwrap_err().to_string();
     assert!(e.contains("99") || e.contains("newer"), "{e}");
@@ -151,7 +151,7 @@ fn a_future_format_and_a_wrong_game_are_refused_clearly() {
 
 #[test]
 fn records_of_every_game_round_trip_through_json_and_text() {
-    for kind in GameKind::ALL {
+    for kind in GameKind::all() {
         for seed in 0..5 {
             let record = sample_record(kind, 40, seed);
             let end = record.replay(None).unwrap().position_text();
@@ -167,7 +167,7 @@ fn records_of_every_game_round_trip_through_json_and_text() {
 /// record moves, which replayed as record tokens reach the same position.
 #[test]
 fn atomic_decisions_group_into_record_moves_that_replay_to_the_same_position() {
-    for kind in GameKind::ALL {
+    for kind in GameKind::all() {
         for seed in 0..6 {
             let record = sample_record(kind, 60 + seed as usize * 7, seed);
             let decisions: Vec<String> = record.moves.iter().map(|m| m.decision.clone()).collect();
@@ -182,7 +182,7 @@ fn atomic_decisions_group_into_record_moves_that_replay_to_the_same_position() {
                 by_decisions.play_decision(d).unwrap();
             }
             assert_eq!(by_tokens.position_text(), by_decisions.position_text(), "{kind} seed {seed}: {tokens:?}");
-            if kind != GameKind::RedStone {
+            if kind != GameKind::named("red-stone") {
                 assert!(tokens.len() < decisions.len() || decisions.len() < 3, "{kind}: moves group decisions");
             }
         }
@@ -191,7 +191,7 @@ fn atomic_decisions_group_into_record_moves_that_replay_to_the_same_position() {
 
 #[test]
 fn a_sealed_commitment_never_appears_in_the_move_list() {
-    let start = open(GameKind::HiddenIntention, &[], None).unwrap();
+    let start = open(GameKind::named("hidden-intention"), &[], None).unwrap();
     let mut game = start.clone_box();
     let mut decisions = Vec::new();
     // A seals a whole commitment; B has not chosen yet.
@@ -209,7 +209,7 @@ fn a_sealed_commitment_never_appears_in_the_move_list() {
 /// same final position (a move still under way at the end is not written, so it is not read).
 #[test]
 fn records_of_every_game_round_trip_through_the_rules_record_notation() {
-    for kind in GameKind::ALL {
+    for kind in GameKind::all() {
         for seed in 0..4 {
             let record = sample_record(kind, 50 + seed as usize * 9, seed);
             let start = open(kind, &[], None).unwrap();

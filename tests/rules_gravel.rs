@@ -90,7 +90,7 @@ fn ex0_start_and_first_turn() {
     assert_eq!(refused(&start, "xd4,+d4"), (act(1), "RemoveTargetNotEnemy"));
     assert_eq!(refused(&start, "pass"), (act(1), "PassNotAllowed"));
     for id in ["Ex0", "Ex0f", "Ex0a", "Ex0b", "Ex0c", "Ex0d", "Ex0e"] {
-        support::assert_case(GameKind::Gravel, id);
+        support::assert_case(GameKind::named("gravel"), id);
     }
 }
 
@@ -114,8 +114,8 @@ fn ex1_seed_control_example() {
     assert!(!p.controls(D, d3));
     let overlay = p.control();
     assert_eq!((overlay[b3], overlay[c3], overlay[d3]), (Some(D), None, Some(L)));
-    support::assert_case(GameKind::Gravel, "Ex1");
-    support::assert_case(GameKind::Gravel, "Ex1b");
+    support::assert_case(GameKind::named("gravel"), "Ex1");
+    support::assert_case(GameKind::named("gravel"), "Ex1b");
 }
 
 #[test]
@@ -141,7 +141,7 @@ fn ex2_chain_of_removals() {
         q.play(&m).unwrap_or_else(|e| panic!("{a}: {e}"));
     }
     assert_eq!(q.to_text(), p.to_text());
-    support::assert_case(GameKind::Gravel, "Ex2");
+    support::assert_case(GameKind::named("gravel"), "Ex2");
 }
 
 #[test]
@@ -153,7 +153,7 @@ fn ex3_illegal_turns_on_the_seed_position() {
     assert_eq!(refused(&p, "xb3,xc3,+b3,+c3,+e5"), (act(5), "BudgetExceeded"));
     assert_eq!(refused(&p, "xb3,xb3,+a1"), (act(2), "RemoveTargetNotEnemy"));
     for id in ["Ex3a", "Ex3b", "Ex3c", "Ex3d", "Ex3e"] {
-        support::assert_case(GameKind::Gravel, id);
+        support::assert_case(GameKind::named("gravel"), id);
     }
 }
 
@@ -170,7 +170,7 @@ fn ex4_place_first_to_gain_control_then_clear_a_tall_stack() {
     assert_eq!(refused(&p, "e2>b3,xc3"), (act(2), "NotControlled"));
     assert_eq!(refused(&p, "e2>d3"), (act(1), "MoveTargetVacant"));
     for id in ["Ex4", "Ex4a", "Ex4b", "Ex4c", "Ex4d", "Ex4e"] {
-        support::assert_case(GameKind::Gravel, id);
+        support::assert_case(GameKind::named("gravel"), id);
     }
 }
 
@@ -185,7 +185,7 @@ fn ex5_stack_cap() {
     let t = tokens(&p);
     assert!(!t.contains(&"+a1".to_string()) && !t.contains(&"b1>a1".to_string()));
     for id in ["Ex5", "Ex5a", "Ex5b", "Ex5c", "Ex5d", "Ex5e"] {
-        support::assert_case(GameKind::Gravel, id);
+        support::assert_case(GameKind::named("gravel"), id);
     }
 }
 
@@ -201,7 +201,7 @@ fn ex6_where_pieces_may_go() {
     assert_eq!(after(&p, "-c2,-b2").to_text(), "5 4 ...../...../..D2../...../..... D 13 11 0 0 2");
     assert_eq!(refused(&p, "xc3,+a1"), (act(1), "NotControlled"));
     for id in ["Ex6", "Ex6a", "Ex6b", "Ex6c", "Ex6d", "Ex6e", "Ex6f", "Ex6g", "Ex6h"] {
-        support::assert_case(GameKind::Gravel, id);
+        support::assert_case(GameKind::named("gravel"), id);
     }
 }
 
@@ -223,7 +223,7 @@ fn ex7_the_net_change_rule() {
     q.legal_moves(&mut moves);
     assert!(!moves.is_empty());
     for id in ["Ex7a", "Ex7b", "Ex7c", "Ex7d", "Ex7e", "Ex7f"] {
-        support::assert_case(GameKind::Gravel, id);
+        support::assert_case(GameKind::named("gravel"), id);
     }
 }
 
@@ -240,7 +240,7 @@ fn ex8_corner_control_one_big_stack_is_not_enough() {
     assert_eq!(after(&p, "+c4,xd4").to_text(), "4 4 ..L1./...L4/L1.../D3L1.. D 2 5 0 1 5");
     assert_eq!(refused(&p, "d3>c4"), (act(1), "MoveTargetVacant"));
     for id in ["Ex8", "Ex8a", "Ex8b", "Ex8c", "Ex8d", "Ex8e"] {
-        support::assert_case(GameKind::Gravel, id);
+        support::assert_case(GameKind::named("gravel"), id);
     }
 }
 
@@ -253,7 +253,7 @@ fn ex9_moves_build_a_majority() {
     assert_eq!(refused(&p, "xc3,e1>b3,e1>c2"), (act(1), "NotControlled"));
     assert_eq!(refused(&p, "e1>b3,e1>c2,xc3,+a5"), (act(4), "PhaseOrder"));
     for id in ["Ex9", "Ex9a", "Ex9b", "Ex9c", "Ex9d"] {
-        support::assert_case(GameKind::Gravel, id);
+        support::assert_case(GameKind::named("gravel"), id);
     }
 }
 
@@ -276,7 +276,7 @@ fn ex10_losing_on_territory_by_ones_own_returns() {
     assert_eq!(r.to_text(), "4 3 ...D1/...D1/.L1.D1/..L1. L 5 6 2 0 6");
     assert_eq!(r.status(), Status::Ongoing);
     for id in ["Ex10a", "Ex10b", "Ex10c", "Ex10d"] {
-        support::assert_case(GameKind::Gravel, id);
+        support::assert_case(GameKind::named("gravel"), id);
     }
 }
 
@@ -303,7 +303,7 @@ fn ex11_attrition_and_territory_thresholds() {
 
     assert_eq!(refused(&p, "xe1,+e5"), (act(1), "NotControlled"));
     for id in ["Ex11", "Ex11a", "Ex11b", "Ex11c", "Ex11d"] {
-        support::assert_case(GameKind::Gravel, id);
+        support::assert_case(GameKind::named("gravel"), id);
     }
 }
 
@@ -331,7 +331,7 @@ fn ex12_seed_territory_example_on_8x8() {
     );
     assert_eq!(q.status(), Status::Ongoing);
     for id in ["Ex12", "Ex12a", "Ex12b"] {
-        support::assert_case(GameKind::Gravel, id);
+        support::assert_case(GameKind::named("gravel"), id);
     }
 }
 
@@ -359,7 +359,7 @@ fn ex13_both_lose_is_a_draw_and_darks_reply_can_save_or_win() {
         }
     }
     for id in ["Ex13", "Ex13a", "Ex13b", "Ex13c", "Ex13d", "Ex13e", "Ex13f"] {
-        support::assert_case(GameKind::Gravel, id);
+        support::assert_case(GameKind::named("gravel"), id);
     }
 }
 
@@ -379,7 +379,7 @@ fn ex14_deadlock_draw_on_a_full_board() {
     assert_eq!(q.to_text(), "4 3 .D1D1D1/D1D1D1D1/L1L1L1L1/L1L1L1L1 L 1 2 0 0 11");
     assert_eq!(q.status(), Status::Ongoing);
     for id in ["Ex14a", "Ex14b", "Ex14c"] {
-        support::assert_case(GameKind::Gravel, id);
+        support::assert_case(GameKind::named("gravel"), id);
     }
 }
 
@@ -399,7 +399,7 @@ fn ex15_wiped_out_forced_pass() {
     let f = r.result().unwrap().flags[1];
     assert!(f.attrition && f.territory);
     for id in ["Ex15", "Ex15a", "Ex15b", "Ex15c", "Ex15d"] {
-        support::assert_case(GameKind::Gravel, id);
+        support::assert_case(GameKind::named("gravel"), id);
     }
 }
 
@@ -409,7 +409,7 @@ fn ex15_wiped_out_forced_pass() {
 
 #[test]
 fn all_referee_cases_pass() {
-    support::assert_all_cases(GameKind::Gravel);
+    support::assert_all_cases(GameKind::named("gravel"));
 }
 
 #[test]

@@ -394,7 +394,7 @@ fn ex1_opening_turn_on_an_empty_board() {
         ],
     });
     for id in CASES_1 {
-        support::assert_case(GameKind::HiddenIntention, id);
+        support::assert_case(GameKind::named("hidden-intention"), id);
     }
 }
 
@@ -422,7 +422,7 @@ fn ex2_burn_then_the_turn_starts_anew() {
         ],
     });
     for id in CASES_2 {
-        support::assert_case(GameKind::HiddenIntention, id);
+        support::assert_case(GameKind::named("hidden-intention"), id);
     }
 }
 
@@ -447,7 +447,7 @@ fn ex3_two_round_cascade_chain_reaction() {
         ],
     });
     for id in CASES_3 {
-        support::assert_case(GameKind::HiddenIntention, id);
+        support::assert_case(GameKind::named("hidden-intention"), id);
     }
 }
 
@@ -472,7 +472,7 @@ fn ex4_simultaneous_removal_of_three_figures() {
         ],
     });
     for id in CASES_4 {
-        support::assert_case(GameKind::HiddenIntention, id);
+        support::assert_case(GameKind::named("hidden-intention"), id);
     }
 }
 
@@ -497,7 +497,7 @@ fn ex5_neutral_ground_is_stable() {
         ],
     });
     for id in CASES_5 {
-        support::assert_case(GameKind::HiddenIntention, id);
+        support::assert_case(GameKind::named("hidden-intention"), id);
     }
 }
 
@@ -522,7 +522,7 @@ fn ex6_the_knight_as_a_glass_cannon() {
         ],
     });
     for id in CASES_6 {
-        support::assert_case(GameKind::HiddenIntention, id);
+        support::assert_case(GameKind::named("hidden-intention"), id);
     }
 }
 
@@ -547,7 +547,7 @@ fn ex7_a_swap_opens_a_field_for_placement() {
         ],
     });
     for id in CASES_7 {
-        support::assert_case(GameKind::HiddenIntention, id);
+        support::assert_case(GameKind::named("hidden-intention"), id);
     }
 }
 
@@ -572,7 +572,7 @@ fn ex8_the_opponent_s_swap_spoils_a_legal_placement() {
         ],
     });
     for id in CASES_8 {
-        support::assert_case(GameKind::HiddenIntention, id);
+        support::assert_case(GameKind::named("hidden-intention"), id);
     }
 }
 
@@ -600,7 +600,7 @@ fn ex9_burn_with_a_swap_the_swap_stands_and_the_board_is_evaluated() {
         ],
     });
     for id in CASES_9 {
-        support::assert_case(GameKind::HiddenIntention, id);
+        support::assert_case(GameKind::named("hidden-intention"), id);
     }
 }
 
@@ -625,7 +625,7 @@ fn ex10_rays_are_not_blocked_two_rooks_secure_a_rank() {
         ],
     });
     for id in CASES_10 {
-        support::assert_case(GameKind::HiddenIntention, id);
+        support::assert_case(GameKind::named("hidden-intention"), id);
     }
 }
 
@@ -650,7 +650,7 @@ fn ex11_game_end_the_only_legal_field_is_burned() {
         ],
     });
     for id in CASES_11 {
-        support::assert_case(GameKind::HiddenIntention, id);
+        support::assert_case(GameKind::named("hidden-intention"), id);
     }
 }
 
@@ -675,7 +675,7 @@ fn ex12_last_turn_supplies_run_out_the_game_is_drawn() {
         ],
     });
     for id in CASES_12 {
-        support::assert_case(GameKind::HiddenIntention, id);
+        support::assert_case(GameKind::named("hidden-intention"), id);
     }
 }
 
@@ -721,7 +721,7 @@ fn ex12_game_over_effects_report_the_draw_and_the_score() {
 
 #[test]
 fn all_referee_cases_pass() {
-    support::assert_all_cases(GameKind::HiddenIntention);
+    support::assert_all_cases(GameKind::named("hidden-intention"));
 }
 
 // ---------------------------------------------------------------------------------------------

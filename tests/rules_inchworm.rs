@@ -73,7 +73,7 @@ fn has_capture(effects: &Effects, by: Side, cells: &[&str]) -> bool {
 
 #[test]
 fn all_referee_cases_pass() {
-    support::assert_all_cases(GameKind::Inchworm);
+    support::assert_all_cases(GameKind::named("inchworm"));
 }
 
 #[test]
@@ -96,7 +96,7 @@ fn e01_opening_position_has_64_drops_only() {
         assert!(start.clone().play_record_token(t).is_err(), "{t} should be illegal");
     }
     for id in ["E01a", "E01b", "E01c", "E01d", "E01e", "E01f"] {
-        support::assert_case(GameKind::Inchworm, id);
+        support::assert_case(GameKind::named("inchworm"), id);
     }
 }
 
@@ -121,8 +121,8 @@ fn e02_seed_position_census_89_and_107() {
     // Atomic decisions: 50 drops, 12 stacks that can start a collect, 2 spread sources.
     assert_eq!(moves.len(), 50 + 12 + 2);
     assert!(moves.contains(&Move::SpreadFrom(parse_square("b8").unwrap())));
-    support::assert_case(GameKind::Inchworm, "E02a");
-    support::assert_case(GameKind::Inchworm, "E02b");
+    support::assert_case(GameKind::named("inchworm"), "E02a");
+    support::assert_case(GameKind::named("inchworm"), "E02b");
 }
 
 #[test]
@@ -135,7 +135,7 @@ fn e03_black_drop_on_h1_is_suicide() {
     );
     assert!(has_capture(&effects, Side::Second, &["h1"]));
     assert_eq!(effects.iter().filter(|e| matches!(e.kind, EffectKind::Captured { .. })).count(), 1);
-    support::assert_case(GameKind::Inchworm, "E03");
+    support::assert_case(GameKind::named("inchworm"), "E03");
 }
 
 #[test]
@@ -149,7 +149,7 @@ fn e04_black_drop_on_h8_captures_both_colours_at_once() {
     assert!(has_capture(&effects, Side::First, &["g7", "h7", "g8"]));
     assert!(has_capture(&effects, Side::Second, &["h8"]));
     assert_eq!(effects[0].wave, 0);
-    support::assert_case(GameKind::Inchworm, "E04");
+    support::assert_case(GameKind::named("inchworm"), "E04");
 }
 
 #[test]
@@ -162,8 +162,8 @@ fn e05_white_captures_a3_a4_or_a8() {
         after(P0_WHITE, &[], "Da7"),
         ".W3...B1W1./W1....B1W1W1/.....B1B1B1/......../B1W2....../B1W1..B1B1B1B1/W1..B1W1W1W1W1/...B1W1.W1. b 11 8 0 1 0 1 0"
     );
-    support::assert_case(GameKind::Inchworm, "E05a");
-    support::assert_case(GameKind::Inchworm, "E05b");
+    support::assert_case(GameKind::named("inchworm"), "E05a");
+    support::assert_case(GameKind::named("inchworm"), "E05b");
 }
 
 #[test]
@@ -175,7 +175,7 @@ fn e06_white_fills_its_own_last_liberty() {
         "B1W3...B1../.....B1../.....B1B1B1/......../B1W2....../B1W1..B1B1B1B1/W1..B1W1W1W1W1/...B1W1.W1. b 11 8 4 0 4 0 0"
     );
     assert!(has_capture(&effects, Side::First, &["g7", "h7", "g8", "h8"]));
-    support::assert_case(GameKind::Inchworm, "E06");
+    support::assert_case(GameKind::named("inchworm"), "E06");
 }
 
 #[test]
@@ -190,7 +190,7 @@ fn e07_drops_onto_stacks() {
         "B1W3...B1W1./.....B1W1W1/.....B1B1B1/......../B1W3....../B1W1..B1B1B1B1/W1..B1W1W1W1W1/...B1W1.W1. b 11 8 0 0 0 0 1"
     );
     for id in ["E07a", "E07b", "E07c"] {
-        support::assert_case(GameKind::Inchworm, id);
+        support::assert_case(GameKind::named("inchworm"), id);
     }
 }
 
@@ -233,7 +233,7 @@ fn e08_legal_collects() {
     assert!(effects.iter().any(|e| matches!(e.kind, EffectKind::Collected { .. })));
     assert_eq!(staged.format_position(), forward);
     for id in ["E08a", "E08b", "E08c", "E08d"] {
-        support::assert_case(GameKind::Inchworm, id);
+        support::assert_case(GameKind::named("inchworm"), id);
     }
 }
 
@@ -243,7 +243,7 @@ fn e09_illegal_collects() {
         assert!(refused(P0, &[], t), "{t} should be illegal");
     }
     for id in ["E09a", "E09b", "E09c", "E09d", "E09e", "E09f", "E09g"] {
-        support::assert_case(GameKind::Inchworm, id);
+        support::assert_case(GameKind::named("inchworm"), id);
     }
 }
 
@@ -281,7 +281,7 @@ fn e10_legal_distributions() {
     staged.play(&m).unwrap();
     assert_eq!(staged.format_position(), p.format_position());
     for id in ["E10a", "E10b", "E10c", "E10d"] {
-        support::assert_case(GameKind::Inchworm, id);
+        support::assert_case(GameKind::named("inchworm"), id);
     }
 }
 
@@ -291,7 +291,7 @@ fn e11_illegal_distributions() {
         assert!(refused(P0_WHITE, &[], t), "{t} should be illegal");
     }
     for id in ["E11a", "E11b", "E11c", "E11d", "E11e", "E11f", "E11g"] {
-        support::assert_case(GameKind::Inchworm, id);
+        support::assert_case(GameKind::named("inchworm"), id);
     }
 }
 
@@ -312,7 +312,7 @@ fn e12_rescue_keeps_scores() {
     );
     assert!(!tokens(&p).contains(&"R".to_string()));
     for id in ["E12a", "E12b", "E12c", "E12d"] {
-        support::assert_case(GameKind::Inchworm, id);
+        support::assert_case(GameKind::named("inchworm"), id);
     }
 }
 
@@ -341,7 +341,7 @@ fn e13_forced_pass_then_a_25_stone_capture_wins() {
     p.legal_moves(&mut moves);
     assert!(moves.is_empty());
     for id in ["E13a", "E13b", "E13c", "E13d", "E13e", "E13f", "E13g", "E13h", "E13i"] {
-        support::assert_case(GameKind::Inchworm, id);
+        support::assert_case(GameKind::named("inchworm"), id);
     }
 }
 
@@ -374,8 +374,8 @@ fn e14_losing_by_your_own_suicide() {
         "B1W3...B1../.....B1../.....B1B1B1/......../B1W2....../B1W1..B1B1B1B1/W1..B1W1W1W1W1/...B1W1.W1. w 10 9 3 1 23 60 0"
     );
     assert_eq!(p.status(), Status::Over(Outcome::Winner(Side::Second)));
-    support::assert_case(GameKind::Inchworm, "E14a");
-    support::assert_case(GameKind::Inchworm, "E14b");
+    support::assert_case(GameKind::named("inchworm"), "E14a");
+    support::assert_case(GameKind::named("inchworm"), "E14b");
 }
 
 #[test]
@@ -395,7 +395,7 @@ fn e15_cylinder_side_edge_is_not_a_wall() {
         "......../......../......../W1......./.W1.....W1/W1......./......../........ b 24 21 0 1 0 1 0"
     );
     for id in ["E15a", "E15b", "E15c"] {
-        support::assert_case(GameKind::Inchworm, id);
+        support::assert_case(GameKind::named("inchworm"), id);
     }
 }
 
@@ -425,7 +425,7 @@ fn e16_wrapped_lines_and_the_torus_corner() {
         "W1......./......../......../......../......../......../W1......./.W1.....W1 b 24 21 0 1 0 1 0"
     );
     for id in ["E16a", "E16b", "E16c", "E16d", "E16e"] {
-        support::assert_case(GameKind::Inchworm, id);
+        support::assert_case(GameKind::named("inchworm"), id);
     }
 }
 
@@ -458,7 +458,7 @@ fn e17_prisoner_drops_fill_the_eyes() {
     assert!(has_capture(&effects, Side::First, &["a1", "b1", "c1", "d1", "a2", "b2", "c2", "d2"]));
     assert!(refused(start, &[("prisoner_drops", "off")], "Pa1"));
     for id in ["E17a", "E17b", "E17c", "E17d", "E17e", "E17f"] {
-        support::assert_case(GameKind::Inchworm, id);
+        support::assert_case(GameKind::named("inchworm"), id);
     }
 }
 
@@ -486,7 +486,7 @@ fn e18_record_replay_and_handicap() {
     assert_eq!(h.to_move(), Some(ToMove::One(Side::First)));
     assert_eq!(handicap.get("pieces").as_deref(), Some("25/20"));
     for id in ["E18a", "E18b", "E18c", "E18d", "E18e", "E18f", "E18g"] {
-        support::assert_case(GameKind::Inchworm, id);
+        support::assert_case(GameKind::named("inchworm"), id);
     }
 }
 

@@ -13,7 +13,9 @@ use stoneyard::rules::{
 };
 use support::assert_case;
 
-const KIND: GameKind = GameKind::RedStone;
+fn kind() -> GameKind {
+    GameKind::named("red-stone")
+}
 
 // ----- helpers -----
 
@@ -138,7 +140,7 @@ fn s1_groups_and_liberties_no_atari_no_red_move() {
     assert_eq!(legal(&p), empties);
     assert_eq!(legal(&with_side(&p, W)), empties);
     for id in ["S1", "S1b", "S1c"] {
-        assert_case(KIND, id);
+        assert_case(kind(), id);
     }
 }
 
@@ -162,7 +164,7 @@ fn s2_black_captures_a_white_group_with_red() {
     assert!(moves.contains(&"D3*".to_string()) && !moves.contains(&"D3".to_string()));
     assert_eq!(moves.iter().filter(|m| m.ends_with('*')).count(), 1);
     for id in ["S2", "S2a", "S2b"] {
-        assert_case(KIND, id);
+        assert_case(kind(), id);
     }
 }
 
@@ -202,7 +204,7 @@ fn s3_one_red_stone_removes_one_white_and_two_black_groups() {
     assert_eq!(after.format_position(), ".O.O./.O.O./.OR.R/.X..R/..XX. b");
     assert_eq!(legal(&p), set("A1 A2 A3 A4 A5 B1 C3* E4 E5"));
     for id in ["S3", "S3a", "S3b", "S3c", "S3d"] {
-        assert_case(KIND, id);
+        assert_case(kind(), id);
     }
 }
 
@@ -229,7 +231,7 @@ fn s4_black_may_not_touch_whites_eyes_and_must_fill_his_own() {
     assert_eq!(legal(&p), set("A1 A3 A5"));
     assert_eq!(legal(&with_side(&p, W)), set("D1 D3 D5"));
     for id in ["S4", "S4b", "S4c", "S4d", "S4e", "S4f", "S4g", "S4h", "S4i", "S4j"] {
-        assert_case(KIND, id);
+        assert_case(kind(), id);
     }
 }
 
@@ -252,7 +254,7 @@ fn s5_white_fills_blacks_last_eye_with_red_and_wins() {
     assert_eq!(legal(&p), set("A1* D1 D5"));
     assert!(legal(&after).is_empty(), "no move is legal once the game is over");
     for id in ["S5", "S5a", "S5b"] {
-        assert_case(KIND, id);
+        assert_case(kind(), id);
     }
 }
 
@@ -269,7 +271,7 @@ fn s6_forced_self_annihilation() {
     assert_eq!(after.result(), Some((W, EndReason::SelfAnnihilation)));
     assert!(try_token(&p, "A1*x8").is_err(), "a wrong removal count is refused");
     for id in ["S6", "S6a"] {
-        assert_case(KIND, id);
+        assert_case(kind(), id);
     }
 }
 
@@ -286,7 +288,7 @@ fn s7_both_armies_removed_at_once_the_mover_wins() {
     assert_eq!(after.format_position(), "..R../.R.R./R...R/...../..... w");
     assert_eq!(pos(&after.format_position()).result(), after.result(), "a finished game reads back finished");
     for id in ["S7a", "S7b"] {
-        assert_case(KIND, id);
+        assert_case(kind(), id);
     }
 }
 
@@ -309,7 +311,7 @@ fn s8_connect_or_self_capture_both_kinds_legal_on_one_point() {
     let (_, effects) = play(&w, "C3*");
     assert_eq!(removed(&p, &effects), set("A3 B3"));
     for id in ["S8a", "S8b", "S8c", "S8d", "S8e", "S8f"] {
-        assert_case(KIND, id);
+        assert_case(kind(), id);
     }
 }
 
@@ -329,7 +331,7 @@ fn s9_red_eye_and_red_must_capture() {
     illegal(&p, "C2*");
     play(&p, "B4");
     for id in ["S9", "S9b", "S9c", "S9d", "S9e", "S9f", "S9g", "S9h"] {
-        assert_case(KIND, id);
+        assert_case(kind(), id);
     }
 }
 
@@ -349,7 +351,7 @@ fn s10_contested_isolated_point_is_not_an_eye() {
         illegal(&q, "C3*");
     }
     for id in ["S10a", "S10b", "S10c", "S10d"] {
-        assert_case(KIND, id);
+        assert_case(kind(), id);
     }
 }
 
@@ -381,7 +383,7 @@ fn s11_pie_rule_and_first_turn_rule() {
     let (p, _) = play(&p, "C4");
     assert_eq!(p.format_position(), "...../..X../..XO./...../..... w");
     for id in ["S11", "S11a", "S11b", "S11c", "S11d", "S11e", "S11f", "S11g", "S11h", "S11i", "S11j"] {
-        assert_case(KIND, id);
+        assert_case(kind(), id);
     }
 }
 
@@ -401,7 +403,7 @@ fn s12_own_colour_suicide_on_contested_point_illegal_red_self_capture_legal() {
         assert_eq!(after.result(), None, "Black keeps D4");
     }
     for id in ["S12a", "S12b", "S12c", "S12d"] {
-        assert_case(KIND, id);
+        assert_case(kind(), id);
     }
 }
 
@@ -429,7 +431,7 @@ fn s13_complete_short_game_with_a_swap() {
     assert_eq!(group_table(&p), [group(B, "B1 B2 B3 B4 C3", "A1 A2 A3 A4 C1 C2 C4 D3")].into_iter().collect());
     assert_eq!(group_table(&p).iter().next().unwrap().2.len(), 8);
     for id in ["S13", "S13a", "S13b", "S13c"] {
-        assert_case(KIND, id);
+        assert_case(kind(), id);
     }
 }
 
@@ -450,7 +452,7 @@ fn d6_first_turn_rule_is_per_colour_not_per_person() {
 
 #[test]
 fn all_referee_cases_pass() {
-    support::assert_all_cases(KIND);
+    support::assert_all_cases(kind());
 }
 
 // ----- notation -----

@@ -73,7 +73,7 @@ fn power(p: &Position, at: &str) -> i8 {
 }
 
 fn case(id: &str) {
-    support::assert_case(GameKind::Throngs, id);
+    support::assert_case(GameKind::named("throngs"), id);
 }
 /// Ludii site indices of T93 (spec §2.3–2.5).
 const LUDII_T93: &str = "\
@@ -635,7 +635,7 @@ fn s14_end_by_passing() {
 
 #[test]
 fn all_referee_cases_pass() {
-    support::assert_all_cases(GameKind::Throngs);
+    support::assert_all_cases(GameKind::named("throngs"));
 }
 
 // ---------------------------------------------------------------------------------------------

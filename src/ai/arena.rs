@@ -7,7 +7,7 @@ use super::Strategy;
 use super::alpha_beta::AlphaBeta;
 use super::budget::Budget;
 use super::knowledge::Knowledge;
-use super::level::{Level, budget_for, strategy_for};
+use super::level::{Calibration, Level, budget_for, strategy_for};
 use crate::rules::{Outcome, Rules, Side, Status, ToMove};
 use serde::Serialize;
 use std::sync::Mutex;
@@ -156,6 +156,7 @@ pub struct ArenaReport {
 pub fn run_arena<R: Knowledge>(
     start: &R,
     game_slug: &str,
+    calibration: &Calibration,
     a: ArenaPlayer,
     b: ArenaPlayer,
     series: ArenaSeries,
@@ -165,7 +166,7 @@ pub fn run_arena<R: Knowledge>(
         move |player_seed: u64| -> (Box<dyn Strategy<R>>, Budget) {
             match player {
                 ArenaPlayer::Level(level) => {
-                    (strategy_for::<R>(level, game_slug, player_seed), budget_for(level, game_slug).fixed_budget())
+                    (strategy_for::<R>(level, calibration, player_seed), budget_for(level, calibration).fixed_budget())
                 }
                 ArenaPlayer::AlphaBeta { nodes } => (Box::new(AlphaBeta::new(player_seed)), Budget::iterations(nodes)),
             }

@@ -104,116 +104,66 @@ impl LevelBudget {
     }
 }
 
-/// The preset of `level` for the game with this slug: the game's row of [`CALIBRATION`], else the
-/// generic numbers (fit for small games with cheap playouts). Hard's time limit keeps a decision
-/// near 2 s on machines slower than the one the rows were measured on.
-pub fn budget_for(level: Level, game_slug: &str) -> LevelBudget {
-    let preset = |iterations, seconds: f64, playouts, playout_cap| LevelBudget {
-        engine: Engine::Mcts,
-        iterations,
-        time_limit: Some(Duration::from_secs_f64(seconds)),
-        playouts,
-        playout_cap,
-        exploration: std::f32::consts::SQRT_2,
-    };
-    let row = CALIBRATION.iter().find(|row| row.game == game_slug);
-    let generic_playouts = [PlayoutQuality::Uniform, PlayoutQuality::Uniform, PlayoutQuality::Decisive];
-    let numbers = |index: usize, generic: u64| match row {
-        Some(r) => (r.iterations[index], r.playouts[index], r.playout_caps[index]),
-        None => (generic, generic_playouts[index], 1_000),
-    };
-    let (index, seconds, generic) = match level {
+/// The preset of `level` for a game calibrated by `calibration` (see `ai::games` for the games'
+/// rows). Hard's time limit keeps a decision near 2 s on machines slower than the one the rows
+/// were measured on.
+pub fn budget_for(level: Level, calibration: &Calibration) -> LevelBudget {
+    let (index, seconds) = match level {
         Level::Random => {
-            let cap = row.map_or(1_000, |r| r.playout_caps[0]);
-            return LevelBudget { time_limit: None, ..preset(0, 0.0, PlayoutQuality::Uniform, cap) };
+            return LevelBudget {
+                engine: Engine::Mcts,
+                iterations: 0,
+                time_limit: None,
+                playouts: PlayoutQuality::Uniform,
+                playout_cap: calibration.playout_caps[0],
+                exploration: std::f32::consts::SQRT_2,
+            };
         }
-        Level::Easy => (0, 0.5, 300),
-        Level::Medium => (1, 1.0, 3_000),
-        Level::Hard => (2, 2.0, 30_000),
+        Level::Easy => (0, 0.5),
+        Level::Medium => (1, 1.0),
+        Level::Hard => (2, 2.0),
     };
-    let (iterations, playouts, cap) = numbers(index, generic);
-    let engine = row.map_or(Engine::Mcts, |r| r.engines[index]);
-    LevelBudget { engine, ..preset(iterations, seconds, playouts, cap) }
+    LevelBudget {
+        engine: calibration.engines[index],
+        iterations: calibration.iterations[index],
+        time_limit: Some(Duration::from_secs_f64(seconds)),
+        playouts: calibration.playouts[index],
+        playout_cap: calibration.playout_caps[index],
+        exploration: std::f32::consts::SQRT_2,
+    }
 }
 
-/// One game's numbers.
-struct Calibration {
-    game: &'static str,
+/// One game's numbers for Easy, Medium and Hard.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Calibration {
     /// The search of Easy, Medium, Hard.
-    engines: [Engine; 3],
+    pub engines: [Engine; 3],
     /// Iterations per decision for Easy, Medium, Hard (positions visited for alpha-beta).
-    iterations: [u64; 3],
+    pub iterations: [u64; 3],
     /// How the playouts of Easy, Medium, Hard choose.
-    playouts: [PlayoutQuality; 3],
+    pub playouts: [PlayoutQuality; 3],
     /// Decisions a playout of Easy, Medium, Hard makes before the game's evaluation scores it.
-    playout_caps: [u32; 3],
+    pub playout_caps: [u32; 3],
 }
 
-use Engine::{AlphaBeta as Ab, Mcts};
-use PlayoutQuality::{Informed, Uniform};
-
-/// Per-game presets, measured on 2026-11-23 on the shared two-core build machine under load (see
-/// `docs/arena.md`). Hard's iterations take about 2 s per decision there: playouts stop after a
-/// few dozen decisions and the game's evaluation scores them, so iterations are cheap (Hard's
-/// search runs at roughly 15k–30k iterations per second in Red Stone, 50k–110k in Gravel and
-/// Throngs, 100k–200k in Inchworm and Hidden Intention). Each level has about ten times the
-/// iterations of the one below; Gravel's Easy has 100, since with 400 it was too close to Medium
-/// on 5×5 (Medium won 13–2–5; with 100 it won 20–0–0, and Easy still beat random play 20–0–0).
-/// Gravel's Medium and Hard are alpha-beta, since it beat the MCTS levels there by far: 150,000
-/// positions beat MCTS Medium 9–1–0 and 2,000,000 beat MCTS Hard 10–0–0 on 5×5 in less than half
-/// Hard's time (MCTS gained little past a few thousand iterations: its Hard drew level with 8,000).
-/// Hard's 8,000,000 positions take about 2 s; it beat Medium 8–1–1 on 5×5. Easy stays a small
-/// MCTS, which plays like a beginner.
-/// Hidden Intention's games are short (about 60 decisions), so its
-/// playouts run to the end: a cap of 24 with the influence evaluation lost 6–2–12 to full
-/// playouts at equal iterations.
-const CALIBRATION: &[Calibration] = &[
-    Calibration {
-        game: "gravel",
-        engines: [Mcts, Ab, Ab],
-        iterations: [100, 150_000, 8_000_000],
-        playouts: [Informed; 3],
-        playout_caps: [60; 3],
-    },
-    Calibration {
-        game: "red-stone",
-        engines: [Mcts; 3],
-        iterations: [300, 4_000, 45_000],
-        playouts: [Informed; 3],
-        playout_caps: [40; 3],
-    },
-    Calibration {
-        game: "throngs",
-        engines: [Mcts; 3],
-        iterations: [400, 10_000, 140_000],
-        playouts: [Informed; 3],
-        playout_caps: [40; 3],
-    },
-    Calibration {
-        game: "inchworm",
-        engines: [Mcts; 3],
-        iterations: [400, 12_000, 220_000],
-        playouts: [Informed; 3],
-        playout_caps: [60; 3],
-    },
-    Calibration {
-        game: "hidden-intention",
-        engines: [Mcts; 3],
-        // Easy at 1,000 beat uniform random only 7 of 10 (2026-11-22): its games are short and
-        // noisy, so even the easiest level needs a few thousand iterations (still ~40 ms).
-        iterations: [4_000, 20_000, 180_000],
-        playouts: [Uniform; 3],
+impl Calibration {
+    /// Numbers fit for small games with cheap playouts (the tests' toy games): MCTS, ten times the
+    /// iterations a level, Hard's playouts take a winning decision when they see one.
+    pub const GENERIC: Calibration = Calibration {
+        engines: [Engine::Mcts; 3],
+        iterations: [300, 3_000, 30_000],
+        playouts: [PlayoutQuality::Uniform, PlayoutQuality::Uniform, PlayoutQuality::Decisive],
         playout_caps: [1_000; 3],
-    },
-];
+    };
+}
 
 /// A player of `level` for a game, seeded. `Random` needs no budget; the others are searchers
 /// configured from [`budget_for`] (pass the level's budget to `decide`).
-pub fn strategy_for<R: Knowledge>(level: Level, game_slug: &str, seed: u64) -> Box<dyn Strategy<R>> {
+pub fn strategy_for<R: Knowledge>(level: Level, calibration: &Calibration, seed: u64) -> Box<dyn Strategy<R>> {
     if level == Level::Random {
         return Box::new(RandomStrategy::new(seed));
     }
-    let preset = budget_for(level, game_slug);
+    let preset = budget_for(level, calibration);
     if preset.engine == Engine::AlphaBeta {
         return Box::new(AlphaBeta::new(seed));
     }
@@ -236,20 +186,11 @@ mod tests {
         }
         assert_eq!(" Hard ".parse::<Level>(), Ok(Level::Hard));
         assert!("expert".parse::<Level>().unwrap_err().contains("medium"));
-        let iterations: Vec<u64> = Level::ALL.iter().map(|&l| budget_for(l, "gravel").iterations).collect();
+        let generic = Calibration::GENERIC;
+        let iterations: Vec<u64> = Level::ALL.iter().map(|&l| budget_for(l, &generic).iterations).collect();
         assert!(iterations.windows(2).all(|w| w[0] < w[1]), "{iterations:?}");
-        assert_eq!(budget_for(Level::Random, "anything").fixed_budget().iterations, 0);
-        assert!(budget_for(Level::Hard, "red-stone").fixed_budget().time_limit.is_none());
-    }
-
-    #[test]
-    fn every_game_is_calibrated_with_levels_in_order() {
-        for kind in crate::games::GameKind::ALL {
-            let row = CALIBRATION.iter().find(|r| r.game == kind.slug());
-            assert!(row.is_some(), "{kind} has no calibration row");
-            let levels = [Level::Easy, Level::Medium, Level::Hard].map(|l| budget_for(l, kind.slug()).iterations);
-            assert!(levels.windows(2).all(|w| w[0] < w[1]), "{kind}: {levels:?}");
-        }
-        assert_eq!(budget_for(Level::Hard, "tic-tac-toe").playouts, PlayoutQuality::Decisive);
+        assert_eq!(budget_for(Level::Random, &generic).fixed_budget().iterations, 0);
+        assert!(budget_for(Level::Hard, &generic).fixed_budget().time_limit.is_none());
+        assert_eq!(budget_for(Level::Hard, &generic).playouts, PlayoutQuality::Decisive);
     }
 }

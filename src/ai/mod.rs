@@ -17,8 +17,10 @@
 //!   optional wall-clock limit and a "move now" flag.
 //! - [`Level`] and [`budget_for`]: the `random`, `easy`, `medium`, `hard` presets (iterations,
 //!   playout quality and playout cap), tunable per game.
-//! - [`AiSession`] ([`start_session`], `DynGame::ai_session`): one decision thought about in slices,
-//!   for callers that hold a `DynGame` (the app).
+//! - [`games`]: the computer's table of games (each game's knowledge and calibration) and the
+//!   functions that think about a game behind a `DynGame` handle: [`games::session`] (an
+//!   [`AiSession`], one decision thought about in slices, for the app), [`games::decide`],
+//!   [`games::arena`].
 //! - [`run_arena`]: levels against each other with an Elo estimate (`stoneyard arena`).
 //!
 //! # For the app
@@ -26,13 +28,13 @@
 //! ```ignore
 //! // Natively in an AsyncComputeTaskPool task, or a slice per frame on the web:
 //! let stop = Arc::new(AtomicBool::new(false)); // raise it for "move now"
-//! let mut session = game.ai_session(side, Level::Hard, seed, Some(stop.clone()))?;
+//! let mut session = ai::games::session(game.as_ref(), side, Level::Hard, seed, Some(stop.clone()))?;
 //! while !session.think(500) { /* web: return and continue next frame */ }
 //! let token = session.decision(); // one atomic decision in the game's move notation
 //! ```
 //!
 //! Generic code holding a concrete position uses a [`Searcher`] (or [`strategy_for`]) directly:
-//! `searcher.decide(&pos, side, &budget_for(level, slug).budget())`, then `searcher.observe(&m)` for
+//! `searcher.decide(&pos, side, &budget_for(level, &calibration).budget())`, then `searcher.observe(&m)` for
 //! every decision played so that the next search keeps the subtree it already built.
 //!
 //! # Simultaneous nodes and sealed decisions
@@ -40,7 +42,7 @@
 //! At a `ToMove::Both` node each side seals a commitment made of one or more atomic decisions. The
 //! search never uses a side's sealed choice when deciding for the other side:
 //!
-//! - The position handed to [`Searcher::begin`] / [`Strategy::decide`] / `DynGame::ai_session` must
+//! - The position handed to [`Searcher::begin`] / [`Strategy::decide`] / [`games::session`] must
 //!   be the *public* one: the opponent's sealed decisions are not in it. If the opponent has already
 //!   sealed (at a `Both` node it has no legal decision left) the AI refuses with
 //!   [`DecideError::OpponentSealed`] instead of searching a position that holds the secret. The app
@@ -61,6 +63,7 @@
 mod alpha_beta;
 mod arena;
 mod budget;
+pub mod games;
 mod knowledge;
 mod level;
 mod mcts;
@@ -74,7 +77,7 @@ pub use arena::{
 };
 pub use budget::{Budget, SearchReport, StopReason};
 pub use knowledge::{GameEvaluator, GamePolicy, Knowledge, PlayoutQuality, prefer, squash};
-pub use level::{Engine, Level, LevelBudget, budget_for, strategy_for};
+pub use level::{Calibration, Engine, Level, LevelBudget, budget_for, strategy_for};
 pub use mcts::{ArmStats, MctsConfig, Searcher};
 pub use policy::{
     DecisivePolicy, DrawEvaluator, Evaluator, LevelPolicy, PlayoutPolicy, UniformPolicy, playout_value,
@@ -99,6 +102,9 @@ pub enum DecideError {
     /// The strategy plays sequential games only (alpha-beta) and this is a simultaneous node.
     #[error("this player does not make simultaneous decisions")]
     Simultaneous,
+    /// A game without a row in the computer's table (`ai::games`).
+    #[error("the computer does not know how to play this game")]
+    UnknownGame,
 }
 
 /// Something that picks one atomic decision for a side.

@@ -1,12 +1,12 @@
 //! One computer decision thought about in slices, behind an object-safe handle.
 //!
-//! For callers that only hold a `DynGame`: the app thinks in a background task natively and a
-//! slice per frame on the web.
+//! For callers that only hold a `DynGame` (through `ai::games::session`): the app thinks in a
+//! background task natively and a slice per frame on the web.
 
 use super::alpha_beta::AlphaBetaSearch;
 use super::budget::{Budget, StopReason};
 use super::knowledge::{GameEvaluator, GamePolicy, Knowledge};
-use super::level::{Engine, Level, LevelBudget, budget_for};
+use super::level::{Calibration, Engine, Level, LevelBudget, budget_for};
 use super::mcts::Searcher;
 use super::{DecideError, RandomStrategy, Strategy};
 use crate::rules::{Notation, Side, seeded};
@@ -139,10 +139,11 @@ pub fn start_session<G: Notation + Knowledge>(
     position: &G,
     side: Side,
     level: Level,
+    calibration: &Calibration,
     seed: u64,
     stop: Option<Arc<AtomicBool>>,
 ) -> Result<Box<dyn AiSession>, DecideError> {
-    let preset = budget_for(level, G::SLUG);
+    let preset = budget_for(level, calibration);
     if level == Level::Random {
         let m = RandomStrategy::new(seed).decide(position, side, &Budget::iterations(0))?;
         return Ok(Box::new(RandomSession { decision: position.format_move(&m) }));

@@ -36,7 +36,10 @@ pub fn run(args: ArenaArgs) -> ExitCode {
             eprintln!("{}", progress_line(finished, tally, args.games, started.elapsed().as_secs()));
         }
     };
-    let report = game.arena(a, b, series, &progress);
+    let report = match crate::ai::games::arena(game.as_ref(), a, b, series, &progress) {
+        Ok(report) => report,
+        Err(e) => return fail(e),
+    };
     if !args.quiet
         && let Ok(thinking) = thinking.lock()
     {

@@ -19,16 +19,13 @@ pub fn run_perft(args: PerftArgs) -> ExitCode {
 
 pub fn run_bench(args: BenchArgs) -> ExitCode {
     let kinds: Vec<GameKind> = if args.game == "all" {
-        games::available().iter().filter_map(|s| s.parse().ok()).collect()
+        GameKind::all().collect()
     } else {
         match args.game.parse() {
             Ok(k) => vec![k],
             Err(e) => return fail(e),
         }
     };
-    if kinds.is_empty() {
-        return fail("no game is implemented yet");
-    }
     if !(args.seconds > 0.0 && args.seconds.is_finite()) {
         return fail("--seconds must be a positive number");
     }
@@ -57,7 +54,7 @@ fn ai_iterations_per_s(game: &dyn crate::games::DynGame, seconds: f64, seed: u64
         ToMove::One(side) => side,
         ToMove::Both => Side::First,
     };
-    let mut session = game.ai_session(side, crate::ai::Level::Hard, seed, None).ok()?;
+    let mut session = crate::ai::games::session(game, side, crate::ai::Level::Hard, seed, None).ok()?;
     let start = web_time::Instant::now();
     while start.elapsed().as_secs_f64() < seconds {
         if session.think(64) {

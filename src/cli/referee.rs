@@ -128,7 +128,8 @@ mod tests {
 
     #[test]
     fn a_saved_record_is_read_as_its_moves_in_record_notation() {
-        let mut game = games::open(crate::games::GameKind::RedStone, &[("size".into(), "5".into())], None).unwrap();
+        let mut game =
+            games::open(crate::games::GameKind::named("red-stone"), &[("size".into(), "5".into())], None).unwrap();
         let start = game.clone_box();
         for d in ["C3", "A1", "B1"] {
             game.play_decision(d).unwrap();
@@ -145,11 +146,11 @@ mod tests {
             .collect();
         let json = record.to_json();
         assert!(looks_like_record(&json) && looks_like_record(&record.to_text()));
-        let (start, moves) = record_moves(&json, crate::games::GameKind::RedStone).unwrap();
+        let (start, moves) = record_moves(&json, crate::games::GameKind::named("red-stone")).unwrap();
         assert_eq!(moves, "C3;A1;B1");
         let (out, _) = referee(start, &moves, false);
         assert_eq!(out["position"], json!(game.position_text()));
-        let e = record_moves(&json, crate::games::GameKind::Gravel).err().expect("wrong game refused");
+        let e = record_moves(&json, crate::games::GameKind::named("gravel")).err().expect("wrong game refused");
         assert!(e.contains("red-stone"), "{e}");
         assert!(!looks_like_record("C3;A1"));
     }

@@ -1,36 +1,32 @@
-//! `DynGame`: any game behind one object-safe handle, driven by record tokens and texts.
+//! `DynGame`: any game behind one object-safe handle, driven by record tokens and texts. It holds
+//! the rules only; the computer's side (`crate::ai::games`) finds the concrete game through
+//! [`DynGame::as_any`].
 
-use super::GameKind;
-use crate::ai::{
-    AiSession, ArenaPlayer, ArenaProgress, ArenaReport, ArenaSeries, DecideError, Knowledge, Level, run_arena,
-    start_session,
-};
+use super::{About, GameKind};
 use crate::rules::{
-    BoardView, Effects, GameOptions, LegalTokens, Notation, OptionError, OptionSpec, Outcome, ParseError, PlayoutStats,
-    RecordError, Side, Status, ToMove, random_playout,
+    BoardView, Effects, LegalTokens, OptionError, Outcome, ParseError, PlayoutStats, RecordError, Side, Status, ToMove,
+    random_playout,
 };
 use serde_json::{Value, json};
 use thiserror::Error;
 
-/// Why a game could not be opened.
+/// Why a game could not be opened or written.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum GameError {
-    #[error("{0} is not available yet; the games that exist are: {1}")]
-    NotAvailable(GameKind, String),
     #[error(transparent)]
     Option(#[from] OptionError),
     #[error("bad position text: {0}")]
     Position(#[from] ParseError),
 }
 
-/// A game in progress, whatever the game. Implemented for every `Notation` type.
+/// A game in progress, whatever the game. Implemented for every game of the registry.
 pub trait DynGame: Send + Sync {
     fn kind(&self) -> GameKind;
     /// The canonical position text of the spec.
     fn position_text(&self) -> String;
     fn to_move(&self) -> Option<ToMove>;
     fn status(&self) -> Status;
-    /// How the game names a side (`"b"`, `"L"`, `"A"`).
+    /// How the game's notation names a side (`"b"`, `"L"`, `"A"`).
     fn side_name(&self, side: Side) -> &'static str;
     /// Applies one game-record token; on error nothing changes.
     fn play_token(&mut self, token: &str) -> Result<Effects, RecordError>;
@@ -40,6 +36,8 @@ pub trait DynGame: Send + Sync {
     /// The options as `key=value` pairs.
     fn option_pairs(&self) -> Vec<(String, String)>;
     fn clone_box(&self) -> Box<dyn DynGame>;
+    /// The concrete position, for the computer's side of the program (`crate::ai::games`).
+    fn as_any(&self) -> &dyn std::any::Any;
     /// The legal atomic decisions of `side` (one click each), as `Notation::format_move` writes them.
     fn legal_decisions(&self, side: Side) -> Vec<String>;
     /// Plays one atomic decision written as `Notation::format_move` writes it; on error nothing changes.
@@ -55,40 +53,12 @@ pub trait DynGame: Send + Sync {
     fn phase_cascade(&mut self) -> Effects;
     /// Phase 4 (`Rules::end_check`).
     fn phase_end_check(&mut self) -> Effects;
-    /// The board as the app draws it (`None` until the game provides a view).
-    fn board_view(&self) -> Option<BoardView>;
-    /// The options this game accepts (for the setup screen).
-    fn option_specs(&self) -> &'static [OptionSpec];
+    /// The board as the app draws it.
+    fn board_view(&self) -> BoardView;
     /// Perft over atomic decisions from this position.
     fn perft(&self, depth: u32) -> u64;
     /// Random playouts from this position for about `seconds`, one thread, seeded.
     fn bench(&self, seconds: f64, seed: u64) -> BenchReport;
-    /// `stoneyard arena`: a seeded series from this position between levels `a` and `b`, sides
-    /// alternating game by game (A plays the first side in game 0); `progress` hears each game.
-    fn arena(&self, a: ArenaPlayer, b: ArenaPlayer, series: ArenaSeries, progress: &ArenaProgress<'_>) -> ArenaReport;
-    /// Starts the computer's next atomic decision for `side` at `level`: think in slices with
-    /// `AiSession::think` (per frame on the web, in a task natively), then take `decision()` in the
-    /// game's move notation. At a simultaneous node call it before the opponent's sealed choice is
-    /// applied to this position (see the `ai` module). Raising `stop` makes it answer at once.
-    fn ai_session(
-        &self,
-        side: Side,
-        level: Level,
-        seed: u64,
-        stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
-    ) -> Result<Box<dyn AiSession>, DecideError>;
-    /// `ai_session` thought through to the end in one blocking call (run it off the frame).
-    fn ai_move(
-        &self,
-        side: Side,
-        level: Level,
-        seed: u64,
-        stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
-    ) -> Result<String, DecideError> {
-        let mut session = self.ai_session(side, level, seed, stop)?;
-        while !session.think(u64::MAX) {}
-        Ok(session.decision())
-    }
 }
 
 /// What `stoneyard bench` measures for one game.
@@ -103,9 +73,9 @@ pub struct BenchReport {
 /// No playout is allowed more decisions than this (a guard against a game that never ends).
 pub const PLAYOUT_PLY_LIMIT: u64 = 1_000_000;
 
-impl<G: Notation + Knowledge> DynGame for G {
+impl<G: About> DynGame for G {
     fn kind(&self) -> GameKind {
-        G::SLUG.parse().expect("every game's SLUG is a GameKind slug")
+        GameKind::from_slug(G::SLUG).expect("every game with a handle is in the registry (games::GAMES)")
     }
     fn position_text(&self) -> String {
         self.format_position()
@@ -138,10 +108,13 @@ impl<G: Notation + Knowledge> DynGame for G {
         )
     }
     fn option_pairs(&self) -> Vec<(String, String)> {
-        crate::rules::Rules::options(self).to_pairs()
+        crate::rules::GameOptions::to_pairs(crate::rules::Rules::options(self))
     }
     fn clone_box(&self) -> Box<dyn DynGame> {
         Box::new(self.clone())
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
     }
     fn legal_decisions(&self, side: Side) -> Vec<String> {
         let mut moves = Vec::new();
@@ -168,11 +141,8 @@ impl<G: Notation + Knowledge> DynGame for G {
     fn phase_end_check(&mut self) -> Effects {
         self.end_check()
     }
-    fn board_view(&self) -> Option<BoardView> {
-        Notation::board_view(self)
-    }
-    fn option_specs(&self) -> &'static [OptionSpec] {
-        G::Options::specs()
+    fn board_view(&self) -> BoardView {
+        About::board_view(self)
     }
     fn perft(&self, depth: u32) -> u64 {
         crate::rules::perft(self, depth)
@@ -198,18 +168,6 @@ impl<G: Notation + Knowledge> DynGame for G {
             plies_per_playout: stats.plies as f64 / playouts as f64,
             legal_per_state: stats.legal_total as f64 / stats.plies.max(1) as f64,
         }
-    }
-    fn arena(&self, a: ArenaPlayer, b: ArenaPlayer, series: ArenaSeries, progress: &ArenaProgress<'_>) -> ArenaReport {
-        run_arena(self, G::SLUG, a, b, series, progress)
-    }
-    fn ai_session(
-        &self,
-        side: Side,
-        level: Level,
-        seed: u64,
-        stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
-    ) -> Result<Box<dyn AiSession>, DecideError> {
-        start_session(self, side, level, seed, stop)
     }
 }
 
@@ -272,45 +230,11 @@ pub fn status_json(game: &dyn DynGame) -> Value {
     }
 }
 
-/// Builds a game from option pairs and an optional position text.
-type Opener = fn(&[(String, String)], Option<&str>) -> Result<Box<dyn DynGame>, GameError>;
-
-/// The opener of each implemented game. Each engine plugs in here with one line:
-/// `GameKind::X => Some(open_as::<x::Position>)`.
-fn opener(kind: GameKind) -> Option<Opener> {
-    match kind {
-        GameKind::RedStone => Some(open_as::<super::red_stone::Position>),
-        GameKind::HiddenIntention => Some(open_as::<super::hidden_intention::Position>),
-        GameKind::Gravel => Some(open_as::<super::gravel::Position>),
-        GameKind::Throngs => Some(open_as::<super::throngs::Position>),
-        GameKind::Inchworm => Some(open_as::<super::inchworm::Position>),
-    }
-}
-
-/// Opens a game: options from `key=value` pairs over the spec's defaults, then either the initial
-/// position or the given position text.
+/// Opens a game (see [`GameKind::open`]).
 pub fn open(
     kind: GameKind,
     options: &[(String, String)],
     position: Option<&str>,
 ) -> Result<Box<dyn DynGame>, GameError> {
-    let open = opener(kind).ok_or_else(|| GameError::NotAvailable(kind, available().join(", ")))?;
-    open(options, position)
-}
-
-/// The slugs of the games that are implemented.
-pub fn available() -> Vec<&'static str> {
-    GameKind::ALL.into_iter().filter(|&k| opener(k).is_some()).map(GameKind::slug).collect()
-}
-
-#[allow(dead_code)]
-fn open_as<G: Notation + Knowledge>(
-    options: &[(String, String)],
-    position: Option<&str>,
-) -> Result<Box<dyn DynGame>, GameError> {
-    let options = G::Options::from_pairs(options.iter().map(|(k, v)| (k.as_str(), v.as_str())))?;
-    Ok(match position {
-        Some(text) => Box::new(G::parse_position(&options, text)?),
-        None => Box::new(G::new(&options)),
-    })
+    kind.open(options, position)
 }

@@ -1,13 +1,16 @@
-//! The five games: their kinds and slugs, and one object-safe handle (`DynGame`) that lets the
-//! command line, saves and menus work with any of them through its record tokens and texts.
+//! The five games: one folder per rules engine, the registry that lists them (`GameKind`, one row
+//! per game built from its `About`), and one object-safe handle (`DynGame`) that lets the command
+//! line, saves and menus work with any of them through its record tokens and texts.
 
+mod about;
 mod dyn_game;
 pub mod gravel;
 pub mod hidden_intention;
 pub mod inchworm;
-mod kind;
 pub mod red_stone;
+mod registry;
 pub mod throngs;
 
-pub use dyn_game::{BenchReport, DynGame, GameError, PLAYOUT_PLY_LIMIT, available, open, status_json};
-pub use kind::GameKind;
+pub use about::About;
+pub use dyn_game::{BenchReport, DynGame, GameError, PLAYOUT_PLY_LIMIT, open, status_json};
+pub use registry::{GAMES, GameEntry, GameKind, RecordText};

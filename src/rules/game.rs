@@ -188,11 +188,6 @@ pub trait Notation: Rules {
         self.play(&m).map_err(|source| RecordError::Illegal { token: token.to_string(), source })
     }
 
-    /// The position as the app draws it; `None` for a game without a view yet.
-    fn board_view(&self) -> Option<super::BoardView> {
-        None
-    }
-
     /// The moves of the game-record notation that the atomic `decisions` (played from `self`)
     /// make up, each with the side that started it, and how many trailing decisions do not
     /// complete a move yet (a Gravel turn or a Throngs part under way, a sealed commitment). By

@@ -6,6 +6,7 @@ mod effect;
 mod error;
 mod game;
 mod grid;
+mod help;
 mod outcome;
 mod perft;
 mod playout;
@@ -21,6 +22,7 @@ pub use game::{
     GameOptions, LegalTokens, NoOptions, Notation, OptionKind, OptionSpec, RecordTokens, Rules, group_decisions,
 };
 pub use grid::{DIRECTIONS, SquareGrid, Wrap};
+pub use help::{Illustration, RulesHelp};
 pub use outcome::{Outcome, Status, ToMove};
 pub use perft::perft;
 pub use playout::{PlayoutStats, random_playout};
@@ -28,5 +30,6 @@ pub use rng::{GameRng, pick_index, seeded};
 pub use side::{BySide, Side};
 pub use tri::{TRI_DIRECTIONS, TriLattice};
 pub use view::{
-    BoardView, CellMarks, CellView, Counter, HintMark, Layout, PieceView, Viewable, WrapLink, cells_in_token,
+    BoardView, CellMarks, CellValue, CellView, Counter, Figure, HintMark, Layout, PieceShape, PieceView, Tone,
+    WrapLink, cells_in_token,
 };

@@ -14,17 +14,107 @@ pub enum Layout {
     Lattice { lines: Vec<(Cell, Cell)> },
 }
 
-/// What stands on a space: a stack of one owner's pieces of one kind.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A chess-like figure (Hidden Intention's pieces).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Figure {
+    Pawn,
+    /// The pawn that projects diagonally (written `X`).
+    DiagonalPawn,
+    Rook,
+    Bishop,
+    Knight,
+    Queen,
+}
+
+impl Figure {
+    /// The letter the notation writes (`P`, `X`, `R`, `B`, `N`, `Q`).
+    pub const fn letter(self) -> char {
+        match self {
+            Figure::Pawn => 'P',
+            Figure::DiagonalPawn => 'X',
+            Figure::Rook => 'R',
+            Figure::Bishop => 'B',
+            Figure::Knight => 'N',
+            Figure::Queen => 'Q',
+        }
+    }
+
+    /// The figure in words ("diagonal pawn").
+    pub const fn name(self) -> &'static str {
+        match self {
+            Figure::Pawn => "pawn",
+            Figure::DiagonalPawn => "diagonal pawn",
+            Figure::Rook => "rook",
+            Figure::Bishop => "bishop",
+            Figure::Knight => "knight",
+            Figure::Queen => "queen",
+        }
+    }
+}
+
+/// What kind of piece stands on a space.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PieceShape {
+    /// A single stone (Red Stone, Throngs).
+    Stone,
+    /// A stack of pieces of one owner (Gravel, Inchworm); a lone piece is a stack of height 1.
+    Stack { height: u16 },
+    /// A chess-like figure; `facing` (eighth turns clockwise, 0 = up) for figures that face a way.
+    Figure { figure: Figure, facing: Option<u8> },
+}
+
+/// What stands on a space.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PieceView {
     /// `None` for neutral pieces (Red Stone's red stones).
     pub owner: Option<Side>,
-    /// The character the position text uses (`'b'`, `'r'`, `'Q'`, …).
-    pub kind: char,
-    /// Stack height (1 for a single piece).
-    pub count: u16,
-    /// For pieces with a facing (Hidden Intention's knight): eighth turns clockwise, 0 = up.
-    pub facing: Option<u8>,
+    pub shape: PieceShape,
+}
+
+impl PieceView {
+    pub const fn stone(owner: Option<Side>) -> Self {
+        PieceView { owner, shape: PieceShape::Stone }
+    }
+
+    pub const fn stack(owner: Side, height: u16) -> Self {
+        PieceView { owner: Some(owner), shape: PieceShape::Stack { height } }
+    }
+
+    pub const fn figure(owner: Side, figure: Figure, facing: Option<u8>) -> Self {
+        PieceView { owner: Some(owner), shape: PieceShape::Figure { figure, facing } }
+    }
+
+    /// How many pieces stand there (a stack's height, else 1).
+    pub const fn height(&self) -> u16 {
+        match self.shape {
+            PieceShape::Stack { height } => height,
+            _ => 1,
+        }
+    }
+}
+
+/// The colour a side's pieces are drawn in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Tone {
+    Dark,
+    Light,
+}
+
+/// A number a game gives each space, shown on demand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CellValue {
+    /// Throngs: the power of the site for the side to move.
+    Power(i32),
+    /// Hidden Intention: the square's influence, the first side's minus the second's.
+    Influence(i32),
+}
+
+impl CellValue {
+    pub const fn number(self) -> i32 {
+        match self {
+            CellValue::Power(v) | CellValue::Influence(v) => v,
+        }
+    }
 }
 
 /// Marks on a space that the board shows.
@@ -33,8 +123,10 @@ pub struct CellMarks {
     pub burned: bool,
     /// Which side controls or influences it, for overlays (`Some(side)`), neutral `None`.
     pub control: Option<Side>,
-    /// A signed number shown on demand (influence, power).
-    pub value: Option<i32>,
+    /// The game's number for the space (influence, power), shown on demand.
+    pub value: Option<CellValue>,
+    /// Chosen by this side in an action under way (an Inchworm collect or distribution).
+    pub chosen: Option<Side>,
     /// A stone of this side is travelling from here with this much power left (a started
     /// Throngs part): drawn as a see-through stone with the number.
     pub travelling: Option<(Side, u8)>,
@@ -148,11 +240,6 @@ impl BoardView {
             (a.min(v.x), b.min(v.y), c.max(v.x), d.max(v.y))
         })
     }
-}
-
-/// Games that can draw themselves.
-pub trait Viewable {
-    fn view(&self) -> BoardView;
 }
 
 /// The cell names a move token mentions, in order (`"d4>e5"` → `["d4", "e5"]`): letters followed

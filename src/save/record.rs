@@ -196,7 +196,7 @@ mod tests {
     use super::*;
 
     fn red_stone_record() -> GameRecord {
-        let game = games::open(GameKind::RedStone, &[("size".into(), "5".into())], None).unwrap();
+        let game = games::open(GameKind::named("red-stone"), &[("size".into(), "5".into())], None).unwrap();
         let mut r = GameRecord::new(game.as_ref(), [Player::Human, Player::Computer("easy".into())], 42, 1_700_000_000);
         for d in ["C3", "B2", "D4"] {
             r.moves.push(RecordedMove { decision: d.into(), at_ms: 10 });

@@ -107,7 +107,7 @@ mod tests {
     use crate::save::Player;
 
     fn record(moves: &[&str], started: u64) -> GameRecord {
-        let mut game = open(GameKind::RedStone, &[("size".into(), "5".into())], None).unwrap();
+        let mut game = open(GameKind::named("red-stone"), &[("size".into(), "5".into())], None).unwrap();
         let start = game.clone_box();
         for m in moves {
             game.play_decision(m).unwrap();

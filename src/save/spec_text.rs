@@ -3,8 +3,8 @@
 //! back by splitting every spec move into the engine's atomic decisions again.
 
 use super::record::{GameRecord, Player, RECORD_FORMAT, RecordError, RecordedMove};
-use crate::games::{self, DynGame, GameKind, gravel, hidden_intention, inchworm, red_stone, throngs};
-use crate::rules::{GameOptions, Notation, ParseError, Rules, Side, ToMove};
+use crate::games::{self, DynGame, GameKind};
+use crate::rules::{Side, ToMove};
 
 /// The most atomic decisions one spec move can stand for (a Gravel turn of nine actions and its
 /// end, a Hidden Intention attempt of two four-part commitments).
@@ -25,18 +25,6 @@ fn player_name(player: &Player) -> String {
     }
 }
 
-fn typed_options<O: GameOptions>(pairs: &[(String, String)]) -> Result<O, RecordError> {
-    O::from_pairs(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str()))).map_err(setup_error)
-}
-
-/// Replays spec tokens on a typed position (for results the formatters need).
-fn replayed<G: Notation>(mut pos: G, tokens: &[String]) -> Result<G, RecordError> {
-    for token in tokens {
-        pos.play_record_token(token).map_err(setup_error)?;
-    }
-    Ok(pos)
-}
-
 impl GameRecord {
     /// The record in its game's record notation. Decisions of a move still under way at the end
     /// (a Gravel turn not ended, a commitment sealed but not answered) are left out: the notation
@@ -48,35 +36,23 @@ impl GameRecord {
                 "this game started from a set-up position, which the rules' record notation cannot hold".to_string(),
             ));
         }
-        let start = games::open(self.game, &self.options, None).map_err(setup_error)?;
+        let start = self.game.open(&self.options, None).map_err(setup_error)?;
         let decisions: Vec<String> = self.moves.iter().map(|m| m.decision.clone()).collect();
         let (grouped, _pending) = start.record_tokens(&decisions).map_err(setup_error)?;
         let tokens: Vec<String> = grouped.into_iter().map(|(_, t)| t).collect();
         let names = [player_name(&self.players[0]), player_name(&self.players[1])];
-        let text = match self.game {
-            GameKind::Gravel => gravel::format_record(&typed_options(&self.options)?, &tokens),
-            GameKind::RedStone => {
-                let options: red_stone::RedStoneOptions = typed_options(&self.options)?;
-                let end = replayed(red_stone::Position::new(&options), &tokens)?;
-                red_stone::format_record(&options, (&names[0], &names[1]), &tokens, red_stone::RecordResult::of(&end))
-            }
-            GameKind::Throngs => throngs::format_record(&typed_options(&self.options)?, &tokens),
-            GameKind::Inchworm => {
-                inchworm::format_record(&typed_options(&self.options)?, &tokens).map_err(setup_error)?
-            }
-            GameKind::HiddenIntention => {
-                hidden_intention::format_record(&names[0], &names[1], &tokens).map_err(setup_error)?
-            }
-        };
+        let text = self.game.write_record_text(&self.options, [&names[0], &names[1]], &tokens).map_err(setup_error)?;
         Ok(text + "\n")
     }
 
-    /// Reads a record in a game's record notation (any of the five; the header says which) and
-    /// turns every move back into the engine's decisions, so it replays, continues and saves like
-    /// any record. A move that cannot be played is reported with its number.
+    /// Reads a record in a game's record notation (any game's; the header says which) and turns
+    /// every move back into the engine's decisions, so it replays, continues and saves like any
+    /// record. A move that cannot be played is reported with its number.
     pub fn from_spec_text(text: &str) -> Result<GameRecord, RecordError> {
-        let (game, options, tokens) = read_spec_text(text)?;
-        let mut position = games::open(game, &options, None).map_err(setup_error)?;
+        let game = GameKind::of_record_text(text)
+            .ok_or_else(|| RecordError::NotARecord("no header of a game's record notation".to_string()))?;
+        let (options, tokens) = game.read_record_text(text).map_err(|e| RecordError::NotARecord(e.to_string()))?;
+        let mut position = game.open(&options, None).map_err(setup_error)?;
         let mut moves = Vec::new();
         for (index, token) in tokens.iter().enumerate() {
             let bad = |reason: String| RecordError::BadMove { index: index + 1, decision: token.clone(), reason };
@@ -102,59 +78,7 @@ impl GameRecord {
 
 /// Which game a text in a spec's record notation is (from its header), if it is one.
 pub fn spec_text_game(text: &str) -> Option<GameKind> {
-    let head = text.trim_start();
-    if head.starts_with("[Gravel") {
-        Some(GameKind::Gravel)
-    } else if head.starts_with("[Game \"Throngs\"]") {
-        Some(GameKind::Throngs)
-    } else if head.starts_with("[Game \"Inchworm\"]") {
-        Some(GameKind::Inchworm)
-    } else if head.starts_with("[Game \"Hidden Intention\"]") {
-        Some(GameKind::HiddenIntention)
-    } else if head.starts_with("game:") && text.lines().any(|l| l.trim_start().starts_with("moves:")) {
-        // Red Stone's `key: value` record; Stoneyard's own plain text has no `moves:` line.
-        Some(GameKind::RedStone)
-    } else {
-        None
-    }
-}
-
-/// A record text read by its spec's parser: the game, its options and the move tokens.
-type SpecRecord = (GameKind, Vec<(String, String)>, Vec<String>);
-
-/// The game, its options and the spec move tokens of a record text (each spec's own parser
-/// checks the text and replays it).
-fn read_spec_text(text: &str) -> Result<SpecRecord, RecordError> {
-    let not_a_record = |e: ParseError| RecordError::NotARecord(e.to_string());
-    let pairs = |o: &dyn Fn(&str) -> Option<String>, specs: &[crate::rules::OptionSpec]| -> Vec<(String, String)> {
-        specs.iter().filter_map(|s| o(s.key).map(|v| (s.key.to_string(), v))).collect()
-    };
-    let game = spec_text_game(text)
-        .ok_or_else(|| RecordError::NotARecord("no header of a game's record notation".to_string()))?;
-    Ok(match game {
-        GameKind::Gravel => {
-            let (options, tokens) = gravel::parse_record(text).map_err(not_a_record)?;
-            (game, pairs(&|k| options.get(k), gravel::GravelOptions::specs()), tokens)
-        }
-        GameKind::RedStone => {
-            let r = red_stone::parse_record(text).map_err(not_a_record)?;
-            // A final `resign` is an app-level token (decision D13), not a move to replay.
-            let tokens = r.tokens.into_iter().filter(|t| t != "resign").collect();
-            (game, pairs(&|k| r.options.get(k), red_stone::RedStoneOptions::specs()), tokens)
-        }
-        GameKind::Throngs => {
-            let r = throngs::parse_record(text).map_err(not_a_record)?;
-            (game, pairs(&|k| r.options.get(k), throngs::ThrongsOptions::specs()), r.tokens)
-        }
-        GameKind::Inchworm => {
-            let r = inchworm::parse_record(text).map_err(not_a_record)?;
-            (game, pairs(&|k| r.options.get(k), inchworm::InchwormOptions::specs()), r.tokens)
-        }
-        GameKind::HiddenIntention => {
-            let r = hidden_intention::parse_record(text).map_err(not_a_record)?;
-            (game, Vec::new(), r.tokens)
-        }
-    })
+    GameKind::of_record_text(text)
 }
 
 /// The board spaces a text names (`Ca1-c1>d1` → a1, c1, d1; `B5*` → b5), lower-cased.
@@ -291,7 +215,7 @@ mod tests {
                     moves: 1. C3 2. swap 3. A1 4. B1 5. A2 6. B2 7. A3 8. B3 9. A4 10. B4 11. A5 12. B5*\n\
                     result: B+ annihilation\n";
         let record = GameRecord::from_spec_text(text).expect("the spec's example reads");
-        assert_eq!(record.game, GameKind::RedStone);
+        assert_eq!(record.game.slug, "red-stone");
         assert_eq!(record.moves.len(), 12);
         assert!(record.replay(None).unwrap().status().is_over());
     }
@@ -301,7 +225,7 @@ mod tests {
         let text = "[Game \"Inchworm\"] [Topology \"flat\"] [Pieces \"25/25\"] [Target \"60\"] \
                     [PrisonerDrops \"off\"] [QuietLimit \"200\"]\n1. Da1 Db1 2. Dh8 Da2 {W+1} 3. R Dd4 *\n";
         let record = GameRecord::from_spec_text(text).expect("E18 reads");
-        assert_eq!(record.game, GameKind::Inchworm);
+        assert_eq!(record.game.slug, "inchworm");
         assert_eq!(record.moves.iter().map(|m| m.decision.as_str()).collect::<Vec<_>>().len(), 6);
     }
 

@@ -61,6 +61,7 @@
 //! - **No contradictions found.** Every worked example of §11 holds under the rule text as written;
 //!   no example needed a reading that departs from the rules.
 
+mod about;
 mod moves;
 mod notation;
 mod options;
@@ -142,10 +143,6 @@ impl Rules for Position {
 }
 
 impl Notation for Position {
-    fn board_view(&self) -> Option<crate::rules::BoardView> {
-        Some(self.view())
-    }
-
     const SLUG: &'static str = "gravel";
 
     fn side_name(side: Side) -> &'static str {

@@ -14,12 +14,7 @@ impl Position {
             let (file, rank) = (c.x as usize, c.y as usize);
             let cell = self.cell_at(file, rank);
             c.cell = cell;
-            c.piece = self.stack(cell).map(|(owner, height)| PieceView {
-                owner: Some(owner),
-                kind: if owner == Side::First { 'l' } else { 'd' },
-                count: height as u16,
-                facing: None,
-            });
+            c.piece = self.stack(cell).map(|(owner, height)| PieceView::stack(owner, height as u16));
             c.marks.control = control[cell as usize];
         }
         let layout = match self.options().layout {
@@ -53,7 +48,7 @@ mod tests {
         pos.play_record_token("+c3*2").unwrap();
         let v = pos.view();
         let c3 = v.cells.iter().find(|c| c.name == "c3").unwrap();
-        assert_eq!(c3.piece.as_ref().map(|p| (p.owner, p.count)), Some((Some(Side::First), 2)));
+        assert_eq!(c3.piece.as_ref().map(|p| (p.owner, p.height())), Some((Some(Side::First), 2)));
         assert_eq!(v.cells.iter().filter(|c| c.piece.is_some()).count(), 1);
         assert_eq!(
             v.cells.iter().filter(|c| c.marks.control.is_some()).count(),

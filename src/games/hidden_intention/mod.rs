@@ -56,6 +56,7 @@
 //! - The game has no capture step apart from the cascade: `capture_sweep` is empty and every
 //!   round of removals, the first included, belongs to `cascade`.
 
+mod about;
 mod moves;
 mod notation;
 mod options;
@@ -185,10 +186,6 @@ fn splitmix(x: u64) -> u64 {
 }
 
 impl Notation for Position {
-    fn board_view(&self) -> Option<crate::rules::BoardView> {
-        Some(self.view())
-    }
-
     const SLUG: &'static str = "hidden-intention";
 
     fn side_name(side: Side) -> &'static str {

@@ -3,9 +3,21 @@
 
 use super::position::{Corner, Kind, SQUARES, Stock, bit};
 use super::{Position, square_name};
-use crate::rules::{BoardView, Counter, Layout, PieceView, Side};
+use crate::rules::{BoardView, CellValue, Counter, Figure, Layout, PieceView, Side};
 
-/// A knight's facing in eighth turns clockwise from "up", as `PieceView::facing` expects.
+/// The figure a kind is drawn as.
+fn figure(kind: Kind) -> Figure {
+    match kind {
+        Kind::Pawn => Figure::Pawn,
+        Kind::DiagPawn => Figure::DiagonalPawn,
+        Kind::Rook => Figure::Rook,
+        Kind::Bishop => Figure::Bishop,
+        Kind::Knight(_) => Figure::Knight,
+        Kind::Queen => Figure::Queen,
+    }
+}
+
+/// A knight's facing in eighth turns clockwise from "up", as `PieceShape::Figure` expects.
 fn facing(kind: Kind) -> Option<u8> {
     match kind {
         Kind::Knight(Corner::NE) => Some(1),
@@ -25,14 +37,9 @@ impl Position {
         for c in &mut cells {
             let sq = c.cell as usize;
             debug_assert!(sq < SQUARES);
-            c.piece = self.figure_at(sq as u8).map(|f| PieceView {
-                owner: Some(f.owner),
-                kind: f.kind.code(),
-                count: 1,
-                facing: facing(f.kind),
-            });
+            c.piece = self.figure_at(sq as u8).map(|f| PieceView::figure(f.owner, figure(f.kind), facing(f.kind)));
             let v = influence[sq] as i32;
-            c.marks.value = Some(v);
+            c.marks.value = Some(CellValue::Influence(v));
             c.marks.control = match v.signum() {
                 1 => Some(Side::First),
                 -1 => Some(Side::Second),
@@ -70,9 +77,9 @@ mod tests {
         pos.play_record_token("Qd4|Re5").unwrap();
         let v = pos.view();
         let d4 = v.cells.iter().find(|c| c.name == "d4").unwrap();
-        assert_eq!(d4.piece.as_ref().map(|p| (p.owner, p.kind)), Some((Some(Side::First), 'Q')));
+        assert_eq!(d4.piece, Some(PieceView::figure(Side::First, Figure::Queen, None)));
         assert_eq!(v.cells.iter().filter(|c| c.piece.is_some()).count(), 2);
-        let total: i32 = v.cells.iter().map(|c| c.marks.value.unwrap()).sum();
+        let total: i32 = v.cells.iter().map(|c| c.marks.value.unwrap().number()).sum();
         assert_eq!(total, pos.influence_map().iter().map(|&x| x as i32).sum::<i32>());
     }
 }

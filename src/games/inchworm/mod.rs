@@ -45,6 +45,7 @@
 //! - Position texts must satisfy: stone conservation, no liberty-less group, prisoners held ≤
 //!   points scored, heights 1–25, and quiet ≥ 1 after a pass.
 
+mod about;
 mod moves;
 mod notation;
 mod options;
@@ -162,10 +163,6 @@ fn zobrist_key(i: usize) -> u64 {
 }
 
 impl Notation for Position {
-    fn board_view(&self) -> Option<crate::rules::BoardView> {
-        Some(self.view())
-    }
-
     const SLUG: &'static str = "inchworm";
 
     fn side_name(side: Side) -> &'static str {

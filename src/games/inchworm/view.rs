@@ -17,15 +17,10 @@ impl Position {
             if in_danger & bit(sq) != 0 {
                 c.marks.hint = Some(HintMark::InDanger);
             }
-            c.piece = self.stack(sq).map(|(owner, height)| PieceView {
-                owner: Some(owner),
-                kind: if owner == Side::First { 'b' } else { 'w' },
-                count: height as u16,
-                facing: None,
-            });
+            c.piece = self.stack(sq).map(|(owner, height)| PieceView::stack(owner, height as u16));
             // Spaces already chosen in a collect or distribution under way are marked for the player.
             if chosen.contains(&sq) {
-                c.marks.control = Some(self.side_to_act());
+                c.marks.chosen = Some(self.side_to_act());
             }
         }
         let mut counters = Vec::new();
@@ -76,7 +71,7 @@ mod tests {
         pos.play_record_token("Dd4").unwrap();
         let v = pos.view();
         let d4 = v.cells.iter().find(|c| c.name == "d4").unwrap();
-        assert_eq!(d4.piece.as_ref().map(|p| (p.owner, p.count)), Some((Some(Side::First), 1)));
+        assert_eq!(d4.piece.as_ref().map(|p| (p.owner, p.height())), Some((Some(Side::First), 1)));
         assert_eq!(v.cells.iter().filter(|c| c.piece.is_some()).count(), 1);
         let stock = v.counters.iter().find(|c| c.side == Some(Side::First) && c.label == "stock").unwrap();
         assert_eq!(stock.value, pos.stock(Side::First).to_string());

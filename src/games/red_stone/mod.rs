@@ -44,6 +44,7 @@
 //! - Resignation (D13) is an app action and has no engine move; a game record (§6.3, `record.rs`)
 //!   may end with the token `resign` (the side to move resigns) and states `result: … resignation`.
 
+mod about;
 mod moves;
 mod notation;
 mod options;

@@ -63,10 +63,6 @@ impl Position {
 }
 
 impl Notation for Position {
-    fn board_view(&self) -> Option<crate::rules::BoardView> {
-        Some(self.view())
-    }
-
     const SLUG: &'static str = "red-stone";
 
     fn side_name(side: Side) -> &'static str {

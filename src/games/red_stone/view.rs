@@ -10,9 +10,9 @@ impl Position {
         let mut cells = BoardView::grid_cells(n, n, |x, y| self.name((y * n + x) as crate::rules::Cell));
         for c in &mut cells {
             c.piece = match self.stone_at(c.cell) {
-                Stone::Black => Some(PieceView { owner: Some(Side::First), kind: 'b', count: 1, facing: None }),
-                Stone::White => Some(PieceView { owner: Some(Side::Second), kind: 'w', count: 1, facing: None }),
-                Stone::Red => Some(PieceView { owner: None, kind: 'r', count: 1, facing: None }),
+                Stone::Black => Some(PieceView::stone(Some(Side::First))),
+                Stone::White => Some(PieceView::stone(Some(Side::Second))),
+                Stone::Red => Some(PieceView::stone(None)),
                 Stone::Empty | Stone::Border => None,
             };
             c.marks.hint = self.hint_at(c.cell);
@@ -73,7 +73,7 @@ mod tests {
         let v = pos.view();
         assert_eq!(v.cells.len(), 25);
         let c3 = v.cells.iter().find(|c| c.name == "C3").unwrap();
-        assert_eq!(c3.piece.as_ref().map(|p| (p.owner, p.kind)), Some((Some(Side::First), 'b')));
+        assert_eq!(c3.piece, Some(PieceView::stone(Some(Side::First))));
         assert_eq!((c3.x, c3.y), (2.0, 2.0));
         assert_eq!(v.cells.iter().filter(|c| c.piece.is_some()).count(), 1);
     }

@@ -56,6 +56,7 @@
 //!   safeguard of §6.2 (random games end on their own, about 370 decisions on T93), and
 //!   resignation, which the app handles outside the rules engine.
 
+mod about;
 mod board;
 mod moves;
 mod notation;
@@ -134,10 +135,6 @@ impl Rules for Position {
 }
 
 impl Notation for Position {
-    fn board_view(&self) -> Option<crate::rules::BoardView> {
-        Some(self.view())
-    }
-
     const SLUG: &'static str = "throngs";
 
     fn side_name(side: Side) -> &'static str {

@@ -2,7 +2,7 @@
 //! of every site for the side to move, and the turn's counters.
 
 use super::{Phase, Position};
-use crate::rules::{BoardView, CellMarks, CellView, Counter, Layout, PieceView, Side, WrapLink};
+use crate::rules::{BoardView, CellMarks, CellValue, CellView, Counter, Layout, PieceView, Side, WrapLink};
 
 impl Position {
     /// The game-neutral picture of this position.
@@ -19,14 +19,9 @@ impl Position {
                     name: geo.name(s),
                     x: c as f32 - r as f32 / 2.0,
                     y: r as f32 * 3f32.sqrt() / 2.0,
-                    piece: self.stone(s).map(|owner| PieceView {
-                        owner: Some(owner),
-                        kind: if owner == Side::First { 'B' } else { 'W' },
-                        count: 1,
-                        facing: None,
-                    }),
+                    piece: self.stone(s).map(|owner| PieceView::stone(Some(owner))),
                     marks: CellMarks {
-                        value: Some(self.power(s, mover) as i32),
+                        value: Some(CellValue::Power(self.power(s, mover) as i32)),
                         travelling: self.started().filter(|st| st.at == s).map(|st| (mover, st.range)),
                         ..CellMarks::default()
                     },

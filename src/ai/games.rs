@@ -1,0 +1,183 @@
+//! The computer's table of games: for every game of the registry (`crate::games::GAMES`) its
+//! calibration (the levels' numbers) next to the game's knowledge (`knowledge/<game>.rs`), and the
+//! functions that think about a game held behind a `DynGame` handle. This is the one place the AI
+//! lists the games; a test checks that it covers the registry.
+
+use super::DecideError;
+use super::arena::{ArenaPlayer, ArenaProgress, ArenaReport, ArenaSeries, run_arena};
+use super::knowledge::{Knowledge, PlayoutQuality};
+use super::level::{Calibration, Engine, Level};
+use super::session::{AiSession, start_session};
+use crate::games::{About, DynGame, GameKind, gravel, hidden_intention, inchworm, red_stone, throngs};
+use crate::rules::Side;
+use Engine::{AlphaBeta as Ab, Mcts};
+use PlayoutQuality::{Informed, Uniform};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+/// One game as the computer knows it.
+pub struct AiGame {
+    pub slug: &'static str,
+    pub calibration: Calibration,
+    session: fn(&dyn DynGame, Side, Level, &Calibration, u64, Option<Arc<AtomicBool>>) -> SessionResult,
+    arena: ArenaFn,
+}
+
+type SessionResult = Result<Box<dyn AiSession>, DecideError>;
+type ArenaFn =
+    fn(&dyn DynGame, &Calibration, ArenaPlayer, ArenaPlayer, ArenaSeries, &ArenaProgress<'_>) -> Option<ArenaReport>;
+
+impl AiGame {
+    const fn of<G: About + Knowledge>(calibration: Calibration) -> AiGame {
+        AiGame { slug: G::SLUG, calibration, session: session_as::<G>, arena: arena_as::<G> }
+    }
+}
+
+fn session_as<G: About + Knowledge>(
+    game: &dyn DynGame,
+    side: Side,
+    level: Level,
+    calibration: &Calibration,
+    seed: u64,
+    stop: Option<Arc<AtomicBool>>,
+) -> SessionResult {
+    let position = game.as_any().downcast_ref::<G>().ok_or(DecideError::UnknownGame)?;
+    start_session(position, side, level, calibration, seed, stop)
+}
+
+fn arena_as<G: About + Knowledge>(
+    game: &dyn DynGame,
+    calibration: &Calibration,
+    a: ArenaPlayer,
+    b: ArenaPlayer,
+    series: ArenaSeries,
+    progress: &ArenaProgress<'_>,
+) -> Option<ArenaReport> {
+    let start = game.as_any().downcast_ref::<G>()?;
+    Some(run_arena(start, G::SLUG, calibration, a, b, series, progress))
+}
+
+/// Per-game presets, measured on 2026-11-23 on the shared two-core build machine under load (see
+/// `docs/arena.md`). Hard's iterations take about 2 s per decision there: playouts stop after a
+/// few dozen decisions and the game's evaluation scores them, so iterations are cheap (Hard's
+/// search runs at roughly 15k–30k iterations per second in Red Stone, 50k–110k in Gravel and
+/// Throngs, 100k–200k in Inchworm and Hidden Intention). Each level has about ten times the
+/// iterations of the one below; Gravel's Easy has 100, since with 400 it was too close to Medium
+/// on 5×5 (Medium won 13–2–5; with 100 it won 20–0–0, and Easy still beat random play 20–0–0).
+/// Gravel's Medium and Hard are alpha-beta, since it beat the MCTS levels there by far: 150,000
+/// positions beat MCTS Medium 9–1–0 and 2,000,000 beat MCTS Hard 10–0–0 on 5×5 in less than half
+/// Hard's time (MCTS gained little past a few thousand iterations: its Hard drew level with 8,000).
+/// Hard's 8,000,000 positions take about 2 s; it beat Medium 8–1–1 on 5×5. Easy stays a small
+/// MCTS, which plays like a beginner.
+/// Hidden Intention's games are short (about 60 decisions), so its playouts run to the end: a cap
+/// of 24 with the influence evaluation lost 6–2–12 to full playouts at equal iterations. Its Easy
+/// at 1,000 iterations beat uniform random only 7 of 10 (2026-11-22): its games are short and
+/// noisy, so even the easiest level needs a few thousand iterations (still ~40 ms).
+pub static AI_GAMES: [AiGame; 5] = [
+    AiGame::of::<gravel::Position>(Calibration {
+        engines: [Mcts, Ab, Ab],
+        iterations: [100, 150_000, 8_000_000],
+        playouts: [Informed; 3],
+        playout_caps: [60; 3],
+    }),
+    AiGame::of::<red_stone::Position>(Calibration {
+        engines: [Mcts; 3],
+        iterations: [300, 4_000, 45_000],
+        playouts: [Informed; 3],
+        playout_caps: [40; 3],
+    }),
+    AiGame::of::<throngs::Position>(Calibration {
+        engines: [Mcts; 3],
+        iterations: [400, 10_000, 140_000],
+        playouts: [Informed; 3],
+        playout_caps: [40; 3],
+    }),
+    AiGame::of::<inchworm::Position>(Calibration {
+        engines: [Mcts; 3],
+        iterations: [400, 12_000, 220_000],
+        playouts: [Informed; 3],
+        playout_caps: [60; 3],
+    }),
+    AiGame::of::<hidden_intention::Position>(Calibration {
+        engines: [Mcts; 3],
+        iterations: [4_000, 20_000, 180_000],
+        playouts: [Uniform; 3],
+        playout_caps: [1_000; 3],
+    }),
+];
+
+/// The computer's row for a game.
+pub fn ai_game(kind: GameKind) -> Option<&'static AiGame> {
+    AI_GAMES.iter().find(|g| g.slug == kind.slug)
+}
+
+/// Starts the computer's next atomic decision for `side` at `level`: think in slices with
+/// `AiSession::think` (per frame on the web, in a task natively), then take `decision()` in the
+/// game's move notation. At a simultaneous node call it before the opponent's sealed choice is
+/// applied to this position (see the `ai` module). Raising `stop` makes it answer at once.
+pub fn session(
+    game: &dyn DynGame,
+    side: Side,
+    level: Level,
+    seed: u64,
+    stop: Option<Arc<AtomicBool>>,
+) -> Result<Box<dyn AiSession>, DecideError> {
+    let row = ai_game(game.kind()).ok_or(DecideError::UnknownGame)?;
+    (row.session)(game, side, level, &row.calibration, seed, stop)
+}
+
+/// [`session`] thought through to the end in one blocking call (run it off the frame).
+pub fn decide(
+    game: &dyn DynGame,
+    side: Side,
+    level: Level,
+    seed: u64,
+    stop: Option<Arc<AtomicBool>>,
+) -> Result<String, DecideError> {
+    let mut session = session(game, side, level, seed, stop)?;
+    while !session.think(u64::MAX) {}
+    Ok(session.decision())
+}
+
+/// `stoneyard arena`: a seeded series from this position between `a` and `b`, sides alternating
+/// game by game (A plays the first side in game 0); `progress` hears each game.
+pub fn arena(
+    game: &dyn DynGame,
+    a: ArenaPlayer,
+    b: ArenaPlayer,
+    series: ArenaSeries,
+    progress: &ArenaProgress<'_>,
+) -> Result<ArenaReport, DecideError> {
+    let row = ai_game(game.kind()).ok_or(DecideError::UnknownGame)?;
+    (row.arena)(game, &row.calibration, a, b, series, progress).ok_or(DecideError::UnknownGame)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ai::budget_for;
+
+    #[test]
+    fn every_game_of_the_registry_is_calibrated_with_levels_in_order() {
+        for kind in GameKind::all() {
+            let row = ai_game(kind).unwrap_or_else(|| panic!("{kind} has no row in ai::games"));
+            let levels = [Level::Easy, Level::Medium, Level::Hard].map(|l| budget_for(l, &row.calibration).iterations);
+            assert!(levels.windows(2).all(|w| w[0] < w[1]), "{kind}: {levels:?}");
+        }
+        assert_eq!(AI_GAMES.len(), GameKind::all().count(), "a row for a game the registry does not list");
+    }
+
+    #[test]
+    fn every_game_gets_a_legal_decision_through_its_handle() {
+        for kind in GameKind::all() {
+            let game = kind.open(&[], None).unwrap();
+            let Some(crate::rules::ToMove::One(side)) = game.to_move() else {
+                let d = decide(game.as_ref(), Side::First, Level::Random, 1, None).unwrap();
+                assert!(game.legal_decisions(Side::First).contains(&d), "{kind}: {d}");
+                continue;
+            };
+            let d = decide(game.as_ref(), side, Level::Random, 1, None).unwrap();
+            assert!(game.legal_decisions(side).contains(&d), "{kind}: {d}");
+        }
+    }
+}

@@ -1,0 +1,40 @@
+//! `About`: what a game says about itself beyond its rules — its names, its words for people, its
+//! rules in brief and its record text. Each game's folder implements it (`about.rs`), and the
+//! registry (`registry.rs`) turns every implementation into one row of the list of games.
+
+use crate::rules::{BoardView, Notation, ParseError, RulesHelp, Tone};
+
+/// Everything about a game that is not its rules, as data and plain functions.
+pub trait About: Notation {
+    /// The game's name for people ("Red Stone").
+    const NAME: &'static str;
+    /// Who designed it and when.
+    const DESIGNER: &'static str;
+    /// One line about the game.
+    const TAGLINE: &'static str;
+    /// The sides as people name them, the first side first ("Black", "Light", "Player A").
+    const SIDE_NAMES: [&'static str; 2];
+    /// The colour each side's pieces are drawn in, the first side first.
+    const SIDE_TONES: [Tone; 2];
+    /// The rules in brief, with illustrations from the spec's worked examples.
+    const RULES: RulesHelp;
+    /// What the pie choice means, for a game with a pie rule.
+    const PIE_TEXT: Option<&'static str> = None;
+
+    /// The position as the app draws it.
+    fn board_view(&self) -> BoardView;
+
+    /// An atomic decision in words ("Red stone on C3"); `mover` names the side that makes it.
+    /// `None` when the token is not one of this game's decisions.
+    fn decision_words(token: &str, mover: &str) -> Option<String>;
+
+    /// Whether `text` is written in this game's record notation (its header says so).
+    fn is_record_text(text: &str) -> bool;
+
+    /// The options and the record moves (tokens of the spec's notation) of a record text.
+    fn read_record_text(text: &str) -> Result<(Self::Options, Vec<String>), ParseError>;
+
+    /// The record text of a game played from the initial position of `options`: `players` name
+    /// the players of the first and second side, `tokens` are its record moves.
+    fn write_record_text(options: &Self::Options, players: [&str; 2], tokens: &[String]) -> Result<String, ParseError>;
+}

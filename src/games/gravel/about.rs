@@ -1,0 +1,86 @@
+//! What Gravel says about itself beyond its rules: names, decisions in words, the rules in
+//! brief with the spec's worked examples, and its record text (`games::About`).
+
+use super::{GravelOptions, Position, format_record, parse_record};
+use crate::games::About;
+use crate::rules::{BoardView, Illustration, ParseError, RulesHelp, Tone};
+
+impl About for Position {
+    const NAME: &'static str = "Gravel";
+    const DESIGNER: &'static str = "Brian Train (2025)";
+    const TAGLINE: &'static str =
+        "Place, move and remove stacks to control the board; neighbours decide who owns a space.";
+    const SIDE_NAMES: [&'static str; 2] = ["Light", "Dark"];
+    const SIDE_TONES: [Tone; 2] = [Tone::Light, Tone::Dark];
+    const RULES: RulesHelp = RulesHelp { sections: SECTIONS, illustrations: ILLUSTRATIONS };
+
+    fn board_view(&self) -> BoardView {
+        self.view()
+    }
+
+    fn decision_words(token: &str, mover: &str) -> Option<String> {
+        let _ = mover;
+        gravel_words(token)
+    }
+
+    fn is_record_text(text: &str) -> bool {
+        text.trim_start().starts_with("[Gravel")
+    }
+
+    fn read_record_text(text: &str) -> Result<(GravelOptions, Vec<String>), ParseError> {
+        parse_record(text)
+    }
+
+    fn write_record_text(options: &GravelOptions, players: [&str; 2], tokens: &[String]) -> Result<String, ParseError> {
+        let _ = players;
+        Ok(format_record(options, tokens))
+    }
+}
+
+/// The rules in brief, in our own words (the contract is the spec in `shared/rules`).
+const SECTIONS: &[(&str, &str)] = &[
+    (
+        "Goal",
+        "Keep your pieces. You lose when you have lost more than half of them, or when you occupy fewer spaces than you have lost pieces.",
+    ),
+    (
+        "A turn",
+        "Up to X actions (the stack limit, 4 by default), each costing one: place a piece from your pool on an empty or own space, move one piece onto another of your stacks, return one piece to your pool, or remove one enemy piece from a space you control. Placements and removals never alternate: do all of one before the other. A turn must place at least once and must change your own pieces.",
+    ),
+    (
+        "Control",
+        "You control a space when at least two of its neighbours are yours and your pieces on the neighbours outnumber the enemy's. The hints overlay shades controlled spaces.",
+    ),
+    (
+        "Here",
+        "Click a space (or move the cursor and press Enter) to place or remove; click one of your stacks and then another to move; the HUD offers Return, End turn and Pass.",
+    ),
+];
+
+/// The spec's worked examples that show the rules at work.
+const ILLUSTRATIONS: &[Illustration] = &[Illustration {
+    caption: "Example 2: Dark controls b3 (3 pieces around it against 2) and removes it; that wins c3 as well, \
+                      and two placements take both spaces — four actions, removals before placements.",
+    options: &[("N", "5"), ("X", "4")],
+    position: "5 4 ...../.D1D1../D2L1L1D1./.L1L1L1./..... D 8 8 0 0 3",
+    play: "xb3,xc3,+b3,+c3",
+}];
+
+fn gravel_words(token: &str) -> Option<String> {
+    Some(match token {
+        "end" => "End turn".into(),
+        "pass" => "Pass".into(),
+        _ => {
+            if let Some(t) = token.strip_prefix('+') {
+                format!("Place a piece on {t}")
+            } else if let Some(s) = token.strip_prefix('-') {
+                format!("Return a piece from {s} to the pool")
+            } else if let Some(s) = token.strip_prefix('x') {
+                format!("Remove an enemy piece from {s}")
+            } else {
+                let (from, to) = token.split_once('>')?;
+                format!("Move a piece {from} → {to}")
+            }
+        }
+    })
+}

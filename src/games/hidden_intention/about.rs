@@ -1,0 +1,94 @@
+//! What Hidden Intention says about itself beyond its rules: names, decisions in words, the rules in
+//! brief with the spec's worked examples, and its record text (`games::About`).
+
+use super::{HiddenIntentionOptions, Position, format_record, parse_record};
+use crate::games::About;
+use crate::rules::{BoardView, Illustration, ParseError, RulesHelp, Tone};
+
+impl About for Position {
+    const NAME: &'static str = "Hidden Intention";
+    const DESIGNER: &'static str = "the author of the yaloalo blog";
+    const TAGLINE: &'static str =
+        "Both players secretly commit a figure at once; clashing influence burns squares and topples figures.";
+    const SIDE_NAMES: [&'static str; 2] = ["Player A", "Player B"];
+    const SIDE_TONES: [Tone; 2] = [Tone::Dark, Tone::Light];
+    const RULES: RulesHelp = RulesHelp { sections: SECTIONS, illustrations: ILLUSTRATIONS };
+
+    fn board_view(&self) -> BoardView {
+        self.view()
+    }
+
+    fn decision_words(token: &str, mover: &str) -> Option<String> {
+        let _ = mover;
+        hidden_intention_words(token)
+    }
+
+    fn is_record_text(text: &str) -> bool {
+        text.trim_start().starts_with("[Game \"Hidden Intention\"]")
+    }
+
+    fn read_record_text(text: &str) -> Result<(HiddenIntentionOptions, Vec<String>), ParseError> {
+        let r = parse_record(text)?;
+        Ok((HiddenIntentionOptions::default(), r.tokens))
+    }
+
+    fn write_record_text(
+        options: &HiddenIntentionOptions,
+        players: [&str; 2],
+        tokens: &[String],
+    ) -> Result<String, ParseError> {
+        let _ = options;
+        format_record(players[0], players[1], tokens)
+    }
+}
+
+/// The rules in brief, in our own words (the contract is the spec in `shared/rules`).
+const SECTIONS: &[(&str, &str)] = &[
+    ("Goal", "Control more squares when both supplies are empty: each square's influence is A's total minus B's."),
+    (
+        "A turn",
+        "Both players secretly choose at the same time: optionally swap two of their figures (twice per game), then a figure from supply and an empty square that is neutral or their own (a knight also faces a corner).",
+    ),
+    (
+        "Burn",
+        "If both chose the same square, it burns: closed to both until the next successful attempt, and both choose again.",
+    ),
+    (
+        "Cascade",
+        "After placing, figures standing on enemy ground are removed, round after round, until the board is stable.",
+    ),
+    (
+        "Here",
+        "Build your choice in the list, then hand the device over: the board hides until the other player is ready. Both choices are revealed together.",
+    ),
+];
+
+/// The spec's worked examples that show the rules at work.
+const ILLUSTRATIONS: &[Illustration] = &[Illustration {
+    caption: "Example 3: A's pawn on d5 holds only thanks to A's knight on d4. B's new knight on c4 pulls the d4 \
+                      square below zero: A's knight falls in the first round of the cascade, and then its pawn in \
+                      the second.",
+    options: &[],
+    position: "Nd4/ne Pd5 ; Ra5 Rh5 ; P7R2B2N0Q1 P8R0B2N1Q1 ; 2 2 ; - ; 3.1",
+    play: "Pg2|Nc4/ne",
+}];
+
+fn hidden_intention_words(token: &str) -> Option<String> {
+    let (_, stage) = token.split_once(':')?;
+    if let Some((a, b)) = stage.split_once("<>") {
+        return Some(format!("Swap the figures on {a} and {b}"));
+    }
+    if let Some(facing) = stage.strip_prefix('/') {
+        return Some(format!("Knight facing {}", facing.to_uppercase()));
+    }
+    let figure = match stage {
+        "P" => "Pawn",
+        "X" => "Pawn (diagonal)",
+        "R" => "Rook",
+        "B" => "Bishop",
+        "N" => "Knight",
+        "Q" => "Queen",
+        square => return Some(format!("On {square}")),
+    };
+    Some(figure.to_string())
+}

@@ -1,0 +1,84 @@
+//! What Inchworm says about itself beyond its rules: names, decisions in words, the rules in
+//! brief with the spec's worked examples, and its record text (`games::About`).
+
+use super::{InchwormOptions, Position, format_record, parse_record};
+use crate::games::About;
+use crate::rules::{BoardView, Illustration, ParseError, RulesHelp, Tone};
+
+impl About for Position {
+    const NAME: &'static str = "Inchworm";
+    const DESIGNER: &'static str = "Clark D. Rodeffer (2000)";
+    const TAGLINE: &'static str =
+        "Drop, collect and spread stacks; surround enemy groups to capture them. First to 60 wins.";
+    const SIDE_NAMES: [&'static str; 2] = ["Black", "White"];
+    const SIDE_TONES: [Tone; 2] = [Tone::Dark, Tone::Light];
+    const RULES: RulesHelp = RulesHelp { sections: SECTIONS, illustrations: ILLUSTRATIONS };
+
+    fn board_view(&self) -> BoardView {
+        self.view()
+    }
+
+    fn decision_words(token: &str, mover: &str) -> Option<String> {
+        let _ = mover;
+        inchworm_words(token)
+    }
+
+    fn is_record_text(text: &str) -> bool {
+        text.trim_start().starts_with("[Game \"Inchworm\"]")
+    }
+
+    fn read_record_text(text: &str) -> Result<(InchwormOptions, Vec<String>), ParseError> {
+        let r = parse_record(text)?;
+        Ok((r.options, r.tokens))
+    }
+
+    fn write_record_text(
+        options: &InchwormOptions,
+        players: [&str; 2],
+        tokens: &[String],
+    ) -> Result<String, ParseError> {
+        let _ = players;
+        format_record(options, tokens)
+    }
+}
+
+/// The rules in brief, in our own words (the contract is the spec in `shared/rules`).
+const SECTIONS: &[(&str, &str)] = &[
+    ("Goal", "Score 60 points (by default): every enemy stone you capture is a point, held as a prisoner."),
+    (
+        "A turn",
+        "One action: drop a stone from stock on an empty cell or your own stack; collect a straight run of your stacks onto one of its cells; distribute a stack of height h along a path of h cells; or rescue all your stones the opponent holds.",
+    ),
+    (
+        "Capture",
+        "After every action every group without a liberty is removed, of both colours, and its stones score for the other side.",
+    ),
+    (
+        "Here",
+        "Click a cell; collects and distributions are built cell by cell, and the choice list shows what can follow.",
+    ),
+];
+
+/// The spec's worked examples that show the rules at work.
+const ILLUSTRATIONS: &[Illustration] = &[Illustration {
+    caption: "E10: White spreads the 3-stack on b8 one stone per cell along b8–a7–b7; Black's a8 loses its \
+                      last liberty and is captured.",
+    options: &[],
+    position: "B1W3...B1W1./.....B1W1W1/.....B1B1B1/......../B1W2....../B1W1..B1B1B1B1/W1..B1W1W1W1W1/...B1W1.W1. w 11 9 0 0 0 0",
+    play: "Sb8-a7-b7",
+}];
+
+fn inchworm_words(token: &str) -> Option<String> {
+    let (head, rest) = token.split_at(token.chars().next().map_or(0, char::len_utf8));
+    Some(match head {
+        _ if token == "pass" => "Pass".into(),
+        "R" if rest.is_empty() => "Rescue a prisoner".into(),
+        "D" => format!("Drop a stone on {rest}"),
+        "P" => format!("Place a stone on {rest}"),
+        "C" => format!("Collect, starting at {rest}"),
+        "S" => format!("Distribute from {rest}"),
+        "-" => format!("Continue through {rest}"),
+        ">" => format!("Collect onto {rest}"),
+        _ => return None,
+    })
+}

@@ -1,0 +1,299 @@
+//! The one list of games. Each row is built from a game's `About` and rules, so adding a game
+//! means its folder and one line in [`GAMES`]; everything else (the command line, saves, records,
+//! menus, the board, the tests) reads the list.
+
+use super::about::About;
+use super::dyn_game::{DynGame, GameError};
+use super::{gravel, hidden_intention, inchworm, red_stone, throngs};
+use crate::rules::{GameOptions, OptionSpec, ParseError, RulesHelp, Side, Tone};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::str::FromStr;
+
+/// Every game, in the order the title screen shows them.
+pub static GAMES: [GameEntry; 5] = [
+    GameEntry::of::<gravel::Position>(),
+    GameEntry::of::<red_stone::Position>(),
+    GameEntry::of::<throngs::Position>(),
+    GameEntry::of::<inchworm::Position>(),
+    GameEntry::of::<hidden_intention::Position>(),
+];
+
+/// Options as `key=value` pairs, and the record moves of a record text.
+pub type RecordText = (Vec<(String, String)>, Vec<String>);
+
+/// One game of the registry: its names, words and the functions that open and read it.
+pub struct GameEntry {
+    /// The name the command line, saves and options use (`red-stone`).
+    pub slug: &'static str,
+    pub name: &'static str,
+    pub designer: &'static str,
+    pub tagline: &'static str,
+    /// The sides as people name them, the first side first.
+    pub side_names: [&'static str; 2],
+    /// The colour each side's pieces are drawn in.
+    pub side_tones: [Tone; 2],
+    pub rules: RulesHelp,
+    /// What the pie choice means (games with a pie rule).
+    pub pie_text: Option<&'static str>,
+    option_specs: fn() -> &'static [OptionSpec],
+    open: fn(&[(String, String)], Option<&str>) -> Result<Box<dyn DynGame>, GameError>,
+    decision_words: fn(&str, &str) -> Option<String>,
+    is_record_text: fn(&str) -> bool,
+    read_record_text: fn(&str) -> Result<RecordText, ParseError>,
+    write_record_text: fn(&[(String, String)], [&str; 2], &[String]) -> Result<String, GameError>,
+}
+
+impl GameEntry {
+    /// The row of game `G`.
+    pub const fn of<G: About>() -> GameEntry {
+        GameEntry {
+            slug: G::SLUG,
+            name: G::NAME,
+            designer: G::DESIGNER,
+            tagline: G::TAGLINE,
+            side_names: G::SIDE_NAMES,
+            side_tones: G::SIDE_TONES,
+            rules: G::RULES,
+            pie_text: G::PIE_TEXT,
+            option_specs: <G::Options as GameOptions>::specs,
+            open: open_as::<G>,
+            decision_words: G::decision_words,
+            is_record_text: G::is_record_text,
+            read_record_text: read_record_as::<G>,
+            write_record_text: write_record_as::<G>,
+        }
+    }
+}
+
+fn typed_options<O: GameOptions>(pairs: &[(String, String)]) -> Result<O, GameError> {
+    Ok(O::from_pairs(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))?)
+}
+
+fn open_as<G: About>(options: &[(String, String)], position: Option<&str>) -> Result<Box<dyn DynGame>, GameError> {
+    let options: G::Options = typed_options(options)?;
+    Ok(match position {
+        Some(text) => Box::new(G::parse_position(&options, text)?),
+        None => Box::new(G::new(&options)),
+    })
+}
+
+fn read_record_as<G: About>(text: &str) -> Result<RecordText, ParseError> {
+    let (options, tokens) = G::read_record_text(text)?;
+    Ok((options.to_pairs(), tokens))
+}
+
+fn write_record_as<G: About>(
+    options: &[(String, String)],
+    players: [&str; 2],
+    tokens: &[String],
+) -> Result<String, GameError> {
+    Ok(G::write_record_text(&typed_options(options)?, players, tokens)?)
+}
+
+/// Which game: a handle on one row of [`GAMES`] (compared, hashed and written by its slug).
+#[derive(Clone, Copy)]
+pub struct GameKind(&'static GameEntry);
+
+impl GameKind {
+    /// Every game, in the registry's order.
+    pub fn all() -> impl Iterator<Item = GameKind> {
+        GAMES.iter().map(GameKind)
+    }
+
+    /// The game with this slug.
+    pub fn from_slug(slug: &str) -> Option<GameKind> {
+        GAMES.iter().find(|g| g.slug == slug).map(GameKind)
+    }
+
+    /// The game with this slug, for code and tests that name a game of the registry; a slug the
+    /// registry does not have is a mistake in the program, not in its input, and panics.
+    pub fn named(slug: &str) -> GameKind {
+        GameKind::from_slug(slug).unwrap_or_else(|| panic!("no game '{slug}' in the registry"))
+    }
+
+    /// Every slug, comma-separated, for error messages.
+    pub fn all_slugs() -> String {
+        GAMES.iter().map(|g| g.slug).collect::<Vec<_>>().join(", ")
+    }
+
+    /// The game whose record notation `text` is written in, if any.
+    pub fn of_record_text(text: &str) -> Option<GameKind> {
+        GameKind::all().find(|k| (k.0.is_record_text)(text))
+    }
+
+    /// The name the command line, saves and options use (`red-stone`).
+    pub fn slug(self) -> &'static str {
+        self.0.slug
+    }
+
+    /// The game's name for people (`Red Stone`).
+    pub fn name(self) -> &'static str {
+        self.0.name
+    }
+
+    /// The options this game accepts, in the order the setup screen shows them.
+    pub fn option_specs(self) -> &'static [OptionSpec] {
+        (self.0.option_specs)()
+    }
+
+    /// Opens a game: options from `key=value` pairs over the spec's defaults, then either the
+    /// initial position or the given position text.
+    pub fn open(self, options: &[(String, String)], position: Option<&str>) -> Result<Box<dyn DynGame>, GameError> {
+        (self.0.open)(options, position)
+    }
+
+    /// A side as people name it ("Black").
+    pub fn side_name(self, side: Side) -> &'static str {
+        self.0.side_names[side.index()]
+    }
+
+    /// The colour `side`'s pieces are drawn in.
+    pub fn tone(self, side: Side) -> Tone {
+        self.0.side_tones[side.index()]
+    }
+
+    /// An atomic decision in words, or `None` when the token is not one of this game's.
+    pub fn decision_words(self, token: &str, mover: &str) -> Option<String> {
+        (self.0.decision_words)(token, mover)
+    }
+
+    /// The options (as pairs) and record moves of a text in this game's record notation.
+    pub fn read_record_text(self, text: &str) -> Result<RecordText, ParseError> {
+        (self.0.read_record_text)(text)
+    }
+
+    /// The record text of a game from the initial position of `options`.
+    pub fn write_record_text(
+        self,
+        options: &[(String, String)],
+        players: [&str; 2],
+        tokens: &[String],
+    ) -> Result<String, GameError> {
+        (self.0.write_record_text)(options, players, tokens)
+    }
+}
+
+impl std::ops::Deref for GameKind {
+    type Target = GameEntry;
+    fn deref(&self) -> &GameEntry {
+        self.0
+    }
+}
+
+impl PartialEq for GameKind {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.slug == other.0.slug
+    }
+}
+
+impl Eq for GameKind {}
+
+impl Hash for GameKind {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.0.slug.hash(state);
+    }
+}
+
+impl fmt::Debug for GameKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0.slug)
+    }
+}
+
+impl fmt::Display for GameKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0.slug)
+    }
+}
+
+impl FromStr for GameKind {
+    type Err = String;
+    /// A slug, case-insensitive, with `_` for `-` or without the dash (`Red_Stone`, `redstone`).
+    fn from_str(s: &str) -> Result<Self, String> {
+        let wanted = s.trim().to_ascii_lowercase().replace('_', "-");
+        GameKind::all()
+            .find(|k| k.slug == wanted || k.slug.replace('-', "") == wanted)
+            .ok_or_else(|| format!("unknown game '{s}'; the games are: {}", GameKind::all_slugs()))
+    }
+}
+
+impl Serialize for GameKind {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.0.slug)
+    }
+}
+
+impl<'de> Deserialize<'de> for GameKind {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let slug = String::deserialize(deserializer)?;
+        GameKind::from_slug(&slug).ok_or_else(|| {
+            serde::de::Error::custom(format!("unknown game '{slug}'; the games are: {}", GameKind::all_slugs()))
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slugs_parse_back_and_are_unique() {
+        for k in GameKind::all() {
+            assert_eq!(k.slug.parse::<GameKind>(), Ok(k));
+            assert_eq!(GameKind::all().filter(|o| o.slug == k.slug).count(), 1, "{k}");
+        }
+        assert_eq!("Red_Stone".parse::<GameKind>().map(|k| k.slug), Ok("red-stone"));
+        assert!("chess".parse::<GameKind>().unwrap_err().contains("gravel"));
+    }
+
+    #[test]
+    fn kinds_serialise_as_their_slug() {
+        for k in GameKind::all() {
+            let json = serde_json::to_string(&k).unwrap();
+            assert_eq!(json, format!("\"{}\"", k.slug));
+            assert_eq!(serde_json::from_str::<GameKind>(&json).unwrap(), k);
+        }
+        assert!(serde_json::from_str::<GameKind>("\"chess\"").is_err());
+    }
+
+    #[test]
+    fn every_game_opens_with_its_defaults_and_knows_itself() {
+        for k in GameKind::all() {
+            let game = k.open(&[], None).unwrap_or_else(|e| panic!("{k}: {e}"));
+            assert_eq!(game.kind(), k);
+            assert_eq!(game.option_pairs().len(), k.option_specs().len(), "{k}: every option has a value");
+        }
+    }
+
+    #[test]
+    fn every_game_has_a_goal_and_says_how_to_play_here() {
+        for k in GameKind::all() {
+            let sections = k.rules.sections;
+            assert_eq!(sections.first().map(|s| s.0), Some("Goal"), "{k}");
+            assert_eq!(sections.last().map(|s| s.0), Some("Here"), "{k}");
+        }
+    }
+
+    #[test]
+    fn every_illustration_is_a_legal_move_that_changes_the_board() {
+        for k in GameKind::all() {
+            assert!(!k.rules.illustrations.is_empty(), "{k} has no illustration");
+            for ill in k.rules.illustrations {
+                let options: Vec<(String, String)> =
+                    ill.options.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+                let before =
+                    k.open(&options, Some(ill.position)).unwrap_or_else(|e| panic!("{k} {}: {e}", ill.position));
+                let mut after = before.clone_box();
+                after.play_token(ill.play).unwrap_or_else(|e| panic!("{k} {}: {e:?}", ill.play));
+                let (b, a) = (before.board_view(), after.board_view());
+                let pieces = |v: &crate::rules::BoardView| v.cells.iter().map(|c| c.piece).collect::<Vec<_>>();
+                assert_ne!(pieces(&b), pieces(&a), "{k} {}: nothing changed", ill.play);
+                for name in crate::rules::cells_in_token(ill.play) {
+                    assert!(b.cells.iter().any(|c| c.name == name), "{k}: {name} is not on the board");
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,103 @@
+//! What Throngs says about itself beyond its rules: names, decisions in words, the rules in
+//! brief with the spec's worked examples, and its record text (`games::About`).
+
+use super::{Position, ThrongsOptions, format_record, parse_record};
+use crate::games::About;
+use crate::rules::{BoardView, Illustration, ParseError, RulesHelp, Tone};
+
+impl About for Position {
+    const NAME: &'static str = "Throngs";
+    const DESIGNER: &'static str = "Dale W. Walton (2020)";
+    const TAGLINE: &'static str =
+        "Double moves on a triangular board; stones hop along lines with power from their neighbours.";
+    const SIDE_NAMES: [&'static str; 2] = ["Black", "White"];
+    const SIDE_TONES: [Tone; 2] = [Tone::Dark, Tone::Light];
+    const RULES: RulesHelp = RulesHelp { sections: SECTIONS, illustrations: ILLUSTRATIONS };
+    const PIE_TEXT: Option<&'static str> =
+        Some("Your opponent laid out the opening. Take the colour you think is better: Black moves next.");
+
+    fn board_view(&self) -> BoardView {
+        self.view()
+    }
+
+    fn decision_words(token: &str, mover: &str) -> Option<String> {
+        let _ = mover;
+        throngs_words(token)
+    }
+
+    fn is_record_text(text: &str) -> bool {
+        text.trim_start().starts_with("[Game \"Throngs\"]")
+    }
+
+    fn read_record_text(text: &str) -> Result<(ThrongsOptions, Vec<String>), ParseError> {
+        let r = parse_record(text)?;
+        Ok((r.options, r.tokens))
+    }
+
+    fn write_record_text(
+        options: &ThrongsOptions,
+        players: [&str; 2],
+        tokens: &[String],
+    ) -> Result<String, ParseError> {
+        let _ = players;
+        Ok(format_record(options, tokens))
+    }
+}
+
+/// The rules in brief, in our own words (the contract is the spec in `shared/rules`).
+const SECTIONS: &[(&str, &str)] = &[
+    (
+        "Goal",
+        "Have more stones on the board when the game ends: after two turns in a row in which both players passed everything.",
+    ),
+    (
+        "Power",
+        "The power of a site is your stones minus the enemy's among the site and its neighbours. Placing costs 1 (power at least 1), capturing by replacement costs 2 (power at least 2), moving one of your stones costs nothing.",
+    ),
+    (
+        "A turn",
+        "Two parts by the same player. Power left over lets the stone travel along grid lines, jumping over stones and turning only on empty sites. If none of your last three parts placed a stone, you must place or capture when you can.",
+    ),
+    (
+        "Here",
+        "Click a site: place, capture or pick up your stone, then click the highlighted destination (or the start again to stop there).",
+    ),
+];
+
+/// The spec's worked examples that show the rules at work.
+const ILLUSTRATIONS: &[Illustration] = &[Illustration {
+    caption: "S10: six Black stones around f6 give it power 6. A stone placed there (cost 1) travels with the \
+                      5 left over, jumping over g6 to land on k6.",
+    options: &[],
+    position: "T93 B1 B:e5,e6,f5,f7,g6,g7 W:- idle=0,0 passrun=0 turn=1",
+    play: "+f6>k6",
+}];
+
+fn throngs_words(token: &str) -> Option<String> {
+    if token == "pass" {
+        return Some("Pass".into());
+    }
+    if let Some(colour) = token.strip_prefix("choose ") {
+        return Some(if colour.eq_ignore_ascii_case("black") {
+            "Take Black (move first)".into()
+        } else {
+            "Take White (Black moves first)".into()
+        });
+    }
+    if let Some(site) = token.strip_prefix("B:") {
+        return Some(format!("Offer a black stone on {site}"));
+    }
+    if let Some(site) = token.strip_prefix("W:") {
+        return Some(format!("Offer a white stone on {site}"));
+    }
+    if let Some(site) = token.strip_prefix('+') {
+        return Some(format!("Place on {site}"));
+    }
+    if let Some(site) = token.strip_prefix('x') {
+        return Some(format!("Capture on {site}"));
+    }
+    if let Some(site) = token.strip_prefix('>') {
+        return Some(format!("Travel to {site}"));
+    }
+    token.strip_suffix('>').map(|site| format!("Move the stone on {site}"))
+}
