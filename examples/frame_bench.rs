@@ -7,39 +7,26 @@
 //! per game: frames, mean and 99th percentile milliseconds per frame.
 
 use bevy::prelude::*;
-use bevy::state::app::StatesPlugin;
-use stoneyard::app::match_state::CurrentMatch;
-use stoneyard::app::screen::Screen;
-use stoneyard::app::settings_io::{CurrentSettings, SaveStore};
-use stoneyard::app::turn::DecisionChosen;
-use stoneyard::games::{GameKind, open};
+use stoneyard::app::testing::{CurrentMatch, DecisionChosen, Screen, headless_app_with_looks};
+use stoneyard::games::GameKind;
 use stoneyard::rules::{pick_index, seeded};
-use stoneyard::save::{AnimationSpeed, Store};
 
-/// The largest board each game offers.
+/// The largest board of each game, as measured since the first frame figures (the others' only
+/// board is used for games not listed).
+const LARGEST: &[(&str, &str, &str)] =
+    &[("gravel", "N", "19"), ("red-stone", "size", "19"), ("throngs", "board", "P156")];
+
 fn largest(kind: GameKind) -> Vec<(String, String)> {
-    let pairs: &[(&str, &str)] = match kind {
-        GameKind::Gravel => &[("n", "19")],
-        GameKind::RedStone => &[("size", "19")],
-        GameKind::Throngs => &[("board", "P156")],
-        GameKind::Inchworm | GameKind::HiddenIntention => &[],
-    };
-    pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+    LARGEST.iter().filter(|(slug, ..)| *slug == kind.slug()).map(|(_, k, v)| (k.to_string(), v.to_string())).collect()
 }
 
 fn main() {
     let frames_per_game: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(600);
-    for kind in GameKind::ALL {
-        let mut app = App::new();
-        app.add_plugins((MinimalPlugins, StatesPlugin, bevy::asset::AssetPlugin::default()));
-        // Mesh and material assets let the board's looks, highlights and flourishes run as in the
-        // game (they build meshes); only the GPU work is missing.
-        app.init_asset::<Mesh>().init_asset::<ColorMaterial>();
-        app.insert_resource(SaveStore(Store::memory()));
-        app.add_plugins(stoneyard::app::core_plugin);
-        app.world_mut().resource_mut::<CurrentSettings>().0.animation_speed = AnimationSpeed::Normal;
-        app.update();
-        let game = open(kind, &largest(kind), None).expect("the largest board opens");
+    for kind in GameKind::all() {
+        // The board's looks, highlights and flourishes run as in the game (they build meshes);
+        // only the GPU work is missing. Animations at normal speed.
+        let mut app = headless_app_with_looks();
+        let game = kind.open(&largest(kind), None).expect("the largest board opens");
         app.insert_resource(CurrentMatch::new(game));
         app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Playing);
         app.update();

@@ -4,10 +4,10 @@
 mod common;
 
 use common::{headless_app, press, screen};
-use stoneyard::app::input::Action::*;
-use stoneyard::app::menus::SetupChoice;
-use stoneyard::app::screen::Screen;
-use stoneyard::app::settings_io::{CurrentSettings, SaveStore};
+use stoneyard::app::testing::Action::*;
+use stoneyard::app::testing::Screen;
+use stoneyard::app::testing::SetupChoice;
+use stoneyard::app::testing::{CurrentSettings, SaveStore};
 use stoneyard::games::GameKind;
 use stoneyard::save::Theme;
 
@@ -57,10 +57,10 @@ fn settings_change_with_actions_and_are_saved() {
 mod scripted_games {
     use super::common::{assert_projection_matches, headless_app, press, screen};
     use bevy::prelude::*;
-    use stoneyard::app::input::Action::{self, *};
-    use stoneyard::app::match_state::CurrentMatch;
-    use stoneyard::app::screen::Screen;
-    use stoneyard::app::turn::{EffectHappened, TurnSystems};
+    use stoneyard::app::testing::Action::{self, *};
+    use stoneyard::app::testing::CurrentMatch;
+    use stoneyard::app::testing::Screen;
+    use stoneyard::app::testing::{AppSystems, EffectHappened};
 
     /// Every effect seen in the `Present` step, with the frame it arrived in.
     #[derive(Resource, Default)]
@@ -79,7 +79,7 @@ mod scripted_games {
     fn app_with_recorder() -> App {
         let mut app = headless_app();
         app.init_resource::<Seen>().init_resource::<Frame>();
-        app.add_systems(Update, record.in_set(TurnSystems::Present));
+        app.add_systems(Update, record.in_set(AppSystems::Present));
         app
     }
 
@@ -141,10 +141,10 @@ mod scripted_games {
 
 mod against_the_computer {
     use super::common::{headless_app, press, screen};
-    use stoneyard::app::board::{DragChosen, TurnBuilder};
-    use stoneyard::app::input::Action::*;
-    use stoneyard::app::match_state::CurrentMatch;
-    use stoneyard::app::screen::Screen;
+    use stoneyard::app::testing::Action::*;
+    use stoneyard::app::testing::CurrentMatch;
+    use stoneyard::app::testing::Screen;
+    use stoneyard::app::testing::{DragChosen, TurnBuilder};
 
     #[test]
     fn the_computer_answers_a_move_without_any_input() {
@@ -196,10 +196,10 @@ mod against_the_computer {
 
 mod computer_helpers {
     use super::common::{headless_app, press, screen};
-    use stoneyard::app::ai_player::{Hint, Spectating};
-    use stoneyard::app::input::Action::*;
-    use stoneyard::app::match_state::CurrentMatch;
-    use stoneyard::app::screen::Screen;
+    use stoneyard::app::testing::Action::*;
+    use stoneyard::app::testing::CurrentMatch;
+    use stoneyard::app::testing::Screen;
+    use stoneyard::app::testing::{HintShown, Spectating};
 
     fn frames_until(app: &mut bevy::prelude::App, done: impl Fn(&bevy::prelude::App) -> bool) -> bool {
         for _ in 0..3000 {
@@ -221,17 +221,17 @@ mod computer_helpers {
         assert_eq!(screen(&app), Screen::Playing);
         press(&mut app, &[Select, Suggest]);
         let found = frames_until(&mut app, |app| {
-            app.world().resource::<Hint>().current(app.world().resource::<CurrentMatch>()).is_some()
+            app.world().resource::<HintShown>().current(app.world().resource::<CurrentMatch>()).is_some()
         });
         assert!(found, "no hint arrived");
         let m = app.world().resource::<CurrentMatch>();
-        let hint = app.world().resource::<Hint>().current(m).unwrap().to_string();
+        let hint = app.world().resource::<HintShown>().current(m).unwrap().to_string();
         assert!(m.decisions_now().contains(&hint), "{hint} is not legal");
         assert_eq!(m.history.len(), 1, "a hint must not play");
         // After the next decision the old hint is no longer shown.
         press(&mut app, &[Right, Select]);
         let m = app.world().resource::<CurrentMatch>();
-        assert_eq!(app.world().resource::<Hint>().current(m), None);
+        assert_eq!(app.world().resource::<HintShown>().current(m), None);
     }
 
     #[test]
@@ -261,7 +261,7 @@ mod computer_helpers {
 
 mod seats_undo_and_resign {
     use stoneyard::ai::Level;
-    use stoneyard::app::match_state::CurrentMatch;
+    use stoneyard::app::testing::CurrentMatch;
     use stoneyard::games::{GameKind, open};
     use stoneyard::rules::Side;
 
@@ -355,11 +355,11 @@ mod seats_undo_and_resign {
 mod every_game_by_actions {
     use super::common::{assert_projection_matches, headless_app, press, screen};
     use bevy::prelude::*;
-    use stoneyard::app::board::{BoardCursor, BoardState, Choice, TurnBuilder};
-    use stoneyard::app::input::Action::{self, *};
-    use stoneyard::app::match_state::CurrentMatch;
-    use stoneyard::app::screen::Screen;
-    use stoneyard::app::secrecy::Secrecy;
+    use stoneyard::app::testing::Action::{self, *};
+    use stoneyard::app::testing::CurrentMatch;
+    use stoneyard::app::testing::Screen;
+    use stoneyard::app::testing::Secrecy;
+    use stoneyard::app::testing::{BoardCursor, BoardState, Choice, TurnBuilder};
     use stoneyard::games::GameKind;
     use stoneyard::rules::{cells_in_token, pick_index, seeded};
 
@@ -438,18 +438,18 @@ mod every_game_by_actions {
     /// returns whether the game ended.
     fn play_game_with(kind: GameKind, options: &[(&str, &str)], decisions: usize) -> bool {
         let mut app = headless_app();
-        let index = GameKind::all().position(|&k| k == kind).unwrap();
+        let index = GameKind::all().position(|k| k == kind).unwrap();
         let mut keys = vec![Down; index];
         keys.push(Select);
         press(&mut app, &keys);
         let pairs: Vec<(String, String)> = options.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-        app.world_mut().resource_mut::<stoneyard::app::menus::SetupChoice>().select(kind, &pairs);
-        let options = stoneyard::games::open(kind, &[], None).unwrap().option_specs().len();
+        app.world_mut().resource_mut::<stoneyard::app::testing::SetupChoice>().select(kind, &pairs);
+        let options = kind.option_specs().len();
         let mut keys = vec![Down; options + 2];
         keys.push(Select);
         press(&mut app, &keys);
         assert_eq!(screen(&app), Screen::Playing, "{kind}");
-        let mut rng = seeded(kind as u64);
+        let mut rng = seeded(GameKind::all().position(|k| k == kind).unwrap() as u64);
         for n in 0..decisions {
             let m = app.world().resource::<CurrentMatch>();
             if m.game.status().is_over() {
@@ -487,23 +487,11 @@ mod every_game_by_actions {
         }
     }
 
-    /// The pieces the board entities show, cell by cell.
-    fn shown_stones(app: &mut App) -> Vec<(u16, Option<stoneyard::rules::Side>, char)> {
-        let mut stones: Vec<_> = app
-            .world_mut()
-            .query::<&stoneyard::app::board::Stone>()
-            .iter(app.world())
-            .map(|s| (s.cell, s.owner, s.kind))
-            .collect();
-        stones.sort();
-        stones
-    }
-
     /// Everything the screen shows of the game, as text: the board view the entities were built
     /// from, the move list and the choice list.
     fn shown_text(app: &App) -> String {
         let view = app.world().resource::<BoardState>().view.clone();
-        let moves = app.world().resource::<stoneyard::app::hud::MoveList>().lines.clone();
+        let moves = app.world().resource::<stoneyard::app::testing::MoveList>().lines.clone();
         let choices = app.world().resource::<TurnBuilder>().choices.clone();
         let cursor = app.world().resource::<BoardCursor>().index;
         format!("{view:?} {moves:?} {choices:?} cursor at {cursor}")
@@ -516,17 +504,16 @@ mod every_game_by_actions {
     #[test]
     fn a_sealed_commitment_cannot_be_read_from_the_other_players_view() {
         let mut app = headless_app();
-        let index = GameKind::all().position(|&k| k == GameKind::named("hidden-intention")).unwrap();
+        let index = GameKind::all().position(|k| k == GameKind::named("hidden-intention")).unwrap();
         let mut keys = vec![Down; index];
         keys.push(Select);
         press(&mut app, &keys);
-        let options =
-            stoneyard::games::open(GameKind::named("hidden-intention"), &[], None).unwrap().option_specs().len();
+        let options = GameKind::named("hidden-intention").option_specs().len();
         let mut keys = vec![Down; options + 2];
         keys.push(Select);
         press(&mut app, &keys);
         assert_eq!(screen(&app), Screen::Playing);
-        let before_stones = shown_stones(&mut app);
+        let before_stones = stoneyard::app::testing::shown_pieces(&mut app);
         let before_text = shown_text(&app);
         let b_offers_before = {
             let m = app.world().resource::<CurrentMatch>();
@@ -541,7 +528,11 @@ mod every_game_by_actions {
         assert_eq!(app.world().resource::<CurrentMatch>().history, ["A:Q", "A:d4"]);
         assert_eq!(app.world().resource::<Secrecy>().handover, Some(stoneyard::rules::Side::Second));
         let check = |app: &mut App, moment: &str| {
-            assert_eq!(shown_stones(app), before_stones, "{moment}: a stone of A's commitment is shown");
+            assert_eq!(
+                stoneyard::app::testing::shown_pieces(app),
+                before_stones,
+                "{moment}: a piece of A's commitment is shown"
+            );
             let text = shown_text(app);
             // Everything as before A chose (the cursor is back in the middle, not on A's square).
             assert_eq!(text, before_text, "{moment}: the screen changed");
@@ -556,13 +547,19 @@ mod every_game_by_actions {
         for decision in ["B:R", "B:e5"] {
             play_by_keys(&mut app, decision);
         }
-        let shown = shown_stones(&mut app);
+        let shown = stoneyard::app::testing::shown_pieces(&mut app);
         let names: Vec<String> = {
             let view = app.world().resource::<BoardState>().view.clone().unwrap();
-            shown.iter().map(|(cell, _, kind)| format!("{kind}{}", view.cells[*cell as usize].name)).collect()
+            shown
+                .iter()
+                .map(|(cell, piece)| {
+                    let stoneyard::rules::PieceShape::Figure { figure, .. } = piece.shape else { panic!("{piece:?}") };
+                    format!("{}{}", figure.letter(), view.cells[*cell as usize].name)
+                })
+                .collect()
         };
         assert_eq!(names, ["Qd4", "Re5"]);
-        let moves = app.world().resource::<stoneyard::app::hud::MoveList>().lines.clone();
+        let moves = app.world().resource::<stoneyard::app::testing::MoveList>().lines.clone();
         assert!(moves.len() == 1 && moves[0].ends_with("Qd4|Re5"), "{moves:?}");
         assert_projection_matches(&mut app);
     }
@@ -595,16 +592,15 @@ mod every_game_by_actions {
 
 mod animations {
     use super::common::{assert_projection_matches, headless_app, press};
-    use stoneyard::app::board::Stone;
-    use stoneyard::app::board::fx::Tween;
-    use stoneyard::app::input::Action::*;
-    use stoneyard::app::match_state::CurrentMatch;
-    use stoneyard::app::settings_io::CurrentSettings;
-    use stoneyard::app::turn::DecisionChosen;
+    use stoneyard::app::testing::Action::*;
+    use stoneyard::app::testing::CurrentMatch;
+    use stoneyard::app::testing::CurrentSettings;
+    use stoneyard::app::testing::DecisionChosen;
+    use stoneyard::app::testing::{BoardAnimating, shown_pieces};
     use stoneyard::save::AnimationSpeed;
 
     /// The stones on the board after a scripted Red Stone game with a capture, at `speed`.
-    fn final_stones(speed: AnimationSpeed) -> Vec<(u16, Option<stoneyard::rules::Side>, char, u16)> {
+    fn final_stones(speed: AnimationSpeed) -> Vec<(u16, stoneyard::rules::PieceView)> {
         let mut app = headless_app();
         app.world_mut().resource_mut::<CurrentSettings>().0.animation_speed = speed;
         press(&mut app, &[Down, Select]);
@@ -614,7 +610,7 @@ mod animations {
             app.update();
             // Let the animations run out on their own (no press), as a player who waits.
             for _ in 0..2000 {
-                if app.world_mut().query::<&Tween>().iter(app.world()).next().is_none() {
+                if !app.world().resource::<BoardAnimating>().0 {
                     break;
                 }
                 app.update();
@@ -623,10 +619,7 @@ mod animations {
         }
         assert_eq!(app.world().resource::<CurrentMatch>().history.len(), 7);
         assert_projection_matches(&mut app);
-        let mut stones: Vec<_> =
-            app.world_mut().query::<&Stone>().iter(app.world()).map(|s| (s.cell, s.owner, s.kind, s.height)).collect();
-        stones.sort();
-        stones
+        shown_pieces(&mut app)
     }
 
     #[test]
@@ -644,24 +637,23 @@ mod animations {
         press(&mut app, &[Left, Left, Left, Left, Left, Left, Down, Down, Down, Select]);
         app.world_mut().resource_mut::<CurrentSettings>().0.animation_speed = AnimationSpeed::Slow;
         press(&mut app, &[Select]);
-        let tweens = app.world_mut().query::<&Tween>().iter(app.world()).count();
-        assert_eq!(tweens, 1, "the placed stone animates");
+        assert!(app.world().resource::<BoardAnimating>().0, "the placed stone animates");
         // The next press only finishes the animation: no second stone.
         press(&mut app, &[Right, Select]);
         assert_eq!(app.world().resource::<CurrentMatch>().history.len(), 1);
-        assert_eq!(app.world_mut().query::<&Tween>().iter(app.world()).count(), 0);
+        assert!(!app.world().resource::<BoardAnimating>().0, "the animation ended");
     }
 }
 
 mod replays {
     use super::common::{assert_projection_matches, headless_app, press, screen};
     use bevy::prelude::*;
-    use stoneyard::app::input::Action::*;
-    use stoneyard::app::match_state::CurrentMatch;
-    use stoneyard::app::replay::{Replay, ReplayStep, open_record};
-    use stoneyard::app::save_io::{AUTOSAVE, record_of};
-    use stoneyard::app::screen::Screen;
-    use stoneyard::app::settings_io::SaveStore;
+    use stoneyard::app::testing::AUTOSAVE;
+    use stoneyard::app::testing::Action::*;
+    use stoneyard::app::testing::CurrentMatch;
+    use stoneyard::app::testing::SaveStore;
+    use stoneyard::app::testing::Screen;
+    use stoneyard::app::testing::{Replay, ReplayStep};
 
     /// A hot-seat Red Stone game of four decisions, then opened as a replay on the board.
     fn replay_of_four_moves() -> App {
@@ -669,9 +661,9 @@ mod replays {
         press(&mut app, &[Down, Select]);
         press(&mut app, &[Left, Left, Left, Left, Left, Left, Down, Down, Down, Select]);
         press(&mut app, &[Select, Right, Select, Right, Select, Up, Select]);
-        let record = record_of(app.world().resource::<CurrentMatch>());
+        let record = app.world().resource::<CurrentMatch>().record();
         assert_eq!(record.moves.len(), 4);
-        let (current, replay) = open_record(&record).unwrap();
+        let (current, replay) = Replay::open(&record).unwrap();
         app.world_mut().insert_resource(current);
         app.world_mut().insert_resource(replay);
         app.update();
@@ -756,20 +748,19 @@ mod replays {
 
 mod saved_games {
     use super::common::{headless_app, press, screen};
-    use stoneyard::app::input::Action::*;
-    use stoneyard::app::match_state::CurrentMatch;
-    use stoneyard::app::menus::SavesList;
-    use stoneyard::app::replay::Replay;
-    use stoneyard::app::save_io::record_of;
-    use stoneyard::app::screen::Screen;
-    use stoneyard::app::settings_io::SaveStore;
+    use stoneyard::app::testing::Action::*;
+    use stoneyard::app::testing::CurrentMatch;
+    use stoneyard::app::testing::Replay;
+    use stoneyard::app::testing::SaveStore;
+    use stoneyard::app::testing::SavesList;
+    use stoneyard::app::testing::Screen;
     use stoneyard::games::GameKind;
 
     /// The title's "Saved games" item: after "Continue" (when a game is in progress) and the games.
     fn open_saves(app: &mut bevy::prelude::App) {
         press(app, &[Back]);
         assert_eq!(screen(app), Screen::Title);
-        let mut keys = vec![Down; 1 + GameKind::ALL.len()];
+        let mut keys = vec![Down; 1 + GameKind::all().count()];
         keys.push(Select);
         press(app, &keys);
         assert_eq!(screen(app), Screen::Saves);
@@ -781,7 +772,7 @@ mod saved_games {
         press(&mut app, &[Down, Select]);
         press(&mut app, &[Left, Left, Left, Left, Left, Left, Down, Down, Down, Select]);
         press(&mut app, &[Select, Right, Select, Right, Select]);
-        let record = record_of(app.world().resource::<CurrentMatch>());
+        let record = app.world().resource::<CurrentMatch>().record();
         stoneyard::save::save_named(&mut app.world_mut().resource_mut::<SaveStore>().0, "Three moves", &record)
             .unwrap();
         open_saves(&mut app);
@@ -791,7 +782,7 @@ mod saved_games {
         assert!(!app.world().resource::<Replay>().active, "an unfinished save continues as a game");
         assert_eq!(app.world().resource::<CurrentMatch>().history, vec!["C3", "D3", "E3"]);
         // The side panel lists the moves in the game's record notation.
-        let lines = &app.world().resource::<stoneyard::app::hud::MoveList>().lines;
+        let lines = &app.world().resource::<stoneyard::app::testing::MoveList>().lines;
         assert_eq!(lines.len(), 3);
         assert!(lines[0].ends_with("Black  C3") && lines[1].ends_with("White  D3"), "{lines:?}");
         // Delete it: Tab asks, Select confirms.
@@ -806,17 +797,17 @@ mod saved_games {
 
 mod dragging {
     use super::common::{headless_app, press};
-    use stoneyard::app::board::DragChosen;
-    use stoneyard::app::input::Action::*;
-    use stoneyard::app::match_state::CurrentMatch;
-    use stoneyard::app::turn::DecisionChosen;
+    use stoneyard::app::testing::Action::*;
+    use stoneyard::app::testing::CurrentMatch;
+    use stoneyard::app::testing::DecisionChosen;
+    use stoneyard::app::testing::DragChosen;
 
     #[test]
     fn dropping_a_piece_on_another_space_plays_the_move_between_them() {
         let mut app = headless_app();
         // Gravel (first game), default options, two people.
         press(&mut app, &[Select]);
-        let options = app.world().resource::<stoneyard::app::menus::SetupChoice>().specs.len();
+        let options = app.world().resource::<stoneyard::app::testing::SetupChoice>().specs.len();
         let mut keys = vec![Down; options + 2];
         keys.push(Select);
         press(&mut app, &keys);
@@ -853,10 +844,10 @@ mod dragging {
 mod key_rebinding {
     use super::common::{headless_app, key, press, screen};
     use bevy::prelude::KeyCode;
-    use stoneyard::app::input::Action::{self, *};
-    use stoneyard::app::key_bindings::{BINDABLE, KeyBindings};
-    use stoneyard::app::screen::Screen;
-    use stoneyard::app::settings_io::{CurrentSettings, SaveStore};
+    use stoneyard::app::testing::Action::{self, *};
+    use stoneyard::app::testing::Screen;
+    use stoneyard::app::testing::{BINDABLE, KeyBindings};
+    use stoneyard::app::testing::{CurrentSettings, SaveStore};
 
     /// Settings, then down to the row of `action` (after the eight option rows).
     fn focus_key_row(app: &mut bevy::prelude::App, action: Action) {
@@ -906,16 +897,16 @@ mod key_rebinding {
 
 mod importing_records {
     use super::common::{headless_app, press, screen};
-    use stoneyard::app::input::Action::*;
-    use stoneyard::app::match_state::CurrentMatch;
-    use stoneyard::app::menus::{ImportRecord, SavesList};
-    use stoneyard::app::replay::Replay;
-    use stoneyard::app::screen::Screen;
-    use stoneyard::app::settings_io::SaveStore;
+    use stoneyard::app::testing::Action::*;
+    use stoneyard::app::testing::CurrentMatch;
+    use stoneyard::app::testing::Replay;
+    use stoneyard::app::testing::SaveStore;
+    use stoneyard::app::testing::Screen;
+    use stoneyard::app::testing::{ImportRecord, SavesList};
     use stoneyard::games::GameKind;
 
     fn open_saves(app: &mut bevy::prelude::App) {
-        let mut keys = vec![Down; GameKind::ALL.len()];
+        let mut keys = vec![Down; GameKind::all().count()];
         keys.push(Select);
         press(app, &keys);
         assert_eq!(screen(app), Screen::Saves);
@@ -960,8 +951,6 @@ mod importing_records {
 }
 
 mod record_times {
-    use stoneyard::app::replay::match_from_record;
-    use stoneyard::app::save_io::record_of;
     use stoneyard::save::GameRecord;
 
     #[test]
@@ -970,12 +959,12 @@ mod record_times {
         for (m, t) in record.moves.iter_mut().zip([1_500, 4_200, 9_000]) {
             m.at_ms = t;
         }
-        let mut current = match_from_record(&record).unwrap();
+        let mut current = stoneyard::app::testing::CurrentMatch::from_record(&record).unwrap();
         current.undo();
         current.undo();
         current.redo();
         current.redo();
-        let again = record_of(&current);
+        let again = current.record();
         assert_eq!(again.moves.iter().map(|m| m.at_ms).collect::<Vec<_>>(), vec![1_500, 4_200, 9_000]);
         // A decision made now is stamped with the time since the match started.
         current.undo();
@@ -983,5 +972,135 @@ mod record_times {
         let effects = current.game.play_decision("E5").unwrap();
         current.push_undo(before, "E5", stoneyard::rules::Side::Second, &effects);
         assert!(current.times[2] > 9_000, "{:?}", current.times);
+    }
+}
+
+/// The app's ordered resolution systems (`Intent` → `Place` → `CaptureSweep` → `Cascade` →
+/// `EndCheck`, one frame per decision) and the engines' composed `play` give the same positions
+/// and the same effects, in the same order, over random games of every game of the registry.
+mod systems_agree_with_play {
+    use super::common::{headless_app, press, screen};
+    use bevy::prelude::*;
+    use stoneyard::app::testing::Action::*;
+    use stoneyard::app::testing::{AppSystems, CurrentMatch, DecisionChosen, EffectHappened, Screen, SetupChoice};
+    use stoneyard::games::GameKind;
+    use stoneyard::rules::{Effect, pick_index, seeded};
+
+    /// Every effect the app resolved, in order.
+    #[derive(Resource, Default)]
+    struct Resolved(Vec<Effect>);
+
+    fn record(mut seen: ResMut<Resolved>, mut effects: MessageReader<EffectHappened>) {
+        seen.0.extend(effects.read().map(|e| e.effect.clone()));
+    }
+
+    /// A two-person game of `kind` with `options`, on the board.
+    fn start(kind: GameKind, options: &[(&str, &str)]) -> App {
+        let mut app = headless_app();
+        app.init_resource::<Resolved>();
+        app.add_systems(Update, record.in_set(AppSystems::Present));
+        let index = GameKind::all().position(|k| k == kind).unwrap();
+        let mut keys = vec![Down; index];
+        keys.push(Select);
+        press(&mut app, &keys);
+        let pairs: Vec<(String, String)> = options.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        app.world_mut().resource_mut::<SetupChoice>().select(kind, &pairs);
+        let mut keys = vec![Down; kind.option_specs().len() + 2];
+        keys.push(Select);
+        press(&mut app, &keys);
+        assert_eq!(screen(&app), Screen::Playing, "{kind}");
+        app
+    }
+
+    #[test]
+    fn over_random_games_of_every_game() {
+        let small: &[(&str, &[(&str, &str)])] = &[
+            ("gravel", &[("N", "5")]),
+            ("red-stone", &[("size", "7")]),
+            ("throngs", &[("board", "R63")]),
+            ("inchworm", &[("target", "6")]),
+            ("hidden-intention", &[]),
+        ];
+        for kind in GameKind::all() {
+            let options = small.iter().find(|(slug, _)| *slug == kind.slug()).map_or(&[][..], |(_, o)| *o);
+            for seed in 0..2 {
+                let mut app = start(kind, options);
+                let mut engine = app.world().resource::<CurrentMatch>().game.clone_box();
+                let mut rng = seeded(seed);
+                for n in 0..120 {
+                    let legal = app.world().resource::<CurrentMatch>().decisions_now();
+                    if legal.is_empty() {
+                        break;
+                    }
+                    let d = legal[pick_index(&mut rng, legal.len())].clone();
+                    app.world_mut().resource_mut::<Resolved>().0.clear();
+                    app.world_mut().write_message(DecisionChosen(d.clone()));
+                    app.update();
+                    let expected = engine.play_decision(&d).unwrap_or_else(|e| panic!("{kind} {n}: {d}: {e}"));
+                    let shown = app.world().resource::<CurrentMatch>();
+                    assert_eq!(shown.history.len(), n + 1, "{kind} seed {seed}: {d} was not played");
+                    assert_eq!(shown.game.position_text(), engine.position_text(), "{kind} seed {seed} after {d}");
+                    assert_eq!(app.world().resource::<Resolved>().0, expected, "{kind} seed {seed}: effects of {d}");
+                }
+            }
+        }
+    }
+}
+
+/// An idle frame (nothing pressed, nothing animating, nobody thinking) changes nothing: not the
+/// match, not the board's state, and it spawns or despawns no entity — with the looks running.
+mod idle_frames {
+    use bevy::prelude::*;
+    use stoneyard::app::testing::Action::*;
+    use stoneyard::app::testing::{
+        BoardAnimating, BoardState, CurrentMatch, DecisionChosen, Screen, headless_app_with_looks, press, screen,
+    };
+    use stoneyard::games::GameKind;
+
+    /// Whether the match and the board's state were marked changed, frame by frame.
+    #[derive(Resource, Default)]
+    struct Changes(Vec<(bool, bool)>);
+
+    fn probe(current: Res<CurrentMatch>, board: Res<BoardState>, mut changes: ResMut<Changes>) {
+        changes.0.push((current.is_changed(), board.is_changed()));
+    }
+
+    #[test]
+    fn an_idle_frame_marks_nothing_changed_and_rebuilds_nothing() {
+        for kind in GameKind::all() {
+            let mut app = headless_app_with_looks();
+            app.init_resource::<Changes>();
+            app.add_systems(Last, probe.run_if(resource_exists::<CurrentMatch>));
+            let index = GameKind::all().position(|k| k == kind).unwrap();
+            let mut keys = vec![Down; index];
+            keys.push(Select);
+            press(&mut app, &keys);
+            let mut keys = vec![Down; kind.option_specs().len() + 2];
+            keys.push(Select);
+            press(&mut app, &keys);
+            assert_eq!(screen(&app), Screen::Playing, "{kind}");
+            // One decision, then let its animations end.
+            let d = app.world().resource::<CurrentMatch>().decisions_now()[0].clone();
+            app.world_mut().write_message(DecisionChosen(d));
+            for _ in 0..400 {
+                app.update();
+                if !app.world().resource::<BoardAnimating>().0 {
+                    break;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(2));
+            }
+            for _ in 0..3 {
+                app.update();
+            }
+            let entities = app.world().entities().len();
+            app.world_mut().resource_mut::<Changes>().0.clear();
+            for _ in 0..5 {
+                app.update();
+            }
+            let changes = &app.world().resource::<Changes>().0;
+            assert_eq!(changes.len(), 5, "{kind}");
+            assert!(changes.iter().all(|&(m, b)| !m && !b), "{kind}: an idle frame changed {changes:?}");
+            assert_eq!(app.world().entities().len(), entities, "{kind}: an idle frame spawned or despawned entities");
+        }
     }
 }

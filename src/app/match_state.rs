@@ -1,9 +1,10 @@
-//! The game in progress: the authoritative position (`CurrentMatch`), its history, undo and redo.
-//! Entities on the board are only a projection of this value.
+//! The game in progress: the authoritative position (`CurrentMatch`), its history, undo and redo,
+//! its record. Entities on the board are only a projection of this value.
 
 use crate::ai::Level;
 use crate::games::{DynGame, status_json};
-use crate::rules::{Effect, EffectKind, Side, ToMove};
+use crate::rules::{Effect, EffectKind, Outcome, Side, Status, ToMove};
+use crate::save::{GameRecord, Player, RecordedMove};
 use bevy::prelude::*;
 
 /// A position left by undo or redo, with the decision that leads away from it.
@@ -276,29 +277,72 @@ impl CurrentMatch {
             None => outcome_text(self.game.as_ref()),
         }
     }
+
+    /// The record of this match: its start, players, seed, decisions with their times, result.
+    pub fn record(&self) -> GameRecord {
+        let player = |p: Option<Level>| p.map_or(Player::Human, |l| Player::Computer(l.slug().to_string()));
+        let players = [player(self.players[0]), player(self.players[1])];
+        let mut record = GameRecord::new(self.start.as_ref(), players, self.seed, self.started_unix);
+        record.start = self.start_text.clone();
+        record.moves = self
+            .history
+            .iter()
+            .enumerate()
+            .map(|(i, d)| RecordedMove { decision: d.clone(), at_ms: self.times.get(i).copied().unwrap_or(0) })
+            .collect();
+        record.result = Some(match self.resigned {
+            Some(side) => serde_json::json!({
+                "winner": self.game.side_name(side.opponent()),
+                "reason": "resignation",
+            }),
+            None => status_json(self.game.as_ref()),
+        });
+        record
+    }
+
+    /// The match a record describes, at its last move, with its players and seed; an illegal move
+    /// is reported with its number.
+    pub fn from_record(record: &GameRecord) -> Result<CurrentMatch, String> {
+        let start = record.replay(Some(0)).map_err(|e| e.to_string())?;
+        let mut current = CurrentMatch::new(start);
+        current.seed = record.seed;
+        current.started_unix = record.started_unix;
+        current.start_text = record.start.clone();
+        let level = |p: &Player| match p {
+            Player::Human => None,
+            Player::Computer(l) => l.parse().ok(),
+        };
+        current.players = [level(&record.players[0]), level(&record.players[1])];
+        for (i, m) in record.moves.iter().enumerate() {
+            let before = current.game.clone_box();
+            let maker = current.acting_side().unwrap_or(Side::First);
+            let effects = current
+                .game
+                .play_decision(&m.decision)
+                .map_err(|e| format!("move {} ('{}'): {e}", i + 1, m.decision))?;
+            current.push_undo(before, &m.decision, maker, &effects);
+        }
+        // The record's own times, not the moment it was opened.
+        current.times = record.moves.iter().map(|m| m.at_ms).collect();
+        Ok(current)
+    }
+
+    /// The record ends with a resignation (the rules cannot tell; the result says so).
+    pub fn record_resigned(record: &GameRecord) -> bool {
+        record.result.as_ref().and_then(|r| r.get("reason")).is_some_and(|r| r == "resignation")
+    }
 }
 
-/// A side's name for people ("Black", "Light", "A"), from the game's notation letter.
+/// A side's name for people ("Black", "Light", "Player A").
 pub fn side_label(game: &dyn DynGame, side: Side) -> String {
-    if game.kind() == crate::games::GameKind::HiddenIntention {
-        return format!("Player {}", game.side_name(side));
-    }
-    match game.side_name(side) {
-        "b" | "B" => "Black".to_string(),
-        "w" | "W" => "White".to_string(),
-        "L" => "Light".to_string(),
-        "D" => "Dark".to_string(),
-        other => format!("Player {other}"),
-    }
+    game.kind().side_name(side).to_string()
 }
 
-/// "Black wins", "Draw".
+/// "Black wins", "draw".
 pub fn outcome_text(game: &dyn DynGame) -> String {
-    match status_json(game) {
-        serde_json::Value::String(s) if s == "draw" => "draw".to_string(),
-        _ => match game.status().outcome() {
-            Some(crate::rules::Outcome::Winner(s)) => format!("{} wins", side_label(game, s)),
-            _ => "ongoing".to_string(),
-        },
+    match game.status() {
+        Status::Over(Outcome::Draw) => "draw".to_string(),
+        Status::Over(Outcome::Winner(s)) => format!("{} wins", side_label(game, s)),
+        Status::Ongoing => "ongoing".to_string(),
     }
 }

@@ -1,36 +1,50 @@
-//! The Bevy game: window, menus, input, sound. The rules live in `crate::games`; this layer only
-//! presents them and turns player input into their moves.
+//! The Bevy game: window, menus, board, input, sound. The rules live in `crate::games`; this layer
+//! only presents them and turns player input into their moves.
+//!
+//! # Shape
+//!
+//! This root owns the global ordering ([`AppSystems`]) and wires every plugin. Below it are two
+//! kinds of module:
+//!
+//! - **Vocabulary** that features share, with no systems of their own beyond keeping themselves
+//!   up to date: `screen` (which screen shows), `settings` (the player's settings and the store),
+//!   `input` (actions and key bindings), `match_state` (the game being played), `playing` (the
+//!   messages and state the playing screen's features exchange), `ui` (egui widgets and menu
+//!   focus), `labels` (decisions and spaces in words), `theme` (colours).
+//! - **Features**, each one plugin that joins the root's sets and talks to the others only
+//!   through the vocabulary: `menus`, `turn` (ordered rule resolution), `board`, `hud`,
+//!   `computer`, `replay`, `handover` (hot-seat secrecy), `autosave`, `audio`, `fonts`,
+//!   `third_party`. No feature imports another.
+//!
+//! Tests and benchmarks drive the app through [`testing`], the one public module.
 
-pub mod ai_player;
 mod audio;
-pub mod board;
+mod autosave;
+mod board;
+mod computer;
 mod fonts;
-pub mod hud;
-pub mod input;
-pub mod key_bindings;
-pub mod labels;
-pub mod match_state;
-pub mod menus;
-#[cfg(target_arch = "wasm32")]
-mod page_mirror;
-pub mod record_export;
-pub mod replay;
-pub mod rules_help;
-mod rules_window;
-pub mod save_io;
-pub mod screen;
-pub mod secrecy;
-pub mod settings_io;
-mod sound_files;
-pub mod theme;
+mod handover;
+mod hud;
+mod input;
+mod labels;
+mod match_state;
+mod menus;
+mod playing;
+mod replay;
+mod screen;
+mod settings;
+pub mod testing;
+mod theme;
 mod third_party;
-pub mod turn;
+mod turn;
+mod ui;
 #[cfg(target_arch = "wasm32")]
 mod web_files;
 
 use crate::cli::PlayArgs;
 use crate::games::GameKind;
 use bevy::prelude::*;
+use screen::Screen;
 use std::process::ExitCode;
 
 /// How the window opens: the title screen, or straight into a game's setup.
@@ -80,36 +94,94 @@ fn read_record(path: &std::path::Path) -> Result<crate::save::GameRecord, String
     Ok(record)
 }
 
-/// Global ordering of our `Update` systems. Features join a set; only this file orders them.
+/// The global order of our `Update` systems, one frame from input to presentation. Features join
+/// a set; only this file orders them. When adding a variant, place it in `configure_sets` below.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum AppSystems {
     /// Raw input becomes `ActionPressed` messages.
     RecordInput,
-    /// Screens react to actions and change state.
-    Update,
+    /// Menu screens react to actions and change state.
+    Menus,
+    /// The playing screen turns actions, clicks, drags, the computer and the replay controls into
+    /// at most one `DecisionChosen` a frame.
+    Choose,
+    /// The chosen decision is checked against the legal ones of the acting side.
+    Intent,
+    /// Rules phase 1: the decision itself (`Rules::place`).
+    Place,
+    /// Rules phase 2: what the placement captured.
+    CaptureSweep,
+    /// Rules phase 3: later rounds of removals.
+    Cascade,
+    /// Rules phase 4: the end of the game and whose decision is next.
+    EndCheck,
+    /// Board entities follow the position.
+    Project,
+    /// Animation, sound, panels' state.
+    Present,
 }
 
 /// Everything but rendering, windowing, sound and the input devices: states, messages, menu logic,
-/// settings. The headless tests run exactly this on `MinimalPlugins`.
+/// settings, the board's entities. The headless tests run exactly this on `MinimalPlugins`.
 pub fn core_plugin(app: &mut App) {
-    app.configure_sets(Update, (AppSystems::RecordInput, AppSystems::Update).chain());
+    app.configure_sets(
+        Update,
+        (
+            AppSystems::RecordInput,
+            AppSystems::Menus,
+            AppSystems::Choose,
+            AppSystems::Intent,
+            AppSystems::Place,
+            AppSystems::CaptureSweep,
+            AppSystems::Cascade,
+            AppSystems::EndCheck,
+            AppSystems::Project,
+            AppSystems::Present,
+        )
+            .chain(),
+    );
+    // The playing screen's steps run only while a game is on the board.
+    app.configure_sets(
+        Update,
+        (
+            AppSystems::Choose,
+            AppSystems::Intent,
+            AppSystems::Place,
+            AppSystems::CaptureSweep,
+            AppSystems::Cascade,
+            AppSystems::EndCheck,
+            AppSystems::Project,
+            AppSystems::Present,
+        )
+            .run_if(in_state(Screen::Playing).and_then(resource_exists::<match_state::CurrentMatch>)),
+    );
+    // Vocabulary first: the resources and messages every feature may read.
+    app.add_plugins((screen::plugin, settings::plugin, input::plugin, playing::plugin, ui::plugin));
     app.add_plugins((
-        screen::plugin,
-        input::plugin,
-        settings_io::plugin,
-        key_bindings::plugin,
         menus::plugin,
         turn::plugin,
         board::plugin,
         hud::plugin,
-        rules_window::plugin,
         fonts::plugin,
-        save_io::plugin,
-        secrecy::plugin,
-        ai_player::plugin,
+        autosave::plugin,
+        handover::plugin,
+        computer::plugin,
         replay::plugin,
-        record_export::plugin,
     ));
+    app.add_systems(Update, drop_stale_input.run_if(state_changed::<Screen>).before(AppSystems::RecordInput));
+}
+
+/// Presses made for the screen that just closed must not act on the new one: a screen's input
+/// system that did not run while it was closed would otherwise read them late.
+fn drop_stale_input(
+    mut actions: ResMut<Messages<input::ActionPressed>>,
+    mut clicks: ResMut<Messages<ui::MenuClicked>>,
+    (mut cells, mut drags): (ResMut<Messages<playing::CellChosen>>, ResMut<Messages<playing::DragChosen>>),
+) {
+    actions.clear();
+    clicks.clear();
+    cells.clear();
+    drags.clear();
 }
 
 /// The full game: default plugins with our window, the third-party plugins, presentation.
@@ -129,19 +201,17 @@ pub fn app_plugin(app: &mut App) {
             })
             .set(AssetPlugin { meta_check: bevy::asset::AssetMetaCheck::Never, ..default() }),
     );
-    app.add_plugins((third_party::plugin, core_plugin, theme::plugin));
+    app.add_plugins((third_party::plugin, input::devices_plugin, audio::plugin, core_plugin, theme::plugin));
     app.add_systems(Startup, spawn_camera);
     app.add_systems(Last, quit_after_title.run_if(|l: Option<Res<Launch>>| l.is_some_and(|l| l.quit_after_title)));
-    #[cfg(target_arch = "wasm32")]
-    app.add_plugins(page_mirror::plugin);
 }
 
 /// When the process started (for the start-up measurement).
 static STARTED: std::sync::OnceLock<web_time::Instant> = std::sync::OnceLock::new();
 
 /// Quits a few frames after the title screen is up: by then its first frame has been presented.
-fn quit_after_title(screen: Res<State<screen::Screen>>, mut frames: Local<u32>, mut exit: MessageWriter<AppExit>) {
-    if *screen.get() != screen::Screen::Title {
+fn quit_after_title(screen: Res<State<Screen>>, mut frames: Local<u32>, mut exit: MessageWriter<AppExit>) {
+    if *screen.get() != Screen::Title {
         return;
     }
     *frames += 1;

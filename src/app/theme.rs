@@ -1,6 +1,9 @@
-//! Colours: the egui look and the background for each settings theme.
+//! Colours: the egui look, the background and the board's colours for each settings theme, and
+//! the colours of a side's pieces (each game says which side is dark and which light).
 
-use super::settings_io::CurrentSettings;
+use super::settings::CurrentSettings;
+use crate::games::GameKind;
+use crate::rules::{Side, Tone};
 use crate::save::Theme;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -45,7 +48,7 @@ pub fn plugin(app: &mut App) {
     app.add_systems(EguiPrimaryContextPass, apply_theme);
 }
 
-fn rgb(c: [u8; 3]) -> egui::Color32 {
+fn egui_rgb(c: [u8; 3]) -> egui::Color32 {
     egui::Color32::from_rgb(c[0], c[1], c[2])
 }
 
@@ -62,12 +65,12 @@ fn apply_theme(
     let ctx = contexts.ctx_mut()?;
     let p = palette(theme);
     let mut visuals = if p.dark_mode { egui::Visuals::dark() } else { egui::Visuals::light() };
-    visuals.panel_fill = rgb(p.panel);
-    visuals.window_fill = rgb(p.panel);
-    visuals.override_text_color = Some(rgb(p.text));
-    visuals.selection.bg_fill = rgb(p.accent).gamma_multiply(0.35);
-    visuals.selection.stroke = egui::Stroke::new(2.0, rgb(p.accent));
-    visuals.hyperlink_color = rgb(p.accent);
+    visuals.panel_fill = egui_rgb(p.panel);
+    visuals.window_fill = egui_rgb(p.panel);
+    visuals.override_text_color = Some(egui_rgb(p.text));
+    visuals.selection.bg_fill = egui_rgb(p.accent).gamma_multiply(0.35);
+    visuals.selection.stroke = egui::Stroke::new(2.0, egui_rgb(p.accent));
+    visuals.hyperlink_color = egui_rgb(p.accent);
     ctx.set_visuals(visuals);
     clear.0 = Color::srgb_u8(p.background[0], p.background[1], p.background[2]);
     *applied = Some(theme);
@@ -81,10 +84,12 @@ pub struct BoardPalette {
     pub square_dark: [u8; 3],
     pub square_light: [u8; 3],
     pub burned: [u8; 3],
-    pub first: [u8; 3],
-    pub first_text: [u8; 3],
-    pub second: [u8; 3],
-    pub second_text: [u8; 3],
+    /// Dark pieces and the text on them.
+    pub dark: [u8; 3],
+    pub dark_text: [u8; 3],
+    /// Light pieces and the text on them.
+    pub light: [u8; 3],
+    pub light_text: [u8; 3],
     /// Neutral pieces (Red Stone's red stones).
     pub neutral: [u8; 3],
     pub cursor: [u8; 3],
@@ -98,10 +103,10 @@ pub fn board_palette(theme: Theme) -> BoardPalette {
             square_dark: [181, 136, 99],
             square_light: [240, 217, 181],
             burned: [70, 45, 35],
-            first: [30, 30, 30],
-            first_text: [240, 240, 240],
-            second: [245, 245, 240],
-            second_text: [20, 20, 20],
+            dark: [30, 30, 30],
+            dark_text: [240, 240, 240],
+            light: [245, 245, 240],
+            light_text: [20, 20, 20],
             neutral: [200, 30, 30],
             cursor: [30, 120, 220],
         },
@@ -111,10 +116,10 @@ pub fn board_palette(theme: Theme) -> BoardPalette {
             square_dark: [62, 72, 92],
             square_light: [88, 100, 124],
             burned: [120, 50, 30],
-            first: [15, 15, 20],
-            first_text: [230, 230, 230],
-            second: [225, 230, 240],
-            second_text: [20, 20, 30],
+            dark: [15, 15, 20],
+            dark_text: [230, 230, 230],
+            light: [225, 230, 240],
+            light_text: [20, 20, 30],
             neutral: [230, 70, 60],
             cursor: [255, 200, 60],
         },
@@ -125,12 +130,34 @@ pub fn board_palette(theme: Theme) -> BoardPalette {
             square_dark: [170, 170, 170],
             square_light: [235, 235, 235],
             burned: [90, 90, 90],
-            first: [0, 114, 178],
-            first_text: [255, 255, 255],
-            second: [230, 159, 0],
-            second_text: [0, 0, 0],
+            dark: [0, 114, 178],
+            dark_text: [255, 255, 255],
+            light: [230, 159, 0],
+            light_text: [0, 0, 0],
             neutral: [213, 94, 0],
             cursor: [0, 158, 115],
         },
     }
+}
+
+impl BoardPalette {
+    /// The fill and text colours (RGB) of a piece of `owner` in game `kind` (`None`: a neutral
+    /// piece, Red Stone's red stones).
+    pub fn piece(&self, kind: GameKind, owner: Option<Side>) -> ([u8; 3], [u8; 3]) {
+        match owner.map(|side| kind.tone(side)) {
+            Some(Tone::Dark) => (self.dark, self.dark_text),
+            Some(Tone::Light) => (self.light, self.light_text),
+            None => (self.neutral, [255, 255, 255]),
+        }
+    }
+
+    /// The tint of a side's spaces (control, chosen spaces): its pieces' colour.
+    pub fn side(&self, kind: GameKind, side: Side) -> [u8; 3] {
+        self.piece(kind, Some(side)).0
+    }
+}
+
+/// A colour of the palettes as Bevy's.
+pub fn rgb(c: [u8; 3]) -> Color {
+    Color::srgb_u8(c[0], c[1], c[2])
 }

@@ -38,12 +38,17 @@ pub struct GameEntry {
     /// What the pie choice means (games with a pie rule).
     pub pie_text: Option<&'static str>,
     option_specs: fn() -> &'static [OptionSpec],
-    open: fn(&[(String, String)], Option<&str>) -> Result<Box<dyn DynGame>, GameError>,
+    open: Opener,
     decision_words: fn(&str, &str) -> Option<String>,
     is_record_text: fn(&str) -> bool,
     read_record_text: fn(&str) -> Result<RecordText, ParseError>,
-    write_record_text: fn(&[(String, String)], [&str; 2], &[String]) -> Result<String, GameError>,
+    write_record_text: RecordWriter,
 }
+
+/// Opens a game from option pairs and an optional position text.
+type Opener = fn(&[(String, String)], Option<&str>) -> Result<Box<dyn DynGame>, GameError>;
+/// Writes a record text from option pairs, the players' names and the record moves.
+type RecordWriter = fn(&[(String, String)], [&str; 2], &[String]) -> Result<String, GameError>;
 
 impl GameEntry {
     /// The row of game `G`.

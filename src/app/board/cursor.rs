@@ -1,24 +1,27 @@
 //! The board cursor: arrows, D-pad or stick move it to the nearest space in that direction, so
-//! every game plays without a mouse; the mouse moves it by hovering.
+//! every game plays without a mouse; the mouse moves it by hovering. A game starts with it in the
+//! middle, and in hot-seat play each player keeps their own.
 
 use super::project::BoardState;
-use crate::app::screen::Screen;
-use crate::app::turn::TurnSystems;
-use crate::rules::BoardView;
+use crate::app::AppSystems;
+use crate::app::playing::{BoardCursor, Secrecy};
+use crate::rules::{BoardView, Side};
 use bevy::prelude::*;
 
-/// The space under the cursor (index into the board view's cells).
-#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
-pub struct BoardCursor {
-    pub index: usize,
-    /// A game has just opened: the cursor goes to the middle of its board once the board is built.
-    pub recentre: bool,
+/// Where each player of a hot-seat game left the cursor when the device went to the other.
+#[derive(Resource, Debug, Default)]
+struct PlayersCursors {
+    cursors: [Option<usize>; 2],
+    /// The hand-over the cursors were last switched for.
+    switched_for: Option<Side>,
 }
 
 pub fn plugin(app: &mut App) {
-    app.init_resource::<BoardCursor>();
-    app.add_systems(OnEnter(Screen::Playing), |mut cursor: ResMut<BoardCursor>| cursor.recentre = true);
-    app.add_systems(Update, centre_on_a_new_game.in_set(TurnSystems::Project).after(super::project::project_board));
+    app.init_resource::<PlayersCursors>();
+    app.add_systems(OnEnter(crate::app::screen::Screen::Playing), |mut c: ResMut<PlayersCursors>| {
+        *c = PlayersCursors::default()
+    });
+    app.add_systems(Update, (centre_on_a_new_game, keep_each_players_cursor).chain().in_set(AppSystems::Present));
 }
 
 /// Every game starts with the cursor in the middle of its board (not where the last game left it).
@@ -26,6 +29,23 @@ fn centre_on_a_new_game(state: Res<BoardState>, mut cursor: ResMut<BoardCursor>)
     if let (true, Some(view)) = (cursor.recentre, &state.view) {
         *cursor = BoardCursor { index: middle_cell(view), recentre: false };
     }
+}
+
+/// At a hand-over the cursor the last player left (on the square they just chose) is put away, and
+/// the next player's comes back (the middle of the board the first time).
+fn keep_each_players_cursor(
+    secrecy: Res<Secrecy>,
+    state: Res<BoardState>,
+    mut saved: ResMut<PlayersCursors>,
+    mut cursor: ResMut<BoardCursor>,
+) {
+    if secrecy.handover == saved.switched_for {
+        return;
+    }
+    saved.switched_for = secrecy.handover;
+    let (Some(to), Some(view)) = (secrecy.handover, &state.view) else { return };
+    saved.cursors[to.opponent().index()] = Some(cursor.index);
+    cursor.index = saved.cursors[to.index()].filter(|&i| i < view.cells.len()).unwrap_or_else(|| middle_cell(view));
 }
 
 /// The index of the space nearest the middle of the board.

@@ -7,8 +7,9 @@
 
 use super::fx::speed_factor;
 use super::project::BoardState;
-use crate::app::settings_io::CurrentSettings;
-use crate::app::turn::{EffectHappened, TurnSystems};
+use crate::app::AppSystems;
+use crate::app::playing::EffectHappened;
+use crate::app::settings::CurrentSettings;
 use crate::rules::{Cell, EffectKind, Outcome, RemoveCause, Side};
 use bevy::prelude::*;
 
@@ -112,7 +113,7 @@ struct Flourish {
 pub fn plugin(app: &mut App) {
     app.add_systems(
         Update,
-        (spawn_flourishes, run_flourishes).chain().in_set(TurnSystems::Present).run_if(resource_exists::<Assets<Mesh>>),
+        (spawn_flourishes, run_flourishes).chain().in_set(AppSystems::Present).run_if(super::drawing),
     );
 }
 

@@ -1,11 +1,13 @@
-//! Animations of the board, driven by the projection and the effects of the frame: new stones drop
-//! in (scale up with an ease-out), removed stones lift and shrink away, each after a short beat per
-//! cascade wave. The speed setting scales every duration; "off" shows the end at once. While
-//! anything animates, the first press of any action skips to the end and changes nothing else.
+//! Animations of the board, driven by the projection and the effects of the frame: new pieces
+//! (and new pieces on a stack) drop in (scale up with an ease-out), removed ones lift and shrink
+//! away, each after a short beat per cascade wave. The speed setting scales every duration; "off"
+//! shows the end at once. While anything animates, the first press of any action skips to the end
+//! and changes nothing else, and `BoardAnimating` says so to the other features.
 
-use super::project::{BoardState, Stone, StoneGone};
-use crate::app::settings_io::CurrentSettings;
-use crate::app::turn::{EffectHappened, TurnSystems};
+use super::project::{BoardState, Piece, StackPiece, Vanishing};
+use crate::app::AppSystems;
+use crate::app::playing::{BoardAnimating, EffectHappened};
+use crate::app::settings::CurrentSettings;
 use crate::rules::EffectKind;
 use crate::save::AnimationSpeed;
 use bevy::prelude::*;
@@ -34,18 +36,17 @@ impl Tween {
     }
 }
 
-/// A stone that left the board and is animating out (no longer part of the projection).
-#[derive(Component)]
-pub struct Vanishing;
-
 /// The wave in which each cell changed this frame (from the effects).
 #[derive(Resource, Default)]
 struct WaveOfCell(HashMap<u16, u16>);
 
 pub fn plugin(app: &mut App) {
     app.init_resource::<WaveOfCell>();
-    app.add_systems(Update, collect_waves.in_set(TurnSystems::EndCheck).after(crate::app::turn::end_check_system));
-    app.add_systems(Update, (start_tweens, run_tweens).chain().in_set(TurnSystems::Present));
+    app.add_systems(Update, collect_waves.in_set(AppSystems::Project));
+    app.add_systems(Update, (start_tweens, run_tweens, tell_animating).chain().in_set(AppSystems::Present));
+    app.add_systems(OnExit(crate::app::screen::Screen::Playing), |mut a: ResMut<BoardAnimating>| {
+        a.set_if_neq(BoardAnimating(false));
+    });
 }
 
 /// Duration multiplier of a speed setting (`None`: no animation).
@@ -84,8 +85,13 @@ fn collect_waves(mut effects: MessageReader<EffectHappened>, mut waves: ResMut<W
     }
 }
 
-/// Stones that started vanishing this frame.
+/// Pieces that started vanishing this frame.
 type NewlyVanishing = (Added<Vanishing>, Without<Tween>);
+
+/// The cell of a piece of a stack (its stack's cell).
+fn stack_cell(piece: Entity, parents: &Query<&ChildOf>, pieces: &Query<&Piece>) -> Option<u16> {
+    parents.get(piece).ok().and_then(|parent| pieces.get(parent.parent()).ok()).map(|p| p.cell)
+}
 
 #[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
 fn start_tweens(
@@ -93,8 +99,10 @@ fn start_tweens(
     settings: Res<CurrentSettings>,
     waves: Res<WaveOfCell>,
     state: Res<BoardState>,
-    added: Query<(Entity, &Stone), Added<Stone>>,
-    vanishing: Query<(Entity, &StoneGone), NewlyVanishing>,
+    added: Query<(Entity, &Piece), Added<Piece>>,
+    added_levels: Query<Entity, Added<StackPiece>>,
+    (parents, pieces): (Query<&ChildOf>, Query<&Piece>),
+    vanishing: Query<(Entity, &Vanishing), NewlyVanishing>,
     mut transforms: Query<&mut Transform>,
     mut built_root: Local<Option<Entity>>,
 ) {
@@ -107,20 +115,40 @@ fn start_tweens(
         }
         return;
     };
-    for (e, stone) in &vanishing {
-        let delay = waves.0.get(&stone.0).copied().unwrap_or(0) as f32 * BEAT * factor;
-        commands.entity(e).insert(Tween { elapsed: 0.0, delay, duration: DURATION * factor, vanish: true });
+    let delay_at = |cell: u16| waves.0.get(&cell).copied().unwrap_or(0) as f32 * BEAT * factor;
+    for (e, gone) in &vanishing {
+        commands.entity(e).insert(Tween {
+            elapsed: 0.0,
+            delay: delay_at(gone.cell),
+            duration: DURATION * factor,
+            vanish: true,
+        });
     }
     if fresh {
         return;
     }
-    for (e, stone) in &added {
-        let delay = waves.0.get(&stone.cell).copied().unwrap_or(0) as f32 * BEAT * factor;
-        commands.entity(e).insert(Tween { elapsed: 0.0, delay, duration: DURATION * factor, vanish: false });
+    // A new piece drops in; so does a piece added on top of a stack that was already there.
+    let new_pieces = added.iter().map(|(e, piece)| (e, piece.cell));
+    let new_levels = added_levels
+        .iter()
+        .filter(|e| parents.get(*e).is_ok_and(|p| !added.contains(p.parent())))
+        .filter_map(|e| stack_cell(e, &parents, &pieces).map(|cell| (e, cell)));
+    for (e, cell) in new_pieces.chain(new_levels).collect::<Vec<_>>() {
+        commands.entity(e).insert(Tween {
+            elapsed: 0.0,
+            delay: delay_at(cell),
+            duration: DURATION * factor,
+            vanish: false,
+        });
         if let Ok(mut t) = transforms.get_mut(e) {
             t.scale = Vec3::splat(0.01);
         }
     }
+}
+
+/// Tells the other features whether the board is animating.
+fn tell_animating(tweens: Query<(), With<Tween>>, mut animating: ResMut<BoardAnimating>) {
+    animating.set_if_neq(BoardAnimating(!tweens.is_empty()));
 }
 
 fn ease_out(t: f32) -> f32 {

@@ -1,86 +1,106 @@
-//! With hints on, standing marks from the engines' own analysis: the eyes of a Red Stone board
-//! (black, white and red eyes, spec §4.1) and every stone of a group with one liberty left (Red
-//! Stone, Inchworm), flagged in its corner.
+//! With hints on, standing marks from the engines' own analysis, read from each space's `Hinted`
+//! component: the eyes of a Red Stone board (black, white and red eyes, spec §4.1) and every stone
+//! of a group with one liberty left (Red Stone, Inchworm), flagged in its corner. A space's mark is
+//! redrawn only when its hint changes.
 
-use super::look::{rgb, side_colour};
-use super::project::BoardState;
-use crate::app::settings_io::CurrentSettings;
-use crate::app::theme::board_palette;
-use crate::app::turn::TurnSystems;
+use super::drawing;
+use super::project::{BoardState, Hinted};
+use crate::app::AppSystems;
+use crate::app::match_state::CurrentMatch;
+use crate::app::settings::CurrentSettings;
+use crate::app::theme::{board_palette, rgb};
 use crate::rules::HintMark;
 use bevy::prelude::*;
 
-/// An eye ring or a danger flag.
+/// An eye ring or a danger flag, a child of its space.
 #[derive(Component)]
-pub struct HintMarkShown(pub HintMark);
+struct HintMarkShown;
 
 pub fn plugin(app: &mut App) {
-    app.add_systems(Update, show_hint_marks.in_set(TurnSystems::Present).run_if(resource_exists::<Assets<Mesh>>));
+    app.add_systems(Update, (show_hint_marks, hide_hint_marks).chain().in_set(AppSystems::Present).run_if(drawing));
 }
 
 /// The colour of danger flags: the red of the capture rings.
 const DANGER: Color = Color::srgb(0.85, 0.1, 0.1);
 
+#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
 fn show_hint_marks(
     mut commands: Commands,
     state: Res<BoardState>,
     settings: Res<CurrentSettings>,
-    old: Query<Entity, With<HintMarkShown>>,
-    mut meshes: ResMut<Assets<Mesh>>,
-    mut materials: ResMut<Assets<ColorMaterial>>,
+    current: Option<Res<CurrentMatch>>,
+    hinted: Query<(Entity, &Hinted, Option<&Children>), Changed<Hinted>>,
+    all: Query<(Entity, &Hinted, Option<&Children>)>,
+    mut unhinted: RemovedComponents<Hinted>,
+    children: Query<&Children>,
+    shown: Query<(), With<HintMarkShown>>,
+    (mut meshes, mut materials): (ResMut<Assets<Mesh>>, ResMut<Assets<ColorMaterial>>),
 ) {
-    if !state.is_changed() && !settings.is_changed() {
+    let clear = |commands: &mut Commands, kids: Option<&Children>| {
+        for kid in kids.into_iter().flat_map(|k| k.iter()) {
+            if shown.contains(kid) {
+                commands.entity(kid).despawn();
+            }
+        }
+    };
+    for cell in unhinted.read() {
+        clear(&mut commands, children.get(cell).ok());
+    }
+    // A new theme redraws every mark in its colours.
+    let redraw: Vec<_> = if settings.is_changed() { all.iter().collect() } else { hinted.iter().collect() };
+    if redraw.is_empty() {
         return;
     }
-    for e in &old {
-        commands.entity(e).despawn();
-    }
-    let (Some(root), Some(view), true) = (state.root, &state.view, settings.0.show_hints) else { return };
+    let Some(kind) = current.map(|m| m.game.kind()) else { return };
     let pal = board_palette(settings.0.theme);
     let s = state.scale;
-    let marked: Vec<_> = view.cells.iter().filter_map(|c| c.marks.hint.map(|h| (c, h))).collect();
-    if marked.is_empty() {
-        return;
-    }
-    // One mesh per shape for the whole board: a mesh per mark is slow on 19×19.
     let eye_ring = meshes.add(Annulus::new(s * 0.13, s * 0.2));
     let flag = meshes.add(Circle::new((s * 0.12).max(4.0)));
-    let flag_colour = materials.add(DANGER);
     let font = TextFont { font_size: bevy::text::FontSize::Px((s * 0.2).clamp(8.0, 16.0)), ..default() };
-    for (c, hint) in marked {
-        let at = state.to_world(c.x, c.y);
-        match hint {
+    for (cell, hint, kids) in redraw {
+        clear(&mut commands, kids);
+        match hint.0 {
             HintMark::Eye(owner) => {
-                let (fill, _) = side_colour(&pal, owner, if owner.is_none() { 'r' } else { ' ' });
+                let (fill, _) = pal.piece(kind, owner);
                 commands.spawn((
-                    HintMarkShown(hint),
+                    HintMarkShown,
                     Mesh2d(eye_ring.clone()),
-                    MeshMaterial2d(materials.add(fill.with_alpha(0.85))),
-                    Transform::from_translation(at.extend(3.5)),
+                    MeshMaterial2d(materials.add(rgb(fill).with_alpha(0.85))),
+                    Transform::from_xyz(0.0, 0.0, 3.5),
                     Pickable::IGNORE,
-                    ChildOf(root),
+                    ChildOf(cell),
                 ));
             }
             HintMark::InDanger => {
-                let corner = at + Vec2::new(-s * 0.3, s * 0.3);
+                let corner = Vec2::new(-s * 0.3, s * 0.3);
                 commands.spawn((
-                    HintMarkShown(hint),
+                    HintMarkShown,
                     Mesh2d(flag.clone()),
-                    MeshMaterial2d(flag_colour.clone()),
+                    MeshMaterial2d(materials.add(DANGER)),
                     Transform::from_translation(corner.extend(4.2)),
                     Pickable::IGNORE,
-                    ChildOf(root),
+                    ChildOf(cell),
                 ));
                 commands.spawn((
-                    HintMarkShown(hint),
+                    HintMarkShown,
                     Text2d::new("!"),
                     font.clone(),
-                    TextColor(rgb([255, 255, 255])),
+                    TextColor(Color::WHITE),
                     Transform::from_translation(corner.extend(4.3)),
                     Pickable::IGNORE,
-                    ChildOf(root),
+                    ChildOf(cell),
                 ));
             }
+        }
+    }
+}
+
+/// The marks show only with the hints on.
+fn hide_hint_marks(settings: Res<CurrentSettings>, mut marks: Query<(&mut Visibility, Ref<HintMarkShown>)>) {
+    let want = if settings.0.show_hints { Visibility::Inherited } else { Visibility::Hidden };
+    for (mut v, mark) in &mut marks {
+        if settings.is_changed() || mark.is_added() {
+            v.set_if_neq(want);
         }
     }
 }

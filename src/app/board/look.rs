@@ -1,31 +1,41 @@
-//! How board entities look: spaces, grid lines, stones with stack counts, the cursor, highlights
-//! and coordinates. Added to logical entities when the renderer is present (not in headless tests).
+//! How board entities look: the board's dressing (background, grid lines, coordinates), each
+//! space's fill and overlays (control tint, the number of a space) read from its components, stones,
+//! stacks piece by piece with their height, figures with their letter and facing, and the cursor.
+//! Added to the logical entities only when the app draws (not in headless tests).
 
-use super::builder::{CellChosen, DragChosen, TurnBuilder};
-use super::cursor::BoardCursor;
-use super::project::{BoardState, CellSpace, Stone};
+use super::drawing;
+use super::project::{
+    BoardCell, BoardState, Burned, Chosen, Controlled, Figure, Influence, Power, Stack, StackPiece, Stone,
+};
+use crate::app::AppSystems;
 use crate::app::match_state::CurrentMatch;
-use crate::app::settings_io::CurrentSettings;
-use crate::app::theme::{BoardPalette, board_palette};
-use crate::app::turn::TurnSystems;
+use crate::app::playing::{BoardCursor, CellChosen, DragChosen};
+use crate::app::settings::CurrentSettings;
+use crate::app::theme::{BoardPalette, board_palette, rgb};
+use crate::games::GameKind;
 use crate::rules::{Layout, Side};
+use crate::save::Theme;
 use bevy::prelude::*;
 
 /// The ring that shows the cursor.
 #[derive(Component)]
 struct CursorRing;
 
-/// A dot marking a space where the decision being built can continue, or a recent change.
+/// The disc of a piece (a stone, a figure, one piece of a stack).
 #[derive(Component)]
-struct Highlight;
+struct PieceDisc;
 
-/// The disc of a stone (so its colour can follow the theme).
+/// A stack's height, written on it.
 #[derive(Component)]
-struct StoneDisc;
+struct HeightLabel;
 
-/// A cell's overlay (control tint and value), rebuilt whenever the position changes.
+/// A space's tint: the side that controls it (hints on) or that chose it in an action under way.
 #[derive(Component)]
-struct Overlay;
+struct CellTint;
+
+/// A space's number (influence, power), shown with the hints.
+#[derive(Component)]
+struct CellNumber;
 
 /// Grid lines, labels and other board dressing rebuilt with the board.
 #[derive(Component)]
@@ -34,15 +44,24 @@ struct Dressing;
 pub fn plugin(app: &mut App) {
     app.add_systems(
         Update,
-        (dress_board, dress_cells, recolour_cells, dress_stones, show_overlays, follow_cursor, show_destinations)
+        (
+            dress_board,
+            dress_cells,
+            recolour_cells,
+            (dress_stones, dress_figures, dress_stacks, dress_stack_pieces, label_stacks),
+            tint_cells,
+            number_cells,
+            follow_cursor,
+        )
             .chain()
-            .in_set(TurnSystems::Present)
-            .run_if(resource_exists::<Assets<Mesh>>),
+            .in_set(AppSystems::Present)
+            .run_if(drawing),
     );
 }
 
-pub(super) fn rgb(c: [u8; 3]) -> Color {
-    Color::srgb_u8(c[0], c[1], c[2])
+/// The game on the board (its sides' colours).
+fn game_kind(current: &Option<Res<CurrentMatch>>) -> Option<GameKind> {
+    current.as_ref().map(|m| m.game.kind())
 }
 
 /// Lines, board background and coordinates, when the board (re)appears.
@@ -51,7 +70,7 @@ fn dress_board(
     state: Res<BoardState>,
     settings: Res<CurrentSettings>,
     dressing: Query<Entity, With<Dressing>>,
-    mut built_for: Local<Option<(Entity, bool, crate::save::Theme)>>,
+    mut built_for: Local<Option<(Entity, bool, Theme)>>,
 ) {
     let (Some(root), Some(view)) = (state.root, &state.view) else { return };
     let key = (root, settings.0.show_coordinates, settings.0.theme);
@@ -83,95 +102,59 @@ fn dress_board(
         Transform::from_xyz(0.0, 0.0, -3.0),
         ChildOf(root),
     ));
+    let width = (s * 0.04).max(1.0);
     match &view.layout {
         Layout::Squares { .. } => {}
-        Layout::Points { width, height } => {
-            for f in 0..*width {
-                let a = state.to_world(f as f32, y0);
-                let b = state.to_world(f as f32, y1);
-                line(&mut commands, a, b, (s * 0.04).max(1.0), rgb(pal.line));
+        Layout::Points { width: files, height: ranks } => {
+            for f in 0..*files {
+                line(&mut commands, state.to_world(f as f32, y0), state.to_world(f as f32, y1), width, rgb(pal.line));
             }
-            for r in 0..*height {
-                let a = state.to_world(x0, r as f32);
-                let b = state.to_world(x1, r as f32);
-                line(&mut commands, a, b, (s * 0.04).max(1.0), rgb(pal.line));
+            for r in 0..*ranks {
+                line(&mut commands, state.to_world(x0, r as f32), state.to_world(x1, r as f32), width, rgb(pal.line));
             }
         }
         Layout::Lattice { lines } => {
             for &(a, b) in lines {
                 let (ca, cb) = (&view.cells[a as usize], &view.cells[b as usize]);
-                line(
-                    &mut commands,
-                    state.to_world(ca.x, ca.y),
-                    state.to_world(cb.x, cb.y),
-                    (s * 0.05).max(1.0),
-                    rgb(pal.line),
-                );
+                let (pa, pb) = (state.to_world(ca.x, ca.y), state.to_world(cb.x, cb.y));
+                line(&mut commands, pa, pb, (s * 0.05).max(1.0), rgb(pal.line));
             }
         }
     }
     if settings.0.show_coordinates {
-        // Beyond the faded copies of a wrapped board's far side, not on top of them.
-        let left_out = if view.wraps.iter().any(|w| w.dx < -0.1) { 1.62 } else { 0.62 };
-        let below_out = if view.wraps.iter().any(|w| w.dy < -0.1) { 1.62 } else { 0.62 };
-        let font = TextFont { font_size: bevy::text::FontSize::Px((s * 0.28).clamp(10.0, 18.0)), ..default() };
-        for c in &view.cells {
-            let (file, rank) = split_name(&c.name);
-            let label = |commands: &mut Commands, text: String, at: Vec2| {
-                commands.spawn((
-                    Dressing,
-                    Text2d::new(text),
-                    font.clone(),
-                    TextColor(rgb(pal.line)),
-                    Transform::from_translation(at.extend(1.0)),
-                    ChildOf(root),
-                ));
-            };
-            if c.y == y0 && !matches!(view.layout, Layout::Lattice { .. }) {
-                label(&mut commands, file.to_string(), state.to_world(c.x, c.y - below_out));
-            }
-            if c.x == view.cells.iter().filter(|o| o.y == c.y).map(|o| o.x).fold(f32::MAX, f32::min) {
-                let text =
-                    if matches!(view.layout, Layout::Lattice { .. }) { file.to_string() } else { rank.to_string() };
-                label(&mut commands, text, state.to_world(c.x - left_out, c.y));
-            }
-        }
+        coordinates(&mut commands, &state, root, &pal);
     }
 }
 
-/// A space's fill: checkered squares, burned squares scorched; points are invisible click areas.
-fn cell_colour(pal: &BoardPalette, layout: &Layout, c: &crate::rules::CellView) -> Color {
-    if c.marks.burned {
-        return rgb(pal.burned);
-    }
-    match layout {
-        Layout::Squares { .. } => {
-            let dark = (c.x.round() as i32 + c.y.round() as i32).rem_euclid(2) == 0;
-            rgb(if dark { pal.square_dark } else { pal.square_light })
-        }
-        // Points: an invisible square makes the whole area around the point clickable.
-        _ => Color::NONE,
-    }
-}
-
-/// Spaces follow the position after they are built: a square burns (and stays scorched until it
-/// reopens), and the theme can change.
-fn recolour_cells(
-    state: Res<BoardState>,
-    settings: Res<CurrentSettings>,
-    mut cells: Query<(&CellSpace, &mut Sprite), Without<Stone>>,
-) {
-    if !state.is_changed() && !settings.is_changed() {
-        return;
-    }
+/// The names of the files below the board and of the ranks (rows) left of it.
+fn coordinates(commands: &mut Commands, state: &BoardState, root: Entity, pal: &BoardPalette) {
     let Some(view) = &state.view else { return };
-    let pal = board_palette(settings.0.theme);
-    for (space, mut sprite) in &mut cells {
-        if let Some(c) = view.cells.iter().find(|c| c.cell == space.cell) {
-            let colour = cell_colour(&pal, &view.layout, c);
-            if sprite.color != colour {
-                sprite.color = colour;
-            }
+    let (_, y0, _, _) = view.bounds();
+    let s = state.scale;
+    // Beyond the faded copies of a wrapped board's far side, not on top of them.
+    let left_out = if view.wraps.iter().any(|w| w.dx < -0.1) { 1.62 } else { 0.62 };
+    let below_out = if view.wraps.iter().any(|w| w.dy < -0.1) { 1.62 } else { 0.62 };
+    let font = TextFont { font_size: bevy::text::FontSize::Px((s * 0.28).clamp(10.0, 18.0)), ..default() };
+    let lattice = matches!(view.layout, Layout::Lattice { .. });
+    for c in &view.cells {
+        let (file, rank) = split_name(&c.name);
+        let mut label = |text: String, at: Vec2| {
+            commands.spawn((
+                Dressing,
+                Text2d::new(text),
+                font.clone(),
+                TextColor(rgb(pal.line)),
+                Transform::from_translation(at.extend(1.0)),
+                ChildOf(root),
+            ));
+        };
+        if c.y == y0 && !lattice {
+            label(file.to_string(), state.to_world(c.x, c.y - below_out));
+        }
+        let leftmost = view.cells.iter().filter(|o| o.y == c.y).map(|o| o.x).fold(f32::MAX, f32::min);
+        if c.x == leftmost {
+            let text = if lattice { file.to_string() } else { rank.to_string() };
+            label(text, state.to_world(c.x - left_out, c.y));
         }
     }
 }
@@ -182,52 +165,66 @@ fn split_name(name: &str) -> (&str, &str) {
     (&name[..i], &name[i..])
 }
 
+/// A space's fill: checkered squares, burned squares scorched; points are invisible click areas.
+fn cell_colour(pal: &BoardPalette, layout: &Layout, at: Vec2, burned: bool) -> Color {
+    if burned {
+        return rgb(pal.burned);
+    }
+    match layout {
+        Layout::Squares { .. } => {
+            let dark = (at.x.round() as i32 + at.y.round() as i32).rem_euclid(2) == 0;
+            rgb(if dark { pal.square_dark } else { pal.square_light })
+        }
+        // Points: an invisible square makes the whole area around the point clickable.
+        _ => Color::NONE,
+    }
+}
+
+/// The board position (in board units) of a cell entity.
+fn board_xy(state: &BoardState, cell: &BoardCell) -> Vec2 {
+    state.view.as_ref().and_then(|v| v.cells.get(cell.index)).map(|c| Vec2::new(c.x, c.y)).unwrap_or_default()
+}
+
+/// A new space gets its fill, a point mark where lines cross, and the pointer's handlers: a click
+/// chooses it, a drag onto it moves a piece there, hovering moves the cursor to it.
 fn dress_cells(
     mut commands: Commands,
     state: Res<BoardState>,
     settings: Res<CurrentSettings>,
-    cells: Query<(Entity, &CellSpace), Added<CellSpace>>,
+    cells: Query<(Entity, &BoardCell, Has<Burned>), Added<BoardCell>>,
 ) {
     let Some(view) = &state.view else { return };
     let pal = board_palette(settings.0.theme);
     let s = state.scale;
-    for (e, space) in &cells {
-        let Some(c) = view.cells.iter().find(|c| c.cell == space.cell) else { continue };
-        let color = cell_colour(&pal, &view.layout, c);
+    for (e, cell, burned) in &cells {
+        let color = cell_colour(&pal, &view.layout, board_xy(&state, cell), burned);
         let size = Vec2::splat(if matches!(view.layout, Layout::Squares { .. }) { s * 0.98 } else { s * 0.9 });
         commands
             .entity(e)
             .insert((Sprite::from_color(color, size), Pickable::default()))
-            .observe(|click: On<Pointer<Click>>, spaces: Query<&CellSpace>, mut out: MessageWriter<CellChosen>| {
+            .observe(|click: On<Pointer<Click>>, cells: Query<&BoardCell>, mut out: MessageWriter<CellChosen>| {
                 if click.button == PointerButton::Primary
-                    && let Ok(space) = spaces.get(click.event_target())
+                    && let Ok(cell) = cells.get(click.event_target())
                 {
-                    out.write(CellChosen(space.name.clone()));
+                    out.write(CellChosen(cell.name.clone()));
                 }
             })
             .observe(
                 // Drag a stack or stone onto another space: a move without two clicks.
-                |drop: On<Pointer<DragDrop>>, spaces: Query<&CellSpace>, mut out: MessageWriter<DragChosen>| {
+                |drop: On<Pointer<DragDrop>>, cells: Query<&BoardCell>, mut out: MessageWriter<DragChosen>| {
                     if drop.button == PointerButton::Primary
-                        && let (Ok(from), Ok(to)) = (spaces.get(drop.dropped), spaces.get(drop.event_target()))
+                        && let (Ok(from), Ok(to)) = (cells.get(drop.dropped), cells.get(drop.event_target()))
                         && from.cell != to.cell
                     {
                         out.write(DragChosen { from: from.name.clone(), to: to.name.clone() });
                     }
                 },
             )
-            .observe(
-                |over: On<Pointer<Over>>,
-                 spaces: Query<&CellSpace>,
-                 state: Res<BoardState>,
-                 mut cursor: ResMut<BoardCursor>| {
-                    if let (Ok(space), Some(view)) = (spaces.get(over.event_target()), &state.view)
-                        && let Some(i) = view.cells.iter().position(|c| c.cell == space.cell)
-                    {
-                        cursor.index = i;
-                    }
-                },
-            );
+            .observe(|over: On<Pointer<Over>>, cells: Query<&BoardCell>, mut cursor: ResMut<BoardCursor>| {
+                if let Ok(cell) = cells.get(over.event_target()) {
+                    cursor.index = cell.index;
+                }
+            });
         if matches!(view.layout, Layout::Points { .. } | Layout::Lattice { .. }) {
             commands.spawn((
                 Sprite::from_color(rgb(pal.line), Vec2::splat((s * 0.12).max(3.0))),
@@ -239,64 +236,104 @@ fn dress_cells(
     }
 }
 
-pub(super) fn side_colour(pal: &BoardPalette, owner: Option<Side>, kind: char) -> (Color, Color) {
-    // Gravel's first side is Light ('l'): its pieces take the light colour, Dark's the dark one.
-    let light_first = matches!(kind, 'l' | 'd');
-    match owner {
-        Some(Side::First) if light_first => (rgb(pal.second), rgb(pal.second_text)),
-        Some(Side::Second) if light_first => (rgb(pal.first), rgb(pal.first_text)),
-        Some(Side::First) => (rgb(pal.first), rgb(pal.first_text)),
-        Some(Side::Second) => (rgb(pal.second), rgb(pal.second_text)),
-        None if kind == 'r' || kind == 'R' => (rgb(pal.neutral), Color::WHITE),
-        None => (rgb(pal.line), Color::WHITE),
+/// A square burns (and stays scorched until it reopens), and the theme can change.
+fn recolour_cells(
+    state: Res<BoardState>,
+    settings: Res<CurrentSettings>,
+    mut cells: Query<(&BoardCell, Has<Burned>, &mut Sprite)>,
+    burned: Query<(), Added<Burned>>,
+    mut unburned: RemovedComponents<Burned>,
+) {
+    let reopened = unburned.read().count() > 0;
+    if !settings.is_changed() && burned.is_empty() && !reopened {
+        return;
+    }
+    let Some(view) = &state.view else { return };
+    let pal = board_palette(settings.0.theme);
+    for (cell, is_burned, mut sprite) in &mut cells {
+        let colour = cell_colour(&pal, &view.layout, board_xy(&state, cell), is_burned);
+        if sprite.color != colour {
+            sprite.color = colour;
+        }
     }
 }
+
+/// One disc of a piece: a darker rim under the fill, so stacked discs read as separate pieces.
+fn disc(
+    commands: &mut Commands,
+    parent: Entity,
+    radius: f32,
+    fill: Color,
+    (meshes, materials): (&mut Assets<Mesh>, &mut Assets<ColorMaterial>),
+) {
+    commands.spawn((
+        PieceDisc,
+        Mesh2d(meshes.add(Circle::new(radius))),
+        MeshMaterial2d(materials.add(fill.darker(0.25))),
+        Transform::from_xyz(0.0, 0.0, 0.0),
+        Pickable::IGNORE,
+        ChildOf(parent),
+    ));
+    commands.spawn((
+        PieceDisc,
+        Mesh2d(meshes.add(Circle::new(radius * 0.9))),
+        MeshMaterial2d(materials.add(fill)),
+        Transform::from_xyz(0.0, 0.0, 0.01),
+        Pickable::IGNORE,
+        ChildOf(parent),
+    ));
+}
+
+/// Text on a piece (a figure's letter, a stack's height).
+fn piece_text(text: String, size: f32, colour: Color, at: Vec3) -> impl Bundle {
+    (
+        Text2d::new(text),
+        TextFont { font_size: bevy::text::FontSize::Px(size), ..default() },
+        TextColor(colour),
+        Transform::from_translation(at),
+        Pickable::IGNORE,
+    )
+}
+
+type MeshAssets<'a> = (ResMut<'a, Assets<Mesh>>, ResMut<'a, Assets<ColorMaterial>>);
 
 fn dress_stones(
     mut commands: Commands,
     state: Res<BoardState>,
     settings: Res<CurrentSettings>,
-    stones: Query<(Entity, &Stone), Added<Stone>>,
-    mut meshes: ResMut<Assets<Mesh>>,
-    mut materials: ResMut<Assets<ColorMaterial>>,
     current: Option<Res<CurrentMatch>>,
+    stones: Query<(Entity, &Stone), Added<Stone>>,
+    (mut meshes, mut materials): MeshAssets,
 ) {
-    let lettered = current.is_some_and(|m| m.game.kind() == crate::games::GameKind::HiddenIntention);
+    let (Some(kind), false) = (game_kind(&current), stones.is_empty()) else { return };
+    let pal = board_palette(settings.0.theme);
+    for (e, stone) in &stones {
+        let (fill, _) = pal.piece(kind, stone.owner);
+        disc(&mut commands, e, state.scale * 0.42, rgb(fill), (&mut meshes, &mut materials));
+    }
+}
+
+fn dress_figures(
+    mut commands: Commands,
+    state: Res<BoardState>,
+    settings: Res<CurrentSettings>,
+    current: Option<Res<CurrentMatch>>,
+    figures: Query<(Entity, &Figure), Added<Figure>>,
+    (mut meshes, mut materials): MeshAssets,
+) {
+    let (Some(kind), false) = (game_kind(&current), figures.is_empty()) else { return };
     let pal = board_palette(settings.0.theme);
     let s = state.scale;
-    for (e, stone) in &stones {
-        let (fill, text) = side_colour(&pal, stone.owner, stone.kind);
-        let r = s * 0.4;
-        // A stack shows its height as a few offset discs below the top one, and a count.
-        let layers = stone.height.clamp(1, 4);
-        for layer in 0..layers {
-            let dy = (layers - 1 - layer) as f32 * -s * 0.05;
-            let shade = if layer + 1 == layers { fill } else { fill.darker(0.15) };
-            commands.spawn((
-                StoneDisc,
-                Mesh2d(meshes.add(Circle::new(r))),
-                MeshMaterial2d(materials.add(shade)),
-                Transform::from_xyz(0.0, dy, layer as f32 * 0.01),
-                Pickable::IGNORE,
-                ChildOf(e),
-            ));
-        }
-        let label = stone_label(stone, lettered);
-        if !label.is_empty() {
-            commands.spawn((
-                Text2d::new(label),
-                TextFont { font_size: bevy::text::FontSize::Px((s * 0.42).clamp(10.0, 40.0)), ..default() },
-                TextColor(text),
-                Transform::from_xyz(0.0, 0.0, 0.5),
-                Pickable::IGNORE,
-                ChildOf(e),
-            ));
-        }
-        if let Some(f) = stone.facing {
+    for (e, figure) in &figures {
+        let (fill, text) = pal.piece(kind, Some(figure.owner));
+        disc(&mut commands, e, s * 0.42, rgb(fill), (&mut meshes, &mut materials));
+        let size = (s * 0.42).clamp(10.0, 40.0);
+        commands.spawn((piece_text(figure.figure.letter().to_string(), size, rgb(text), Vec3::Z * 0.5), ChildOf(e)));
+        if let Some(f) = figure.facing {
             // A short tick on the rim, pointing where the knight faces, clear of its letter.
             let turn = Quat::from_rotation_z(-(f as f32) * std::f32::consts::FRAC_PI_4);
             commands.spawn((
-                Sprite::from_color(text, Vec2::new(s * 0.07, s * 0.15)),
+                Sprite::from_color(rgb(text), Vec2::new(s * 0.07, s * 0.15)),
                 Transform::from_translation(turn * Vec3::new(0.0, s * 0.3, 0.6)).with_rotation(turn),
                 Pickable::IGNORE,
                 ChildOf(e),
@@ -305,16 +342,161 @@ fn dress_stones(
     }
 }
 
-/// The text on a stone: a stack's height, or a figure's letter where pieces are told apart by
-/// letters (`lettered`: Hidden Intention's R, B, Q, …; other games' kinds are colours, and Throngs'
-/// `B`/`W` must not be read as a bishop).
-fn stone_label(stone: &Stone, lettered: bool) -> String {
-    if stone.height > 1 {
-        stone.height.to_string()
-    } else if lettered {
-        stone.kind.to_string()
-    } else {
-        String::new()
+/// How many pieces of a stack are drawn (the height label says the rest).
+const DRAWN_LEVELS: u16 = 4;
+
+/// A new stack gets its height label (its pieces are dressed one by one).
+fn dress_stacks(
+    mut commands: Commands,
+    state: Res<BoardState>,
+    settings: Res<CurrentSettings>,
+    current: Option<Res<CurrentMatch>>,
+    stacks: Query<(Entity, &Stack), Added<Stack>>,
+) {
+    let (Some(kind), false) = (game_kind(&current), stacks.is_empty()) else { return };
+    let pal = board_palette(settings.0.theme);
+    let s = state.scale;
+    for (e, stack) in &stacks {
+        let (_, text) = pal.piece(kind, Some(stack.owner));
+        let at = Vec3::new(0.0, (DRAWN_LEVELS - 1) as f32 * s * 0.05, 1.0);
+        commands.spawn((
+            HeightLabel,
+            piece_text(String::new(), (s * 0.42).clamp(10.0, 40.0), rgb(text), at),
+            ChildOf(e),
+        ));
+    }
+}
+
+/// Each piece of a stack is a disc, a little higher than the one below; only the top few show.
+#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
+fn dress_stack_pieces(
+    mut commands: Commands,
+    state: Res<BoardState>,
+    settings: Res<CurrentSettings>,
+    current: Option<Res<CurrentMatch>>,
+    pieces: Query<(Entity, &StackPiece, &ChildOf), Added<StackPiece>>,
+    stacks: Query<&Stack>,
+    mut transforms: Query<&mut Transform>,
+    (mut meshes, mut materials): MeshAssets,
+) {
+    let (Some(kind), false) = (game_kind(&current), pieces.is_empty()) else { return };
+    let pal = board_palette(settings.0.theme);
+    let s = state.scale;
+    for (e, piece, parent) in &pieces {
+        let Ok(stack) = stacks.get(parent.parent()) else { continue };
+        let (fill, _) = pal.piece(kind, Some(stack.owner));
+        disc(&mut commands, e, s * 0.4, rgb(fill), (&mut meshes, &mut materials));
+        if let Ok(mut t) = transforms.get_mut(e) {
+            let level = piece.level.min(DRAWN_LEVELS - 1);
+            t.translation = Vec3::new(0.0, level as f32 * s * 0.05, 0.1 + piece.level as f32 * 0.02);
+        }
+    }
+}
+
+/// A stack's height follows the stack (written from two pieces up).
+fn label_stacks(stacks: Query<(&Stack, &Children), Changed<Stack>>, mut labels: Query<&mut Text2d, With<HeightLabel>>) {
+    for (stack, children) in &stacks {
+        for child in children.iter() {
+            if let Ok(mut text) = labels.get_mut(child) {
+                let want = if stack.height > 1 { stack.height.to_string() } else { String::new() };
+                if text.0 != want {
+                    text.0 = want;
+                }
+            }
+        }
+    }
+}
+
+/// The tint of a space, as a child sprite made once and recoloured when its state changes:
+/// control with the hints on (Gravel, Hidden Intention), the spaces of an action under way always.
+#[allow(clippy::type_complexity, clippy::too_many_arguments)] // a Bevy system: one resource or query each
+fn tint_cells(
+    mut commands: Commands,
+    state: Res<BoardState>,
+    settings: Res<CurrentSettings>,
+    current: Option<Res<CurrentMatch>>,
+    changed: Query<(), Or<(Changed<Controlled>, Changed<Chosen>, Added<BoardCell>)>>,
+    (mut lost_control, mut unchosen): (RemovedComponents<Controlled>, RemovedComponents<Chosen>),
+    cells: Query<(Entity, Option<&Controlled>, Option<&Chosen>, Option<&Children>), With<BoardCell>>,
+    mut tints: Query<&mut Sprite, With<CellTint>>,
+) {
+    let removed = lost_control.read().count() + unchosen.read().count() > 0;
+    if changed.is_empty() && !removed && !settings.is_changed() {
+        return;
+    }
+    let Some(kind) = game_kind(&current) else { return };
+    let pal = board_palette(settings.0.theme);
+    let size = Vec2::splat(state.scale * 0.9);
+    for (e, controlled, chosen, children) in &cells {
+        let side = chosen.map(|c| c.0).or(controlled.filter(|_| settings.0.show_hints).map(|c| c.0));
+        let colour = side.map_or(Color::NONE, |side: Side| rgb(pal.side(kind, side)).with_alpha(0.28));
+        let existing = children.and_then(|kids| kids.iter().find(|k| tints.contains(*k)));
+        match existing {
+            Some(tint) => {
+                if let Ok(mut sprite) = tints.get_mut(tint)
+                    && sprite.color != colour
+                {
+                    sprite.color = colour;
+                }
+            }
+            None if side.is_some() => {
+                commands.spawn((
+                    CellTint,
+                    Sprite::from_color(colour, size),
+                    Transform::from_xyz(0.0, 0.0, 0.2),
+                    Pickable::IGNORE,
+                    ChildOf(e),
+                ));
+            }
+            None => {}
+        }
+    }
+}
+
+/// A space's number, small in its corner with the hints on: influence (Hidden Intention) or
+/// power (Throngs), when not zero.
+#[allow(clippy::type_complexity)] // a Bevy system: each parameter is one query
+fn number_cells(
+    mut commands: Commands,
+    state: Res<BoardState>,
+    settings: Res<CurrentSettings>,
+    changed: Query<(), Or<(Changed<Influence>, Changed<Power>)>>,
+    cells: Query<(Entity, Option<&Influence>, Option<&Power>, Option<&Children>), With<BoardCell>>,
+    mut numbers: Query<(&mut Text2d, &mut Visibility), With<CellNumber>>,
+) {
+    if changed.is_empty() && !settings.is_changed() {
+        return;
+    }
+    let pal = board_palette(settings.0.theme);
+    let s = state.scale;
+    for (e, influence, power, children) in &cells {
+        let value = influence.map(|v| v.0).or(power.map(|p| p.0)).filter(|v| *v != 0);
+        let shown = value.filter(|_| settings.0.show_hints).map(|v| format!("{v:+}"));
+        let existing = children.and_then(|kids| kids.iter().find(|k| numbers.contains(*k)));
+        match (existing, shown) {
+            (Some(label), shown) => {
+                if let Ok((mut text, mut visibility)) = numbers.get_mut(label) {
+                    let want = shown.clone().unwrap_or_default();
+                    if text.0 != want {
+                        text.0 = want;
+                    }
+                    visibility.set_if_neq(if shown.is_some() { Visibility::Inherited } else { Visibility::Hidden });
+                }
+            }
+            (None, Some(text)) => {
+                commands.spawn((
+                    CellNumber,
+                    Text2d::new(text),
+                    TextFont { font_size: bevy::text::FontSize::Px((s * 0.2).clamp(8.0, 16.0)), ..default() },
+                    TextColor(rgb(pal.line)),
+                    Transform::from_xyz(s * 0.3, -s * 0.3, 3.0),
+                    Visibility::Inherited,
+                    Pickable::IGNORE,
+                    ChildOf(e),
+                ));
+            }
+            (None, None) => {}
+        }
     }
 }
 
@@ -324,14 +506,18 @@ fn follow_cursor(
     cursor: Res<BoardCursor>,
     settings: Res<CurrentSettings>,
     mut ring: Query<(Entity, &mut Transform, &ChildOf), With<CursorRing>>,
-    mut meshes: ResMut<Assets<Mesh>>,
-    mut materials: ResMut<Assets<ColorMaterial>>,
+    (mut meshes, mut materials): MeshAssets,
 ) {
+    if !cursor.is_changed() && !state.is_changed() && !settings.is_changed() {
+        return;
+    }
     let (Some(root), Some(view)) = (state.root, &state.view) else { return };
     let Some(c) = view.cells.get(cursor.index) else { return };
     let at = state.to_world(c.x, c.y).extend(5.0);
     match ring.single_mut() {
-        Ok((_, mut t, parent)) if parent.parent() == root => t.translation = at,
+        Ok((_, mut t, parent)) if parent.parent() == root && !settings.is_changed() && !state.is_changed() => {
+            t.translation = at;
+        }
         other => {
             if let Ok((e, ..)) = other {
                 commands.entity(e).despawn();
@@ -347,213 +533,5 @@ fn follow_cursor(
                 ChildOf(root),
             ));
         }
-    }
-}
-
-/// The shared mesh and materials of the legal-start rings, for one board scale and theme.
-struct StartRings {
-    key: (f32, crate::save::Theme),
-    mesh: Handle<Mesh>,
-    plain: Handle<ColorMaterial>,
-    capture: Handle<ColorMaterial>,
-}
-
-#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
-fn show_destinations(
-    mut commands: Commands,
-    state: Res<BoardState>,
-    builder: Res<TurnBuilder>,
-    current: Res<CurrentMatch>,
-    settings: Res<CurrentSettings>,
-    old: Query<Entity, With<Highlight>>,
-    secrecy: Res<crate::app::secrecy::Secrecy>,
-    mut meshes: ResMut<Assets<Mesh>>,
-    mut materials: ResMut<Assets<ColorMaterial>>,
-    (hint, replay): (Res<crate::app::ai_player::Hint>, Res<crate::app::replay::Replay>),
-    mut rings: Local<Option<StartRings>>,
-) {
-    if !builder.is_changed()
-        && !current.is_changed()
-        && !settings.is_changed()
-        && !hint.is_changed()
-        && !replay.is_changed()
-    {
-        return;
-    }
-    for e in &old {
-        commands.entity(e).despawn();
-    }
-    let (Some(root), Some(view)) = (state.root, &state.view) else { return };
-    let pal = board_palette(settings.0.theme);
-    // The last decision's spaces (when public) get a small square mark.
-    let last_public = current.history.len().checked_sub(1).filter(|&i| secrecy.is_public(i));
-    if let Some(last) = last_public.map(|i| current.history[i].clone()) {
-        for name in crate::rules::cells_in_token(&last) {
-            let Some(c) = view.cells.iter().find(|c| c.name == name) else { continue };
-            commands.spawn((
-                Highlight,
-                Sprite::from_color(rgb(pal.neutral).with_alpha(0.85), Vec2::splat(state.scale * 0.14)),
-                Transform::from_translation((state.to_world(c.x, c.y) + Vec2::splat(state.scale * 0.3)).extend(4.0)),
-                Pickable::IGNORE,
-                ChildOf(root),
-            ));
-        }
-    }
-    let decisions = current.decisions_now();
-    // Space name → view index: one pass instead of a search per mark (big boards have hundreds).
-    let index: std::collections::HashMap<&str, usize> =
-        view.cells.iter().enumerate().map(|(i, c)| (c.name.as_str(), i)).collect();
-    let person_acts = !replay.active && current.acting_side().is_some_and(|side| current.player_of(side).is_none());
-    // A started Throngs part always shows where its stone can go, hints on or off.
-    let part_under_way = view.cells.iter().any(|c| c.marks.travelling.is_some());
-    if (settings.0.show_hints || part_under_way) && person_acts && builder.start.is_none() && builder.choices.is_empty()
-    {
-        // Every space where a legal decision starts; a red ring where it captures (a red stone).
-        let mut starts: Vec<(&str, bool)> = Vec::new();
-        for d in &decisions {
-            let Some(first) = crate::rules::cells_in_token(d).first().copied() else { continue };
-            let captures = d.ends_with('*') || d.starts_with('x');
-            match starts.iter_mut().find(|(name, _)| *name == first) {
-                Some(entry) => entry.1 |= captures,
-                None => starts.push((first, captures)),
-            }
-        }
-        // One mesh and two materials shared by every ring (building a mesh per ring was the largest
-        // cost of a decision on a 19×19 board).
-        let key = (state.scale, settings.0.theme);
-        if rings.as_ref().is_none_or(|r| r.key != key) {
-            *rings = Some(StartRings {
-                key,
-                mesh: meshes.add(Annulus::new(state.scale * 0.1, state.scale * 0.16)),
-                plain: materials.add(rgb(pal.cursor).with_alpha(0.7)),
-                capture: materials.add(Color::srgb(0.85, 0.1, 0.1)),
-            });
-        }
-        let Some(r) = rings.as_ref() else { return };
-        for (name, captures) in starts {
-            let Some(c) = index.get(name).map(|&i| &view.cells[i]) else { continue };
-            commands.spawn((
-                Highlight,
-                Mesh2d(r.mesh.clone()),
-                MeshMaterial2d(if captures { r.capture.clone() } else { r.plain.clone() }),
-                Transform::from_translation(state.to_world(c.x, c.y).extend(4.0)),
-                Pickable::IGNORE,
-                ChildOf(root),
-            ));
-        }
-    }
-    for c in &view.cells {
-        // A stone on its way (a started Throngs part): see-through, with the power it has left.
-        let Some((side, range)) = c.marks.travelling else { continue };
-        let (fill, text) = side_colour(&pal, Some(side), ' ');
-        let at = state.to_world(c.x, c.y);
-        commands.spawn((
-            Highlight,
-            Mesh2d(meshes.add(Circle::new(state.scale * 0.42))),
-            MeshMaterial2d(materials.add(fill.with_alpha(0.45))),
-            Transform::from_translation(at.extend(4.6)),
-            Pickable::IGNORE,
-            ChildOf(root),
-        ));
-        commands.spawn((
-            Highlight,
-            Text2d::new(range.to_string()),
-            TextFont { font_size: bevy::text::FontSize::Px((state.scale * 0.4).clamp(10.0, 28.0)), ..default() },
-            TextColor(text),
-            Transform::from_translation(at.extend(4.7)),
-            Pickable::IGNORE,
-            ChildOf(root),
-        ));
-    }
-    if let Some(suggested) = hint.current(&current) {
-        // The hint's spaces: a green ring each.
-        for name in crate::rules::cells_in_token(suggested) {
-            let Some(c) = view.cells.iter().find(|c| c.name == name) else { continue };
-            commands.spawn((
-                Highlight,
-                Mesh2d(meshes.add(Annulus::new(state.scale * 0.3, state.scale * 0.38))),
-                MeshMaterial2d(materials.add(Color::srgba(0.1, 0.65, 0.25, 0.9))),
-                Transform::from_translation(state.to_world(c.x, c.y).extend(4.5)),
-                Pickable::IGNORE,
-                ChildOf(root),
-            ));
-        }
-    }
-    let mut marks = builder.destinations(&decisions);
-    if let Some(start) = &builder.start {
-        marks.push(start.clone());
-    }
-    for name in marks {
-        let Some(c) = index.get(name.as_str()).map(|&i| &view.cells[i]) else { continue };
-        commands.spawn((
-            Highlight,
-            Mesh2d(meshes.add(Circle::new(state.scale * 0.14))),
-            MeshMaterial2d(materials.add(rgb(pal.cursor).with_alpha(0.8))),
-            Transform::from_translation(state.to_world(c.x, c.y).extend(4.0)),
-            Pickable::IGNORE,
-            ChildOf(root),
-        ));
-    }
-}
-
-/// With hints on: each space tinted by the side that controls or influences it, and its number
-/// (influence, power) written small in the corner.
-fn show_overlays(
-    mut commands: Commands,
-    state: Res<BoardState>,
-    settings: Res<CurrentSettings>,
-    old: Query<Entity, With<Overlay>>,
-    current: Option<Res<CurrentMatch>>,
-) {
-    // Gravel's first side is Light: its tint is the light colour, as its pieces are.
-    let light_first = current.is_some_and(|m| m.game.kind() == crate::games::GameKind::Gravel);
-    // Rebuilt only when the board or the settings change (comparing views every frame was the
-    // largest per-frame cost on big boards).
-    if !state.is_changed() && !settings.is_changed() {
-        return;
-    }
-    for e in &old {
-        commands.entity(e).despawn();
-    }
-    let (Some(view), true) = (&state.view, settings.0.show_hints) else { return };
-    let pal = board_palette(settings.0.theme);
-    let s = state.scale;
-    for (c, &cell) in view.cells.iter().zip(&state.cells) {
-        if let Some(side) = c.marks.control {
-            let colour = if (side == Side::First) != light_first { rgb(pal.first) } else { rgb(pal.second) };
-            commands.spawn((
-                Overlay,
-                Sprite::from_color(colour.with_alpha(0.28), Vec2::splat(s * 0.9)),
-                Transform::from_xyz(0.0, 0.0, 0.2),
-                Pickable::IGNORE,
-                ChildOf(cell),
-            ));
-        }
-        if let Some(v) = c.marks.value.filter(|v| *v != 0) {
-            commands.spawn((
-                Overlay,
-                Text2d::new(format!("{v:+}")),
-                TextFont { font_size: bevy::text::FontSize::Px((s * 0.2).clamp(8.0, 16.0)), ..default() },
-                TextColor(rgb(pal.line)),
-                Transform::from_xyz(s * 0.3, -s * 0.3, 3.0),
-                Pickable::IGNORE,
-                ChildOf(cell),
-            ));
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn stones_show_heights_and_every_figure_letter() {
-        let stone = |kind: char, height: u16| Stone { cell: 0, owner: Some(Side::First), kind, height, facing: None };
-        for figure in ['P', 'X', 'R', 'B', 'N', 'Q'] {
-            assert_eq!(stone_label(&stone(figure, 1), true), figure.to_string());
-        }
-        assert_eq!(stone_label(&stone('B', 1), false), "", "a Throngs stone is not a bishop");
-        assert_eq!(stone_label(&stone('l', 3), false), "3");
     }
 }

@@ -1,19 +1,26 @@
-//! The board as entities: a `CellSpace` per space, a `Stone` per piece or stack, a cursor, and the
-//! builder that turns clicks and cursor presses into the engines' atomic decisions.
+//! The board as entities: a `BoardCell` per space carrying its state as components (`Burned`,
+//! `Controlled`, `Influence`, `Power`, `Chosen`, `Travelling`, `Hinted`), and on it at most one
+//! piece — a `Stone`, a `Stack` whose pieces are child entities (`StackPiece`), or a `Figure`.
+//! The projection keeps them equal to the match's position; looks, animations, marks and input
+//! are built on them.
 
 mod builder;
 mod cursor;
-pub mod flourish;
-pub mod fx;
-pub mod hint_marks;
+mod flourish;
+mod fx;
+mod hint_marks;
+mod input;
 mod look;
-pub mod preview;
+mod marks;
+#[cfg(target_arch = "wasm32")]
+mod page_mirror;
+mod preview;
 mod project;
 mod wrap_cue;
 
-pub use builder::{CellChosen, Choice, DragChosen, TurnBuilder, spaceless};
-pub use cursor::{BoardCursor, middle_cell};
-pub use project::{BoardState, CellSpace, HUD_WIDTH, Stone};
+pub use project::{
+    BoardCell, BoardState, Burned, Controlled, Figure, Influence, Piece, Power, Stack, StackPiece, Stone, shown_piece,
+};
 
 use bevy::prelude::*;
 
@@ -21,12 +28,21 @@ pub fn plugin(app: &mut App) {
     app.add_plugins((
         project::plugin,
         cursor::plugin,
-        builder::plugin,
-        look::plugin,
+        input::plugin,
         fx::plugin,
+        look::plugin,
+        marks::plugin,
         preview::plugin,
         flourish::plugin,
         wrap_cue::plugin,
         hint_marks::plugin,
     ));
+    #[cfg(target_arch = "wasm32")]
+    app.add_plugins(page_mirror::plugin);
+}
+
+/// Whether the app draws (a renderer with meshes): looks and marks are left out of headless tests
+/// that do not ask for them.
+fn drawing(meshes: Option<Res<Assets<Mesh>>>) -> bool {
+    meshes.is_some()
 }

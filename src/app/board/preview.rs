@@ -2,11 +2,11 @@
 //! would remove are crossed out before the player commits (a red stone's captures, a removal, an
 //! Inchworm capture), whatever the game.
 
-use super::cursor::BoardCursor;
 use super::project::BoardState;
+use crate::app::AppSystems;
 use crate::app::match_state::CurrentMatch;
-use crate::app::settings_io::CurrentSettings;
-use crate::app::turn::TurnSystems;
+use crate::app::playing::{BoardCursor, Replay, person_acts};
+use crate::app::settings::CurrentSettings;
 use crate::games::DynGame;
 use crate::rules::cells_in_token;
 use bevy::prelude::*;
@@ -16,16 +16,16 @@ use bevy::prelude::*;
 struct PreviewMark;
 
 pub fn plugin(app: &mut App) {
-    app.add_systems(Update, show_preview.in_set(TurnSystems::Present).run_if(resource_exists::<Assets<Mesh>>));
+    app.add_systems(Update, show_preview.in_set(AppSystems::Present).run_if(super::drawing));
 }
 
 /// The spaces whose pieces `decision` would remove or shrink, found by playing it on a copy.
 pub fn removed_by(game: &dyn DynGame, decision: &str) -> Vec<String> {
-    let (Some(before), mut after) = (game.board_view(), game.clone_box()) else { return Vec::new() };
+    let (before, mut after) = (game.board_view(), game.clone_box());
     if after.play_decision(decision).is_err() {
         return Vec::new();
     }
-    let Some(after) = after.board_view() else { return Vec::new() };
+    let after = after.board_view();
     before
         .cells
         .iter()
@@ -33,7 +33,7 @@ pub fn removed_by(game: &dyn DynGame, decision: &str) -> Vec<String> {
             let Some(was) = &c.piece else { return false };
             match after.cells.iter().find(|a| a.name == c.name).and_then(|a| a.piece.as_ref()) {
                 None => true,
-                Some(now) => now.owner == was.owner && now.count < was.count,
+                Some(now) => now.owner == was.owner && now.height() < was.height(),
             }
         })
         .map(|c| c.name.clone())
@@ -56,7 +56,7 @@ fn show_preview(
     settings: Res<CurrentSettings>,
     old: Query<Entity, With<PreviewMark>>,
     mut shown_for: Local<Option<(usize, usize, bool, usize)>>,
-    replay: Res<crate::app::replay::Replay>,
+    replay: Res<Replay>,
 ) {
     let key = (cursor.index, current.history.len(), settings.0.show_hints, state.cells.len());
     if *shown_for == Some(key) && !current.is_changed() {
@@ -67,8 +67,7 @@ fn show_preview(
         commands.entity(e).despawn();
     }
     let (Some(root), Some(view), true) = (state.root, &state.view, settings.0.show_hints) else { return };
-    let person_acts = !replay.active && current.acting_side().is_some_and(|side| current.player_of(side).is_none());
-    let Some(cell) = view.cells.get(cursor.index).filter(|_| person_acts) else { return };
+    let Some(cell) = view.cells.get(cursor.index).filter(|_| person_acts(&current, &replay)) else { return };
     let decisions = current.decisions_now();
     let Some(decision) = decisions_at(&decisions, &cell.name).into_iter().next() else { return };
     let s = state.scale;
@@ -94,7 +93,7 @@ mod tests {
 
     #[test]
     fn a_red_stone_preview_names_the_group_it_captures() {
-        let mut game = open(GameKind::RedStone, &[("size".into(), "5".into())], None).unwrap();
+        let mut game = open(GameKind::named("red-stone"), &[("size".into(), "5".into())], None).unwrap();
         for d in ["A1", "A2", "C3", "B2"] {
             game.play_decision(d).unwrap();
         }

@@ -2,11 +2,10 @@
 //! line that leaves an edge continues to a faded copy of the space it reaches on the other side,
 //! named and showing what stands there.
 
-use super::look::{rgb, side_colour};
 use super::project::BoardState;
-use crate::app::settings_io::CurrentSettings;
-use crate::app::theme::board_palette;
-use crate::app::turn::TurnSystems;
+use crate::app::AppSystems;
+use crate::app::settings::CurrentSettings;
+use crate::app::theme::{board_palette, rgb};
 use bevy::prelude::*;
 
 /// A faded copy of a space across the seam, or the line leading to it.
@@ -14,7 +13,7 @@ use bevy::prelude::*;
 struct WrapCue;
 
 pub fn plugin(app: &mut App) {
-    app.add_systems(Update, show_wrap_cues.in_set(TurnSystems::Present).run_if(resource_exists::<Assets<Mesh>>));
+    app.add_systems(Update, show_wrap_cues.in_set(AppSystems::Present).run_if(super::drawing));
 }
 
 /// How far apart two ghost positions may be and still be the same copy (board units).
@@ -27,10 +26,12 @@ fn show_wrap_cues(
     old: Query<Entity, With<WrapCue>>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
+    current: Option<Res<crate::app::match_state::CurrentMatch>>,
 ) {
     if !state.is_changed() && !settings.is_changed() {
         return;
     }
+    let Some(kind) = current.map(|m| m.game.kind()) else { return };
     for e in &old {
         commands.entity(e).despawn();
     }
@@ -63,11 +64,11 @@ fn show_wrap_cues(
         }
         ghosts.push(ghost);
         if let Some(piece) = &to.piece {
-            let (fill, _) = side_colour(&pal, piece.owner, piece.kind);
+            let (fill, _) = pal.piece(kind, piece.owner);
             commands.spawn((
                 WrapCue,
                 Mesh2d(dot.clone()),
-                MeshMaterial2d(materials.add(fill.with_alpha(0.4))),
+                MeshMaterial2d(materials.add(rgb(fill).with_alpha(0.4))),
                 Transform::from_translation(b.extend(-0.8)),
                 ChildOf(root),
             ));

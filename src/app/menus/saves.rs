@@ -3,13 +3,12 @@
 //! text in any record form, a file, an upload in the browser), which is kept as a save and opened
 //! in the replay.
 
-use super::widgets::{item, key_hints, screen_frame};
-use super::{MenuClicked, MenuFocus, MenuInput, reset_focus};
 use crate::app::AppSystems;
 use crate::app::input::{Action, ActionPressed};
-use crate::app::replay::{Replay, open_record};
+use crate::app::playing::Replay;
 use crate::app::screen::Screen;
-use crate::app::settings_io::SaveStore;
+use crate::app::settings::SaveStore;
+use crate::app::ui::{MenuClicked, MenuFocus, MenuInput, item, key_hints, menu_inputs_from, reset_focus, screen_frame};
 use crate::save::{SaveEntry, delete_named, list_saves, load_named};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -58,7 +57,7 @@ pub fn plugin(app: &mut App) {
     app.add_systems(OnEnter(Screen::Saves), (reset_focus, refresh));
     app.add_systems(
         Update,
-        (saves_input, import_record).chain().in_set(AppSystems::Update).run_if(in_state(Screen::Saves)),
+        (saves_input, import_record).chain().in_set(AppSystems::Menus).run_if(in_state(Screen::Saves)),
     );
     #[cfg(target_arch = "wasm32")]
     app.add_systems(Update, receive_upload.before(import_record).run_if(in_state(Screen::Saves)));
@@ -104,7 +103,7 @@ fn saves_input(
         }
         return;
     }
-    for input in super::menu_inputs_from(&mut focus, n + 2, &without_tab, &clicks) {
+    for input in menu_inputs_from(&mut focus, n + 2, &without_tab, &clicks) {
         match input {
             MenuInput::Back if list.confirm_delete.is_some() => list.confirm_delete = None,
             MenuInput::Back => next.set(Screen::Title),
@@ -129,7 +128,7 @@ fn saves_input(
         }
         let opened = load_named(&store.0, &entry.name)
             .map_err(|e| e.to_string())
-            .and_then(|record| open_record(&record).map(|(current, replay)| (current, replay, record)));
+            .and_then(|record| Replay::open(&record).map(|(current, replay)| (current, replay, record)));
         match opened {
             Ok((mut current, replay, _)) => {
                 if action == SaveAction::Open && !current.is_over() {
@@ -168,7 +167,7 @@ fn import_record(
     for ImportRecord(text) in imports.read() {
         let opened = crate::save::GameRecord::from_file_text(text)
             .map_err(|e| e.to_string())
-            .and_then(|record| open_record(&record).map(|(current, replay)| (current, replay, record)));
+            .and_then(|record| Replay::open(&record).map(|(current, replay)| (current, replay, record)));
         match opened {
             Ok((current, replay, record)) => {
                 let name = import_name(&list, record.game);

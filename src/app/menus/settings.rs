@@ -1,13 +1,13 @@
 //! The settings screen: volumes, animation speed, theme, coordinates, hints, and the keys of
 //! every action (choose one, press the new key).
 
-use super::widgets::{item, key_hints, screen_frame, value_item};
-use super::{MenuClicked, MenuFocus, MenuInput, read_menu_inputs, reset_focus};
 use crate::app::AppSystems;
-use crate::app::input::{Action, ActionPressed};
-use crate::app::key_bindings::{BINDABLE, KeyBindings, key_label};
+use crate::app::input::{Action, ActionPressed, BINDABLE, KeyBindings, key_label};
 use crate::app::screen::Screen;
-use crate::app::settings_io::CurrentSettings;
+use crate::app::settings::CurrentSettings;
+use crate::app::ui::{
+    MenuClicked, MenuFocus, MenuInput, item, key_hints, read_menu_inputs, reset_focus, screen_frame, value_item,
+};
 use crate::save::{AnimationSpeed, Settings, Theme};
 use bevy::input::ButtonState;
 use bevy::input::keyboard::KeyboardInput;
@@ -46,7 +46,7 @@ struct Rebinding {
 pub fn plugin(app: &mut App) {
     app.init_resource::<Rebinding>();
     app.add_systems(OnEnter(Screen::Settings), (reset_focus, |mut r: ResMut<Rebinding>| *r = Rebinding::default()));
-    app.add_systems(Update, settings_input.in_set(AppSystems::Update).run_if(in_state(Screen::Settings)));
+    app.add_systems(Update, settings_input.in_set(AppSystems::Menus).run_if(in_state(Screen::Settings)));
     app.add_systems(EguiPrimaryContextPass, draw_settings.run_if(in_state(Screen::Settings)));
 }
 

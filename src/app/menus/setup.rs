@@ -1,14 +1,15 @@
 //! The setup screen of one game: its rules options, then start.
 
-use super::widgets::{item, key_hints, screen_frame, value_item};
-use super::{MenuClicked, MenuFocus, MenuInput, read_menu_inputs, reset_focus};
 use crate::ai::Level;
-use crate::app::AppSystems;
 use crate::app::input::ActionPressed;
 use crate::app::match_state::CurrentMatch;
-use crate::app::match_state::side_label;
+use crate::app::playing::{Replay, SetupRequested};
 use crate::app::screen::Screen;
-use crate::games::{self, GameKind};
+use crate::app::ui::{
+    MenuClicked, MenuFocus, MenuInput, item, key_hints, read_menu_inputs, reset_focus, screen_frame, value_item,
+};
+use crate::app::{AppSystems, Launch};
+use crate::games::GameKind;
 use crate::rules::{OptionKind, OptionSpec, Side};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
@@ -31,7 +32,7 @@ pub struct SetupChoice {
 impl Default for SetupChoice {
     fn default() -> Self {
         SetupChoice {
-            kind: GameKind::Gravel,
+            kind: GameKind::all().next().expect("the registry lists games"),
             specs: &[],
             values: Vec::new(),
             message: None,
@@ -46,10 +47,10 @@ impl SetupChoice {
     pub fn select(&mut self, kind: GameKind, overrides: &[(String, String)]) {
         self.kind = kind;
         self.message = None;
-        match games::open(kind, &[], None) {
+        self.side_names = Side::BOTH.map(|side| kind.side_name(side).to_string());
+        match kind.open(&[], None) {
             Ok(game) => {
-                self.side_names = Side::BOTH.map(|side| side_label(game.as_ref(), side));
-                self.specs = game.option_specs();
+                self.specs = kind.option_specs();
                 self.values = game.option_pairs();
                 for (k, v) in overrides {
                     if let Some(slot) = self.values.iter_mut().find(|(key, _)| key.eq_ignore_ascii_case(k)) {
@@ -58,7 +59,7 @@ impl SetupChoice {
                         self.values.push((k.clone(), v.clone()));
                     }
                 }
-                if let Err(e) = games::open(kind, &self.values, None) {
+                if let Err(e) = kind.open(&self.values, None) {
                     self.message = Some(e.to_string());
                 }
             }
@@ -86,7 +87,7 @@ impl SetupChoice {
             }
             OptionKind::Text => return,
         };
-        self.message = games::open(self.kind, &self.values, None).err().map(|e| e.to_string());
+        self.message = self.kind.open(&self.values, None).err().map(|e| e.to_string());
     }
 
     fn value(&self, key: &str) -> &str {
@@ -118,9 +119,51 @@ impl SetupChoice {
 
 pub fn plugin(app: &mut App) {
     app.init_resource::<SetupChoice>();
+    app.add_systems(Startup, apply_launch);
     app.add_systems(OnEnter(Screen::Setup), reset_focus);
-    app.add_systems(Update, setup_input.in_set(AppSystems::Update).run_if(in_state(Screen::Setup)));
+    app.add_systems(Update, open_requested_setup.in_set(AppSystems::Menus));
+    app.add_systems(Update, setup_input.in_set(AppSystems::Menus).run_if(in_state(Screen::Setup)));
     app.add_systems(EguiPrimaryContextPass, draw_setup.run_if(in_state(Screen::Setup)));
+}
+
+/// `stoneyard play --game X` opens that game's setup screen directly; `--load FILE` its replay.
+fn apply_launch(
+    mut commands: Commands,
+    launch: Option<Res<Launch>>,
+    mut setup: ResMut<SetupChoice>,
+    mut next: ResMut<NextState<Screen>>,
+) {
+    let Some(launch) = launch else { return };
+    if let Some(record) = &launch.load {
+        // The record was checked when it was read; a failure here is still reported, not fatal.
+        match Replay::open(record) {
+            Ok((current, replay)) => {
+                commands.insert_resource(current);
+                commands.insert_resource(replay);
+                next.set(Screen::Playing);
+            }
+            Err(e) => error!("the record cannot be opened: {e}"),
+        }
+        return;
+    }
+    if let Some(kind) = launch.game {
+        setup.select(kind, &launch.options);
+        setup.players = [None, launch.opponent];
+        next.set(Screen::Setup);
+    }
+}
+
+/// "Change options" at the end of a game: its setup, with its options and players.
+fn open_requested_setup(
+    mut requests: MessageReader<SetupRequested>,
+    mut setup: ResMut<SetupChoice>,
+    mut next: ResMut<NextState<Screen>>,
+) {
+    if let Some(request) = requests.read().last() {
+        setup.select(request.kind, &request.options);
+        setup.players = request.players;
+        next.set(Screen::Setup);
+    }
 }
 
 fn setup_input(
@@ -139,7 +182,7 @@ fn setup_input(
             MenuInput::Activate(i) if i < n => setup.adjust(i, 1),
             MenuInput::Adjust(i, d) if i == n || i == n + 1 => setup.adjust_player(i - n, d),
             MenuInput::Activate(i) if i == n || i == n + 1 => setup.adjust_player(i - n, 1),
-            MenuInput::Activate(i) if i == n + 2 => match games::open(setup.kind, &setup.values, None) {
+            MenuInput::Activate(i) if i == n + 2 => match setup.kind.open(&setup.values, None) {
                 Ok(game) => {
                     let mut current = CurrentMatch::new(game);
                     current.players = setup.players;
@@ -162,7 +205,7 @@ fn draw_setup(
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let kind = setup.kind;
-    screen_frame(ctx, kind.name(), &format!("by {} — {}", kind.designer(), kind.tagline()), |ui| {
+    screen_frame(ctx, kind.name(), &format!("by {} — {}", kind.designer, kind.tagline), |ui| {
         for (i, spec) in setup.specs.iter().enumerate() {
             value_item(ui, i, focus.0 == i, spec.label, setup.value(spec.key), &mut clicks);
         }

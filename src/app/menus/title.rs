@@ -1,18 +1,18 @@
 //! The title screen: the five games, continue, saved games, settings, quit.
 
-use super::widgets::{item, key_hints, screen_frame};
-use super::{MenuClicked, MenuFocus, MenuInput, SetupChoice, read_menu_inputs, reset_focus};
+use super::setup::SetupChoice;
 use crate::app::AppSystems;
 use crate::app::input::ActionPressed;
 use crate::app::match_state::CurrentMatch;
 use crate::app::screen::Screen;
+use crate::app::ui::{MenuClicked, MenuFocus, MenuInput, item, key_hints, read_menu_inputs, reset_focus, screen_frame};
 use crate::games::GameKind;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
 
 /// The items of the title menu, in order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TitleItem {
+enum TitleItem {
     Continue,
     Game(GameKind),
     Saves,
@@ -23,12 +23,12 @@ pub enum TitleItem {
 }
 
 /// The title items; "Continue" only while a game is in progress.
-pub fn title_items(has_match: bool) -> Vec<TitleItem> {
+fn title_items(has_match: bool) -> Vec<TitleItem> {
     let mut items = Vec::new();
     if has_match {
         items.push(TitleItem::Continue);
     }
-    items.extend(GameKind::ALL.map(TitleItem::Game));
+    items.extend(GameKind::all().map(TitleItem::Game));
     items.push(TitleItem::Saves);
     items.push(TitleItem::Settings);
     #[cfg(not(target_arch = "wasm32"))]
@@ -38,7 +38,7 @@ pub fn title_items(has_match: bool) -> Vec<TitleItem> {
 
 pub fn plugin(app: &mut App) {
     app.add_systems(OnEnter(Screen::Title), reset_focus);
-    app.add_systems(Update, title_input.in_set(AppSystems::Update).run_if(in_state(Screen::Title)));
+    app.add_systems(Update, title_input.in_set(AppSystems::Menus).run_if(in_state(Screen::Title)));
     app.add_systems(EguiPrimaryContextPass, draw_title.run_if(in_state(Screen::Title)));
 }
 
@@ -81,9 +81,7 @@ fn draw_title(
         for (i, it) in items.iter().enumerate() {
             let (label, detail) = match it {
                 TitleItem::Continue => ("Continue".to_string(), "Back to the game in progress".to_string()),
-                TitleItem::Game(kind) => {
-                    (kind.name().to_string(), format!("by {} — {}", kind.designer(), kind.tagline()))
-                }
+                TitleItem::Game(kind) => (kind.name().to_string(), format!("by {} — {}", kind.designer, kind.tagline)),
                 TitleItem::Saves => ("Saved games".to_string(), "Continue, replay or delete".to_string()),
                 TitleItem::Settings => ("Settings".to_string(), String::new()),
                 TitleItem::Quit => ("Quit".to_string(), String::new()),

@@ -1,6 +1,6 @@
 //! bevy_kira_audio: sound on three channels whose volumes follow the settings.
 
-use crate::app::settings_io::CurrentSettings;
+use crate::app::settings::CurrentSettings;
 use bevy::prelude::*;
 use bevy_kira_audio::prelude::*;
 

@@ -9,11 +9,5 @@ pub use kira::{EffectsChannel, MusicChannel, UiChannel};
 use bevy::prelude::*;
 
 pub fn plugin(app: &mut App) {
-    app.add_plugins((
-        egui::plugin,
-        kira::plugin,
-        winit::plugin,
-        crate::app::input::devices_plugin,
-        crate::app::audio::plugin,
-    ));
+    app.add_plugins((egui::plugin, kira::plugin, winit::plugin));
 }

@@ -2,8 +2,11 @@
 //! Devices feed `ActionState<Action>`; this module turns presses into `ActionPressed` messages,
 //! which are all the screens read (tests send the same messages).
 
+mod bindings;
+
+pub use bindings::{BINDABLE, KeyBindings, key_label};
+
 use super::AppSystems;
-use super::key_bindings::{BINDABLE, KeyBindings};
 use bevy::input::ButtonState;
 use bevy::input::keyboard::KeyboardInput;
 use bevy::prelude::*;
@@ -99,9 +102,10 @@ pub struct TypingText(pub bool);
 
 /// The entity that owns the player's `InputMap` and `ActionState`.
 #[derive(Component)]
-pub struct PlayerInput;
+struct PlayerInput;
 
 pub fn plugin(app: &mut App) {
+    app.add_plugins(bindings::plugin);
     app.add_message::<ActionPressed>();
     app.init_resource::<TypingText>();
     // Registered by Bevy's input plugin in the game; headless apps read none.

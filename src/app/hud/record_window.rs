@@ -1,28 +1,27 @@
 //! The "Record" window on the board: the game in its spec's record notation, to copy, or to save
 //! as a file (a download in the browser), as text or as the full JSON record.
 
-use super::match_state::CurrentMatch;
-use super::save_io::record_of;
-use super::screen::Screen;
-use super::settings_io::SaveStore;
+use super::Panels;
+use crate::app::match_state::CurrentMatch;
+use crate::app::screen::Screen;
+use crate::app::settings::SaveStore;
 use crate::save::GameRecord;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-/// The window's state; the texts are rebuilt only when the game changed.
+/// The window's texts, rebuilt only when the game changed, and what the last button did.
 #[derive(Resource, Debug, Default)]
-pub struct RecordWindow {
-    pub open: bool,
+struct RecordWindow {
     /// The decisions the texts were made from.
     made_from: Option<Vec<String>>,
-    pub text: String,
+    text: String,
     json: String,
-    pub message: Option<String>,
+    message: Option<String>,
 }
 
 /// Which form of the record a file holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ExportForm {
+enum ExportForm {
     /// The spec's record notation (`.txt`).
     Text,
     /// Everything, players and seed included (`.json`).
@@ -37,12 +36,12 @@ pub fn plugin(app: &mut App) {
 
 /// The record as the spec writes it; when a record cannot be written that way (it should not
 /// happen for a game the engine played), the plain decision list says as much as can be said.
-pub fn spec_text(record: &GameRecord) -> String {
+fn spec_text(record: &GameRecord) -> String {
     record.to_spec_text().unwrap_or_else(|_| record.to_text())
 }
 
 /// A file name for an export: the game and when it started (`red-stone-1763820000.txt`).
-pub fn export_file_name(record: &GameRecord, form: ExportForm) -> String {
+fn export_file_name(record: &GameRecord, form: ExportForm) -> String {
     let ext = match form {
         ExportForm::Text => "txt",
         ExportForm::Json => "json",
@@ -52,11 +51,11 @@ pub fn export_file_name(record: &GameRecord, form: ExportForm) -> String {
 
 /// Writes the export: a file under `exports/` in the data folder natively, a download on the web.
 /// Says where it went.
-pub fn save_export(store: &mut SaveStore, file_name: &str, contents: &str) -> Result<String, String> {
+fn save_export(store: &mut SaveStore, file_name: &str, contents: &str) -> Result<String, String> {
     #[cfg(target_arch = "wasm32")]
     {
         let _ = store;
-        super::web_files::download(file_name, contents)?;
+        crate::app::web_files::download(file_name, contents)?;
         Ok(format!("Downloaded {file_name}."))
     }
     #[cfg(not(target_arch = "wasm32"))]
@@ -71,7 +70,7 @@ fn refresh(window: &mut RecordWindow, current: &CurrentMatch) {
     if window.made_from.as_ref() == Some(&current.history) {
         return;
     }
-    let record = record_of(current);
+    let record = current.record();
     window.text = spec_text(&record);
     window.json = record.to_json();
     window.made_from = Some(current.history.clone());
@@ -81,16 +80,17 @@ fn draw_record_window(
     mut contexts: EguiContexts,
     current: Option<Res<CurrentMatch>>,
     mut window: ResMut<RecordWindow>,
+    mut panels: ResMut<Panels>,
     mut store: ResMut<SaveStore>,
 ) -> Result {
     let Some(current) = current else { return Ok(()) };
-    if !window.open {
+    if !panels.record_open {
         return Ok(());
     }
     refresh(&mut window, &current);
     let ctx = contexts.ctx_mut()?;
     let mut open = true;
-    let record = record_of(&current);
+    let record = current.record();
     egui::Window::new("Game record")
         .open(&mut open)
         .collapsible(false)
@@ -119,6 +119,8 @@ fn draw_record_window(
                 ui.label(egui::RichText::new(m).size(13.0));
             }
         });
-    window.open = open;
+    if !open {
+        panels.record_open = false;
+    }
     Ok(())
 }

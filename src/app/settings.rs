@@ -1,4 +1,5 @@
-//! The settings as a resource: loaded at start-up, saved whenever they change.
+//! The player's settings as a resource (loaded at start-up, saved whenever they change) and the
+//! store that keeps settings and games (files natively, localStorage in the browser).
 
 use crate::save::{Settings, Store};
 use bevy::prelude::*;

@@ -4,9 +4,10 @@
 //! as a person. The same search answers a person's request for a hint, and paces games where the
 //! computer plays both sides so they can be watched.
 
+use super::AppSystems;
 use super::match_state::CurrentMatch;
+use super::playing::{BoardAnimating, ComputerStatus, DecisionChosen, HintRequested, HintShown, MoveNow, Spectating};
 use super::screen::Screen;
-use super::turn::{DecisionChosen, TurnSystems};
 use crate::ai::{AiSession, Level};
 use crate::games::DynGame;
 use crate::rules::Side;
@@ -16,11 +17,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 /// One search in progress (or none).
 #[derive(Default)]
-pub struct Search {
+struct Search {
     /// Which decision of the match it is about (the history length when it started).
     for_decision: Option<usize>,
-    pub side: Option<Side>,
-    pub level: Option<Level>,
     /// Raised by "move now", or when the position it thinks about is gone.
     stop: Arc<AtomicBool>,
     #[cfg(not(target_arch = "wasm32"))]
@@ -28,16 +27,16 @@ pub struct Search {
     #[cfg(target_arch = "wasm32")]
     session: Option<std::sync::Mutex<Box<dyn AiSession>>>,
     /// Wall-clock start, for the indicator.
-    pub started: Option<web_time::Instant>,
+    started: Option<web_time::Instant>,
 }
 
 impl Search {
-    pub fn is_running(&self) -> bool {
+    fn is_running(&self) -> bool {
         self.for_decision.is_some()
     }
 
     /// Asks the search to answer with what it has.
-    pub fn move_now(&self) {
+    fn move_now(&self) {
         self.stop.store(true, Ordering::Relaxed);
     }
 
@@ -50,16 +49,15 @@ impl Search {
     /// Starts thinking for `side` about decision number `n` of `game`.
     fn start(&mut self, game: &dyn DynGame, side: Side, level: Level, seed: u64, n: usize) {
         self.clear();
-        let session: Box<dyn AiSession> = match game.ai_session(side, level, seed, Some(self.stop.clone())) {
-            Ok(s) => s,
-            Err(e) => {
-                warn!("the computer cannot decide here: {e}");
-                return;
-            }
-        };
+        let session: Box<dyn AiSession> =
+            match crate::ai::games::session(game, side, level, seed, Some(self.stop.clone())) {
+                Ok(s) => s,
+                Err(e) => {
+                    warn!("the computer cannot decide here: {e}");
+                    return;
+                }
+            };
         self.for_decision = Some(n);
-        self.side = Some(side);
-        self.level = Some(level);
         self.started = Some(web_time::Instant::now());
         #[cfg(not(target_arch = "wasm32"))]
         {
@@ -117,70 +115,48 @@ impl Search {
 #[cfg(target_arch = "wasm32")]
 const SLICE: std::time::Duration = std::time::Duration::from_millis(6);
 
-/// The computer's own search for its next decision.
-#[derive(Resource, Default, Deref, DerefMut)]
-pub struct Thinking(#[deref] pub Search, Option<String>);
-
-impl Thinking {
-    pub fn is_thinking(&self) -> bool {
-        self.0.is_running()
-    }
-}
-
-/// A hint for the person to act: the decision the computer would make in their place.
+/// The computer's own search for its next decision, and its answer once found (it waits while
+/// the board still animates the last move).
 #[derive(Resource, Default)]
-pub struct Hint {
+struct Thinking {
     search: Search,
-    /// The suggestion and the decision number it is for.
-    pub suggestion: Option<(usize, String)>,
+    answer: Option<String>,
 }
 
-impl Hint {
-    pub fn is_searching(&self) -> bool {
-        self.search.is_running()
-    }
-
-    /// The suggestion if it is still for the current position.
-    pub fn current(&self, current: &CurrentMatch) -> Option<&str> {
-        self.suggestion.as_ref().filter(|(n, _)| *n == current.history.len()).map(|(_, d)| d.as_str())
-    }
-}
-
-/// Asks for a hint for the acting person.
-#[derive(Message, Debug, Clone, Copy, Default)]
-pub struct HintRequested;
-
-/// How a game between two computers is watched.
-#[derive(Resource, Debug, Clone, Copy)]
-pub struct Spectating {
-    /// Seconds between decisions when the computer plays both sides.
-    pub pace: f32,
-    pub paused: bool,
-}
-
-impl Default for Spectating {
-    fn default() -> Self {
-        Spectating { pace: 0.8, paused: false }
-    }
-}
-
-/// The paces offered in the HUD: (name, seconds between decisions).
-pub const PACES: [(&str, f32); 4] = [("Slow", 2.0), ("Normal", 0.8), ("Fast", 0.2), ("Fastest", 0.0)];
+/// The search for a hint: the decision the computer would make in the person's place.
+#[derive(Resource, Default)]
+struct HintSearch(Search);
 
 /// The level that gives hints: strong enough to be worth asking, quick enough to wait for.
 const HINT_LEVEL: Level = Level::Medium;
 
 pub fn plugin(app: &mut App) {
-    app.init_resource::<Thinking>().init_resource::<Hint>().init_resource::<Spectating>();
-    app.add_message::<HintRequested>();
+    app.init_resource::<Thinking>().init_resource::<HintSearch>();
     // Registered by the window plugin in the game; headless apps need it too.
     app.add_message::<bevy::window::RequestRedraw>();
-    app.add_systems(OnExit(Screen::Playing), |mut t: ResMut<Thinking>, mut h: ResMut<Hint>| {
-        t.clear();
-        h.search.clear();
-        h.suggestion = None;
-    });
-    app.add_systems(Update, (drive_computer, drive_hint).in_set(TurnSystems::Intent).before(super::turn::take_intent));
+    app.add_systems(OnExit(Screen::Playing), forget_searches);
+    app.add_systems(Update, (drive_computer, drive_hint, tell_status).chain().in_set(AppSystems::Choose));
+}
+
+fn forget_searches(mut thinking: ResMut<Thinking>, mut hint: ResMut<HintSearch>, mut shown: ResMut<HintShown>) {
+    thinking.search.clear();
+    thinking.answer = None;
+    hint.0.clear();
+    *shown = HintShown::default();
+}
+
+/// Tells the other features what the computer is doing.
+fn tell_status(
+    thinking: Res<Thinking>,
+    hint: Res<HintSearch>,
+    mut status: ResMut<ComputerStatus>,
+    mut shown: ResMut<HintShown>,
+) {
+    let since = if thinking.search.is_running() { thinking.search.started } else { None };
+    status.set_if_neq(ComputerStatus { thinking_since: since });
+    if shown.searching != hint.0.is_running() {
+        shown.searching = hint.0.is_running();
+    }
 }
 
 /// Seeds each decision's search from the match seed and the decision number.
@@ -188,27 +164,31 @@ fn decision_seed(current: &CurrentMatch, n: usize, salt: u64) -> u64 {
     current.seed ^ (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ salt
 }
 
-#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
+#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or message
 fn drive_computer(
     current: Res<CurrentMatch>,
     mut thinking: ResMut<Thinking>,
     spectating: Res<Spectating>,
-    animating: Query<(), With<super::board::fx::Tween>>,
+    animating: Res<BoardAnimating>,
+    mut move_now: MessageReader<MoveNow>,
     mut last_change: Local<Option<(usize, web_time::Instant)>>,
     mut decide: MessageWriter<DecisionChosen>,
     mut redraw: MessageWriter<bevy::window::RequestRedraw>,
 ) {
+    if move_now.read().count() > 0 {
+        thinking.search.move_now();
+    }
     let n = current.history.len();
     if last_change.is_none_or(|(len, _)| len != n) {
         *last_change = Some((n, web_time::Instant::now()));
     }
     let Some((side, level)) = current.computer_to_act() else {
-        if thinking.is_thinking() {
-            thinking.clear();
+        if thinking.search.is_running() {
+            thinking.search.clear();
         }
         return;
     };
-    if current.players.iter().all(Option::is_some) && thinking.for_decision != Some(n) {
+    if current.players.iter().all(Option::is_some) && thinking.search.for_decision != Some(n) {
         // Computer against computer: wait for the pace (and while paused) so people can follow.
         let waited = last_change.map_or(0.0, |(_, at)| at.elapsed().as_secs_f32());
         if spectating.paused || waited < spectating.pace {
@@ -218,19 +198,20 @@ fn drive_computer(
             return;
         }
     }
-    if thinking.for_decision != Some(n) {
+    if thinking.search.for_decision != Some(n) {
         // A new decision to make (or the position changed under an old search: undo).
-        thinking.1 = None;
-        thinking.start(current.game.as_ref(), side, level, decision_seed(&current, n, 0), n);
+        thinking.answer = None;
+        let seed = decision_seed(&current, n, 0);
+        thinking.search.start(current.game.as_ref(), side, level, seed, n);
     }
     // Keep frames coming while thinking, even in reactive mode.
     redraw.write(bevy::window::RequestRedraw);
-    if let Some(decision) = thinking.poll().filter(|d| !d.is_empty()) {
-        thinking.1 = Some(decision);
+    if let Some(decision) = thinking.search.poll().filter(|d| !d.is_empty()) {
+        thinking.answer = Some(decision);
     }
     // The answer waits while the last move still animates, so the computer's move never hides it.
-    if animating.is_empty()
-        && let Some(decision) = thinking.1.take()
+    if !animating.0
+        && let Some(decision) = thinking.answer.take()
     {
         decide.write(DecisionChosen(decision));
     }
@@ -238,31 +219,32 @@ fn drive_computer(
 
 fn drive_hint(
     current: Res<CurrentMatch>,
-    mut hint: ResMut<Hint>,
+    mut search: ResMut<HintSearch>,
+    mut shown: ResMut<HintShown>,
     mut requests: MessageReader<HintRequested>,
     mut redraw: MessageWriter<bevy::window::RequestRedraw>,
 ) {
     let n = current.history.len();
-    if hint.search.for_decision.is_some_and(|m| m != n) {
-        hint.search.clear();
+    if search.0.for_decision.is_some_and(|m| m != n) {
+        search.0.clear();
     }
     if !requests.is_empty() {
         requests.clear();
         if let Some(side) = current.acting_side().filter(|&s| current.player_of(s).is_none())
             && !current.is_over()
-            && hint.current(&current).is_none()
-            && !hint.is_searching()
+            && shown.current(&current).is_none()
+            && !search.0.is_running()
         {
-            let game = current.game.as_ref();
-            hint.search.start(game, side, HINT_LEVEL, decision_seed(&current, n, 0x4849_4E54), n);
+            let seed = decision_seed(&current, n, 0x4849_4E54);
+            search.0.start(current.game.as_ref(), side, HINT_LEVEL, seed, n);
         }
     }
-    if hint.is_searching() {
+    if search.0.is_running() {
         redraw.write(bevy::window::RequestRedraw);
-        if let Some(decision) = hint.search.poll() {
-            hint.search.for_decision = None;
+        if let Some(decision) = search.0.poll() {
+            search.0.for_decision = None;
             if !decision.is_empty() {
-                hint.suggestion = Some((n, decision));
+                shown.suggestion = Some((n, decision));
             }
         }
     }

@@ -1,9 +1,9 @@
 //! The browser page mirrors the match (screen, moves, where each space is on the canvas) into a
 //! hidden element, so end-to-end tests can follow a game without reading pixels.
 
-use super::board::BoardState;
-use super::match_state::CurrentMatch;
-use super::screen::Screen;
+use super::project::BoardState;
+use crate::app::match_state::CurrentMatch;
+use crate::app::screen::Screen;
 use bevy::prelude::*;
 use serde_json::json;
 

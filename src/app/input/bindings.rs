@@ -1,8 +1,8 @@
 //! The keyboard keys of each action: the defaults, the player's changes (kept in the settings by
 //! name), and rebinding one action to a new key without ever leaving an action keyless.
 
-use super::input::{Action, DEFAULT_KEYS};
-use super::settings_io::CurrentSettings;
+use super::{Action, DEFAULT_KEYS};
+use crate::app::settings::CurrentSettings;
 use crate::save::KeyBinding;
 use bevy::prelude::*;
 

@@ -1,14 +1,13 @@
 //! The rules window (HUD → Rules): each game's summary in words and its illustrations, the spec's
 //! worked examples drawn before and after their move with the board's own colours.
 
-use super::hud::HudPanels;
-use super::match_state::CurrentMatch;
-use super::rules_help::{illustrations, rules_summary};
-use super::screen::Screen;
-use super::settings_io::CurrentSettings;
-use super::theme::{BoardPalette, board_palette};
-use crate::games::{GameKind, open};
-use crate::rules::{BoardView, Layout, PieceView, Side, cells_in_token};
+use super::Panels;
+use crate::app::match_state::CurrentMatch;
+use crate::app::screen::Screen;
+use crate::app::settings::CurrentSettings;
+use crate::app::theme::{BoardPalette, board_palette};
+use crate::games::GameKind;
+use crate::rules::{BoardView, Layout, PieceShape, cells_in_token};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
@@ -26,27 +25,23 @@ struct Drawn {
 
 /// The illustrations of one game, built once (they never change).
 fn build(kind: GameKind) -> Vec<Drawn> {
-    illustrations(kind)
+    kind.rules
+        .illustrations
         .iter()
         .filter_map(|ill| {
             let options: Vec<(String, String)> =
                 ill.options.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-            let before = open(kind, &options, Some(ill.position)).ok()?;
+            let before = kind.open(&options, Some(ill.position)).ok()?;
             let mut after = before.clone_box();
             after.play_token(ill.play).ok()?;
-            Some(Drawn {
-                caption: ill.caption,
-                play: ill.play,
-                before: before.board_view()?,
-                after: after.board_view()?,
-            })
+            Some(Drawn { caption: ill.caption, play: ill.play, before: before.board_view(), after: after.board_view() })
         })
         .collect()
 }
 
 fn draw_rules_window(
     mut contexts: EguiContexts,
-    mut panels: ResMut<HudPanels>,
+    mut panels: ResMut<Panels>,
     current: Option<Res<CurrentMatch>>,
     settings: Res<CurrentSettings>,
     mut cache: Local<Option<(GameKind, Vec<Drawn>)>>,
@@ -72,7 +67,7 @@ fn draw_rules_window(
         .anchor(egui::Align2::LEFT_TOP, egui::vec2(16.0, 16.0))
         .show(ctx, |ui| {
             egui::ScrollArea::vertical().auto_shrink([false, false]).max_height(height - 110.0).show(ui, |ui| {
-                for (heading, text) in rules_summary(kind) {
+                for (heading, text) in kind.rules.sections {
                     ui.label(egui::RichText::new(*heading).size(18.0).strong());
                     ui.label(egui::RichText::new(*text).size(15.0));
                     ui.add_space(6.0);
@@ -91,7 +86,9 @@ fn draw_rules_window(
                 }
             });
         });
-    panels.rules_open = open;
+    if !open {
+        panels.rules_open = false;
+    }
     Ok(())
 }
 
@@ -100,16 +97,6 @@ const PICTURE: f32 = 190.0;
 
 fn colour(c: [u8; 3]) -> egui::Color32 {
     egui::Color32::from_rgb(c[0], c[1], c[2])
-}
-
-/// The fill of a piece: Gravel's first side (Light) is light, every other first side dark.
-fn piece_colour(pal: &BoardPalette, kind: GameKind, piece: &PieceView) -> (egui::Color32, egui::Color32) {
-    let light_first = kind == GameKind::Gravel;
-    match piece.owner {
-        Some(side) if (side == Side::First) != light_first => (colour(pal.first), colour(pal.first_text)),
-        Some(_) => (colour(pal.second), colour(pal.second_text)),
-        None => (colour(pal.neutral), egui::Color32::WHITE),
-    }
 }
 
 /// Draws a board view small: spaces, lines, control tint, burned squares and pieces, with the
@@ -160,22 +147,20 @@ fn paint_board(ui: &mut egui::Ui, view: &BoardView, pal: &BoardPalette, kind: Ga
     }
     for c in &view.cells {
         let centre = at(c.x, c.y);
-        if let Some(side) = c.marks.control {
-            let light_first = kind == GameKind::Gravel;
-            let tint = if (side == Side::First) != light_first { pal.first } else { pal.second };
+        if let Some(side) = c.marks.control.or(c.marks.chosen) {
+            let tint = pal.side(kind, side);
             let square = egui::Rect::from_center_size(centre, egui::vec2(unit * 0.9, unit * 0.9));
             painter.rect_filled(square, 0.0, colour(tint).gamma_multiply(0.3));
         }
         if let Some(piece) = &c.piece {
-            let (fill, text) = piece_colour(pal, kind, piece);
+            let (fill, text) = pal.piece(kind, piece.owner);
+            let (fill, text) = (colour(fill), colour(text));
             painter.circle_filled(centre, unit * 0.4, fill);
             painter.circle_stroke(centre, unit * 0.4, egui::Stroke::new(0.5, colour(pal.line)));
-            let label = if piece.count > 1 {
-                piece.count.to_string()
-            } else if kind == GameKind::HiddenIntention {
-                piece.kind.to_string()
-            } else {
-                String::new()
+            let label = match piece.shape {
+                PieceShape::Stack { height } if height > 1 => height.to_string(),
+                PieceShape::Figure { figure, .. } => figure.letter().to_string(),
+                _ => String::new(),
             };
             if !label.is_empty() {
                 painter.text(centre, egui::Align2::CENTER_CENTER, label, egui::FontId::proportional(unit * 0.5), text);

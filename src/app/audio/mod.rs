@@ -2,15 +2,18 @@
 //! channel (effects or UI), at the volumes of the settings. The cues are the committed Ogg files
 //! (`assets/sounds`, synthesised by `scripts/make-sounds.sh`), embedded and decoded at start-up.
 
+mod sound_files;
+
+use super::AppSystems;
 use super::input::{Action, ActionPressed};
 use super::match_state::CurrentMatch;
-use super::sound_files::SOUND_FILES;
+use super::playing::{DecisionRefused, EffectHappened};
 use super::third_party::{EffectsChannel, MusicChannel, UiChannel};
-use super::turn::{DecisionRefused, EffectHappened, TurnSystems};
 use crate::rules::{EffectKind, Outcome};
 use crate::synth::Cue;
 use bevy::prelude::*;
 use bevy_kira_audio::prelude::*;
+use sound_files::SOUND_FILES;
 use std::collections::HashMap;
 
 /// The decoded cues.
@@ -24,13 +27,13 @@ const CAPTURE_SIZES: u16 = 12;
 pub fn plugin(app: &mut App) {
     app.init_resource::<Sounds>();
     app.add_systems(Startup, (load_sounds, start_music));
-    app.add_systems(Update, (effect_sounds, refused_sound).in_set(TurnSystems::Present));
-    app.add_systems(Update, ui_sounds.in_set(super::AppSystems::Update));
+    app.add_systems(Update, (effect_sounds, refused_sound).in_set(AppSystems::Present));
+    app.add_systems(Update, ui_sounds.in_set(AppSystems::Menus));
 }
 
 /// Decodes the embedded sound file `stem`; a file that does not decode is reported and left out
 /// (the game stays playable, silently for that cue).
-pub fn decode_sound(stem: &str) -> Option<AudioSource> {
+fn decode_sound(stem: &str) -> Option<AudioSource> {
     let bytes = SOUND_FILES.iter().find(|(name, _)| *name == stem).map(|(_, bytes)| *bytes);
     let Some(bytes) = bytes else {
         warn!("no sound file for '{stem}'");
@@ -62,7 +65,7 @@ fn load_sounds(mut sounds: ResMut<Sounds>, mut assets: ResMut<Assets<AudioSource
 }
 
 /// The cue of an effect (`None` for effects that are heard through another one).
-pub fn cue_for(effect: &EffectKind) -> Option<Cue> {
+fn cue_for(effect: &EffectKind) -> Option<Cue> {
     Some(match effect {
         EffectKind::Placed { .. } => Cue::Place,
         EffectKind::Stacked { .. } | EffectKind::Collected { .. } | EffectKind::Distributed { .. } => Cue::Stack,

@@ -1,0 +1,261 @@
+//! Every press on the playing screen: the cursor, choosing spaces and drags, the choice list,
+//! decisions that name no space (Tab), undo and redo, hints, "move now", leaving the board.
+
+use super::builder::{decisions_between, on_cell};
+use super::cursor::step_towards;
+use super::fx::{Tween, finish_all};
+use super::project::BoardState;
+use crate::app::AppSystems;
+use crate::app::input::{Action, ActionPressed};
+use crate::app::match_state::CurrentMatch;
+use crate::app::playing::{
+    BoardCursor, CellChosen, Choice, ComputerStatus, DecisionChosen, DragChosen, HintRequested, MoveNow, Replay,
+    Secrecy, TurnBuilder, spaceless, undo_allowed,
+};
+use crate::app::screen::Screen;
+use crate::app::settings::CurrentSettings;
+use crate::app::ui::{MenuClicked, MenuFocus, MenuInput, menu_inputs_from, reset_focus};
+use bevy::ecs::system::SystemParam;
+use bevy::prelude::*;
+
+pub fn plugin(app: &mut App) {
+    app.add_systems(OnEnter(Screen::Playing), (|mut b: ResMut<TurnBuilder>| b.reset(), reset_focus));
+    app.add_systems(Update, board_input.in_set(AppSystems::Choose));
+}
+
+/// This frame's presses on the board.
+#[derive(SystemParam)]
+struct BoardPresses<'w, 's> {
+    actions: MessageReader<'w, 's, ActionPressed>,
+    clicks: MessageReader<'w, 's, MenuClicked>,
+    cells: MessageReader<'w, 's, CellChosen>,
+    drags: MessageReader<'w, 's, DragChosen>,
+}
+
+impl BoardPresses<'_, '_> {
+    fn any(&self) -> bool {
+        !self.actions.is_empty() || !self.clicks.is_empty() || !self.cells.is_empty()
+    }
+
+    fn clear(&mut self) {
+        self.actions.clear();
+        self.clicks.clear();
+        self.cells.clear();
+        self.drags.clear();
+    }
+}
+
+/// What the board's presses write to.
+#[derive(SystemParam)]
+struct BoardOutcomes<'w> {
+    decide: MessageWriter<'w, DecisionChosen>,
+    hint_requests: MessageWriter<'w, HintRequested>,
+    move_now: MessageWriter<'w, MoveNow>,
+    next: ResMut<'w, NextState<Screen>>,
+    settings: ResMut<'w, CurrentSettings>,
+    builder: ResMut<'w, TurnBuilder>,
+    focus: ResMut<'w, MenuFocus>,
+    cursor: ResMut<'w, BoardCursor>,
+}
+
+/// What the board's presses read.
+#[derive(SystemParam)]
+struct BoardContext<'w> {
+    state: Res<'w, BoardState>,
+    secrecy: Res<'w, Secrecy>,
+    computer: Res<'w, ComputerStatus>,
+    replay: Res<'w, Replay>,
+}
+
+fn board_input(
+    mut presses: BoardPresses,
+    mut out: BoardOutcomes,
+    context: BoardContext,
+    current: Option<ResMut<CurrentMatch>>,
+    mut tweens: Query<&mut Tween>,
+) {
+    let Some(mut current) = current else { return };
+    if context.replay.active || context.secrecy.handover.is_some() {
+        // The replay controls (`replay`) or the hand-over screen (`handover`) take the input.
+        presses.clear();
+        return;
+    }
+    if !tweens.is_empty() && presses.any() {
+        // A press while the board animates only skips to the end of the animations.
+        finish_all(&mut tweens);
+        presses.clear();
+        return;
+    }
+    let actions: Vec<Action> = presses.actions.read().map(|a| a.0).collect();
+    let clicks: Vec<MenuClicked> = presses.clicks.read().copied().collect();
+    let mut chosen_cells: Vec<String> = presses.cells.read().map(|c| c.0.clone()).collect();
+    let dragged: Vec<DragChosen> = presses.drags.read().cloned().collect();
+    let decisions = current.decisions_now();
+    // While the computer is to move, the person's board input must not decide for it.
+    let computer_to_move = !current.is_over() && current.acting_side().is_some_and(|s| current.player_of(s).is_some());
+    if computer_to_move && *out.builder != TurnBuilder::default() {
+        out.builder.reset();
+    }
+    if !out.builder.choices.is_empty() {
+        choose_from_list(&mut out, &actions, &clicks);
+        return;
+    }
+    for action in actions {
+        if let Some(cell) = apply_action(action, &mut current, &mut out, &context, &decisions, computer_to_move) {
+            chosen_cells.push(cell);
+        }
+    }
+    if current.is_over() {
+        return;
+    }
+    if computer_to_move {
+        if !chosen_cells.is_empty() || !dragged.is_empty() {
+            // The cursor still moves, but the board waits for the computer's decision.
+            current.message = Some("The computer is to move.".to_string());
+        }
+        return;
+    }
+    for drag in dragged {
+        apply_drag(&drag, &mut current, &mut out, &decisions);
+    }
+    for cell in chosen_cells {
+        apply_cell(&cell, &mut current, &mut out, &context, &decisions);
+    }
+}
+
+/// The open choice list takes the presses: move its focus, choose an entry, or close it.
+fn choose_from_list(out: &mut BoardOutcomes, actions: &[Action], clicks: &[MenuClicked]) {
+    let len = out.builder.choices.len() + 1; // the last entry closes the list
+    for input in menu_inputs_from(&mut out.focus, len, actions, clicks) {
+        match input {
+            MenuInput::Activate(i) if i < out.builder.choices.len() => {
+                match out.builder.choices[i].clone() {
+                    Choice::Decision(d) => {
+                        out.decide.write(DecisionChosen(d));
+                        out.builder.reset();
+                    }
+                    Choice::StartFrom(c) => {
+                        out.builder.choices.clear();
+                        out.builder.start = Some(c);
+                    }
+                }
+                return;
+            }
+            MenuInput::Activate(_) | MenuInput::Back => {
+                out.builder.reset();
+                return;
+            }
+            MenuInput::Adjust(..) => {}
+        }
+    }
+}
+
+/// One action on the board; returns the space it chose (Select on the cursor), if any.
+fn apply_action(
+    action: Action,
+    current: &mut ResMut<CurrentMatch>,
+    out: &mut BoardOutcomes,
+    context: &BoardContext,
+    decisions: &[String],
+    computer_to_move: bool,
+) -> Option<String> {
+    let direction = match action {
+        Action::Up => Vec2::Y,
+        Action::Down => -Vec2::Y,
+        Action::Left => -Vec2::X,
+        Action::Right => Vec2::X,
+        Action::Select => {
+            let view = context.state.view.as_ref()?;
+            return view.cells.get(out.cursor.index).map(|c| c.name.clone());
+        }
+        Action::Confirm if context.computer.is_thinking() => {
+            out.move_now.write(MoveNow);
+            return None;
+        }
+        Action::CycleOption | Action::Confirm => {
+            let others = spaceless(decisions);
+            if !others.is_empty() && !computer_to_move {
+                out.builder.start = None;
+                out.builder.choices = others.into_iter().map(Choice::Decision).collect();
+                out.focus.0 = 0;
+            }
+            return None;
+        }
+        Action::Suggest => {
+            out.hint_requests.write(HintRequested);
+            return None;
+        }
+        Action::Hints => {
+            out.settings.0.show_hints = !out.settings.0.show_hints;
+            return None;
+        }
+        Action::Undo => {
+            if undo_allowed(current, &context.secrecy) {
+                current.undo_to_person();
+            }
+            out.builder.reset();
+            return None;
+        }
+        Action::Redo => {
+            current.redo();
+            out.builder.reset();
+            return None;
+        }
+        Action::Back | Action::Menu => {
+            if out.builder.start.is_some() {
+                out.builder.reset();
+            } else {
+                out.next.set(Screen::Title);
+            }
+            return None;
+        }
+        Action::CursorAxis => return None,
+    };
+    let view = context.state.view.as_ref()?;
+    let points: Vec<(f32, f32)> = view.cells.iter().map(|c| (c.x, c.y)).collect();
+    if !points.is_empty() {
+        out.cursor.index = out.cursor.index.min(points.len() - 1);
+        if let Some(i) = step_towards(&points, out.cursor.index, direction) {
+            out.cursor.index = i;
+        }
+    }
+    None
+}
+
+/// A piece dropped on another space: the one decision between them, or a choice among several.
+fn apply_drag(drag: &DragChosen, current: &mut ResMut<CurrentMatch>, out: &mut BoardOutcomes, decisions: &[String]) {
+    out.builder.reset();
+    match decisions_between(decisions, &drag.from, &drag.to).as_slice() {
+        [] => current.message = Some(format!("No move goes from {} to {}.", drag.from, drag.to)),
+        [one] => {
+            out.decide.write(DecisionChosen((*one).clone()));
+        }
+        several => {
+            out.builder.choices = several.iter().map(|d| Choice::Decision((*d).clone())).collect();
+            out.focus.0 = 0;
+        }
+    }
+}
+
+/// A space chosen by a click or by Select on the cursor.
+fn apply_cell(
+    cell: &str,
+    current: &mut ResMut<CurrentMatch>,
+    out: &mut BoardOutcomes,
+    context: &BoardContext,
+    decisions: &[String],
+) {
+    if let Some(i) = context.state.index_of(cell) {
+        out.cursor.index = i;
+    }
+    out.focus.0 = 0;
+    match on_cell(&mut out.builder, decisions, cell) {
+        Some(d) => {
+            out.decide.write(DecisionChosen(d));
+        }
+        None if out.builder.start.is_none() && out.builder.choices.is_empty() => {
+            current.message = Some(format!("No move starts at {cell}."));
+        }
+        None => {}
+    }
+}

@@ -1,0 +1,296 @@
+//! The playing screen's vocabulary: the messages its features exchange (a decision chosen, its
+//! effects, a hint asked for, a replay step…) and the state several of them read (what is secret,
+//! what the computer is doing, the replay, the turn being built, the cursor, the move list).
+//! Each feature keeps its own workings private and reads or writes only these.
+
+use super::match_state::{CurrentMatch, side_label};
+use crate::ai::Level;
+use crate::games::GameKind;
+use crate::rules::{Effect, Side, ToMove, cells_in_token};
+use crate::save::GameRecord;
+use bevy::prelude::*;
+
+pub fn plugin(app: &mut App) {
+    app.add_message::<DecisionChosen>()
+        .add_message::<EffectHappened>()
+        .add_message::<DecisionRefused>()
+        .add_message::<CellChosen>()
+        .add_message::<DragChosen>()
+        .add_message::<HintRequested>()
+        .add_message::<MoveNow>()
+        .add_message::<ReplayStep>()
+        .add_message::<SetupRequested>();
+    app.init_resource::<Secrecy>()
+        .init_resource::<ComputerStatus>()
+        .init_resource::<HintShown>()
+        .init_resource::<Spectating>()
+        .init_resource::<Replay>()
+        .init_resource::<BoardAnimating>()
+        .init_resource::<MoveList>()
+        .init_resource::<TurnBuilder>()
+        .init_resource::<BoardCursor>();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Messages
+
+/// A player (board, panel, computer or test) chose this atomic decision, in the game's notation.
+#[derive(Message, Debug, Clone, PartialEq, Eq)]
+pub struct DecisionChosen(pub String);
+
+/// One effect of the decision resolved this frame, in order.
+#[derive(Message, Debug, Clone, PartialEq)]
+pub struct EffectHappened {
+    pub effect: Effect,
+    /// Which decision of the match (1-based) caused it.
+    pub decision: usize,
+}
+
+/// A decision was refused (for the "illegal" sound and the panel's message).
+#[derive(Message, Debug, Clone, PartialEq, Eq)]
+pub struct DecisionRefused(pub String);
+
+/// A space was chosen (click, or Select on the cursor).
+#[derive(Message, Debug, Clone, PartialEq, Eq)]
+pub struct CellChosen(pub String);
+
+/// A piece dragged from one space and dropped on another (mouse): the decision from `from` to `to`.
+#[derive(Message, Debug, Clone, PartialEq, Eq)]
+pub struct DragChosen {
+    pub from: String,
+    pub to: String,
+}
+
+/// Asks for a hint for the acting person.
+#[derive(Message, Debug, Clone, Copy, Default)]
+pub struct HintRequested;
+
+/// Asks the thinking computer to answer now with what it has.
+#[derive(Message, Debug, Clone, Copy, Default)]
+pub struct MoveNow;
+
+/// A replay command from a key, a button or a test.
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReplayStep {
+    First,
+    Back,
+    Forward,
+    Last,
+    /// Show the position after this many decisions.
+    To(usize),
+    ToggleAuto,
+    /// Leave the replay: play on from the position shown, with these players.
+    PlayOn([Option<Level>; 2]),
+}
+
+/// Open the setup screen of a game with these options and players ("Change options").
+#[derive(Message, Debug, Clone, PartialEq)]
+pub struct SetupRequested {
+    pub kind: GameKind,
+    pub options: Vec<(String, String)>,
+    pub players: [Option<Level>; 2],
+}
+
+// ---------------------------------------------------------------------------------------------
+// State
+
+/// What the players may see of the decisions made so far (hot-seat secrecy; `handover` keeps it).
+#[derive(Resource, Debug, Default, Clone, PartialEq, Eq)]
+pub struct Secrecy {
+    /// Decisions `0..revealed` of the history are public.
+    pub revealed: usize,
+    /// The board is hidden until this side's player confirms they hold the device.
+    pub handover: Option<Side>,
+}
+
+impl Secrecy {
+    /// Whether decision `index` of the history may be shown.
+    pub fn is_public(&self, index: usize) -> bool {
+        index < self.revealed
+    }
+}
+
+/// Whether undo is allowed now: always in sequential games; in a simultaneous node only for the
+/// acting player's own unresolved decisions, so nobody steps back into another's sealed choice.
+pub fn undo_allowed(current: &CurrentMatch, secrecy: &Secrecy) -> bool {
+    if !current.can_undo() {
+        return false;
+    }
+    current.game.to_move() != Some(ToMove::Both)
+        || (current.history.len() > secrecy.revealed && current.makers.last().copied() == current.acting_side())
+}
+
+/// A person on this device acts now (not the computer, not a replay).
+pub fn person_acts(current: &CurrentMatch, replay: &Replay) -> bool {
+    !replay.active && current.acting_side().is_some_and(|side| current.player_of(side).is_none())
+}
+
+/// What the computer is doing (the `computer` feature keeps it).
+#[derive(Resource, Debug, Default, Clone, PartialEq)]
+pub struct ComputerStatus {
+    /// It is thinking about its next decision: since when.
+    pub thinking_since: Option<web_time::Instant>,
+}
+
+impl ComputerStatus {
+    pub fn is_thinking(&self) -> bool {
+        self.thinking_since.is_some()
+    }
+}
+
+/// The hint for the person to act: the decision the computer would make in their place.
+#[derive(Resource, Debug, Default, Clone, PartialEq, Eq)]
+pub struct HintShown {
+    /// The suggestion and the decision number it is for.
+    pub suggestion: Option<(usize, String)>,
+    /// A hint is being looked for.
+    pub searching: bool,
+}
+
+impl HintShown {
+    /// The suggestion if it is still for the current position.
+    pub fn current(&self, current: &CurrentMatch) -> Option<&str> {
+        self.suggestion.as_ref().filter(|(n, _)| *n == current.history.len()).map(|(_, d)| d.as_str())
+    }
+}
+
+/// How a game between two computers is watched.
+#[derive(Resource, Debug, Clone, Copy, PartialEq)]
+pub struct Spectating {
+    /// Seconds between decisions when the computer plays both sides.
+    pub pace: f32,
+    pub paused: bool,
+}
+
+impl Default for Spectating {
+    fn default() -> Self {
+        Spectating { pace: 0.8, paused: false }
+    }
+}
+
+/// The paces offered in the panel: (name, seconds between decisions).
+pub const PACES: [(&str, f32); 4] = [("Slow", 2.0), ("Normal", 0.8), ("Fast", 0.2), ("Fastest", 0.0)];
+
+/// Whether the playing screen replays a game instead of playing it.
+#[derive(Resource, Debug, Default, Clone, PartialEq)]
+pub struct Replay {
+    pub active: bool,
+    /// Steps forward on its own.
+    pub auto: bool,
+    /// Seconds between automatic steps.
+    pub pace: f32,
+    /// Who played the recorded game (the match itself has no players while replaying).
+    pub players: [Option<Level>; 2],
+}
+
+impl Replay {
+    /// Opens `record` as a match at its last move, ready to be replayed (nobody plays while it is).
+    pub fn open(record: &GameRecord) -> Result<(CurrentMatch, Replay), String> {
+        let mut current = CurrentMatch::from_record(record)?;
+        let players = std::mem::take(&mut current.players);
+        Ok((current, Replay { active: true, auto: false, pace: 1.0, players }))
+    }
+
+    /// Turns the current match into a replay of itself (from the game-over panel).
+    pub fn of_current(current: &mut CurrentMatch) -> Replay {
+        let replay = Replay { active: true, auto: false, pace: 1.0, players: current.players };
+        current.players = [None, None];
+        replay
+    }
+}
+
+/// The board is animating: a press only skips to the end, and the computer's next move waits.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct BoardAnimating(pub bool);
+
+/// The moves in the game's record notation (spec §"game record"), numbered, with who made them.
+#[derive(Resource, Debug, Default, Clone, PartialEq)]
+pub struct MoveList {
+    /// The decisions the list was made from.
+    pub for_history: Vec<String>,
+    pub lines: Vec<String>,
+    /// Trailing decisions that do not complete a move yet (not shown: they may be sealed).
+    pub pending: usize,
+}
+
+impl MoveList {
+    /// The list of `current`'s moves; a no-op when it is already up to date.
+    pub fn update(&mut self, current: &CurrentMatch) {
+        if self.for_history == current.history {
+            return;
+        }
+        let game = current.start.as_ref();
+        let simultaneous = game.to_move() == Some(ToMove::Both);
+        match game.record_tokens(&current.history) {
+            Ok((tokens, pending)) => {
+                self.lines = tokens
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (side, token))| {
+                        let who = if simultaneous { "A|B".to_string() } else { side_label(game, *side) };
+                        format!("{:>3}. {who:<6} {token}", i + 1)
+                    })
+                    .collect();
+                self.pending = pending;
+            }
+            // Cannot happen for decisions the engine accepted; show them as they are rather than nothing.
+            Err(_) => {
+                self.lines = current.history.iter().enumerate().map(|(i, d)| format!("{:>3}. {d}", i + 1)).collect();
+                self.pending = 0;
+            }
+        }
+        self.for_history = current.history.clone();
+    }
+}
+
+/// An entry of the choice list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Choice {
+    Decision(String),
+    /// Use this space as the start of a decision that continues on another space.
+    StartFrom(String),
+}
+
+/// What the player has chosen so far this decision (the board builds it; the panel lists it).
+#[derive(Resource, Debug, Default, Clone, PartialEq, Eq)]
+pub struct TurnBuilder {
+    /// The start space of a decision that needs a second space.
+    pub start: Option<String>,
+    /// The open choice list (empty when closed).
+    pub choices: Vec<Choice>,
+}
+
+impl TurnBuilder {
+    /// The spaces where the decision can continue from `start` (highlighted on the board).
+    pub fn destinations(&self, decisions: &[String]) -> Vec<String> {
+        let Some(start) = &self.start else { return Vec::new() };
+        let mut out: Vec<String> = decisions
+            .iter()
+            .filter_map(|d| {
+                let cells = cells_in_token(d);
+                (cells.first() == Some(&start.as_str()) && cells.len() > 1).then(|| cells[1].to_string())
+            })
+            .collect();
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    pub fn reset(&mut self) {
+        self.start = None;
+        self.choices.clear();
+    }
+}
+
+/// Decisions that name no space (pass, end turn, swap, figure choices).
+pub fn spaceless(decisions: &[String]) -> Vec<String> {
+    decisions.iter().filter(|d| cells_in_token(d).is_empty()).cloned().collect()
+}
+
+/// The space under the board cursor (index into the board view's cells).
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct BoardCursor {
+    pub index: usize,
+    /// A game has just opened: the cursor goes to the middle of its board once the board is built.
+    pub recentre: bool,
+}

@@ -1,0 +1,113 @@
+//! The app's public harness for tests and benchmarks: an app with the game's logic and no window,
+//! driven by actions as a player drives it, and the few types a test reads to check what the
+//! player would see. Everything else in `app` stays private.
+
+use super::board::shown_piece;
+use bevy::prelude::*;
+use bevy::state::app::StatesPlugin;
+
+pub use super::AppSystems;
+pub use super::autosave::AUTOSAVE;
+pub use super::board::{
+    BoardCell, BoardState, Burned, Controlled, Figure, Influence, Piece, Power, Stack, StackPiece, Stone,
+};
+pub use super::input::{Action, ActionPressed, BINDABLE, KeyBindings};
+pub use super::match_state::CurrentMatch;
+pub use super::menus::{ImportRecord, SavesList, SetupChoice};
+pub use super::playing::{
+    BoardAnimating, BoardCursor, Choice, DecisionChosen, DragChosen, EffectHappened, HintShown, MoveList, Replay,
+    ReplayStep, Secrecy, Spectating, TurnBuilder,
+};
+pub use super::screen::Screen;
+pub use super::settings::{CurrentSettings, SaveStore};
+use crate::rules::{Cell, PieceView};
+use crate::save::{AnimationSpeed, Store};
+
+/// An app with the game's logic but no window, renderer, sound or devices; settings in memory;
+/// animations off (a press during an animation only skips it, and scripted tests play at full speed).
+pub fn headless_app() -> App {
+    let mut app = bare_app();
+    app.update();
+    app
+}
+
+/// [`headless_app`] with the board's looks, marks and animations running as in the game (meshes
+/// and materials are built; only the GPU's drawing is missing), at normal animation speed.
+pub fn headless_app_with_looks() -> App {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin, bevy::asset::AssetPlugin::default()));
+    app.init_asset::<Mesh>().init_asset::<ColorMaterial>();
+    app.insert_resource(SaveStore(Store::memory()));
+    app.add_plugins(super::core_plugin);
+    app.update();
+    app
+}
+
+fn bare_app() -> App {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin));
+    app.insert_resource(SaveStore(Store::memory()));
+    app.add_plugins(super::core_plugin);
+    app.world_mut().resource_mut::<CurrentSettings>().0.animation_speed = AnimationSpeed::Off;
+    app
+}
+
+/// Presses actions one per frame, as a player would, then lets one more frame pass so that a
+/// screen change requested by the last one takes effect.
+pub fn press(app: &mut App, actions: &[Action]) {
+    for &a in actions {
+        app.world_mut().write_message(ActionPressed(a));
+        app.update();
+    }
+    app.update();
+}
+
+/// The screen showing.
+pub fn screen(app: &App) -> Screen {
+    *app.world().resource::<State<Screen>>().get()
+}
+
+/// Presses and releases a keyboard key, as the window would report it; then lets a frame pass.
+pub fn key(app: &mut App, key_code: KeyCode) {
+    use bevy::input::ButtonState;
+    use bevy::input::keyboard::{Key, KeyboardInput, NativeKey};
+    for state in [ButtonState::Pressed, ButtonState::Released] {
+        app.world_mut().write_message(KeyboardInput {
+            key_code,
+            logical_key: Key::Unidentified(NativeKey::Unidentified),
+            state,
+            text: None,
+            repeat: false,
+            window: Entity::PLACEHOLDER,
+        });
+        app.update();
+    }
+    app.update();
+}
+
+/// The pieces the board's entities show, by cell, sorted.
+pub fn shown_pieces(app: &mut App) -> Vec<(Cell, PieceView)> {
+    let mut query = app.world_mut().query::<(&Piece, Option<&Stone>, Option<&Stack>, Option<&Figure>)>();
+    let mut pieces: Vec<(Cell, PieceView)> = query
+        .iter(app.world())
+        .filter_map(|(piece, stone, stack, figure)| shown_piece(stone, stack, figure).map(|p| (piece.cell, p)))
+        .collect();
+    pieces.sort_by_key(|(cell, _)| *cell);
+    pieces
+}
+
+/// The pieces on the board entities agree with the engine's position, cell by cell, every stack
+/// has one child entity per piece, and the board shows the engine's current view.
+pub fn assert_projection_matches(app: &mut App) {
+    let view = app.world().resource::<CurrentMatch>().game.board_view();
+    let mut expected: Vec<(Cell, PieceView)> = view.cells.iter().filter_map(|c| c.piece.map(|p| (c.cell, p))).collect();
+    expected.sort_by_key(|(cell, _)| *cell);
+    assert_eq!(shown_pieces(app), expected);
+    let mut stacks = app.world_mut().query::<(&Stack, Option<&Children>)>();
+    let mut levels = app.world_mut().query::<&StackPiece>();
+    for (stack, children) in stacks.iter(app.world()) {
+        let pieces = children.map_or(0, |kids| kids.iter().filter(|k| levels.get(app.world(), *k).is_ok()).count());
+        assert_eq!(pieces, stack.height as usize, "a stack of {} has {pieces} piece entities", stack.height);
+    }
+    assert_eq!(app.world().resource::<BoardState>().view.as_ref(), Some(&view));
+}
