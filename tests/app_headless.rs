@@ -475,15 +475,8 @@ mod every_game_by_actions {
     /// that random play ends quickly).
     #[test]
     fn every_game_is_played_to_its_end_by_keys() {
-        let games: [(GameKind, &[(&str, &str)]); 5] = [
-            (GameKind::named("red-stone"), &[("size", "5")]),
-            (GameKind::named("gravel"), &[("N", "4")]),
-            (GameKind::named("throngs"), &[("board", "R63")]),
-            (GameKind::named("inchworm"), &[("target", "4")]),
-            (GameKind::named("hidden-intention"), &[]),
-        ];
-        for (kind, options) in games {
-            assert!(play_game_with(kind, options, 3000), "{kind} did not end within 3000 decisions");
+        for kind in GameKind::all() {
+            assert!(play_game_with(kind, kind.quick_options, 3000), "{kind} did not end within 3000 decisions");
         }
     }
 
@@ -564,29 +557,12 @@ mod every_game_by_actions {
         assert_projection_matches(&mut app);
     }
 
+    /// Every game on its default board, thirty decisions by keys.
     #[test]
-    fn gravel() {
-        play_game(GameKind::named("gravel"), 30);
-    }
-
-    #[test]
-    fn red_stone() {
-        play_game(GameKind::named("red-stone"), 30);
-    }
-
-    #[test]
-    fn throngs() {
-        play_game(GameKind::named("throngs"), 30);
-    }
-
-    #[test]
-    fn inchworm() {
-        play_game(GameKind::named("inchworm"), 30);
-    }
-
-    #[test]
-    fn hidden_intention() {
-        play_game(GameKind::named("hidden-intention"), 30);
+    fn every_game_on_its_default_board() {
+        for kind in GameKind::all() {
+            play_game(kind, 30);
+        }
     }
 }
 
@@ -1014,17 +990,9 @@ mod systems_agree_with_play {
 
     #[test]
     fn over_random_games_of_every_game() {
-        let small: &[(&str, &[(&str, &str)])] = &[
-            ("gravel", &[("N", "5")]),
-            ("red-stone", &[("size", "7")]),
-            ("throngs", &[("board", "R63")]),
-            ("inchworm", &[("target", "6")]),
-            ("hidden-intention", &[]),
-        ];
         for kind in GameKind::all() {
-            let options = small.iter().find(|(slug, _)| *slug == kind.slug()).map_or(&[][..], |(_, o)| *o);
             for seed in 0..2 {
-                let mut app = start(kind, options);
+                let mut app = start(kind, kind.quick_options);
                 let mut engine = app.world().resource::<CurrentMatch>().game.clone_box();
                 let mut rng = seeded(seed);
                 for n in 0..120 {

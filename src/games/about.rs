@@ -20,6 +20,9 @@ pub trait About: Notation {
     const RULES: RulesHelp;
     /// What the pie choice means, for a game with a pie rule.
     const PIE_TEXT: Option<&'static str> = None;
+    /// Options for a short game (a small board, a low target), as `key=value` pairs: what the
+    /// tests and the gallery play when a whole game has to fit in seconds.
+    const QUICK_OPTIONS: &'static [(&'static str, &'static str)] = &[];
 
     /// The position as the app draws it.
     fn board_view(&self) -> BoardView;

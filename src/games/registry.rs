@@ -37,6 +37,8 @@ pub struct GameEntry {
     pub rules: RulesHelp,
     /// What the pie choice means (games with a pie rule).
     pub pie_text: Option<&'static str>,
+    /// Options for a short game (a small board, a low target).
+    pub quick_options: &'static [(&'static str, &'static str)],
     option_specs: fn() -> &'static [OptionSpec],
     open: Opener,
     decision_words: fn(&str, &str) -> Option<String>,
@@ -62,6 +64,7 @@ impl GameEntry {
             side_tones: G::SIDE_TONES,
             rules: G::RULES,
             pie_text: G::PIE_TEXT,
+            quick_options: G::QUICK_OPTIONS,
             option_specs: <G::Options as GameOptions>::specs,
             open: open_as::<G>,
             decision_words: G::decision_words,
@@ -136,6 +139,11 @@ impl GameKind {
     /// The game's name for people (`Red Stone`).
     pub fn name(self) -> &'static str {
         self.0.name
+    }
+
+    /// [`GameEntry::quick_options`] as owned pairs, as `open` takes them.
+    pub fn quick_pairs(self) -> Vec<(String, String)> {
+        self.0.quick_options.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
     }
 
     /// The options this game accepts, in the order the setup screen shows them.
@@ -269,6 +277,15 @@ mod tests {
             let game = k.open(&[], None).unwrap_or_else(|e| panic!("{k}: {e}"));
             assert_eq!(game.kind(), k);
             assert_eq!(game.option_pairs().len(), k.option_specs().len(), "{k}: every option has a value");
+        }
+    }
+
+    #[test]
+    fn every_games_quick_options_open_and_shorten_a_random_game() {
+        for k in GameKind::all() {
+            let quick = k.open(&k.quick_pairs(), None).unwrap_or_else(|e| panic!("{k}: {e}"));
+            let default = k.open(&[], None).unwrap();
+            assert!(quick.board_view().cells.len() <= default.board_view().cells.len(), "{k}");
         }
     }
 

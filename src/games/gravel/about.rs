@@ -13,6 +13,7 @@ impl About for Position {
     const SIDE_NAMES: [&'static str; 2] = ["Light", "Dark"];
     const SIDE_TONES: [Tone; 2] = [Tone::Light, Tone::Dark];
     const RULES: RulesHelp = RulesHelp { sections: SECTIONS, illustrations: ILLUSTRATIONS };
+    const QUICK_OPTIONS: &'static [(&'static str, &'static str)] = &[("N", "4")];
 
     fn board_view(&self) -> BoardView {
         self.view()

@@ -13,6 +13,7 @@ impl About for Position {
     const SIDE_NAMES: [&'static str; 2] = ["Black", "White"];
     const SIDE_TONES: [Tone; 2] = [Tone::Dark, Tone::Light];
     const RULES: RulesHelp = RulesHelp { sections: SECTIONS, illustrations: ILLUSTRATIONS };
+    const QUICK_OPTIONS: &'static [(&'static str, &'static str)] = &[("target", "4")];
 
     fn board_view(&self) -> BoardView {
         self.view()

@@ -13,6 +13,7 @@ impl About for Position {
     const SIDE_NAMES: [&'static str; 2] = ["Black", "White"];
     const SIDE_TONES: [Tone; 2] = [Tone::Dark, Tone::Light];
     const RULES: RulesHelp = RulesHelp { sections: SECTIONS, illustrations: ILLUSTRATIONS };
+    const QUICK_OPTIONS: &'static [(&'static str, &'static str)] = &[("size", "5")];
     const PIE_TEXT: Option<&'static str> = Some(
         "Black has placed the first stone. Swap to take it as yours (you play Black and the other player White), or keep White and place a stone.",
     );

@@ -13,6 +13,7 @@ impl About for Position {
     const SIDE_NAMES: [&'static str; 2] = ["Black", "White"];
     const SIDE_TONES: [Tone; 2] = [Tone::Dark, Tone::Light];
     const RULES: RulesHelp = RulesHelp { sections: SECTIONS, illustrations: ILLUSTRATIONS };
+    const QUICK_OPTIONS: &'static [(&'static str, &'static str)] = &[("board", "R63")];
     const PIE_TEXT: Option<&'static str> =
         Some("Your opponent laid out the opening. Take the colour you think is better: Black moves next.");
 
