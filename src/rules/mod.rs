@@ -1,11 +1,12 @@
 //! The vocabulary every game shares: sides, turns, outcomes, effects, errors, the rules trait,
-//! board topologies, notation helpers, perft and seeded randomness. No Bevy here.
+//! board topologies, notation helpers, perft, seeded randomness and hash keys. No Bevy here.
 
 mod coord;
 mod effect;
 mod error;
 mod game;
 mod grid;
+mod hash;
 mod help;
 mod outcome;
 mod perft;
@@ -22,6 +23,7 @@ pub use game::{
     GameOptions, LegalTokens, NoOptions, Notation, OptionKind, OptionSpec, RecordTokens, Rules, group_decisions,
 };
 pub use grid::{DIRECTIONS, SquareGrid, Wrap};
+pub use hash::{GOLDEN_GAMMA, mix64, splitmix64, splitmix64_nth};
 pub use help::{Illustration, RulesHelp};
 pub use outcome::{Outcome, Status, ToMove};
 pub use perft::perft;

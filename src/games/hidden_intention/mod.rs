@@ -75,7 +75,7 @@ pub use position::{
 pub use record::{GameRecord, format_record, parse_record, result_text};
 
 use crate::rules::{
-    Cell, Effects, LegalTokens, Notation, ParseError, PlayError, RecordError, Rules, Side, Status, ToMove,
+    Cell, Effects, LegalTokens, Notation, ParseError, PlayError, RecordError, Rules, Side, Status, ToMove, splitmix64,
 };
 
 impl Rules for Position {
@@ -174,15 +174,7 @@ impl Rules for Position {
 
 /// The hash key of `value` in one domain of the position (figures, burned squares, counters…).
 fn feature(domain: u64, value: u64) -> u64 {
-    splitmix(splitmix(domain) ^ value)
-}
-
-/// The splitmix64 finaliser: a well-mixed 64-bit value from any input.
-fn splitmix(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    splitmix64(splitmix64(domain) ^ value)
 }
 
 impl Notation for Position {

@@ -150,16 +150,13 @@ impl Rules for Position {
     }
 }
 
-const ZOBRIST_SIDE: u64 = 0x9e37_79b9_7f4a_7c15;
+const ZOBRIST_SIDE: u64 = crate::rules::GOLDEN_GAMMA;
 const ZOBRIST_COUNTERS: usize = 2 * 64 * 32;
 
-/// A fixed pseudo-random key (splitmix64 of the index).
+/// The zobrist key number `i`: the `i`-th output of SplitMix64 seeded with 0.
 #[inline]
 fn zobrist_key(i: usize) -> u64 {
-    let mut z = (i as u64).wrapping_add(1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
+    crate::rules::splitmix64_nth(0, i as u64)
 }
 
 impl Notation for Position {

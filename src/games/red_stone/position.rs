@@ -8,7 +8,7 @@
 //! legality rule of §4.3 needs. Nothing is recomputed by flood fill on the hot path.
 
 use super::options::RedStoneOptions;
-use crate::rules::{Cell, Side};
+use crate::rules::{Cell, Side, splitmix64_nth};
 
 /// What occupies a board point.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -227,17 +227,12 @@ const ZOBRIST_POINTS: usize = MAX_PADDED * 3;
 const MAX_PADDED: usize = 21 * 21;
 static ZOBRIST: [u64; ZOBRIST_POINTS + 2] = zobrist_table();
 
+/// The keys are the outputs of one seeded SplitMix64 stream, in order.
 const fn zobrist_table() -> [u64; ZOBRIST_POINTS + 2] {
     let mut table = [0u64; ZOBRIST_POINTS + 2];
-    let mut state: u64 = 0x5EED_0F2E_D570_AE11;
     let mut i = 0;
     while i < table.len() {
-        // splitmix64
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        table[i] = z ^ (z >> 31);
+        table[i] = splitmix64_nth(0x5EED_0F2E_D570_AE11, i as u64);
         i += 1;
     }
     table

@@ -2,7 +2,7 @@
 
 use super::board::{Bits, Geometry, MAX_SITES, MAX_TRAVEL, NO_SITE, bit_clear, bit_set, for_each_bit};
 use super::options::{Opening, PassRule, ThrongsOptions};
-use crate::rules::{Cell, Outcome, Side};
+use crate::rules::{Cell, Outcome, Side, splitmix64};
 
 /// What a site holds.
 pub const EMPTY: u8 = 0;
@@ -94,15 +94,6 @@ impl PartialEq for Position {
     fn eq(&self, other: &Self) -> bool {
         crate::rules::Notation::format_position(self) == crate::rules::Notation::format_position(other)
     }
-}
-
-/// A fixed pseudo-random key (SplitMix64) for hashing.
-#[inline]
-pub(super) fn key(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 impl Position {
@@ -231,7 +222,7 @@ impl Position {
             }
             near[n as usize] += 1;
         }
-        self.stone_hash ^= key((site as u64) << 1 | side.index() as u64);
+        self.stone_hash ^= splitmix64((site as u64) << 1 | side.index() as u64);
     }
 
     /// Takes the stone off a site (which must hold one).
@@ -250,7 +241,7 @@ impl Position {
             }
             near[n as usize] -= 1;
         }
-        self.stone_hash ^= key((site as u64) << 1 | side.index() as u64);
+        self.stone_hash ^= splitmix64((site as u64) << 1 | side.index() as u64);
         side
     }
 

@@ -5,7 +5,7 @@
 use super::moves::Move;
 use super::options::{Adjudication, PassRule};
 use super::position::{PartKind, Phase, Position, Started, stone_of};
-use crate::rules::{Cell, Effect, EffectKind, Effects, Outcome, PlayError, Side};
+use crate::rules::{Cell, Effect, EffectKind, Effects, Outcome, PlayError, Side, splitmix64};
 
 /// What the completed part was, for the counters (§4.4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -240,6 +240,6 @@ impl Position {
             | (self.legacy_done as u64) << 13
             | phase << 14
             | started << 17;
-        self.stone_hash ^ super::position::key(state ^ 0xA5A5_0000_0000_0000 ^ (stone_of(self.mover) as u64) << 60)
+        self.stone_hash ^ splitmix64(state ^ 0xA5A5_0000_0000_0000 ^ (stone_of(self.mover) as u64) << 60)
     }
 }
