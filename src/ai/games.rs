@@ -19,11 +19,12 @@ use std::sync::atomic::AtomicBool;
 pub struct AiGame {
     pub slug: &'static str,
     pub calibration: Calibration,
-    session: fn(&dyn DynGame, Side, Level, &Calibration, u64, Option<Arc<AtomicBool>>) -> SessionResult,
+    session: SessionFn,
     arena: ArenaFn,
 }
 
 type SessionResult = Result<Box<dyn AiSession>, DecideError>;
+type SessionFn = fn(&dyn DynGame, Side, Level, &Calibration, u64, Option<Arc<AtomicBool>>) -> SessionResult;
 type ArenaFn =
     fn(&dyn DynGame, &Calibration, ArenaPlayer, ArenaPlayer, ArenaSeries, &ArenaProgress<'_>) -> Option<ArenaReport>;
 

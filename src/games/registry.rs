@@ -38,12 +38,17 @@ pub struct GameEntry {
     /// What the pie choice means (games with a pie rule).
     pub pie_text: Option<&'static str>,
     option_specs: fn() -> &'static [OptionSpec],
-    open: fn(&[(String, String)], Option<&str>) -> Result<Box<dyn DynGame>, GameError>,
+    open: OpenFn,
     decision_words: fn(&str, &str) -> Option<String>,
     is_record_text: fn(&str) -> bool,
     read_record_text: fn(&str) -> Result<RecordText, ParseError>,
-    write_record_text: fn(&[(String, String)], [&str; 2], &[String]) -> Result<String, GameError>,
+    write_record_text: WriteRecordFn,
 }
+
+/// Opens a game from option pairs and, optionally, a position text.
+type OpenFn = fn(&[(String, String)], Option<&str>) -> Result<Box<dyn DynGame>, GameError>;
+/// Writes the record text of a game from option pairs, the players' names and the record moves.
+type WriteRecordFn = fn(&[(String, String)], [&str; 2], &[String]) -> Result<String, GameError>;
 
 impl GameEntry {
     /// The row of game `G`.

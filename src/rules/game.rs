@@ -1,6 +1,8 @@
 //! The rules API every game implements: atomic decisions, named resolution phases, notation.
 
-use super::{Cell, Effects, OptionError, ParseError, PlayError, RecordError, Side, Status, ToMove};
+use super::{
+    Cell, DiscardEffects, EffectSink, Effects, OptionError, ParseError, PlayError, RecordError, Side, Status, ToMove,
+};
 use std::fmt::Debug;
 use std::hash::Hash;
 
@@ -77,14 +79,16 @@ impl GameOptions for NoOptions {
 /// A game's rules. The implementing type is the position: a pure value that knows whose decision
 /// is next and which atomic decisions are legal.
 ///
-/// A `Move` is one atomic decision (one click or button press). `play` is the composition of the
-/// named phases `place` → `capture_sweep` → `cascade` → `end_check`; the app calls the phases one by
-/// one in its ordered systems, search calls `play_unchecked`.
+/// A `Move` is one atomic decision (one click or button press). `check` judges it without
+/// changing anything; the named phases `place` → `capture_sweep` → `cascade` → `end_check` then
+/// resolve it, each reporting its effects into a sink. `play` is `check` and the four phases
+/// keeping the effects; the app runs the same phases one by one in its ordered systems (through
+/// `DynGame`); search calls `play_unchecked`, the four phases keeping nothing.
 pub trait Rules: Clone + Debug + Send + Sync + 'static {
     type Move: Clone + Debug + PartialEq + Eq + Hash + Send + Sync + 'static;
     type Options: GameOptions;
 
-    /// The initial position for these options.
+    /// The initial position for these options: the one constructor of every game's position.
     fn new(options: &Self::Options) -> Self;
 
     /// The options this position was set up with.
@@ -110,44 +114,57 @@ pub trait Rules: Clone + Debug + Send + Sync + 'static {
     /// The side that makes decision `m` (at a simultaneous node the move names its side).
     fn mover(&self, m: &Self::Move) -> Side;
 
-    fn is_legal(&self, m: &Self::Move) -> bool {
+    /// Whether `m` may be played here; the error says why not, in a player's words. Changes
+    /// nothing. By default: whether `m` is among the legal moves (games explain better).
+    fn check(&self, m: &Self::Move) -> Result<(), PlayError> {
         let mut moves = Vec::new();
         self.legal_moves(&mut moves);
-        moves.contains(m)
+        if moves.contains(m) { Ok(()) } else { Err(PlayError::new(format!("{m:?} is not a legal decision here"))) }
     }
 
-    /// Phase 1: checks `m` and applies the decision itself. On error the position is unchanged.
-    fn place(&mut self, m: &Self::Move) -> Result<Effects, PlayError>;
+    fn is_legal(&self, m: &Self::Move) -> bool {
+        self.check(m).is_ok()
+    }
+
+    /// Phase 1: applies the decision itself. `m` must have passed `check`: an illegal move may
+    /// leave the position inconsistent (but never causes undefined behaviour).
+    fn place(&mut self, m: &Self::Move, effects: &mut impl EffectSink);
 
     /// Phase 2: removes what the placement captured.
-    fn capture_sweep(&mut self) -> Effects {
-        Effects::new()
+    fn capture_sweep(&mut self, effects: &mut impl EffectSink) {
+        let _ = effects;
     }
 
     /// Phase 3: later rounds of removals until the board is stable (a loop guard fails loudly).
-    fn cascade(&mut self) -> Effects {
-        Effects::new()
+    fn cascade(&mut self, effects: &mut impl EffectSink) {
+        let _ = effects;
     }
 
     /// Phase 4: decides whether the game ended and whose decision is next.
-    fn end_check(&mut self) -> Effects {
-        Effects::new()
+    fn end_check(&mut self, effects: &mut impl EffectSink) {
+        let _ = effects;
     }
 
-    /// Plays a decision for a caller outside search: all phases in order. On error the position is
-    /// unchanged and the error says why.
+    /// Plays a decision for a caller outside search: the check, then all phases in order. On
+    /// error the position is unchanged and the error says why.
     fn play(&mut self, m: &Self::Move) -> Result<Effects, PlayError> {
-        let mut effects = self.place(m)?;
-        effects.extend(self.capture_sweep());
-        effects.extend(self.cascade());
-        effects.extend(self.end_check());
+        self.check(m)?;
+        let mut effects = Effects::new();
+        self.place(m, &mut effects);
+        self.capture_sweep(&mut effects);
+        self.cascade(&mut effects);
+        self.end_check(&mut effects);
         Ok(effects)
     }
 
-    /// Plays a decision known to be legal, as fast as possible and without collecting effects.
-    /// An illegal move may leave the position inconsistent (but never causes undefined behaviour).
+    /// Plays a decision known to be legal, as fast as possible: no check, no effects. An
+    /// illegal move may leave the position inconsistent (but never causes undefined behaviour).
     fn play_unchecked(&mut self, m: &Self::Move) {
-        let _ = self.play(m);
+        let mut nothing = DiscardEffects;
+        self.place(m, &mut nothing);
+        self.capture_sweep(&mut nothing);
+        self.cascade(&mut nothing);
+        self.end_check(&mut nothing);
     }
 
     /// A hash of the position for transposition tables (0 when the game does not provide one).

@@ -17,7 +17,7 @@ mod tri;
 mod view;
 
 pub use coord::{FileLetters, cell_name, parse_cell};
-pub use effect::{Cell, Effect, EffectKind, Effects, RemoveCause};
+pub use effect::{Cell, DiscardEffects, Effect, EffectKind, EffectSink, Effects, RemoveCause};
 pub use error::{OptionError, ParseError, PlayError, RecordError};
 pub use game::{
     GameOptions, LegalTokens, NoOptions, Notation, OptionKind, OptionSpec, RecordTokens, Rules, group_decisions,

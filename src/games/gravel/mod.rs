@@ -77,70 +77,7 @@ pub use notation::{
 pub use options::{GravelOptions, Layout};
 pub use position::{EndReason, GameResult, LossFlags, MAX_SPACES, Phase, Position, TurnProgress};
 
-use crate::rules::{
-    Cell, Effects, LegalTokens, Notation, Outcome, ParseError, PlayError, RecordError, Rules, Side, Status, ToMove,
-};
-
-impl Rules for Position {
-    type Move = Action;
-    type Options = GravelOptions;
-
-    fn new(options: &GravelOptions) -> Self {
-        Position::start(options)
-    }
-
-    fn options(&self) -> &GravelOptions {
-        &self.options
-    }
-
-    fn to_move(&self) -> Option<ToMove> {
-        match self.result {
-            Some(_) => None,
-            None => Some(ToMove::One(self.side)),
-        }
-    }
-
-    fn status(&self) -> Status {
-        match self.result {
-            Some(r) => Status::Over(r.outcome),
-            None => Status::Ongoing,
-        }
-    }
-
-    fn legal_moves(&self, out: &mut Vec<Action>) {
-        self.generate(out);
-    }
-
-    fn mover(&self, _m: &Action) -> Side {
-        self.side
-    }
-
-    fn is_legal(&self, m: &Action) -> bool {
-        !self.turn_ending && self.check_atomic(*m).is_ok()
-    }
-
-    fn place(&mut self, m: &Action) -> Result<Effects, PlayError> {
-        if self.turn_ending {
-            return Err(PlayError::new("the turn is ending; run the end check first"));
-        }
-        self.check_atomic(*m)
-            .map_err(|reason| PlayError::new(format!("{}: {reason}", action_text(self.size(), *m))))?;
-        Ok(self.apply_with_effects(*m, 0))
-    }
-
-    fn end_check(&mut self) -> Effects {
-        self.finish_turn_with_effects(0)
-    }
-
-    fn play_unchecked(&mut self, m: &Action) {
-        self.apply_action(*m);
-        self.finish_turn();
-    }
-
-    fn zobrist(&self) -> u64 {
-        self.hash64()
-    }
-}
+use crate::rules::{Cell, Effects, LegalTokens, Notation, Outcome, ParseError, PlayError, RecordError, Side};
 
 impl Notation for Position {
     const SLUG: &'static str = "gravel";

@@ -4,7 +4,7 @@
 use super::moves::{Action, Illegal};
 use super::options::{GravelOptions, MAX_BUDGET, MAX_SIZE, MIN_BUDGET, MIN_SIZE};
 use super::position::{MAX_SPACES, Position, TurnProgress, sign};
-use crate::rules::{Cell, Effects, ParseError, Side};
+use crate::rules::{Cell, Effects, ParseError, Rules, Side};
 use std::fmt;
 
 /// A square as written in a turn string, before it is checked against the board: file 0 = `a`,
@@ -233,7 +233,7 @@ impl Position {
         match turn {
             TurnString::Pass => {
                 self.check_action(Action::Pass).map_err(at_first)?;
-                effects.extend(self.apply_with_effects(Action::Pass, 0));
+                self.apply_action(Action::Pass, 0, &mut effects);
                 wave = 1;
             }
             TurnString::Actions(list) => {
@@ -248,7 +248,7 @@ impl Position {
                         };
                         let action = written_to_action(n, written).ok_or(illegal(Illegal::OffBoard))?;
                         self.check_action(action).map_err(illegal)?;
-                        effects.extend(self.apply_with_effects(action, wave));
+                        self.apply_action(action, wave, &mut effects);
                         wave += 1;
                     }
                 }
@@ -257,10 +257,10 @@ impl Position {
                     action: String::new(),
                     reason,
                 })?;
-                effects.extend(self.apply_with_effects(Action::EndTurn, wave));
+                self.apply_action(Action::EndTurn, wave, &mut effects);
             }
         }
-        effects.extend(self.finish_turn_with_effects(wave));
+        self.finish_turn(wave, &mut effects);
         Ok(effects)
     }
 
@@ -327,7 +327,7 @@ impl Position {
             )));
         }
         let n = n as usize;
-        let mut pos = Position::start(options);
+        let mut pos = Position::new(options);
         let ranks: Vec<&str> = fields[2].split('/').collect();
         if ranks.len() != n {
             return Err(ParseError::new(format!("the board needs {n} ranks separated by '/', found {}", ranks.len())));

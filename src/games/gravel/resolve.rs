@@ -1,10 +1,12 @@
-//! Gravel's resolution phases: `place` applies one atomic decision, `end_check` hands the turn
-//! over and runs the end-of-game-turn check (§8). Gravel has no capture sweep and no cascade:
+//! Gravel's rules (`Rules`): `place` applies one atomic decision, `end_check` hands the turn over
+//! and runs the end-of-game-turn check (§8). Gravel has no capture sweep and no cascade:
 //! removals are the player's own actions.
 
 use super::moves::Action;
-use super::position::{EndReason, GameResult, LossFlags, Position, sign};
-use crate::rules::{Effect, EffectKind, Effects, Outcome, RemoveCause, Side};
+use super::notation::action_text;
+use super::options::GravelOptions;
+use super::position::{EndReason, GameResult, LossFlags, MAX_SPACES, Position, TurnProgress, WORDS, sign};
+use crate::rules::{EffectKind, EffectSink, Outcome, PlayError, RemoveCause, Rules, Side, Status, ToMove};
 use std::collections::HashSet;
 
 fn piece_char(side: Side) -> char {
@@ -14,10 +16,118 @@ fn piece_char(side: Side) -> char {
     }
 }
 
+impl Rules for Position {
+    type Move = Action;
+    type Options = GravelOptions;
+
+    /// The empty board of these options, Light to move, game turn 1 (§5).
+    fn new(options: &GravelOptions) -> Self {
+        let p = options.pieces_per_player();
+        let mut pos = Position {
+            options: options.clone(),
+            n: options.size,
+            x: options.budget,
+            stacks: [0; MAX_SPACES + 1],
+            occ_bits: [[0; WORDS]; 2],
+            full_bits: [[0; WORDS]; 2],
+            pool: [p, p],
+            lost: [0, 0],
+            occupied: [0, 0],
+            on_board: [0, 0],
+            side: Side::First,
+            turn: 1,
+            progress: TurnProgress::default(),
+            result: None,
+            turn_ending: false,
+        };
+        pos.begin_turn();
+        pos
+    }
+
+    fn options(&self) -> &GravelOptions {
+        &self.options
+    }
+
+    fn to_move(&self) -> Option<ToMove> {
+        match self.result {
+            Some(_) => None,
+            None => Some(ToMove::One(self.side)),
+        }
+    }
+
+    fn status(&self) -> Status {
+        match self.result {
+            Some(r) => Status::Over(r.outcome),
+            None => Status::Ongoing,
+        }
+    }
+
+    fn legal_moves(&self, out: &mut Vec<Action>) {
+        self.generate(out);
+    }
+
+    fn mover(&self, _m: &Action) -> Side {
+        self.side
+    }
+
+    fn check(&self, m: &Action) -> Result<(), PlayError> {
+        if self.turn_ending {
+            return Err(PlayError::new("the turn is ending; run the end check first"));
+        }
+        self.check_atomic(*m)
+            .map(|_| ())
+            .map_err(|reason| PlayError::new(format!("{}: {reason}", action_text(self.size(), *m))))
+    }
+
+    /// Phase 1: applies one action (all its effects in wave 0).
+    fn place(&mut self, m: &Action, effects: &mut impl EffectSink) {
+        self.apply_action(*m, 0, effects);
+    }
+
+    /// Phase 4: hands the turn over once it ended and runs the end-of-game-turn check.
+    fn end_check(&mut self, effects: &mut impl EffectSink) {
+        self.finish_turn(0, effects);
+    }
+
+    fn zobrist(&self) -> u64 {
+        self.hash64()
+    }
+}
+
 impl Position {
-    /// Applies an action that passed the checks, without effects (the fast path of
-    /// `play_unchecked`). End-turn and pass only mark the turn as ending.
-    pub(super) fn apply_action(&mut self, action: Action) {
+    /// Applies an action that passed the checks and reports it in `wave`. End-turn and pass only
+    /// mark the turn as ending.
+    pub(super) fn apply_action(&mut self, action: Action, wave: u16, effects: &mut impl EffectSink) {
+        self.change_board(action);
+        let p = self.side;
+        let stacked = |pos: &Position, cell: u16, nobody: Side| {
+            let (owner, height) = pos.stack(cell).unwrap_or((nobody, 0));
+            EffectKind::Stacked { cell, owner, height: height as u16 }
+        };
+        match action {
+            Action::Place(t) => {
+                effects.emit(wave, || EffectKind::Placed { cell: t, by: p, piece: piece_char(p), count: 1 });
+                effects.emit(wave, || stacked(self, t, p));
+            }
+            Action::Move { from, to } => {
+                effects.emit(wave, || EffectKind::Moved { from, to, by: p, count: 1 });
+                effects.emit(wave, || stacked(self, from, p));
+                effects.emit(wave, || stacked(self, to, p));
+            }
+            Action::Return(t) => {
+                effects.emit(wave, || EffectKind::Removed { cell: t, count: 1, cause: RemoveCause::Returned });
+                effects.emit(wave, || stacked(self, t, p));
+            }
+            Action::Remove(t) => {
+                effects.emit(wave, || EffectKind::Removed { cell: t, count: 1, cause: RemoveCause::Control });
+                effects.emit(wave, || stacked(self, t, p.opponent()));
+            }
+            Action::EndTurn => {}
+            Action::Pass => effects.emit(wave, || EffectKind::Passed { side: p }),
+        }
+    }
+
+    fn change_board(&mut self, action: Action) {
         let pr_phase = self.progress.phase;
         match action {
             Action::Place(t) => {
@@ -59,68 +169,25 @@ impl Position {
         }
     }
 
-    /// Applies an action that passed the checks and describes what happened (all in `wave`).
-    pub(super) fn apply_with_effects(&mut self, action: Action, wave: u16) -> Effects {
-        let p = self.side;
-        self.apply_action(action);
-        let stacked = |pos: &Position, cell: u16| {
-            let (owner, height) = pos.stack(cell).unwrap_or((p, 0));
-            Effect::new(wave, EffectKind::Stacked { cell, owner, height: height as u16 })
-        };
-        match action {
-            Action::Place(t) => vec![
-                Effect::new(wave, EffectKind::Placed { cell: t, by: p, piece: piece_char(p), count: 1 }),
-                stacked(self, t),
-            ],
-            Action::Move { from, to } => vec![
-                Effect::new(wave, EffectKind::Moved { from, to, by: p, count: 1 }),
-                stacked(self, from),
-                stacked(self, to),
-            ],
-            Action::Return(t) => vec![
-                Effect::new(wave, EffectKind::Removed { cell: t, count: 1, cause: RemoveCause::Returned }),
-                stacked(self, t),
-            ],
-            Action::Remove(t) => {
-                let q = p.opponent();
-                let (owner, height) = self.stack(t).unwrap_or((q, 0));
-                vec![
-                    Effect::new(wave, EffectKind::Removed { cell: t, count: 1, cause: RemoveCause::Control }),
-                    Effect::new(wave, EffectKind::Stacked { cell: t, owner, height: height as u16 }),
-                ]
-            }
-            Action::EndTurn => Vec::new(),
-            Action::Pass => vec![Effect::new(wave, EffectKind::Passed { side: p })],
-        }
-    }
-
     /// Hands the turn over once the mover ended it; after Dark's turn advances the game turn and
-    /// runs the check of §8. Returns the result if the game ended.
-    pub(super) fn finish_turn(&mut self) -> Option<Outcome> {
+    /// runs the check of §8, reporting the end of the game in `wave`.
+    pub(super) fn finish_turn(&mut self, wave: u16, effects: &mut impl EffectSink) {
         if !self.turn_ending {
-            return None;
+            return;
         }
         self.turn_ending = false;
-        let mut outcome = None;
         match self.side {
             Side::First => self.side = Side::Second,
             Side::Second => {
                 self.side = Side::First;
                 self.turn += 1;
                 self.result = self.end_of_game_turn_check();
-                outcome = self.result.map(|r| r.outcome);
+                if let Some(result) = self.result {
+                    effects.emit(wave, || EffectKind::GameOver { outcome: result.outcome });
+                }
             }
         }
         self.begin_turn();
-        outcome
-    }
-
-    /// The end-of-game-turn effects (wave `wave`).
-    pub(super) fn finish_turn_with_effects(&mut self, wave: u16) -> Effects {
-        match self.finish_turn() {
-            Some(outcome) => vec![Effect::new(wave, EffectKind::GameOver { outcome })],
-            None => Vec::new(),
-        }
     }
 
     /// The loss conditions of `side` now (§8.2).

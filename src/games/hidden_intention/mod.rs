@@ -74,74 +74,11 @@ pub use position::{
 };
 pub use record::{GameRecord, format_record, parse_record, result_text};
 
-use crate::rules::{
-    Cell, Effects, LegalTokens, Notation, ParseError, PlayError, RecordError, Rules, Side, Status, ToMove, splitmix64,
-};
+use crate::rules::{Cell, Effects, LegalTokens, Notation, ParseError, PlayError, RecordError, Rules, Side, splitmix64};
 
-impl Rules for Position {
-    type Move = Move;
-    type Options = HiddenIntentionOptions;
-
-    fn new(_options: &Self::Options) -> Self {
-        Position::initial()
-    }
-
-    fn options(&self) -> &Self::Options {
-        &self.options
-    }
-
-    fn to_move(&self) -> Option<ToMove> {
-        self.outcome.is_none().then_some(ToMove::Both)
-    }
-
-    fn status(&self) -> Status {
-        match self.outcome {
-            Some(o) => Status::Over(o),
-            None => Status::Ongoing,
-        }
-    }
-
-    fn legal_moves(&self, out: &mut Vec<Move>) {
-        out.clear();
-        for side in Side::BOTH {
-            self.push_moves_for(side, out);
-        }
-    }
-
-    fn legal_moves_for(&self, side: Side, out: &mut Vec<Move>) {
-        out.clear();
-        self.push_moves_for(side, out);
-    }
-
-    fn mover(&self, m: &Move) -> Side {
-        m.side()
-    }
-
-    fn is_legal(&self, m: &Move) -> bool {
-        self.check_move(m).is_ok()
-    }
-
-    fn place(&mut self, m: &Move) -> Result<Effects, PlayError> {
-        self.place_phase(m)
-    }
-
-    fn cascade(&mut self) -> Effects {
-        let mut effects = Effects::new();
-        self.run_cascade(&mut effects);
-        effects
-    }
-
-    fn end_check(&mut self) -> Effects {
-        let mut effects = Effects::new();
-        self.run_end_check(&mut effects);
-        effects
-    }
-
-    fn play_unchecked(&mut self, m: &Move) {
-        self.play_fast(m);
-    }
-
-    fn zobrist(&self) -> u64 {
+impl Position {
+    /// The zobrist hash of the position (`Rules::zobrist`).
+    pub(super) fn hash(&self) -> u64 {
         let mut h = 0u64;
         for square in squares(self.occupied[0] | self.occupied[1]) {
             if let Some(f) = self.board[square as usize] {

@@ -5,7 +5,7 @@ use super::position::{
     Corner, FIGURES_PER_SIDE, FULL_SUPPLY, Figure, FigureChoice, Kind, Position, SWAPS_PER_GAME, Square, Stock, Supply,
     bit,
 };
-use crate::rules::{FileLetters, ParseError, Side, cell_name, parse_cell};
+use crate::rules::{FileLetters, NoOptions, ParseError, Rules, Side, cell_name, parse_cell};
 
 /// How the notation names a side: `A` (White, positive) or `B` (Black, negative).
 pub fn side_letter(side: Side) -> &'static str {
@@ -223,7 +223,7 @@ impl Position {
                 parts.len()
             )));
         };
-        let mut pos = Position::initial();
+        let mut pos = Position::new(&NoOptions);
         pos.supply = [Supply { counts: [0; 5] }; 2];
         for (side, list) in [(Side::First, a_figures), (Side::Second, b_figures)] {
             if *list == "-" {

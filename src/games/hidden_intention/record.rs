@@ -3,7 +3,7 @@
 
 use super::notation::square_name;
 use super::position::{Position, Square};
-use crate::rules::{Notation, Outcome, ParseError, Rules, Side, Status};
+use crate::rules::{NoOptions, Notation, Outcome, ParseError, Rules, Side, Status};
 
 /// A record read back and replayed from the start.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -38,7 +38,7 @@ fn quote(value: &str) -> String {
 /// one gives an error naming its attempt.
 pub fn format_record(white: &str, black: &str, tokens: &[String]) -> Result<String, ParseError> {
     let mut out = format!("[Game \"Hidden Intention\"]\n[White \"{}\"]\n[Black \"{}\"]", quote(white), quote(black));
-    let mut pos = Position::initial();
+    let mut pos = Position::new(&NoOptions);
     for (k, token) in tokens.iter().enumerate() {
         if token.split_whitespace().collect::<String>() == "--|--" && pos.status().is_over() {
             continue; // the closing line is written below
@@ -107,7 +107,7 @@ fn strip_comment(line: &str, number: usize) -> Result<&str, ParseError> {
 pub fn parse_record(text: &str) -> Result<GameRecord, ParseError> {
     let mut tags = Vec::new();
     let mut tokens = Vec::new();
-    let mut pos = Position::initial();
+    let mut pos = Position::new(&NoOptions);
     let mut result: Option<(usize, String)> = None;
     let mut closed = false;
     for (i, raw) in text.lines().enumerate() {

@@ -69,11 +69,11 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Notation;
+    use crate::rules::{NoOptions, Notation, Rules};
 
     #[test]
     fn the_view_shows_figures_and_influence() {
-        let mut pos = Position::initial();
+        let mut pos = Position::new(&NoOptions);
         pos.play_record_token("Qd4|Re5").unwrap();
         let v = pos.view();
         let d4 = v.cells.iter().find(|c| c.name == "d4").unwrap();

@@ -60,66 +60,11 @@ pub use options::{InchwormOptions, Topology};
 pub use position::{Geometry, Position, Sq};
 pub use record::{InchwormRecord, format_record, parse_record, record_header, result_token};
 
-use crate::rules::{
-    Cell, Effects, LegalTokens, Notation, ParseError, PlayError, RecordError, Rules, Side, Status, ToMove,
-};
+use crate::rules::{Cell, Effects, LegalTokens, Notation, ParseError, RecordError, Side};
 
-impl Rules for Position {
-    type Move = Move;
-    type Options = InchwormOptions;
-
-    fn new(options: &InchwormOptions) -> Self {
-        Position::start(options)
-    }
-
-    fn options(&self) -> &InchwormOptions {
-        &self.options
-    }
-
-    fn to_move(&self) -> Option<ToMove> {
-        if self.result.is_some() { None } else { Some(ToMove::One(self.side)) }
-    }
-
-    fn status(&self) -> Status {
-        match self.result {
-            Some(o) => Status::Over(o),
-            None => Status::Ongoing,
-        }
-    }
-
-    fn legal_moves(&self, out: &mut Vec<Move>) {
-        self.generate(out);
-    }
-
-    fn mover(&self, _m: &Move) -> Side {
-        moves::mover(self)
-    }
-
-    fn is_legal(&self, m: &Move) -> bool {
-        self.check(m).is_ok()
-    }
-
-    fn place(&mut self, m: &Move) -> Result<Effects, PlayError> {
-        self.place_phase(m)
-    }
-
-    fn capture_sweep(&mut self) -> Effects {
-        let mut effects = Effects::new();
-        self.capture_phase(Some(&mut effects));
-        effects
-    }
-
-    fn end_check(&mut self) -> Effects {
-        let mut effects = Effects::new();
-        self.end_phase(Some(&mut effects));
-        effects
-    }
-
-    fn play_unchecked(&mut self, m: &Move) {
-        self.play_fast(m);
-    }
-
-    fn zobrist(&self) -> u64 {
+impl Position {
+    /// The zobrist hash of the position (`Rules::zobrist`).
+    pub(crate) fn hash(&self) -> u64 {
         let mut h = if self.side == Side::First { 0 } else { ZOBRIST_SIDE };
         for i in 0..2 {
             for c in position::bits(self.occupied[i]) {

@@ -402,7 +402,7 @@ impl Position {
     }
 
     /// Checks one atomic decision against spec §6; the error says why it is refused.
-    pub(crate) fn check(&self, m: &Move) -> Result<(), PlayError> {
+    pub(crate) fn check_move(&self, m: &Move) -> Result<(), PlayError> {
         if self.result.is_some() {
             return Err(PlayError::new("the game is over"));
         }

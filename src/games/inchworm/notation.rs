@@ -7,7 +7,7 @@
 use super::moves::{Move, WholeCollect, canonical_line, canonical_path, direction_between};
 use super::options::InchwormOptions;
 use super::position::{MAX_HEIGHT, Position, Spread, Sq, bit, bits};
-use crate::rules::{Effects, LegalTokens, ParseError, PlayError, RecordError, Side};
+use crate::rules::{DiscardEffects, Effects, LegalTokens, ParseError, PlayError, RecordError, Rules, Side};
 
 /// With more whole-action tokens than this the referee gets only their count.
 pub const MAX_LISTED_TOKENS: u64 = 100_000;
@@ -185,13 +185,13 @@ impl Position {
             self.check_whole_collect(&collect).map_err(illegal)?;
             let geom = self.geometry();
             let mut next = self.clone();
-            let mut effects = next.play_checked(&Move::CollectFrom(collect.start)).map_err(illegal)?;
+            let mut effects = next.play(&Move::CollectFrom(collect.start)).map_err(illegal)?;
             let mut c = collect.start;
             for _ in 1..collect.len {
                 c = geom.step[c as usize][collect.dir as usize];
-                effects.extend(next.play_checked(&Move::CollectStep(c)).map_err(illegal)?);
+                effects.extend(next.play(&Move::CollectStep(c)).map_err(illegal)?);
             }
-            effects.extend(next.play_checked(&Move::CollectOnto(collect.target)).map_err(illegal)?);
+            effects.extend(next.play(&Move::CollectOnto(collect.target)).map_err(illegal)?);
             *self = next;
             return Ok(effects);
         }
@@ -204,9 +204,9 @@ impl Position {
             }
             self.check_distribution_path(&path).map_err(illegal)?;
             let mut next = self.clone();
-            let mut effects = next.play_checked(&Move::SpreadFrom(path[0])).map_err(illegal)?;
+            let mut effects = next.play(&Move::SpreadFrom(path[0])).map_err(illegal)?;
             for &c in &path[1..] {
-                effects.extend(next.play_checked(&Move::SpreadStep(c)).map_err(illegal)?);
+                effects.extend(next.play(&Move::SpreadStep(c)).map_err(illegal)?);
             }
             *self = next;
             return Ok(effects);
@@ -217,15 +217,7 @@ impl Position {
             )));
         }
         let m = self.parse_atomic(&text).map_err(parse_err)?;
-        self.play_checked(&m).map_err(illegal)
-    }
-
-    /// All phases with effects.
-    pub(crate) fn play_checked(&mut self, m: &Move) -> Result<Effects, PlayError> {
-        let mut effects = self.place_phase(m)?;
-        self.capture_phase(Some(&mut effects));
-        self.end_phase(Some(&mut effects));
-        Ok(effects)
+        self.play(&m).map_err(illegal)
     }
 
     /// The referee's listing: every legal whole-action token, sorted, or only their exact count
@@ -323,7 +315,7 @@ impl Position {
                 "an Inchworm position has the board, the side to move and six numbers (stocks, prisoners, scores); got '{text}'"
             )));
         }
-        let mut pos = Position::start(options);
+        let mut pos = Position::new(options);
         let ranks: Vec<&str> = fields[0].split('/').collect();
         if ranks.len() != 8 {
             return Err(err(format!("the board needs 8 ranks separated by '/', found {}", ranks.len())));
@@ -465,11 +457,9 @@ impl Position {
     /// Re-enters a partly chosen collect read from a position string.
     fn restore_collect(&mut self, cells: &[Sq]) -> Result<(), ParseError> {
         let bad = |e: PlayError| ParseError::new(format!("bad collect under way: {e}"));
-        self.check(&Move::CollectFrom(cells[0])).map_err(bad)?;
-        self.apply(&Move::CollectFrom(cells[0]), None);
-        for &c in &cells[1..] {
-            self.check(&Move::CollectStep(c)).map_err(bad)?;
-            self.apply(&Move::CollectStep(c), None);
+        for m in std::iter::once(Move::CollectFrom(cells[0])).chain(cells[1..].iter().map(|&c| Move::CollectStep(c))) {
+            self.check(&m).map_err(bad)?;
+            self.place(&m, &mut DiscardEffects);
         }
         Ok(())
     }

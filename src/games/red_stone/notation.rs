@@ -160,7 +160,7 @@ fn parse_position_text(options: &RedStoneOptions, text: &str) -> Result<Position
             rows.len()
         )));
     }
-    let mut pos = Position::empty(options);
+    let mut pos = Position::new(options);
     for (i, row) in rows.iter().enumerate() {
         let y = size - 1 - i;
         if row.chars().count() != size {

@@ -8,7 +8,7 @@
 //! legality rule of §4.3 needs. Nothing is recomputed by flood fill on the hot path.
 
 use super::options::RedStoneOptions;
-use crate::rules::{Cell, Side, splitmix64_nth};
+use crate::rules::{Cell, Rules, Side, splitmix64_nth};
 
 /// What occupies a board point.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -161,14 +161,14 @@ pub(crate) struct Slot {
 }
 
 impl Slot {
-    const EMPTY: Slot = Slot {
+    pub(super) const EMPTY: Slot = Slot {
         stone: Stone::Empty,
         group: 0,
         next: 0,
         size: 0,
         libs: Liberties { count: 0, sum: 0, sum_sq: 0, single: false },
     };
-    const BORDER: Slot = Slot { stone: Stone::Border, ..Slot::EMPTY };
+    pub(super) const BORDER: Slot = Slot { stone: Stone::Border, ..Slot::EMPTY };
 }
 
 /// What `place` left for the later phases of the same move.
@@ -242,32 +242,6 @@ const ZOBRIST_WHITE_TO_MOVE: u64 = ZOBRIST[ZOBRIST_POINTS];
 const ZOBRIST_SWAP_OPEN: u64 = ZOBRIST[ZOBRIST_POINTS + 1];
 
 impl Position {
-    /// The empty board for these options, Black to move.
-    pub fn empty(options: &RedStoneOptions) -> Position {
-        let size = options.size as usize;
-        let stride = size + 2;
-        let mut board = vec![Slot::BORDER; stride * stride];
-        for y in 0..size {
-            for x in 0..size {
-                board[(y + 1) * stride + x + 1] = Slot::EMPTY;
-            }
-        }
-        Position {
-            options: *options,
-            size,
-            stride,
-            board,
-            to_move: Side::First,
-            swap_open: false,
-            swapped: false,
-            stones: [0, 0],
-            reds: 0,
-            result: None,
-            hash: 0,
-            pending: Pending::Nothing,
-        }
-    }
-
     /// Points per side.
     pub fn size(&self) -> usize {
         self.size
@@ -545,7 +519,7 @@ impl Position {
 
     /// Rebuilds every group, liberty and count from the stones alone (after reading a text).
     pub(crate) fn rebuild_groups(&mut self) {
-        let mut fresh = Position::empty(&self.options);
+        let mut fresh = Position::new(&self.options);
         for at in self.points() {
             if self.stone(at) == Stone::Red {
                 fresh.board[at as usize].stone = Stone::Red;

@@ -73,66 +73,7 @@ pub use options::{Adjudication, Opening, PassRule, ThrongsOptions};
 pub use position::{PartKind, Phase, Position, Started};
 pub use record::{ThrongsRecord, format_record, parse_record, record_header_full};
 
-use crate::rules::{
-    Cell, Effects, LegalTokens, Notation, ParseError, PlayError, RecordError, Rules, Side, Status, ToMove,
-};
-
-impl Rules for Position {
-    type Move = Move;
-    type Options = ThrongsOptions;
-
-    fn new(options: &ThrongsOptions) -> Self {
-        Position::initial(options)
-    }
-
-    fn options(&self) -> &ThrongsOptions {
-        &self.options
-    }
-
-    fn to_move(&self) -> Option<ToMove> {
-        match self.phase {
-            Phase::Over(_) => None,
-            Phase::PieOffer => Some(ToMove::One(Side::First)),
-            Phase::PieChoice => Some(ToMove::One(Side::Second)),
-            Phase::Play => Some(ToMove::One(self.mover)),
-        }
-    }
-
-    fn status(&self) -> Status {
-        match self.phase {
-            Phase::Over(o) => Status::Over(o),
-            _ => Status::Ongoing,
-        }
-    }
-
-    fn legal_moves(&self, out: &mut Vec<Move>) {
-        self.generate(out);
-    }
-
-    fn mover(&self, _m: &Move) -> Side {
-        match self.phase {
-            Phase::PieOffer => Side::First,
-            Phase::PieChoice => Side::Second,
-            _ => self.mover,
-        }
-    }
-
-    fn place(&mut self, m: &Move) -> Result<Effects, PlayError> {
-        self.place_phase(m)
-    }
-
-    fn end_check(&mut self) -> Effects {
-        self.end_check_phase()
-    }
-
-    fn play_unchecked(&mut self, m: &Move) {
-        self.play_fast(m);
-    }
-
-    fn zobrist(&self) -> u64 {
-        self.hash()
-    }
-}
+use crate::rules::{Cell, Effects, LegalTokens, Notation, ParseError, RecordError, Rules, Side};
 
 impl Notation for Position {
     const SLUG: &'static str = "throngs";

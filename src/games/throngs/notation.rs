@@ -275,7 +275,7 @@ impl Position {
         let mut options = *options;
         // The text names its board; it wins over the board option.
         options.board = board;
-        let mut p = Position::empty(&options);
+        let mut p = Position::empty_board(&options);
         let mover_text = fields.next().ok_or_else(|| err("missing the side and part (B1, B2, W1, W2)".into()))?;
         match mover_text {
             "pie" | "choose" => {
@@ -426,7 +426,7 @@ impl Position {
                         return Err(err(format!("started={st}: {}", p.explain_illegal(&m))));
                     }
                     let mut next = p.clone();
-                    next.play_fast(&m);
+                    next.play_unchecked(&m);
                     match next.started {
                         Some(s) => p.started = Some(s),
                         None => return Err(err(format!("started={st}: that part has no destination to choose"))),

@@ -1,7 +1,7 @@
 //! The Throngs position: stones, vicinity counts, turn bookkeeping, power and Reach (§4.1).
 
 use super::board::{Bits, Geometry, MAX_SITES, MAX_TRAVEL, NO_SITE, bit_clear, bit_set, for_each_bit};
-use super::options::{Opening, PassRule, ThrongsOptions};
+use super::options::{PassRule, ThrongsOptions};
 use crate::rules::{Cell, Outcome, Side, splitmix64};
 
 /// What a site holds.
@@ -97,8 +97,9 @@ impl PartialEq for Position {
 }
 
 impl Position {
-    /// An empty board of these options, Black to move in part 1 of turn 1.
-    pub(super) fn empty(options: &ThrongsOptions) -> Position {
+    /// An empty board of these options, Black to move in part 1 of turn 1 (`Rules::new` adds the
+    /// opening; a position text fills it in).
+    pub(super) fn empty_board(options: &ThrongsOptions) -> Position {
         Position {
             options: *options,
             geo: options.board.geometry(),
@@ -119,23 +120,6 @@ impl Position {
             side_bits: [[0; 4]; 2],
             stone_hash: 0,
         }
-    }
-
-    /// The initial position of these options (§3.2).
-    pub fn initial(options: &ThrongsOptions) -> Position {
-        let mut p = Position::empty(options);
-        match options.opening {
-            Opening::Standard => {
-                for &s in &p.geo.start_black {
-                    p.put(s, Side::First);
-                }
-                for &s in &p.geo.start_white {
-                    p.put(s, Side::Second);
-                }
-            }
-            Opening::Pie(_) => p.phase = Phase::PieOffer,
-        }
-        p
     }
 
     /// The board geometry (sites, neighbours, names).
