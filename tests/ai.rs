@@ -102,9 +102,7 @@ impl Rules for TicTacToe {
 /// Just enough notation to put tic-tac-toe behind a `DynGame` handle: moves are cell digits 0–8.
 impl Notation for TicTacToe {
     const SLUG: &'static str = "tic-tac-toe";
-    fn side_name(side: Side) -> &'static str {
-        if side == Side::First { "X" } else { "O" }
-    }
+    const SIDE_LETTERS: [&'static str; 2] = ["X", "O"];
     fn cell_name(&self, cell: Cell) -> String {
         cell.to_string()
     }

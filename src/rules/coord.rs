@@ -47,21 +47,24 @@ pub fn cell_name(letters: FileLetters, file: usize, rank: usize) -> String {
     s
 }
 
-/// Reads `a1` / `A1` into `(file, rank)` 0-based, checked against a `width` × `height` board.
-pub fn parse_cell(letters: FileLetters, text: &str, width: usize, height: usize) -> Result<(usize, usize), ParseError> {
-    let bad = || ParseError::new(format!("'{text}' is not a square of this {width}×{height} board"));
+/// Reads a cell name, `a1` / `A1`, into `(file, rank)` 0-based, whatever the board: one file
+/// letter, then a rank from 1 without leading zeros.
+pub fn read_cell_name(letters: FileLetters, text: &str) -> Option<(usize, usize)> {
     let mut chars = text.chars();
-    let letter = chars.next().ok_or_else(bad)?;
+    let file = letters.file(chars.next()?)?;
     let digits = chars.as_str();
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || digits.starts_with('0') {
-        return Err(bad());
+        return None;
     }
-    let file = letters.file(letter).ok_or_else(bad)?;
-    let rank: usize = digits.parse::<usize>().map_err(|_| bad())?.checked_sub(1).ok_or_else(bad)?;
-    if file >= width || rank >= height {
-        return Err(bad());
-    }
-    Ok((file, rank))
+    let rank = digits.parse::<usize>().ok()?.checked_sub(1)?;
+    Some((file, rank))
+}
+
+/// Reads `a1` / `A1` into `(file, rank)` 0-based, checked against a `width` × `height` board.
+pub fn parse_cell(letters: FileLetters, text: &str, width: usize, height: usize) -> Result<(usize, usize), ParseError> {
+    read_cell_name(letters, text)
+        .filter(|&(file, rank)| file < width && rank < height)
+        .ok_or_else(|| ParseError::new(format!("'{text}' is not a square of this {width}×{height} board")))
 }
 
 #[cfg(test)]
@@ -78,6 +81,8 @@ mod tests {
         assert!(parse_cell(FileLetters::Lower, "a0", 8, 8).is_err());
         assert!(parse_cell(FileLetters::Lower, "a01", 8, 8).is_err());
         assert!(parse_cell(FileLetters::Lower, "", 8, 8).is_err());
+        assert_eq!(read_cell_name(FileLetters::Lower, "z99"), Some((25, 98)));
+        assert_eq!(read_cell_name(FileLetters::Lower, "Z9"), None);
     }
 
     #[test]

@@ -179,8 +179,24 @@ pub trait Notation: Rules {
     /// The name of the game as the CLI and saves write it (`red-stone`).
     const SLUG: &'static str;
 
+    /// How the position text and the referee write each side, the first side first (`["b", "w"]`,
+    /// `["L", "D"]`, `["A", "B"]`, …).
+    const SIDE_LETTERS: [&'static str; 2];
+
     /// How the position text and the referee name a side (`"b"`, `"L"`, `"A"`, …).
-    fn side_name(side: Side) -> &'static str;
+    fn side_name(side: Side) -> &'static str {
+        Self::SIDE_LETTERS[side.index()]
+    }
+
+    /// A side's letter as one character (a stack's owner in a position text, a placed piece).
+    fn side_char(side: Side) -> char {
+        Self::side_name(side).chars().next().unwrap_or('?')
+    }
+
+    /// The side whose letter `text` is, exactly as written.
+    fn side_from_letter(text: &str) -> Option<Side> {
+        Side::BOTH.into_iter().find(|&side| Self::side_name(side) == text)
+    }
 
     /// The name of a board space (`"c3"`), for effects and the UI.
     fn cell_name(&self, cell: Cell) -> String;
@@ -217,10 +233,7 @@ pub trait Notation: Rules {
     fn legal_record_tokens(&self) -> LegalTokens {
         let mut moves = Vec::new();
         self.legal_moves(&mut moves);
-        let mut tokens: Vec<String> = moves.iter().map(|m| self.format_move(m)).collect();
-        tokens.sort();
-        tokens.dedup();
-        LegalTokens::List(tokens)
+        LegalTokens::sorted(moves.iter().map(|m| self.format_move(m)))
     }
 }
 
@@ -271,6 +284,14 @@ pub enum LegalTokens {
 }
 
 impl LegalTokens {
+    /// The listing of these tokens: sorted, each once.
+    pub fn sorted(tokens: impl IntoIterator<Item = String>) -> LegalTokens {
+        let mut tokens: Vec<String> = tokens.into_iter().collect();
+        tokens.sort();
+        tokens.dedup();
+        LegalTokens::List(tokens)
+    }
+
     pub fn count(&self) -> u64 {
         match self {
             LegalTokens::List(v) => v.len() as u64,

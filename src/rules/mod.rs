@@ -16,7 +16,7 @@ mod side;
 mod tri;
 mod view;
 
-pub use coord::{FileLetters, cell_name, parse_cell};
+pub use coord::{FileLetters, cell_name, parse_cell, read_cell_name};
 pub use effect::{Cell, DiscardEffects, Effect, EffectKind, EffectSink, Effects, RemoveCause};
 pub use error::{OptionError, ParseError, PlayError, RecordError};
 pub use game::{

@@ -77,67 +77,7 @@ pub use notation::{
 pub use options::{GravelOptions, Layout};
 pub use position::{EndReason, GameResult, LossFlags, MAX_SPACES, Phase, Position, TurnProgress};
 
-use crate::rules::{Cell, Effects, LegalTokens, Notation, Outcome, ParseError, PlayError, RecordError, Side};
-
-impl Notation for Position {
-    const SLUG: &'static str = "gravel";
-
-    fn side_name(side: Side) -> &'static str {
-        match side {
-            Side::First => "L",
-            Side::Second => "D",
-        }
-    }
-
-    fn cell_name(&self, cell: Cell) -> String {
-        square_name(self.size(), cell)
-    }
-
-    fn parse_move(&self, text: &str) -> Result<Action, ParseError> {
-        parse_action(self.size(), text)
-    }
-
-    fn format_move(&self, m: &Action) -> String {
-        action_text(self.size(), *m)
-    }
-
-    /// A record move is a whole turn (§6.6): its actions up to `end`, or `pass`.
-    fn group_record_tokens(&self, decisions: &[String]) -> Result<crate::rules::RecordTokens, RecordError> {
-        crate::rules::group_decisions(
-            self,
-            decisions,
-            |_, m, _| matches!(m, Action::EndTurn | Action::Pass),
-            |pos, actions| format_turn(pos.size(), actions),
-        )
-    }
-
-    fn parse_position(options: &GravelOptions, text: &str) -> Result<Self, ParseError> {
-        Position::from_text(options, text)
-    }
-
-    fn format_position(&self) -> String {
-        self.to_text()
-    }
-
-    fn play_record_token(&mut self, token: &str) -> Result<Effects, RecordError> {
-        self.play_turn(token).map_err(|e| match e {
-            TurnError::Parse(source) => RecordError::Parse { token: token.to_string(), source },
-            illegal => RecordError::Illegal { token: token.to_string(), source: PlayError::new(illegal.to_string()) },
-        })
-    }
-
-    /// Every legal action that can start the turn, as a one-action turn string, plus `pass` when
-    /// legal (ARCHITECTURE §5).
-    fn legal_record_tokens(&self) -> LegalTokens {
-        let mut moves = Vec::new();
-        self.generate(&mut moves);
-        let mut tokens: Vec<String> =
-            moves.iter().filter(|&&m| m != Action::EndTurn).map(|&m| action_text(self.size(), m)).collect();
-        tokens.sort();
-        tokens.dedup();
-        LegalTokens::List(tokens)
-    }
-}
+use crate::rules::Outcome;
 
 impl Position {
     /// The result's outcome, if the game is over.

@@ -6,15 +6,8 @@ use super::moves::Action;
 use super::notation::action_text;
 use super::options::GravelOptions;
 use super::position::{EndReason, GameResult, LossFlags, MAX_SPACES, Position, TurnProgress, WORDS, sign};
-use crate::rules::{EffectKind, EffectSink, Outcome, PlayError, RemoveCause, Rules, Side, Status, ToMove};
+use crate::rules::{EffectKind, EffectSink, Notation, Outcome, PlayError, RemoveCause, Rules, Side, Status, ToMove};
 use std::collections::HashSet;
-
-fn piece_char(side: Side) -> char {
-    match side {
-        Side::First => 'L',
-        Side::Second => 'D',
-    }
-}
 
 impl Rules for Position {
     type Move = Action;
@@ -106,7 +99,7 @@ impl Position {
         };
         match action {
             Action::Place(t) => {
-                effects.emit(wave, || EffectKind::Placed { cell: t, by: p, piece: piece_char(p), count: 1 });
+                effects.emit(wave, || EffectKind::Placed { cell: t, by: p, piece: Position::side_char(p), count: 1 });
                 effects.emit(wave, || stacked(self, t, p));
             }
             Action::Move { from, to } => {

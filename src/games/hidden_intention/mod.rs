@@ -74,7 +74,7 @@ pub use position::{
 };
 pub use record::{GameRecord, format_record, parse_record, result_text};
 
-use crate::rules::{Cell, Effects, LegalTokens, Notation, ParseError, PlayError, RecordError, Rules, Side, splitmix64};
+use crate::rules::splitmix64;
 
 impl Position {
     /// The zobrist hash of the position (`Rules::zobrist`).
@@ -112,108 +112,4 @@ impl Position {
 /// The hash key of `value` in one domain of the position (figures, burned squares, counters…).
 fn feature(domain: u64, value: u64) -> u64 {
     splitmix64(splitmix64(domain) ^ value)
-}
-
-impl Notation for Position {
-    const SLUG: &'static str = "hidden-intention";
-
-    fn side_name(side: Side) -> &'static str {
-        notation::side_letter(side)
-    }
-
-    fn cell_name(&self, cell: Cell) -> String {
-        if (cell as usize) < SQUARES { square_name(cell as Square) } else { format!("#{cell}") }
-    }
-
-    fn parse_move(&self, text: &str) -> Result<Move, ParseError> {
-        notation::parse_move(text)
-    }
-
-    fn format_move(&self, m: &Move) -> String {
-        notation::format_move(m)
-    }
-
-    /// A record move is one attempt, `<A's commitment>|<B's commitment>`, complete once both
-    /// are sealed and revealed (so a sealed commitment never shows in the list).
-    fn group_record_tokens(&self, decisions: &[String]) -> Result<crate::rules::RecordTokens, RecordError> {
-        crate::rules::group_decisions(
-            self,
-            decisions,
-            |pos, _, _| Side::BOTH.iter().all(|&s| pos.staged(s) == Staged::default()),
-            |_, moves| {
-                let commitment = |side: Side| {
-                    let mut staged = Staged::default();
-                    for m in moves.iter().filter(|m| m.side() == side) {
-                        match *m {
-                            Move::Swap { a, b, .. } => staged.swap = Some((a, b)),
-                            Move::Figure { choice, .. } => staged.figure = Some(choice),
-                            Move::Target { square, .. } => staged.target = Some(square),
-                            Move::Facing { corner, .. } => staged.facing = Some(corner),
-                        }
-                    }
-                    staged.commitment().map(|c| format_commitment(&c)).unwrap_or_default()
-                };
-                format!("{}|{}", commitment(Side::First), commitment(Side::Second))
-            },
-        )
-    }
-
-    fn parse_position(_options: &Self::Options, text: &str) -> Result<Self, ParseError> {
-        Position::from_state_string(text)
-    }
-
-    fn format_position(&self) -> String {
-        self.state_string()
-    }
-
-    fn play_record_token(&mut self, token: &str) -> Result<Effects, RecordError> {
-        let parse_err = |source| RecordError::Parse { token: token.to_string(), source };
-        let illegal = |source| RecordError::Illegal { token: token.to_string(), source };
-        let words: String = token.split_whitespace().collect();
-        if words == "--|--" {
-            // The record's closing line after a player ran out of legal commitments (spec §8.3).
-            return match self.outcome {
-                Some(_) => Ok(Effects::new()),
-                None => Err(illegal(PlayError::new(
-                    "'-- | --' only closes a record once a player has no legal commitment; the game is still on",
-                ))),
-            };
-        }
-        let (a_text, b_text) = token.split_once('|').ok_or_else(|| {
-            parse_err(ParseError::new("an attempt is written <A's commitment>|<B's commitment>, e.g. Qd4|Re5"))
-        })?;
-        let a =
-            parse_commitment(a_text.trim()).map_err(|e| parse_err(ParseError::new(format!("A's commitment: {e}"))))?;
-        let b =
-            parse_commitment(b_text.trim()).map_err(|e| parse_err(ParseError::new(format!("B's commitment: {e}"))))?;
-        let mut next = self.clone();
-        next.staged = [Staged::default(); 2];
-        for (side, c) in [(Side::First, &a), (Side::Second, &b)] {
-            next.check_commitment(side, c).map_err(|e| {
-                illegal(PlayError::new(format!(
-                    "{}'s commitment {}: {}",
-                    notation::side_letter(side),
-                    format_commitment(c),
-                    e.reason
-                )))
-            })?;
-        }
-        let mut effects = Effects::new();
-        for (side, c) in [(Side::First, &a), (Side::Second, &b)] {
-            for m in Staged::decisions(side, c) {
-                effects.extend(next.play(&m).map_err(illegal)?);
-            }
-        }
-        *self = next;
-        Ok(effects)
-    }
-
-    fn legal_record_tokens(&self) -> LegalTokens {
-        let list = |side: Side| {
-            let mut tokens: Vec<String> = self.legal_commitments(side).iter().map(format_commitment).collect();
-            tokens.sort();
-            tokens
-        };
-        LegalTokens::PerSide(list(Side::First), list(Side::Second))
-    }
 }

@@ -60,7 +60,7 @@ pub use options::{InchwormOptions, Topology};
 pub use position::{Geometry, Position, Sq};
 pub use record::{InchwormRecord, format_record, parse_record, record_header, result_token};
 
-use crate::rules::{Cell, Effects, LegalTokens, Notation, ParseError, RecordError, Side};
+use crate::rules::Side;
 
 impl Position {
     /// The zobrist hash of the position (`Rules::zobrist`).
@@ -102,53 +102,4 @@ const ZOBRIST_COUNTERS: usize = 2 * 64 * 32;
 #[inline]
 fn zobrist_key(i: usize) -> u64 {
     crate::rules::splitmix64_nth(0, i as u64)
-}
-
-impl Notation for Position {
-    const SLUG: &'static str = "inchworm";
-
-    fn side_name(side: Side) -> &'static str {
-        match side {
-            Side::First => "b",
-            Side::Second => "w",
-        }
-    }
-
-    fn cell_name(&self, cell: Cell) -> String {
-        square_name(cell.min(64) as Sq)
-    }
-
-    fn parse_move(&self, text: &str) -> Result<Move, ParseError> {
-        self.parse_atomic(text)
-    }
-
-    fn format_move(&self, m: &Move) -> String {
-        self.format_atomic(m)
-    }
-
-    /// A record move is one whole action: its staged decisions written one after the other.
-    fn group_record_tokens(&self, decisions: &[String]) -> Result<crate::rules::RecordTokens, RecordError> {
-        crate::rules::group_decisions(
-            self,
-            decisions,
-            |pos, _, _| !pos.action_under_way(),
-            |pos, moves| moves.iter().map(|m| pos.format_atomic(m)).collect(),
-        )
-    }
-
-    fn parse_position(options: &InchwormOptions, text: &str) -> Result<Self, ParseError> {
-        Position::from_text(options, text)
-    }
-
-    fn format_position(&self) -> String {
-        self.to_text()
-    }
-
-    fn play_record_token(&mut self, token: &str) -> Result<Effects, RecordError> {
-        self.play_token(token)
-    }
-
-    fn legal_record_tokens(&self) -> LegalTokens {
-        self.legal_tokens()
-    }
 }

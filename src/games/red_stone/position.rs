@@ -8,6 +8,7 @@
 //! legality rule of §4.3 needs. Nothing is recomputed by flood fill on the hot path.
 
 use super::options::RedStoneOptions;
+use super::record::RecordResult;
 use crate::rules::{Cell, Rules, Side, splitmix64_nth};
 
 /// What occupies a board point.
@@ -270,10 +271,7 @@ impl Position {
 
     /// The `result:` line of a game record (§6.3), e.g. `B+ annihilation`, once the game is over.
     pub fn record_result(&self) -> Option<String> {
-        self.result.map(|(winner, reason)| {
-            let colour = if winner == Side::First { 'B' } else { 'W' };
-            format!("{colour}+ {}", reason.record_name())
-        })
+        RecordResult::of(self).map(|r| r.text())
     }
 
     /// Black or white stones of `side` on the board.

@@ -28,7 +28,7 @@ impl RecordResult {
 
     /// The text of the `result:` line (`B+ annihilation`, `W+ resignation`).
     pub fn text(&self) -> String {
-        let colour = if self.winner == Side::First { 'B' } else { 'W' };
+        let colour = Position::side_name(self.winner).to_ascii_uppercase();
         let reason = match self.reason {
             RecordReason::Rules(r) => r.record_name(),
             RecordReason::Resignation => "resignation",
@@ -47,11 +47,7 @@ impl RecordResult {
         };
         let lower = text.trim().to_ascii_lowercase();
         let (colour, reason) = lower.split_once('+').ok_or_else(bad)?;
-        let winner = match colour.trim() {
-            "b" => Side::First,
-            "w" => Side::Second,
-            _ => return Err(bad()),
-        };
+        let winner = Position::side_from_letter(colour.trim()).ok_or_else(bad)?;
         let reason = match reason.trim() {
             "annihilation" => RecordReason::Rules(EndReason::Annihilation),
             "double-annihilation" => RecordReason::Rules(EndReason::DoubleAnnihilation),

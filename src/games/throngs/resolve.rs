@@ -5,7 +5,9 @@
 use super::moves::Move;
 use super::options::{Adjudication, Opening, PassRule, ThrongsOptions};
 use super::position::{PartKind, Phase, Position, Started, stone_of};
-use crate::rules::{Cell, EffectKind, EffectSink, Outcome, PlayError, Rules, Side, Status, ToMove, splitmix64};
+use crate::rules::{
+    Cell, EffectKind, EffectSink, Notation, Outcome, PlayError, Rules, Side, Status, ToMove, splitmix64,
+};
 
 /// What the completed part was, for the counters (§4.4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -14,13 +16,6 @@ enum Done {
     Place,
     Capture,
     Move,
-}
-
-fn piece(side: Side) -> char {
-    match side {
-        Side::First => 'B',
-        Side::Second => 'W',
-    }
 }
 
 impl Rules for Position {
@@ -89,7 +84,7 @@ impl Rules for Position {
             Move::Offer(s) => {
                 let colour = self.offer_colour();
                 self.put(s, colour);
-                fx.emit(0, || EffectKind::Placed { cell: s, by: colour, piece: piece(colour), count: 1 });
+                fx.emit(0, || EffectKind::Placed { cell: s, by: colour, piece: Position::side_char(colour), count: 1 });
                 let n = self.pie_size() as u16;
                 if self.count[0] == n && self.count[1] == n + 1 {
                     self.phase = Phase::PieChoice;
@@ -170,13 +165,13 @@ impl Position {
         let path = if fx.records() && to != st.at { self.route(st.at, st.range, to) } else { Vec::new() };
         let done = match st.kind {
             PartKind::Place => {
-                fx.emit(0, || EffectKind::Placed { cell: st.at, by: me, piece: piece(me), count: 1 });
+                fx.emit(0, || EffectKind::Placed { cell: st.at, by: me, piece: Position::side_char(me), count: 1 });
                 Done::Place
             }
             PartKind::Capture => {
                 self.take(st.at);
                 fx.emit(0, || EffectKind::Captured { cells: vec![st.at], by: me });
-                fx.emit(0, || EffectKind::Placed { cell: st.at, by: me, piece: piece(me), count: 1 });
+                fx.emit(0, || EffectKind::Placed { cell: st.at, by: me, piece: Position::side_char(me), count: 1 });
                 Done::Capture
             }
             PartKind::Move => {
