@@ -1,5 +1,6 @@
 //! The vocabulary every game shares: sides, turns, outcomes, effects, errors, the rules trait,
-//! board topologies, notation helpers, perft, seeded randomness and hash keys. No Bevy here.
+//! board topologies, notation helpers, the record-text lexer, perft, seeded randomness and hash
+//! keys. No Bevy here.
 
 mod coord;
 mod effect;
@@ -11,6 +12,7 @@ mod help;
 mod outcome;
 mod perft;
 mod playout;
+mod record_text;
 mod rng;
 mod side;
 mod tri;
@@ -28,6 +30,7 @@ pub use help::{Illustration, RulesHelp};
 pub use outcome::{Outcome, Status, ToMove};
 pub use perft::perft;
 pub use playout::{PlayoutStats, random_playout};
+pub use record_text::{RESULT_MARKERS, RecordItem, RecordPiece, lex_record, strip_comments};
 pub use rng::{GameRng, pick_index, seeded};
 pub use side::{BySide, Side};
 pub use tri::{TRI_DIRECTIONS, TriLattice};

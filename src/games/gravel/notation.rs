@@ -6,8 +6,8 @@ use super::options::{GravelOptions, MAX_BUDGET, MAX_SIZE, MIN_BUDGET, MIN_SIZE};
 use super::position::{MAX_SPACES, Position, TurnProgress, sign};
 use crate::games::About;
 use crate::rules::{
-    Cell, Effects, FileLetters, LegalTokens, Notation, ParseError, PlayError, RecordError, RecordTokens, Rules, Side,
-    cell_name, group_decisions, read_cell_name,
+    Cell, Effects, FileLetters, LegalTokens, Notation, ParseError, PlayError, RecordError, RecordItem, RecordPiece,
+    RecordTokens, Rules, Side, cell_name, group_decisions, lex_record, read_cell_name,
 };
 use std::fmt;
 
@@ -504,12 +504,14 @@ pub fn parse_record(text: &str) -> Result<(GravelOptions, Vec<String>), ParseErr
     use crate::rules::GameOptions;
     let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
     let header = lines.next().ok_or_else(|| ParseError::new("empty record"))?;
-    let inner = header
-        .strip_prefix("[Gravel")
-        .and_then(|h| h.strip_suffix(']'))
-        .ok_or_else(|| ParseError::new("a Gravel record starts with a header like [Gravel N=8 X=4 ...]"))?;
+    let not_a_header = || ParseError::new("a Gravel record starts with a header like [Gravel N=8 X=4 ...]");
+    let items = lex_record(header).map_err(|_| not_a_header())?;
+    let [RecordItem { piece: RecordPiece::Tag { key: "Gravel", value: settings, quoted: false }, .. }] = &items[..]
+    else {
+        return Err(not_a_header());
+    };
     let mut options = GravelOptions::default();
-    for pair in inner.split_whitespace() {
+    for pair in settings.split_whitespace() {
         let (k, v) =
             pair.split_once('=').ok_or_else(|| ParseError::new(format!("'{pair}' in the header is not key=value")))?;
         options.set(k, v).map_err(|e| ParseError::new(e.to_string()))?;

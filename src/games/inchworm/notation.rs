@@ -10,7 +10,7 @@ use super::position::{MAX_HEIGHT, Position, Spread, Sq, bit, bits};
 use crate::games::About;
 use crate::rules::{
     Cell, DiscardEffects, Effects, LegalTokens, Notation, ParseError, PlayError, RecordError, RecordTokens, Rules,
-    Side, group_decisions,
+    Side, group_decisions, strip_comments,
 };
 
 /// With more whole-action tokens than this the referee gets only their count.
@@ -48,21 +48,6 @@ pub fn piece_char(side: Side) -> char {
 /// Reads `c1-c2-…` (at least one cell).
 fn parse_cell_list(text: &str) -> Result<Vec<Sq>, ParseError> {
     text.split('-').map(|t| parse_square(t.trim())).collect()
-}
-
-/// Removes `{comments}` from a record token.
-fn strip_comments(token: &str) -> String {
-    let mut out = String::new();
-    let mut depth = 0;
-    for ch in token.chars() {
-        match ch {
-            '{' => depth += 1,
-            '}' if depth > 0 => depth -= 1,
-            _ if depth == 0 => out.push(ch),
-            _ => {}
-        }
-    }
-    out.trim().to_string()
 }
 
 impl Notation for Position {
