@@ -60,6 +60,31 @@ pub trait GameOptions: Clone + Debug + Default + PartialEq + Send + Sync + 'stat
     }
 }
 
+/// A whole-number option value in `min..=max`.
+pub fn int_option(key: &str, value: &str, min: i64, max: i64) -> Result<i64, OptionError> {
+    let n: i64 = value.trim().parse().map_err(|_| OptionError::bad_value(key, value, "it must be a whole number"))?;
+    if n < min || n > max {
+        return Err(OptionError::bad_value(key, value, format!("it must be between {min} and {max}")));
+    }
+    Ok(n)
+}
+
+/// A word option's value: the choice named `value` (any case, white space trimmed).
+pub fn choice_option<T: Copy>(key: &str, value: &str, choices: &[(&str, T)]) -> Result<T, OptionError> {
+    let word = value.trim();
+    choices.iter().find(|(name, _)| name.eq_ignore_ascii_case(word)).map(|&(_, choice)| choice).ok_or_else(|| {
+        let names: Vec<&str> = choices.iter().map(|(name, _)| *name).collect();
+        let (last, rest) = names.split_last().unwrap_or((&"", &[]));
+        let listed = if rest.is_empty() { last.to_string() } else { format!("{} or {last}", rest.join(", ")) };
+        OptionError::bad_value(key, value, format!("it must be {listed}"))
+    })
+}
+
+/// The name of `current` among `choices`, as `choice_option` reads it back.
+pub fn choice_name<T: PartialEq>(choices: &[(&'static str, T)], current: &T) -> &'static str {
+    choices.iter().find(|(_, choice)| choice == current).map_or("", |(name, _)| name)
+}
+
 /// Options for a game that has none.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct NoOptions;
@@ -69,7 +94,7 @@ impl GameOptions for NoOptions {
         &[]
     }
     fn set(&mut self, key: &str, _value: &str) -> Result<(), OptionError> {
-        Err(OptionError::UnknownKey { key: key.to_string(), known: "(none)".to_string() })
+        Err(OptionError::unknown_key(key, Self::specs()))
     }
     fn get(&self, _key: &str) -> Option<String> {
         None

@@ -22,7 +22,8 @@ pub use coord::{FileLetters, cell_name, parse_cell, read_cell_name};
 pub use effect::{Cell, DiscardEffects, Effect, EffectKind, EffectSink, Effects, RemoveCause};
 pub use error::{OptionError, ParseError, PlayError, RecordError};
 pub use game::{
-    GameOptions, LegalTokens, NoOptions, Notation, OptionKind, OptionSpec, RecordTokens, Rules, group_decisions,
+    GameOptions, LegalTokens, NoOptions, Notation, OptionKind, OptionSpec, RecordTokens, Rules, choice_name,
+    choice_option, group_decisions, int_option,
 };
 pub use grid::{DIRECTIONS, SquareGrid, Wrap};
 pub use hash::{GOLDEN_GAMMA, mix64, splitmix64, splitmix64_nth};
