@@ -4,8 +4,8 @@
 
 use super::{About, GameKind};
 use crate::rules::{
-    BoardView, Effects, LegalTokens, OptionError, Outcome, ParseError, PlayoutStats, RecordError, Side, Status, ToMove,
-    random_playout,
+    BoardView, DrawBoard, Effects, LegalTokens, OptionError, Outcome, ParseError, PlayoutStats, RecordError, Side,
+    Status, ToMove, random_playout,
 };
 use serde_json::{Value, json};
 use thiserror::Error;
@@ -143,7 +143,7 @@ impl<G: About> DynGame for G {
         effects_of(|effects| self.end_check(effects))
     }
     fn board_view(&self) -> BoardView {
-        About::board_view(self)
+        DrawBoard::board_view(self)
     }
     fn perft(&self, depth: u32) -> u64 {
         crate::rules::perft(self, depth)

@@ -36,6 +36,6 @@ pub use rng::{GameRng, pick_index, seeded};
 pub use side::{BySide, Side};
 pub use tri::{TRI_DIRECTIONS, TriLattice};
 pub use view::{
-    BoardView, CellMarks, CellValue, CellView, Counter, Figure, HintMark, Layout, PieceShape, PieceView, Tone,
-    WrapLink, cells_in_token,
+    BoardView, CellMarks, CellValue, CellView, Counter, DrawBoard, Figure, HintMark, Layout, PieceShape, PieceView,
+    Tone, WrapLink, cells_in_token,
 };

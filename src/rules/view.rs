@@ -174,6 +174,12 @@ pub struct Counter {
     pub value: String,
 }
 
+/// A position the app can draw: every game's position gives its picture.
+pub trait DrawBoard {
+    /// The game-neutral picture of this position.
+    fn board_view(&self) -> BoardView;
+}
+
 /// The whole picture.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BoardView {
