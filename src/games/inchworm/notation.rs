@@ -9,8 +9,8 @@ use super::options::InchwormOptions;
 use super::position::{MAX_HEIGHT, Position, Spread, Sq, bit, bits};
 use crate::games::About;
 use crate::rules::{
-    Cell, DiscardEffects, Effects, LegalTokens, Notation, ParseError, PlayError, RecordError, RecordTokens, Rules,
-    Side, group_decisions, strip_comments,
+    Cell, DiscardEffects, Effects, FileLetters, LegalTokens, Notation, ParseError, PlayError, RecordError,
+    RecordTokens, Rules, Side, cell_name, group_decisions, parse_cell, strip_comments,
 };
 
 /// With more whole-action tokens than this the referee gets only their count.
@@ -21,28 +21,24 @@ pub fn square_name(c: Sq) -> String {
     if c >= 64 {
         return "??".to_string();
     }
-    let mut s = String::with_capacity(2);
-    s.push((b'a' + c % 8) as char);
-    s.push((b'1' + c / 8) as char);
-    s
+    cell_name(FileLetters::Lower, (c % 8) as usize, (c / 8) as usize)
 }
 
 /// Reads `a1` … `h8`.
 pub fn parse_square(text: &str) -> Result<Sq, ParseError> {
-    let b = text.as_bytes();
-    if b.len() == 2 && (b'a'..=b'h').contains(&b[0]) && (b'1'..=b'8').contains(&b[1]) {
-        Ok((b[1] - b'1') * 8 + (b[0] - b'a'))
-    } else {
-        Err(ParseError::new(format!("'{text}' is not a cell of the board (a1 to h8)")))
-    }
+    let (file, rank) = parse_cell(FileLetters::Lower, text, 8, 8)
+        .map_err(|_| ParseError::new(format!("'{text}' is not a cell of the board (a1 to h8)")))?;
+    Ok((rank * 8 + file) as Sq)
 }
 
-/// `B` for Black, `W` for White (the position text's stack letters).
+/// `B` for Black, `W` for White: the position text's stack letters, the side letters in upper case.
 pub fn piece_char(side: Side) -> char {
-    match side {
-        Side::First => 'B',
-        Side::Second => 'W',
-    }
+    Position::side_char(side).to_ascii_uppercase()
+}
+
+/// The side whose stack letter `byte` is.
+fn stack_owner(byte: u8) -> Option<Side> {
+    Side::BOTH.into_iter().find(|&side| piece_char(side) as u8 == byte)
 }
 
 /// Reads `c1-c2-…` (at least one cell).
@@ -302,9 +298,9 @@ impl Position {
                 return Err(err(format!("rank {} has more than 8 cells", rank + 1)));
             }
             let c = rank * 8 + file;
-            match bytes[i] {
-                b'.' => i += 1,
-                ch @ (b'B' | b'W') => {
+            match (bytes[i], stack_owner(bytes[i])) {
+                (b'.', _) => i += 1,
+                (ch, Some(side)) => {
                     let start = i + 1;
                     let mut j = start;
                     while j < bytes.len() && bytes[j].is_ascii_digit() {
@@ -320,12 +316,11 @@ impl Position {
                             square_name(c)
                         )));
                     }
-                    let side = if ch == b'B' { 0 } else { 1 };
                     self.height[c as usize] = h as u8;
-                    self.occupied[side] |= bit(c);
+                    self.occupied[side.index()] |= bit(c);
                     i = j;
                 }
-                other => {
+                (other, None) => {
                     return Err(err(format!(
                         "unexpected '{}' in rank {}; cells are '.', B<height> or W<height>",
                         other as char,
