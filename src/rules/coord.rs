@@ -1,4 +1,5 @@
-//! Cell names: `a1` style (files a, b, c, …) and Go style (A, B, …, skipping I).
+//! Cell names, `a1` style (files a, b, c, …) and Go style (A, B, …, skipping I), and the ranks
+//! field of a square board's position text (`.L1/D2./…`, the top rank first).
 
 use super::ParseError;
 
@@ -67,6 +68,29 @@ pub fn parse_cell(letters: FileLetters, text: &str, width: usize, height: usize)
         .ok_or_else(|| ParseError::new(format!("'{text}' is not a square of this {width}×{height} board")))
 }
 
+/// Writes the ranks field of a `width` × `height` board: the ranks from the top one down,
+/// separated by `/`, each its cells from file a as `cell(out, file, rank)` writes them.
+pub fn write_ranks(out: &mut String, width: usize, height: usize, mut cell: impl FnMut(&mut String, usize, usize)) {
+    for rank in (0..height).rev() {
+        for file in 0..width {
+            cell(out, file, rank);
+        }
+        if rank > 0 {
+            out.push('/');
+        }
+    }
+}
+
+/// Splits the ranks field of a board `height` ranks high into `(rank, text)`, the top rank
+/// (`height - 1`) first.
+pub fn split_ranks(field: &str, height: usize) -> Result<Vec<(usize, &str)>, ParseError> {
+    let ranks: Vec<&str> = field.split('/').collect();
+    if ranks.len() != height {
+        return Err(ParseError::new(format!("the board needs {height} ranks separated by '/', found {}", ranks.len())));
+    }
+    Ok(ranks.into_iter().enumerate().map(|(k, text)| (height - 1 - k, text)).collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -83,6 +107,15 @@ mod tests {
         assert!(parse_cell(FileLetters::Lower, "", 8, 8).is_err());
         assert_eq!(read_cell_name(FileLetters::Lower, "z99"), Some((25, 98)));
         assert_eq!(read_cell_name(FileLetters::Lower, "Z9"), None);
+    }
+
+    #[test]
+    fn ranks_are_written_and_split_from_the_top() {
+        let mut text = String::new();
+        write_ranks(&mut text, 3, 2, |out, file, rank| out.push_str(&cell_name(FileLetters::Lower, file, rank)));
+        assert_eq!(text, "a2b2c2/a1b1c1");
+        assert_eq!(split_ranks(&text, 2), Ok(vec![(1, "a2b2c2"), (0, "a1b1c1")]));
+        assert!(split_ranks(&text, 3).unwrap_err().reason.contains("3 ranks"));
     }
 
     #[test]

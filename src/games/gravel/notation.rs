@@ -7,7 +7,7 @@ use super::position::{MAX_SPACES, Position, TurnProgress, sign};
 use crate::games::About;
 use crate::rules::{
     Cell, Effects, FileLetters, LegalTokens, Notation, ParseError, PlayError, RecordError, RecordItem, RecordPiece,
-    RecordTokens, Rules, Side, cell_name, group_decisions, lex_record, read_cell_name,
+    RecordTokens, Rules, Side, cell_name, group_decisions, lex_record, read_cell_name, split_ranks, write_ranks,
 };
 use std::fmt;
 
@@ -328,20 +328,13 @@ impl Notation for Position {
         let n = self.size();
         let mut s = String::with_capacity(n * n * 2 + 40);
         s.push_str(&format!("{} {} ", self.n, self.x));
-        for rank in (0..n).rev() {
-            for file in 0..n {
-                match self.stack(self.cell_at(file, rank)) {
-                    None => s.push('.'),
-                    Some((side, h)) => {
-                        s.push(Position::side_char(side));
-                        s.push((b'0' + h) as char);
-                    }
-                }
+        write_ranks(&mut s, n, n, |out, file, rank| match self.stack(self.cell_at(file, rank)) {
+            None => out.push('.'),
+            Some((side, h)) => {
+                out.push(Position::side_char(side));
+                out.push((b'0' + h) as char);
             }
-            if rank > 0 {
-                s.push('/');
-            }
-        }
+        });
         s.push_str(&format!(
             " {} {} {} {} {} {}",
             Position::side_name(self.side),
@@ -400,12 +393,8 @@ impl Position {
     /// Puts the stacks of the ranks field (`.L1D2/…`, the top rank first) on the empty board.
     fn read_ranks(&mut self, field: &str) -> Result<(), ParseError> {
         let n = self.size();
-        let ranks: Vec<&str> = field.split('/').collect();
-        if ranks.len() != n {
-            return Err(ParseError::new(format!("the board needs {n} ranks separated by '/', found {}", ranks.len())));
-        }
-        for (k, rank_text) in ranks.iter().enumerate() {
-            self.read_rank(n - 1 - k, rank_text)?;
+        for (rank, text) in split_ranks(field, n)? {
+            self.read_rank(rank, text)?;
         }
         debug_assert!(n * n <= MAX_SPACES);
         Ok(())

@@ -47,9 +47,9 @@ mod tests {
         let mut pos = Position::new(&opts);
         pos.play_record_token("+c3*2").unwrap();
         let v = pos.board_view();
-        let c3 = v.cells.iter().find(|c| c.name == "c3").unwrap();
+        let c3 = v.cell_named("c3").unwrap();
         assert_eq!(c3.piece.as_ref().map(|p| (p.owner, p.height())), Some((Some(Side::First), 2)));
-        assert_eq!(v.cells.iter().filter(|c| c.piece.is_some()).count(), 1);
+        assert_eq!(v.occupied_count(), 1);
         assert_eq!(
             v.cells.iter().filter(|c| c.marks.control.is_some()).count(),
             pos.control().iter().flatten().count()

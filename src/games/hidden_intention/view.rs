@@ -76,9 +76,9 @@ mod tests {
         let mut pos = Position::new(&NoOptions);
         pos.play_record_token("Qd4|Re5").unwrap();
         let v = pos.board_view();
-        let d4 = v.cells.iter().find(|c| c.name == "d4").unwrap();
+        let d4 = v.cell_named("d4").unwrap();
         assert_eq!(d4.piece, Some(PieceView::figure(Side::First, Figure::Queen, None)));
-        assert_eq!(v.cells.iter().filter(|c| c.piece.is_some()).count(), 2);
+        assert_eq!(v.occupied_count(), 2);
         let total: i32 = v.cells.iter().map(|c| c.marks.value.unwrap().number()).sum();
         assert_eq!(total, pos.influence_map().iter().map(|&x| x as i32).sum::<i32>());
     }

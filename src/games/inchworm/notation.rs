@@ -10,7 +10,7 @@ use super::position::{MAX_HEIGHT, Position, Spread, Sq, bit, bits};
 use crate::games::About;
 use crate::rules::{
     Cell, DiscardEffects, Effects, FileLetters, LegalTokens, Notation, ParseError, PlayError, RecordError,
-    RecordTokens, Rules, Side, cell_name, group_decisions, parse_cell, strip_comments,
+    RecordTokens, Rules, Side, cell_name, group_decisions, parse_cell, split_ranks, strip_comments, write_ranks,
 };
 
 /// With more whole-action tokens than this the referee gets only their count.
@@ -143,21 +143,13 @@ impl Notation for Position {
     /// distribution is being chosen.
     fn format_position(&self) -> String {
         let mut s = String::with_capacity(96);
-        for rank in (0..8).rev() {
-            for file in 0..8 {
-                let c = rank * 8 + file;
-                match self.stack(c) {
-                    None => s.push('.'),
-                    Some((side, h)) => {
-                        s.push(piece_char(side));
-                        s.push_str(&h.to_string());
-                    }
-                }
+        write_ranks(&mut s, 8, 8, |out, file, rank| match self.stack((rank * 8 + file) as Sq) {
+            None => out.push('.'),
+            Some((side, h)) => {
+                out.push(piece_char(side));
+                out.push_str(&h.to_string());
             }
-            if rank > 0 {
-                s.push('/');
-            }
-        }
+        });
         s.push_str(&format!(
             " {} {} {} {} {} {} {} {}",
             Position::side_name(self.side),
@@ -277,12 +269,8 @@ impl Notation for Position {
 impl Position {
     /// Puts the stacks of the board field (`B1W3../…`, rank 8 first) on the empty board.
     fn read_board(&mut self, field: &str) -> Result<(), ParseError> {
-        let ranks: Vec<&str> = field.split('/').collect();
-        if ranks.len() != 8 {
-            return Err(ParseError::new(format!("the board needs 8 ranks separated by '/', found {}", ranks.len())));
-        }
-        for (k, rank_text) in ranks.iter().enumerate() {
-            self.read_rank(7 - k as u8, rank_text)?;
+        for (rank, text) in split_ranks(field, 8)? {
+            self.read_rank(rank as u8, text)?;
         }
         Ok(())
     }

@@ -72,9 +72,9 @@ mod tests {
         let mut pos = Position::new(&Default::default());
         pos.play_record_token("Dd4").unwrap();
         let v = pos.board_view();
-        let d4 = v.cells.iter().find(|c| c.name == "d4").unwrap();
+        let d4 = v.cell_named("d4").unwrap();
         assert_eq!(d4.piece.as_ref().map(|p| (p.owner, p.height())), Some((Some(Side::First), 1)));
-        assert_eq!(v.cells.iter().filter(|c| c.piece.is_some()).count(), 1);
+        assert_eq!(v.occupied_count(), 1);
         let stock = v.counters.iter().find(|c| c.side == Some(Side::First) && c.label == "stock").unwrap();
         assert_eq!(stock.value, pos.stock(Side::First).to_string());
         assert!(v.wraps.is_empty(), "the flat board does not wrap");
@@ -89,7 +89,7 @@ mod tests {
         let cylinder = super::super::InchwormOptions::from_pairs([("topology", "cylinder")]).unwrap();
         let pos = Position::parse_position(&cylinder, text).unwrap();
         let v = pos.board_view();
-        let hint = |v: &BoardView, name: &str| v.cells.iter().find(|c| c.name == name).unwrap().marks.hint;
+        let hint = |v: &BoardView, name: &str| v.cell_named(name).unwrap().marks.hint;
         assert_eq!(hint(&v, "a4"), Some(HintMark::InDanger));
         for name in ["a5", "b4", "a3"] {
             assert_eq!(hint(&v, name), None, "{name} has liberties to spare");

@@ -8,6 +8,7 @@ use super::position::Stone;
 use super::resolve::end_of_game;
 use crate::rules::{
     Cell, Effects, FileLetters, Notation, ParseError, PlayError, RecordError, Rules, Side, cell_name, parse_cell,
+    split_ranks, write_ranks,
 };
 
 impl Position {
@@ -124,14 +125,9 @@ impl Notation for Position {
 
     fn format_position(&self) -> String {
         let mut s = String::with_capacity((self.size + 1) * self.size + 8);
-        for y in (0..self.size).rev() {
-            for x in 0..self.size {
-                s.push(self.stone(((y + 1) * self.stride + x + 1) as u16).symbol());
-            }
-            if y > 0 {
-                s.push('/');
-            }
-        }
+        write_ranks(&mut s, self.size, self.size, |out, x, y| {
+            out.push(self.stone(((y + 1) * self.stride + x + 1) as u16).symbol());
+        });
         s.push(' ');
         s.push_str(Self::side_name(self.to_move));
         if self.swap_open {
@@ -165,16 +161,13 @@ impl Position {
     /// Puts the stones of the rows field (the top row first) on the empty board.
     fn read_rows(&mut self, field: &str) -> Result<(), ParseError> {
         let size = self.size;
-        let rows: Vec<&str> = field.split('/').collect();
-        if rows.len() != size {
-            return Err(ParseError::new(format!(
-                "the position has {} rows but the board is {size}×{size} (set the option size={})",
-                rows.len(),
-                rows.len()
-            )));
-        }
-        for (i, row) in rows.iter().enumerate() {
-            let y = size - 1 - i;
+        let rows = split_ranks(field, size).map_err(|_| {
+            let found = field.split('/').count();
+            ParseError::new(format!(
+                "the position has {found} rows but the board is {size}×{size} (set the option size={found})"
+            ))
+        })?;
+        for (y, row) in rows {
             if row.chars().count() != size {
                 return Err(ParseError::new(format!(
                     "row {} has {} points but the board is {size} wide",

@@ -72,10 +72,10 @@ mod tests {
         pos.play_record_token("C3").unwrap();
         let v = pos.board_view();
         assert_eq!(v.cells.len(), 25);
-        let c3 = v.cells.iter().find(|c| c.name == "C3").unwrap();
+        let c3 = v.cell_named("C3").unwrap();
         assert_eq!(c3.piece, Some(PieceView::stone(Some(Side::First))));
         assert_eq!((c3.x, c3.y), (2.0, 2.0));
-        assert_eq!(v.cells.iter().filter(|c| c.piece.is_some()).count(), 1);
+        assert_eq!(v.occupied_count(), 1);
     }
 
     #[test]
@@ -85,7 +85,7 @@ mod tests {
         let opts = super::super::RedStoneOptions::from_pairs([("size", "5")]).unwrap();
         let pos = Position::parse_position(&opts, ".OXO./.OXO./.O.XR/.XOOR/..XX. w").unwrap();
         let v = pos.board_view();
-        let hint = |name: &str| v.cells.iter().find(|c| c.name == name).unwrap().marks.hint;
+        let hint = |name: &str| v.cell_named(name).unwrap().marks.hint;
         for name in ["C4", "C5", "D3", "C2", "D2"] {
             assert_eq!(hint(name), Some(HintMark::InDanger), "{name}");
         }
@@ -105,7 +105,7 @@ mod tests {
         }
         // A red eye: every neighbour red.
         let red = Position::parse_position(&opts, ".R.../R..../...../...../..... b").unwrap().board_view();
-        let a5 = red.cells.iter().find(|c| c.name == "A5").unwrap();
+        let a5 = red.cell_named("A5").unwrap();
         assert_eq!(a5.marks.hint, Some(HintMark::Eye(None)));
     }
 }

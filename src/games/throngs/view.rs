@@ -84,7 +84,7 @@ mod tests {
         // Sum of neighbour counts / 2 (54×6 + 12×5 + 9×4 + 18×3) / 2.
         let Layout::Lattice { lines } = &v.layout else { panic!("lattice expected") };
         assert_eq!(lines.len(), (54 * 6 + 12 * 5 + 9 * 4 + 18 * 3) / 2);
-        let stones = v.cells.iter().filter(|c| c.piece.is_some()).count();
+        let stones = v.occupied_count();
         assert_eq!(stones, pos.stones_of(Side::First) as usize + pos.stones_of(Side::Second) as usize);
         // Neighbouring sites are one unit apart in the drawing.
         let (a, b) = lines[0];
@@ -110,7 +110,7 @@ mod tests {
         // Spec §2.6 (N = 11): a1's neighbours include a11 (W), k1 (SE) and k11 (SW) across the seams.
         let opts = crate::rules::GameOptions::from_pairs([("board", "torus-11")]).unwrap();
         let v11 = Position::new(&opts).board_view();
-        let a1 = v11.cells.iter().find(|c| c.name == "a1").unwrap().cell;
+        let a1 = v11.cell_named("a1").unwrap().cell;
         let mut across: Vec<String> =
             v11.wraps.iter().filter(|w| w.from == a1).map(|w| v11.cells[w.to as usize].name.clone()).collect();
         across.sort();
