@@ -81,6 +81,18 @@ pub fn write_ranks(out: &mut String, width: usize, height: usize, mut cell: impl
     }
 }
 
+/// One cell of a stacking game's ranks field: `.` when it is empty, else the owner's letter and
+/// the height (`L2`, `W13`).
+pub fn write_stack(out: &mut String, stack: Option<(char, u8)>) {
+    match stack {
+        None => out.push('.'),
+        Some((owner, height)) => {
+            out.push(owner);
+            out.push_str(&height.to_string());
+        }
+    }
+}
+
 /// Splits the ranks field of a board `height` ranks high into `(rank, text)`, the top rank
 /// (`height - 1`) first.
 pub fn split_ranks(field: &str, height: usize) -> Result<Vec<(usize, &str)>, ParseError> {
@@ -116,6 +128,9 @@ mod tests {
         assert_eq!(text, "a2b2c2/a1b1c1");
         assert_eq!(split_ranks(&text, 2), Ok(vec![(1, "a2b2c2"), (0, "a1b1c1")]));
         assert!(split_ranks(&text, 3).unwrap_err().reason.contains("3 ranks"));
+        let mut stacks = String::new();
+        write_ranks(&mut stacks, 2, 1, |out, file, _| write_stack(out, (file == 1).then_some(('W', 13))));
+        assert_eq!(stacks, ".W13");
     }
 
     #[test]

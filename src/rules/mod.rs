@@ -18,7 +18,7 @@ mod side;
 mod tri;
 mod view;
 
-pub use coord::{FileLetters, cell_name, parse_cell, read_cell_name, split_ranks, write_ranks};
+pub use coord::{FileLetters, cell_name, parse_cell, read_cell_name, split_ranks, write_ranks, write_stack};
 pub use effect::{Cell, DiscardEffects, Effect, EffectKind, EffectSink, Effects, RemoveCause};
 pub use error::{OptionError, ParseError, PlayError, RecordError};
 pub use game::{

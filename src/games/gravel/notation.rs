@@ -8,6 +8,7 @@ use crate::games::About;
 use crate::rules::{
     Cell, Effects, FileLetters, LegalTokens, Notation, ParseError, PlayError, RecordError, RecordItem, RecordPiece,
     RecordTokens, Rules, Side, cell_name, group_decisions, lex_record, read_cell_name, split_ranks, write_ranks,
+    write_stack,
 };
 use std::fmt;
 
@@ -328,12 +329,9 @@ impl Notation for Position {
         let n = self.size();
         let mut s = String::with_capacity(n * n * 2 + 40);
         s.push_str(&format!("{} {} ", self.n, self.x));
-        write_ranks(&mut s, n, n, |out, file, rank| match self.stack(self.cell_at(file, rank)) {
-            None => out.push('.'),
-            Some((side, h)) => {
-                out.push(Position::side_char(side));
-                out.push((b'0' + h) as char);
-            }
+        write_ranks(&mut s, n, n, |out, file, rank| {
+            let stack = self.stack(self.cell_at(file, rank));
+            write_stack(out, stack.map(|(side, h)| (Position::side_char(side), h)));
         });
         s.push_str(&format!(
             " {} {} {} {} {} {}",

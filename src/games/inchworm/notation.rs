@@ -11,6 +11,7 @@ use crate::games::About;
 use crate::rules::{
     Cell, DiscardEffects, Effects, FileLetters, LegalTokens, Notation, ParseError, PlayError, RecordError,
     RecordTokens, Rules, Side, cell_name, group_decisions, parse_cell, split_ranks, strip_comments, write_ranks,
+    write_stack,
 };
 
 /// With more whole-action tokens than this the referee gets only their count.
@@ -143,12 +144,8 @@ impl Notation for Position {
     /// distribution is being chosen.
     fn format_position(&self) -> String {
         let mut s = String::with_capacity(96);
-        write_ranks(&mut s, 8, 8, |out, file, rank| match self.stack((rank * 8 + file) as Sq) {
-            None => out.push('.'),
-            Some((side, h)) => {
-                out.push(piece_char(side));
-                out.push_str(&h.to_string());
-            }
+        write_ranks(&mut s, 8, 8, |out, file, rank| {
+            write_stack(out, self.stack((rank * 8 + file) as Sq).map(|(side, h)| (piece_char(side), h)));
         });
         s.push_str(&format!(
             " {} {} {} {} {} {} {} {}",
