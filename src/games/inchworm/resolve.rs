@@ -69,10 +69,9 @@ impl Rules for Position {
     fn place(&mut self, m: &Move, effects: &mut impl EffectSink) {
         let me = self.side;
         let i = me.index();
-        // Effect payloads that allocate are only built when effects are kept (not in search).
-        let wanted = effects.records();
-        let mut was_pass = false;
-        match *m {
+        // Staged steps of a collect or a distribution change nothing on the board until the
+        // action is complete; only a complete action goes on to the capture sweep.
+        let complete = match *m {
             Move::Drop(c) => {
                 self.stock[i] -= 1;
                 self.add_stones(me, c, 1);
@@ -84,6 +83,7 @@ impl Rules for Position {
                         height: self.height[c as usize] as u16,
                     });
                 }
+                true
             }
             Move::Place(c) => {
                 self.held[i] -= 1;
@@ -94,78 +94,38 @@ impl Rules for Position {
                     piece: piece_char(me.opponent()),
                     count: 1,
                 });
+                true
             }
             Move::CollectFrom(c) => {
                 self.collect = Some(CollectRun::new(c));
-                // Nothing changes on the board until the target is chosen.
-                return;
+                false
             }
             Move::CollectStep(n) => {
-                let geom = self.geometry();
-                let Some(run) = self.collect.as_mut() else { return };
-                if run.len == 1 {
-                    run.dir = direction_between(geom, run.start, n).unwrap_or(0) as u8;
-                }
-                run.len += 1;
-                run.end = n;
-                run.cells |= bit(n);
-                return;
+                self.extend_collect(n);
+                false
             }
-            Move::CollectOnto(target) => {
-                let Some(run) = self.collect.take() else { return };
-                let mut total = 0u8;
-                let mut from = Vec::new();
-                for c in bits(run.cells) {
-                    total += self.height[c as usize];
-                    if c != target {
-                        self.height[c as usize] = 0;
-                        self.occupied[i] &= !bit(c);
-                        if wanted {
-                            from.push(c as Cell);
-                        }
-                    }
-                }
-                self.height[target as usize] = total;
-                effects.emit(0, || EffectKind::Collected { from, to: target as Cell, by: me });
-                effects.emit(0, || EffectKind::Stacked { cell: target as Cell, owner: me, height: total as u16 });
-            }
+            Move::CollectOnto(target) => self.finish_collect(target, effects),
             Move::SpreadFrom(c) => {
                 self.spread = Some(start_spread(c));
-                // Nothing changes on the board until the path is complete.
-                return;
+                false
             }
-            Move::SpreadStep(n) => {
-                let Some(spread) = self.spread.as_mut() else { return };
-                spread.push(n);
-                let source = spread.source();
-                if spread.len < self.height[source as usize] {
-                    return;
-                }
-                let spread = self.spread.take().unwrap_or_else(|| unreachable!());
-                self.height[source as usize] = 1;
-                for &c in &spread.cells()[1..] {
-                    self.add_stones(me, c, 1);
-                }
-                if wanted {
-                    effects.emit(0, || EffectKind::Distributed {
-                        path: spread.cells().iter().map(|&c| c as Cell).collect(),
-                        by: me,
-                    });
-                }
-            }
+            Move::SpreadStep(n) => self.extend_spread(n, effects),
             Move::Rescue => {
                 let o = 1 - i;
                 let n = self.held[o];
                 self.stock[i] += n;
                 self.held[o] = 0;
                 effects.emit(0, || EffectKind::Rescued { side: me, count: n as u16 });
+                true
             }
             Move::Pass => {
-                was_pass = true;
                 effects.emit(0, || EffectKind::Passed { side: me });
+                true
             }
+        };
+        if complete {
+            self.resolution = Some(PendingResolution { was_pass: *m == Move::Pass, captured: 0 });
         }
-        self.resolution = Some(PendingResolution { was_pass, captured: 0 });
     }
 
     /// Phase 2 (spec §7): marks every liberty-less group of both colours, then removes them all;
@@ -228,6 +188,61 @@ impl Rules for Position {
 }
 
 impl Position {
+    /// Adds the next stack `n` to the collect under way.
+    fn extend_collect(&mut self, n: Sq) {
+        let geom = self.geometry();
+        let Some(run) = self.collect.as_mut() else { return };
+        if run.len == 1 {
+            run.dir = direction_between(geom, run.start, n).unwrap_or(0) as u8;
+        }
+        run.len += 1;
+        run.end = n;
+        run.cells |= bit(n);
+    }
+
+    /// Gathers the collected stacks onto `target`; whether a collect was under way.
+    fn finish_collect(&mut self, target: Sq, effects: &mut impl EffectSink) -> bool {
+        let Some(run) = self.collect.take() else { return false };
+        let me = self.side;
+        let mut total = 0u8;
+        let mut from = Vec::new();
+        for c in bits(run.cells) {
+            total += self.height[c as usize];
+            if c != target {
+                self.height[c as usize] = 0;
+                self.occupied[me.index()] &= !bit(c);
+                // The list is built only when effects are kept (not in search).
+                if effects.records() {
+                    from.push(c as Cell);
+                }
+            }
+        }
+        self.height[target as usize] = total;
+        effects.emit(0, || EffectKind::Collected { from, to: target as Cell, by: me });
+        effects.emit(0, || EffectKind::Stacked { cell: target as Cell, owner: me, height: total as u16 });
+        true
+    }
+
+    /// Adds cell `n` to the distribution under way and spreads the stack once the path is as long
+    /// as the stack is high; whether the distribution is complete.
+    fn extend_spread(&mut self, n: Sq, effects: &mut impl EffectSink) -> bool {
+        let Some(spread) = self.spread.as_mut() else { return false };
+        spread.push(n);
+        let source = spread.source();
+        if spread.len < self.height[source as usize] {
+            return false;
+        }
+        let Some(spread) = self.spread.take() else { return false };
+        let me = self.side;
+        self.height[source as usize] = 1;
+        for &c in &spread.cells()[1..] {
+            self.add_stones(me, c, 1);
+        }
+        effects
+            .emit(0, || EffectKind::Distributed { path: spread.cells().iter().map(|&c| c as Cell).collect(), by: me });
+        true
+    }
+
     fn add_stones(&mut self, owner: Side, c: Sq, n: u8) {
         self.height[c as usize] += n;
         self.occupied[owner.index()] |= bit(c);
