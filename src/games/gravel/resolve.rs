@@ -234,108 +234,30 @@ impl Position {
     }
 
     /// `cost_x(s)` of §8.4: the fewest placement actions after which `x` controls `s` (at most
-    /// `max_cost`), found by breadth-first search over the local abstract model: the non-enemy
-    /// neighbour slots of `s` (vacant or x's height), x's pool `a` and x's pieces `m` on the board
-    /// away from the neighbours. `None` if more than `max_cost` are needed.
+    /// `max_cost`), found by breadth-first search over the local abstract model (see
+    /// [`ControlModel`]). `None` if more than `max_cost` are needed.
     pub fn control_cost(&self, x: Side, s: usize, max_cost: u8) -> Option<u8> {
-        let cap = self.x;
-        let (nbs, len) = self.neighbours(s);
-        let mut slots = [0u8; 4];
-        let mut n_slots = 0;
-        let mut enemy = 0u8;
-        let mut near = 0u16;
-        for &nb in &nbs[..len] {
-            let v = self.stacks[nb] * sign(x);
-            if v < 0 {
-                enemy += (-v) as u8;
-            } else {
-                slots[n_slots] = v as u8;
-                n_slots += 1;
-                near += v as u16;
-            }
-        }
-        if n_slots < 2 {
-            return None;
-        }
-        // More than `max_cost` spare pieces never matter within `max_cost` steps.
-        let limit = |v: u16| v.min(max_cost as u16) as u8;
-        let pool = limit(self.pool[x.index()]);
-        let outside = limit(self.on_board[x.index()] - near);
-        let goal = |sl: &[u8]| {
-            let occupied = sl.iter().filter(|&&h| h > 0).count();
-            let total: u16 = sl.iter().map(|&h| h as u16).sum();
-            occupied >= 2 && total > enemy as u16
-        };
-        // The slots are interchangeable (all touch s), so states keep them sorted.
-        let encode = |sl: &[u8], a: u8, m: u8| {
-            let mut sorted = [0u8; 4];
-            sorted[..sl.len()].copy_from_slice(sl);
-            sorted[..sl.len()].sort_unstable();
-            sorted.iter().fold(0u32, |acc, &h| acc << 4 | h as u32) << 8 | (a as u32) << 4 | m as u32
-        };
-        let decode = |code: u32| {
-            let (a, m) = ((code >> 4 & 15) as u8, (code & 15) as u8);
-            let mut sl = [0u8; 4];
-            for (k, h) in sl.iter_mut().enumerate() {
-                *h = (code >> (8 + 4 * (3 - k)) & 15) as u8;
-            }
-            (sl, a, m)
-        };
-        if goal(&slots[..n_slots]) {
+        let (model, start) = self.control_model(x, s, max_cost)?;
+        if model.goal(&start.slots[..model.n_slots]) {
             return Some(0);
         }
-        let start = encode(&slots[..n_slots], pool, outside);
+        let start = model.encode(&start.slots[..model.n_slots], start.pool, start.outside);
         let mut seen: HashSet<u32> = HashSet::from([start]);
         let mut frontier = vec![start];
         for depth in 1..=max_cost {
             let mut next = Vec::new();
             for &code in &frontier {
-                let (sl, a, m) = decode(code);
-                let mut push = |sl: &[u8], a: u8, m: u8| -> bool {
-                    if goal(sl) {
+                let reached = model.for_each_step(model.decode(code), |slots, pool, outside| {
+                    if model.goal(slots) {
                         return true;
                     }
-                    let c = encode(sl, a.min(max_cost), m.min(max_cost));
+                    let c = model.encode(slots, pool.min(max_cost), outside.min(max_cost));
                     if seen.insert(c) {
                         next.push(c);
                     }
                     false
-                };
-                for i in 0..n_slots {
-                    let h = sl[i];
-                    if h < cap && a > 0 {
-                        let mut t = sl;
-                        t[i] += 1;
-                        if push(&t[..n_slots], a - 1, m) {
-                            return Some(depth);
-                        }
-                    }
-                    if h > 0 && h < cap && m > 0 {
-                        let mut t = sl;
-                        t[i] += 1;
-                        if push(&t[..n_slots], a, m - 1) {
-                            return Some(depth);
-                        }
-                    }
-                    if h > 0 {
-                        let mut t = sl;
-                        t[i] -= 1;
-                        if push(&t[..n_slots], a + 1, m) {
-                            return Some(depth);
-                        }
-                        for j in 0..n_slots {
-                            if j != i && sl[j] > 0 && sl[j] < cap {
-                                let mut t = sl;
-                                t[i] -= 1;
-                                t[j] += 1;
-                                if push(&t[..n_slots], a, m) {
-                                    return Some(depth);
-                                }
-                            }
-                        }
-                    }
-                }
-                if m > 0 && push(&sl[..n_slots], a + 1, m - 1) {
+                });
+                if reached {
                     return Some(depth);
                 }
             }
@@ -345,5 +267,119 @@ impl Position {
             frontier = next;
         }
         None
+    }
+
+    /// The model of `cost_x(s)` and its start: `x`'s heights on the non-enemy neighbours of `s`,
+    /// the enemy pieces next to `s`, `x`'s pool and `x`'s pieces away from the neighbours. `None`
+    /// when fewer than two neighbours can ever be `x`'s.
+    fn control_model(&self, x: Side, s: usize, max_cost: u8) -> Option<(ControlModel, ControlState)> {
+        let (nbs, len) = self.neighbours(s);
+        let mut start = ControlState { slots: [0; 4], pool: 0, outside: 0 };
+        let mut n_slots = 0;
+        let mut enemy = 0u8;
+        let mut near = 0u16;
+        for &nb in &nbs[..len] {
+            let v = self.stacks[nb] * sign(x);
+            if v < 0 {
+                enemy += (-v) as u8;
+            } else {
+                start.slots[n_slots] = v as u8;
+                n_slots += 1;
+                near += v as u16;
+            }
+        }
+        if n_slots < 2 {
+            return None;
+        }
+        // More than `max_cost` spare pieces never matter within `max_cost` steps.
+        let limit = |v: u16| v.min(max_cost as u16) as u8;
+        start.pool = limit(self.pool[x.index()]);
+        start.outside = limit(self.on_board[x.index()] - near);
+        Some((ControlModel { n_slots, enemy, cap: self.x }, start))
+    }
+}
+
+/// The local abstract model of §8.4 around one space `s`: only the non-enemy neighbours of `s`
+/// (its slots) change, and `x` wins control once two slots are occupied and hold more pieces than
+/// the enemy has next to `s`.
+struct ControlModel {
+    n_slots: usize,
+    enemy: u8,
+    /// X, the stack cap.
+    cap: u8,
+}
+
+/// A state of the model: `x`'s height on each slot, its pool, its pieces elsewhere on the board.
+#[derive(Clone, Copy)]
+struct ControlState {
+    slots: [u8; 4],
+    pool: u8,
+    outside: u8,
+}
+
+impl ControlModel {
+    fn goal(&self, slots: &[u8]) -> bool {
+        let occupied = slots.iter().filter(|&&h| h > 0).count();
+        let total: u16 = slots.iter().map(|&h| h as u16).sum();
+        occupied >= 2 && total > self.enemy as u16
+    }
+
+    /// The slots are interchangeable (all touch `s`), so a state keeps them sorted.
+    fn encode(&self, slots: &[u8], pool: u8, outside: u8) -> u32 {
+        let mut sorted = [0u8; 4];
+        sorted[..slots.len()].copy_from_slice(slots);
+        sorted[..slots.len()].sort_unstable();
+        sorted.iter().fold(0u32, |acc, &h| acc << 4 | h as u32) << 8 | (pool as u32) << 4 | outside as u32
+    }
+
+    fn decode(&self, code: u32) -> ControlState {
+        let mut slots = [0u8; 4];
+        for (k, h) in slots.iter_mut().enumerate() {
+            *h = (code >> (8 + 4 * (3 - k)) & 15) as u8;
+        }
+        ControlState { slots, pool: (code >> 4 & 15) as u8, outside: (code & 15) as u8 }
+    }
+
+    /// Calls `visit` with every state one action away from `state` (place from the pool, move a
+    /// piece in from elsewhere or between slots, return one to the pool); stops and says so as
+    /// soon as `visit` returns true.
+    fn for_each_step(&self, state: ControlState, mut visit: impl FnMut(&[u8], u8, u8) -> bool) -> bool {
+        let (n, cap) = (self.n_slots, self.cap);
+        let ControlState { slots: sl, pool: a, outside: m } = state;
+        for i in 0..n {
+            let h = sl[i];
+            if h < cap && a > 0 {
+                let mut t = sl;
+                t[i] += 1;
+                if visit(&t[..n], a - 1, m) {
+                    return true;
+                }
+            }
+            if h > 0 && h < cap && m > 0 {
+                let mut t = sl;
+                t[i] += 1;
+                if visit(&t[..n], a, m - 1) {
+                    return true;
+                }
+            }
+            if h > 0 {
+                let mut t = sl;
+                t[i] -= 1;
+                if visit(&t[..n], a + 1, m) {
+                    return true;
+                }
+                for j in 0..n {
+                    if j != i && sl[j] > 0 && sl[j] < cap {
+                        let mut t = sl;
+                        t[i] -= 1;
+                        t[j] += 1;
+                        if visit(&t[..n], a, m) {
+                            return true;
+                        }
+                    }
+                }
+            }
+        }
+        m > 0 && visit(&sl[..n], a + 1, m - 1)
     }
 }
