@@ -21,7 +21,7 @@
 //!
 //! `Rules::Move` is [`Action`], one atomic decision: one of the four actions, end-turn or pass.
 //! The record token (referee move) is a whole turn string such as `+d4*2,+e5,+d5`, judged by the
-//! literal algorithm of §6.6 ([`Position::play_turn`]). `place` checks and applies a decision,
+//! literal algorithm of §6.6 ([`Position::play_turn`]). `check` judges a decision, `place` applies it,
 //! `end_check` hands the turn over and runs the check after Dark's turn; there is no capture sweep
 //! or cascade. [`Position::control`] gives the control overlay.
 //!
