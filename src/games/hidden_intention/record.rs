@@ -23,9 +23,9 @@ pub struct GameRecord {
 pub fn result_text(position: &Position) -> Option<String> {
     let Status::Over(outcome) = position.status() else { return None };
     let c = position.field_counts();
+    let count = |side: Side| format!("{} {}", Position::side_name(side), if side == Side::First { c.a } else { c.b });
     Some(match outcome {
-        Outcome::Winner(Side::First) => format!("A {} B {}", c.a, c.b),
-        Outcome::Winner(Side::Second) => format!("B {} A {}", c.b, c.a),
+        Outcome::Winner(winner) => format!("{} {}", count(winner), count(winner.opponent())),
         Outcome::Draw => format!("draw {} {}", c.a, c.b),
     })
 }

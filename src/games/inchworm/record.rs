@@ -1,8 +1,10 @@
 //! The game record of spec §10.4: PGN-like tags for the options, numbered move pairs (Black
 //! first), optional `{comments}` and a result token (`1-0`, `0-1`, `1/2-1/2`, `*`).
 
+use super::notation::piece_char;
 use super::options::InchwormOptions;
 use super::position::Position;
+use crate::games::About;
 use crate::rules::{
     GameOptions, Notation, Outcome, ParseError, RecordPiece, Rules, Side, Status, lex_record, strip_comments,
 };
@@ -51,8 +53,8 @@ pub fn result_token(position: &Position) -> &'static str {
 
 /// Who played the `ply`-th action (0-based) and its move label (`3.` Black, `3...` White).
 fn ply_name(ply: usize) -> String {
-    let side = if ply.is_multiple_of(2) { "Black" } else { "White" };
-    format!("move {} for {side}", ply / 2 + 1)
+    let side = if ply.is_multiple_of(2) { Side::First } else { Side::Second };
+    format!("move {} for {}", ply / 2 + 1, Position::SIDE_NAMES[side.index()])
 }
 
 /// Writes a record (spec §10.4): the header line, then the numbered move pairs with a
@@ -66,10 +68,10 @@ pub fn format_record(options: &InchwormOptions, tokens: &[String]) -> Result<Str
         let before = [pos.score(Side::First), pos.score(Side::Second)];
         pos.play_record_token(&token).map_err(|e| ParseError::new(format!("{}: {e}", ply_name(ply))))?;
         let mut unit = if ply.is_multiple_of(2) { format!("{}. {token}", ply / 2 + 1) } else { token };
-        let gains: Vec<String> = [(Side::First, "B"), (Side::Second, "W")]
+        let gains: Vec<String> = Side::BOTH
             .into_iter()
-            .filter(|&(side, _)| pos.score(side) > before[side.index()])
-            .map(|(side, letter)| format!("{letter}+{}", pos.score(side) - before[side.index()]))
+            .filter(|&side| pos.score(side) > before[side.index()])
+            .map(|side| format!("{}+{}", piece_char(side), pos.score(side) - before[side.index()]))
             .collect();
         if !gains.is_empty() {
             unit.push_str(&format!(" {{{}}}", gains.join(" ")));

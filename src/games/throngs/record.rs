@@ -5,7 +5,7 @@
 use super::notation::record_header;
 use super::options::{Adjudication, ThrongsOptions};
 use super::position::Position;
-use crate::rules::{GameOptions, Notation, ParseError, RecordPiece, Rules, lex_record};
+use crate::rules::{GameOptions, Notation, ParseError, RecordPiece, Rules, Side, lex_record};
 
 /// A game record read back and replayed.
 #[derive(Clone, Debug)]
@@ -44,7 +44,7 @@ pub fn format_record(options: &ThrongsOptions, tokens: &[String]) -> String {
         out.push_str(token);
     }
     for (k, pair) in parts.chunks(2).enumerate() {
-        let colour = if k % 2 == 0 { 'B' } else { 'W' };
+        let colour = Position::side_char(Side::from_index(k % 2));
         out.push_str(&format!("\n{}{colour} {}", k / 2 + 1, pair.join(" ")));
     }
     out
@@ -120,7 +120,7 @@ pub fn parse_record(text: &str) -> Result<ThrongsRecord, ParseError> {
                 "turn {label} has only one part, which is allowed only on the last line"
             )));
         }
-        let expected = format!("{}{}", turn_lines / 2 + 1, if turn_lines.is_multiple_of(2) { 'B' } else { 'W' });
+        let expected = format!("{}{}", turn_lines / 2 + 1, Position::side_char(Side::from_index(turn_lines % 2)));
         let mut words = line.split_whitespace();
         let label = words.next().unwrap_or_default();
         if !label.trim_end_matches(':').eq_ignore_ascii_case(&expected) {
