@@ -262,6 +262,18 @@ pub trait Notation: Rules {
     }
 }
 
+/// For tests: the position of `G` after the record tokens `tokens`, from the start of a game with
+/// the options `options` (the others at their defaults). Panics on a refused option or token.
+#[cfg(test)]
+pub(crate) fn position_after<G: Notation>(options: &[(&str, &str)], tokens: &[&str]) -> G {
+    let options = G::Options::from_pairs(options.iter().copied()).unwrap_or_else(|e| panic!("{options:?}: {e}"));
+    let mut position = G::new(&options);
+    for token in tokens {
+        position.play_record_token(token).unwrap_or_else(|e| panic!("{token}: {e}"));
+    }
+    position
+}
+
 /// Record moves with the side that made each, and the number of trailing atomic decisions that do
 /// not complete a move yet.
 pub type RecordTokens = (Vec<(Side, String)>, usize);

@@ -21,6 +21,8 @@ mod view;
 pub use coord::{FileLetters, cell_name, parse_cell, read_cell_name, split_ranks, write_ranks, write_stack};
 pub use effect::{Cell, DiscardEffects, Effect, EffectKind, EffectSink, Effects, RemoveCause};
 pub use error::{OptionError, ParseError, PlayError, RecordError};
+#[cfg(test)]
+pub(crate) use game::position_after;
 pub use game::{
     GameOptions, LegalTokens, NoOptions, Notation, OptionKind, OptionSpec, RecordTokens, Rules, choice_name,
     choice_option, group_decisions, int_option,

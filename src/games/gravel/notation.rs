@@ -333,15 +333,9 @@ impl Notation for Position {
             let stack = self.stack(self.cell_at(file, rank));
             write_stack(out, stack.map(|(side, h)| (Position::side_char(side), h)));
         });
-        s.push_str(&format!(
-            " {} {} {} {} {} {}",
-            Position::side_name(self.side),
-            self.pool[0],
-            self.pool[1],
-            self.lost[0],
-            self.lost[1],
-            self.turn
-        ));
+        let (side, [pool_l, pool_d], [lost_l, lost_d], turn) =
+            (Position::side_name(self.side), self.pool, self.lost, self.turn);
+        s.push_str(&format!(" {side} {pool_l} {pool_d} {lost_l} {lost_d} {turn}"));
         s
     }
 

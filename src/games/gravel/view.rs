@@ -39,13 +39,11 @@ impl DrawBoard for Position {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{GameOptions, Notation};
+    use crate::rules::position_after;
 
     #[test]
     fn the_view_shows_stacks_and_control() {
-        let opts = super::super::GravelOptions::from_pairs([("N", "5")]).unwrap();
-        let mut pos = Position::new(&opts);
-        pos.play_record_token("+c3*2").unwrap();
+        let pos: Position = position_after(&[("N", "5")], &["+c3*2"]);
         let v = pos.board_view();
         let c3 = v.cell_named("c3").unwrap();
         assert_eq!(c3.piece.as_ref().map(|p| (p.owner, p.height())), Some((Some(Side::First), 2)));

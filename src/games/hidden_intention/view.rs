@@ -69,12 +69,11 @@ impl DrawBoard for Position {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{NoOptions, Notation, Rules};
+    use crate::rules::position_after;
 
     #[test]
     fn the_view_shows_figures_and_influence() {
-        let mut pos = Position::new(&NoOptions);
-        pos.play_record_token("Qd4|Re5").unwrap();
+        let pos: Position = position_after(&[], &["Qd4|Re5"]);
         let v = pos.board_view();
         let d4 = v.cell_named("d4").unwrap();
         assert_eq!(d4.piece, Some(PieceView::figure(Side::First, Figure::Queen, None)));

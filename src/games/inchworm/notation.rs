@@ -147,17 +147,9 @@ impl Notation for Position {
         write_ranks(&mut s, 8, 8, |out, file, rank| {
             write_stack(out, self.stack((rank * 8 + file) as Sq).map(|(side, h)| (piece_char(side), h)));
         });
-        s.push_str(&format!(
-            " {} {} {} {} {} {} {} {}",
-            Position::side_name(self.side),
-            self.stock[0],
-            self.stock[1],
-            self.held[0],
-            self.held[1],
-            self.score[0],
-            self.score[1],
-            self.quiet
-        ));
+        let (side, [stock_b, stock_w], [held_b, held_w], [score_b, score_w]) =
+            (Position::side_name(self.side), self.stock, self.held, self.score);
+        s.push_str(&format!(" {side} {stock_b} {stock_w} {held_b} {held_w} {score_b} {score_w} {}", self.quiet));
         if self.pass_streak {
             s.push_str(" 1");
         }

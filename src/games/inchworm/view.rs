@@ -65,12 +65,11 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Rules;
+    use crate::rules::position_after;
 
     #[test]
     fn the_view_shows_drops_and_stocks() {
-        let mut pos = Position::new(&Default::default());
-        pos.play_record_token("Dd4").unwrap();
+        let pos: Position = position_after(&[], &["Dd4"]);
         let v = pos.board_view();
         let d4 = v.cell_named("d4").unwrap();
         assert_eq!(d4.piece.as_ref().map(|p| (p.owner, p.height())), Some((Some(Side::First), 1)));

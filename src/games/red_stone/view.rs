@@ -63,14 +63,11 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{GameOptions, Notation, Rules};
+    use crate::rules::{GameOptions, Notation, position_after};
 
     #[test]
     fn the_view_shows_each_stone_on_its_point() {
-        let opts = super::super::RedStoneOptions::from_pairs([("size", "5")]).unwrap();
-        let mut pos = Position::new(&opts);
-        pos.play_record_token("C3").unwrap();
-        let v = pos.board_view();
+        let v = position_after::<Position>(&[("size", "5")], &["C3"]).board_view();
         assert_eq!(v.cells.len(), 25);
         let c3 = v.cell_named("C3").unwrap();
         assert_eq!(c3.piece, Some(PieceView::stone(Some(Side::First))));
