@@ -11,7 +11,7 @@ use stoneyard::ai::{
     MctsConfig, RandomStrategy, Searcher, StopReason, Strategy, play_game, run_arena, start_session,
 };
 use stoneyard::rules::{
-    Cell, Effects, NoOptions, Notation, Outcome, ParseError, PlayError, Rules, Side, Status, ToMove,
+    Cell, EffectSink, NoOptions, Notation, Outcome, ParseError, PlayError, Rules, Side, Status, ToMove,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -86,23 +86,23 @@ impl Rules for TicTacToe {
     fn mover(&self, _m: &u8) -> Side {
         self.next
     }
-    fn place(&mut self, m: &u8) -> Result<Effects, PlayError> {
+    fn check(&self, m: &u8) -> Result<(), PlayError> {
         if self.status.is_over() || *m >= 9 || self.cells[*m as usize].is_some() {
             return Err(PlayError::new("not a free cell"));
         }
+        Ok(())
+    }
+    fn place(&mut self, m: &u8, _: &mut impl EffectSink) {
         self.cells[*m as usize] = Some(self.next);
         self.next = self.next.opponent();
         self.status = self.judge();
-        Ok(Effects::new())
     }
 }
 
 /// Just enough notation to put tic-tac-toe behind a `DynGame` handle: moves are cell digits 0–8.
 impl Notation for TicTacToe {
     const SLUG: &'static str = "tic-tac-toe";
-    fn side_name(side: Side) -> &'static str {
-        if side == Side::First { "X" } else { "O" }
-    }
+    const SIDE_LETTERS: [&'static str; 2] = ["X", "O"];
     fn cell_name(&self, cell: Cell) -> String {
         cell.to_string()
     }
@@ -162,13 +162,15 @@ impl Rules for Nim {
     fn mover(&self, _m: &(u8, u8)) -> Side {
         self.next
     }
-    fn place(&mut self, &(heap, take): &(u8, u8)) -> Result<Effects, PlayError> {
-        match self.heaps.get_mut(heap as usize) {
-            Some(size) if take >= 1 && take <= *size => *size -= take,
-            _ => return Err(PlayError::new("no such take")),
+    fn check(&self, &(heap, take): &(u8, u8)) -> Result<(), PlayError> {
+        match self.heaps.get(heap as usize) {
+            Some(&size) if take >= 1 && take <= size => Ok(()),
+            _ => Err(PlayError::new("no such take")),
         }
+    }
+    fn place(&mut self, &(heap, take): &(u8, u8), _: &mut impl EffectSink) {
+        self.heaps[heap as usize] -= take;
         self.next = self.next.opponent();
-        Ok(Effects::new())
     }
     fn zobrist(&self) -> u64 {
         // Exercises the Zobrist path of tree reuse (any injective nonzero key will do here).
@@ -255,17 +257,18 @@ impl Rules for Sealed {
     fn mover(&self, m: &(Side, u8)) -> Side {
         m.0
     }
-    fn place(&mut self, m: &(Side, u8)) -> Result<Effects, PlayError> {
-        if !self.is_legal(m) {
-            return Err(PlayError::new("already sealed"));
-        }
+    fn check(&self, m: &(Side, u8)) -> Result<(), PlayError> {
+        let mut legal = Vec::new();
+        self.legal_moves(&mut legal);
+        if legal.contains(m) { Ok(()) } else { Err(PlayError::new("already sealed")) }
+    }
+    fn place(&mut self, m: &(Side, u8), _: &mut impl EffectSink) {
         self.chosen[m.0.index()].push(m.1);
         if self.chosen.iter().all(|c| c.len() == self.steps) {
             self.score += self.round_result();
             self.rounds_left -= 1;
             self.chosen = [Vec::new(), Vec::new()];
         }
-        Ok(Effects::new())
     }
 }
 
@@ -305,10 +308,9 @@ impl Rules for Ring {
     fn mover(&self, _m: &bool) -> Side {
         self.next
     }
-    fn place(&mut self, clockwise: &bool) -> Result<Effects, PlayError> {
+    fn place(&mut self, clockwise: &bool, _: &mut impl EffectSink) {
         self.at = (self.at + if *clockwise { 1 } else { 3 }) % 4;
         self.next = self.next.opponent();
-        Ok(Effects::new())
     }
     fn zobrist(&self) -> u64 {
         1 + u64::from(self.at) * 2 + self.next.index() as u64

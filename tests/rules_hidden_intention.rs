@@ -763,26 +763,23 @@ fn staged_decisions_seal_and_reveal_only_when_both_are_in() {
 }
 
 #[test]
-fn phases_one_by_one_equal_play() {
+fn an_attempt_token_equals_its_commitments_played_decision_by_decision() {
     let start = open("Pd4 ; Qh1 Pd6 ; P6R2B2N1Q1 P7R2B2N1Q0 ; 2 2 ; - ; 3.1");
-    let mut composed = start.clone();
-    let mut composed_effects = composed.play_record_token("Pe5|d6<>h1 Pe6").unwrap();
-    let mut phased = start.clone();
+    let mut by_token = start.clone();
+    let mut token_effects = by_token.play_record_token("Pe5|d6<>h1 Pe6").unwrap();
+    let mut by_decisions = start.clone();
     let mut effects = Vec::new();
     let a = parse_commitment("Pe5").unwrap();
     let b = parse_commitment("d6<>h1 Pe6").unwrap();
     for (side, c) in [(Side::First, a), (Side::Second, b)] {
         for m in Staged::decisions(side, &c) {
-            effects.extend(phased.place(&m).unwrap());
-            effects.extend(phased.capture_sweep());
-            effects.extend(phased.cascade());
-            effects.extend(phased.end_check());
+            effects.extend(by_decisions.play(&m).unwrap());
         }
     }
-    assert_eq!(phased.format_position(), composed.format_position());
-    composed_effects.sort_by_key(|e| format!("{e:?}"));
+    assert_eq!(by_decisions.format_position(), by_token.format_position());
+    token_effects.sort_by_key(|e| format!("{e:?}"));
     effects.sort_by_key(|e| format!("{e:?}"));
-    assert_eq!(effects, composed_effects);
+    assert_eq!(effects, token_effects);
 }
 
 #[test]

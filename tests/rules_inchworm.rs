@@ -716,21 +716,18 @@ fn refusals_explain_themselves() {
 }
 
 #[test]
-fn named_phases_compose_to_play_and_record_tokens() {
+fn a_capturing_drop_reports_the_drop_in_wave_0_and_the_captures_in_wave_1_as_its_record_token_does() {
     let mut by_token = at(P0);
     let token_effects = play(&mut by_token, "Dh8");
-    let mut by_phases = at(P0);
-    let m = by_phases.parse_move("Dh8").unwrap();
-    let mut effects = by_phases.place(&m).unwrap();
-    assert!(effects.iter().all(|e| e.wave == 0));
-    let sweep = by_phases.capture_sweep();
-    assert_eq!(sweep.iter().filter(|e| matches!(e.kind, EffectKind::Captured { .. })).count(), 2);
-    assert!(sweep.iter().all(|e| e.wave == 1));
-    effects.extend(sweep);
-    effects.extend(by_phases.cascade());
-    effects.extend(by_phases.end_check());
+    let mut by_decision = at(P0);
+    let m = by_decision.parse_move("Dh8").unwrap();
+    let effects = by_decision.play(&m).unwrap();
+    let captures: Vec<_> = effects.iter().filter(|e| matches!(e.kind, EffectKind::Captured { .. })).collect();
+    assert_eq!(captures.len(), 2);
+    assert!(captures.iter().all(|e| e.wave == 1));
+    assert!(effects.iter().filter(|e| matches!(e.kind, EffectKind::Placed { .. })).all(|e| e.wave == 0));
     assert_eq!(effects, token_effects);
-    assert_eq!(by_phases.format_position(), by_token.format_position());
+    assert_eq!(by_decision.format_position(), by_token.format_position());
 }
 
 // ---------------------------------------------------------------------------------------------

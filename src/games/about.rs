@@ -2,10 +2,10 @@
 //! rules in brief and its record text. Each game's folder implements it (`about.rs`), and the
 //! registry (`registry.rs`) turns every implementation into one row of the list of games.
 
-use crate::rules::{BoardView, Notation, ParseError, RulesHelp, Tone};
+use crate::rules::{DrawBoard, Notation, ParseError, RulesHelp, Tone};
 
 /// Everything about a game that is not its rules, as data and plain functions.
-pub trait About: Notation {
+pub trait About: Notation + DrawBoard {
     /// The game's name for people ("Red Stone").
     const NAME: &'static str;
     /// Who designed it and when.
@@ -24,15 +24,16 @@ pub trait About: Notation {
     /// tests and the gallery play when a whole game has to fit in seconds.
     const QUICK_OPTIONS: &'static [(&'static str, &'static str)] = &[];
 
-    /// The position as the app draws it.
-    fn board_view(&self) -> BoardView;
-
     /// An atomic decision in words ("Red stone on C3"); `mover` names the side that makes it.
     /// `None` when the token is not one of this game's decisions.
     fn decision_words(token: &str, mover: &str) -> Option<String>;
 
-    /// Whether `text` is written in this game's record notation (its header says so).
-    fn is_record_text(text: &str) -> bool;
+    /// Whether `text` is written in this game's record notation (its header says so). By
+    /// default: it opens with the PGN-like tag `[Game "<NAME>"]`.
+    fn is_record_text(text: &str) -> bool {
+        let rest = text.trim_start().strip_prefix("[Game \"").and_then(|rest| rest.strip_prefix(Self::NAME));
+        rest.is_some_and(|rest| rest.starts_with("\"]"))
+    }
 
     /// The options and the record moves (tokens of the spec's notation) of a record text.
     fn read_record_text(text: &str) -> Result<(Self::Options, Vec<String>), ParseError>;

@@ -4,8 +4,8 @@
 
 use super::{About, GameKind};
 use crate::rules::{
-    BoardView, Effects, LegalTokens, OptionError, Outcome, ParseError, PlayoutStats, RecordError, Side, Status, ToMove,
-    random_playout,
+    BoardView, DrawBoard, Effects, LegalTokens, OptionError, Outcome, ParseError, PlayoutStats, RecordError, Side,
+    Status, ToMove, random_playout,
 };
 use serde_json::{Value, json};
 use thiserror::Error;
@@ -130,19 +130,20 @@ impl<G: About> DynGame for G {
     }
     fn phase_place(&mut self, text: &str) -> Result<Effects, RecordError> {
         let m = self.parse_move(text).map_err(|source| RecordError::Parse { token: text.to_string(), source })?;
-        self.place(&m).map_err(|source| RecordError::Illegal { token: text.to_string(), source })
+        self.check(&m).map_err(|source| RecordError::Illegal { token: text.to_string(), source })?;
+        Ok(effects_of(|effects| self.place(&m, effects)))
     }
     fn phase_capture_sweep(&mut self) -> Effects {
-        self.capture_sweep()
+        effects_of(|effects| self.capture_sweep(effects))
     }
     fn phase_cascade(&mut self) -> Effects {
-        self.cascade()
+        effects_of(|effects| self.cascade(effects))
     }
     fn phase_end_check(&mut self) -> Effects {
-        self.end_check()
+        effects_of(|effects| self.end_check(effects))
     }
     fn board_view(&self) -> BoardView {
-        About::board_view(self)
+        DrawBoard::board_view(self)
     }
     fn perft(&self, depth: u32) -> u64 {
         crate::rules::perft(self, depth)
@@ -169,6 +170,13 @@ impl<G: About> DynGame for G {
             legal_per_state: stats.legal_total as f64 / stats.plies.max(1) as f64,
         }
     }
+}
+
+/// The effects one phase reports.
+fn effects_of(phase: impl FnOnce(&mut Effects)) -> Effects {
+    let mut effects = Effects::new();
+    phase(&mut effects);
+    effects
 }
 
 /// Rewrites cell indexes as names and sides as the game writes them, in a serialised effect.

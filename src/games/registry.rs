@@ -40,17 +40,17 @@ pub struct GameEntry {
     /// Options for a short game (a small board, a low target).
     pub quick_options: &'static [(&'static str, &'static str)],
     option_specs: fn() -> &'static [OptionSpec],
-    open: Opener,
+    open: OpenFn,
     decision_words: fn(&str, &str) -> Option<String>,
     is_record_text: fn(&str) -> bool,
     read_record_text: fn(&str) -> Result<RecordText, ParseError>,
-    write_record_text: RecordWriter,
+    write_record_text: WriteRecordFn,
 }
 
-/// Opens a game from option pairs and an optional position text.
-type Opener = fn(&[(String, String)], Option<&str>) -> Result<Box<dyn DynGame>, GameError>;
-/// Writes a record text from option pairs, the players' names and the record moves.
-type RecordWriter = fn(&[(String, String)], [&str; 2], &[String]) -> Result<String, GameError>;
+/// Opens a game from option pairs and, optionally, a position text.
+type OpenFn = fn(&[(String, String)], Option<&str>) -> Result<Box<dyn DynGame>, GameError>;
+/// Writes the record text of a game from option pairs, the players' names and the record moves.
+type WriteRecordFn = fn(&[(String, String)], [&str; 2], &[String]) -> Result<String, GameError>;
 
 impl GameEntry {
     /// The row of game `G`.

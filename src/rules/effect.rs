@@ -1,7 +1,8 @@
 //! Effects: what a move did, in order, tagged with the cascade wave it happened in.
 //!
-//! Engines return effects from `play` and from each named resolution phase; the app replays them
-//! as animations and sounds wave by wave, and the referee prints them as JSON.
+//! Engines report effects from each named resolution phase into an [`EffectSink`]; `play` and the
+//! app keep them, search discards them. The app replays them as animations and sounds wave by
+//! wave, and the referee prints them as JSON.
 
 use super::{Outcome, Side};
 use serde::Serialize;
@@ -102,6 +103,43 @@ impl Effect {
 /// The effects of one move, in the order they happened.
 pub type Effects = Vec<Effect>;
 
+/// Where the resolution phases report what happened: a list of effects for `Rules::play` and the
+/// app, nothing at all for search (`Rules::play_unchecked`), with one code path for both.
+pub trait EffectSink {
+    /// Whether effects are kept. A phase may skip work whose only use is describing what
+    /// happened (a travel path, a list of cells).
+    fn records(&self) -> bool;
+
+    /// Reports one effect in `wave`. The effect is built only when it is kept.
+    fn emit(&mut self, wave: u16, kind: impl FnOnce() -> EffectKind);
+}
+
+impl EffectSink for Effects {
+    #[inline]
+    fn records(&self) -> bool {
+        true
+    }
+
+    #[inline]
+    fn emit(&mut self, wave: u16, kind: impl FnOnce() -> EffectKind) {
+        self.push(Effect::new(wave, kind()));
+    }
+}
+
+/// A sink that keeps nothing: search plays through the phases without building effects.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DiscardEffects;
+
+impl EffectSink for DiscardEffects {
+    #[inline]
+    fn records(&self) -> bool {
+        false
+    }
+
+    #[inline]
+    fn emit(&mut self, _wave: u16, _kind: impl FnOnce() -> EffectKind) {}
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -114,5 +152,16 @@ mod tests {
         assert_eq!(v["wave"], 2);
         assert_eq!(v["cell"], 7);
         assert_eq!(e.kind_name(), "Burned");
+    }
+
+    #[test]
+    fn a_list_keeps_effects_and_the_discarding_sink_never_builds_them() {
+        let mut kept = Effects::new();
+        kept.emit(1, || EffectKind::Burned { cell: 3 });
+        assert!(kept.records());
+        assert_eq!(kept, vec![Effect::new(1, EffectKind::Burned { cell: 3 })]);
+        let mut discard = DiscardEffects;
+        discard.emit(0, || unreachable!("a discarded effect is never built"));
+        assert!(!discard.records());
     }
 }

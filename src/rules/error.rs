@@ -1,5 +1,6 @@
 //! Typed errors with messages a player can read.
 
+use super::OptionSpec;
 use thiserror::Error;
 
 /// A move was refused. The position it was tried on is unchanged: `play` validates before it
@@ -37,6 +38,23 @@ pub enum OptionError {
     UnknownKey { key: String, known: String },
     #[error("option {key}={value} is not allowed: {reason}")]
     BadValue { key: String, value: String, reason: String },
+}
+
+impl OptionError {
+    /// `value` is not allowed for `key`, for `reason`.
+    pub fn bad_value(key: &str, value: &str, reason: impl Into<String>) -> Self {
+        OptionError::BadValue { key: key.to_string(), value: value.to_string(), reason: reason.into() }
+    }
+
+    /// The game has no option `key`; the message lists the keys of `specs` (or says there are none).
+    pub fn unknown_key(key: &str, specs: &[OptionSpec]) -> Self {
+        let known = if specs.is_empty() {
+            "(none)".to_string()
+        } else {
+            specs.iter().map(|s| s.key).collect::<Vec<_>>().join(", ")
+        };
+        OptionError::UnknownKey { key: key.to_string(), known }
+    }
 }
 
 /// A record token could not be applied: either unreadable or illegal here.

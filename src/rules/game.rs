@@ -1,6 +1,8 @@
 //! The rules API every game implements: atomic decisions, named resolution phases, notation.
 
-use super::{Cell, Effects, OptionError, ParseError, PlayError, RecordError, Side, Status, ToMove};
+use super::{
+    Cell, DiscardEffects, EffectSink, Effects, OptionError, ParseError, PlayError, RecordError, Side, Status, ToMove,
+};
 use std::fmt::Debug;
 use std::hash::Hash;
 
@@ -58,6 +60,31 @@ pub trait GameOptions: Clone + Debug + Default + PartialEq + Send + Sync + 'stat
     }
 }
 
+/// A whole-number option value in `min..=max`.
+pub fn int_option(key: &str, value: &str, min: i64, max: i64) -> Result<i64, OptionError> {
+    let n: i64 = value.trim().parse().map_err(|_| OptionError::bad_value(key, value, "it must be a whole number"))?;
+    if n < min || n > max {
+        return Err(OptionError::bad_value(key, value, format!("it must be between {min} and {max}")));
+    }
+    Ok(n)
+}
+
+/// A word option's value: the choice named `value` (any case, white space trimmed).
+pub fn choice_option<T: Copy>(key: &str, value: &str, choices: &[(&str, T)]) -> Result<T, OptionError> {
+    let word = value.trim();
+    choices.iter().find(|(name, _)| name.eq_ignore_ascii_case(word)).map(|&(_, choice)| choice).ok_or_else(|| {
+        let names: Vec<&str> = choices.iter().map(|(name, _)| *name).collect();
+        let (last, rest) = names.split_last().unwrap_or((&"", &[]));
+        let listed = if rest.is_empty() { last.to_string() } else { format!("{} or {last}", rest.join(", ")) };
+        OptionError::bad_value(key, value, format!("it must be {listed}"))
+    })
+}
+
+/// The name of `current` among `choices`, as `choice_option` reads it back.
+pub fn choice_name<T: PartialEq>(choices: &[(&'static str, T)], current: &T) -> &'static str {
+    choices.iter().find(|(_, choice)| choice == current).map_or("", |(name, _)| name)
+}
+
 /// Options for a game that has none.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct NoOptions;
@@ -67,7 +94,7 @@ impl GameOptions for NoOptions {
         &[]
     }
     fn set(&mut self, key: &str, _value: &str) -> Result<(), OptionError> {
-        Err(OptionError::UnknownKey { key: key.to_string(), known: "(none)".to_string() })
+        Err(OptionError::unknown_key(key, Self::specs()))
     }
     fn get(&self, _key: &str) -> Option<String> {
         None
@@ -77,14 +104,16 @@ impl GameOptions for NoOptions {
 /// A game's rules. The implementing type is the position: a pure value that knows whose decision
 /// is next and which atomic decisions are legal.
 ///
-/// A `Move` is one atomic decision (one click or button press). `play` is the composition of the
-/// named phases `place` → `capture_sweep` → `cascade` → `end_check`; the app calls the phases one by
-/// one in its ordered systems, search calls `play_unchecked`.
+/// A `Move` is one atomic decision (one click or button press). `check` judges it without
+/// changing anything; the named phases `place` → `capture_sweep` → `cascade` → `end_check` then
+/// resolve it, each reporting its effects into a sink. `play` is `check` and the four phases
+/// keeping the effects; the app runs the same phases one by one in its ordered systems (through
+/// `DynGame`); search calls `play_unchecked`, the four phases keeping nothing.
 pub trait Rules: Clone + Debug + Send + Sync + 'static {
     type Move: Clone + Debug + PartialEq + Eq + Hash + Send + Sync + 'static;
     type Options: GameOptions;
 
-    /// The initial position for these options.
+    /// The initial position for these options: the one constructor of every game's position.
     fn new(options: &Self::Options) -> Self;
 
     /// The options this position was set up with.
@@ -110,44 +139,57 @@ pub trait Rules: Clone + Debug + Send + Sync + 'static {
     /// The side that makes decision `m` (at a simultaneous node the move names its side).
     fn mover(&self, m: &Self::Move) -> Side;
 
-    fn is_legal(&self, m: &Self::Move) -> bool {
+    /// Whether `m` may be played here; the error says why not, in a player's words. Changes
+    /// nothing. By default: whether `m` is among the legal moves (games explain better).
+    fn check(&self, m: &Self::Move) -> Result<(), PlayError> {
         let mut moves = Vec::new();
         self.legal_moves(&mut moves);
-        moves.contains(m)
+        if moves.contains(m) { Ok(()) } else { Err(PlayError::new(format!("{m:?} is not a legal decision here"))) }
     }
 
-    /// Phase 1: checks `m` and applies the decision itself. On error the position is unchanged.
-    fn place(&mut self, m: &Self::Move) -> Result<Effects, PlayError>;
+    fn is_legal(&self, m: &Self::Move) -> bool {
+        self.check(m).is_ok()
+    }
+
+    /// Phase 1: applies the decision itself. `m` must have passed `check`: an illegal move may
+    /// leave the position inconsistent (but never causes undefined behaviour).
+    fn place(&mut self, m: &Self::Move, effects: &mut impl EffectSink);
 
     /// Phase 2: removes what the placement captured.
-    fn capture_sweep(&mut self) -> Effects {
-        Effects::new()
+    fn capture_sweep(&mut self, effects: &mut impl EffectSink) {
+        let _ = effects;
     }
 
     /// Phase 3: later rounds of removals until the board is stable (a loop guard fails loudly).
-    fn cascade(&mut self) -> Effects {
-        Effects::new()
+    fn cascade(&mut self, effects: &mut impl EffectSink) {
+        let _ = effects;
     }
 
     /// Phase 4: decides whether the game ended and whose decision is next.
-    fn end_check(&mut self) -> Effects {
-        Effects::new()
+    fn end_check(&mut self, effects: &mut impl EffectSink) {
+        let _ = effects;
     }
 
-    /// Plays a decision for a caller outside search: all phases in order. On error the position is
-    /// unchanged and the error says why.
+    /// Plays a decision for a caller outside search: the check, then all phases in order. On
+    /// error the position is unchanged and the error says why.
     fn play(&mut self, m: &Self::Move) -> Result<Effects, PlayError> {
-        let mut effects = self.place(m)?;
-        effects.extend(self.capture_sweep());
-        effects.extend(self.cascade());
-        effects.extend(self.end_check());
+        self.check(m)?;
+        let mut effects = Effects::new();
+        self.place(m, &mut effects);
+        self.capture_sweep(&mut effects);
+        self.cascade(&mut effects);
+        self.end_check(&mut effects);
         Ok(effects)
     }
 
-    /// Plays a decision known to be legal, as fast as possible and without collecting effects.
-    /// An illegal move may leave the position inconsistent (but never causes undefined behaviour).
+    /// Plays a decision known to be legal, as fast as possible: no check, no effects. An
+    /// illegal move may leave the position inconsistent (but never causes undefined behaviour).
     fn play_unchecked(&mut self, m: &Self::Move) {
-        let _ = self.play(m);
+        let mut nothing = DiscardEffects;
+        self.place(m, &mut nothing);
+        self.capture_sweep(&mut nothing);
+        self.cascade(&mut nothing);
+        self.end_check(&mut nothing);
     }
 
     /// A hash of the position for transposition tables (0 when the game does not provide one).
@@ -162,8 +204,24 @@ pub trait Notation: Rules {
     /// The name of the game as the CLI and saves write it (`red-stone`).
     const SLUG: &'static str;
 
+    /// How the position text and the referee write each side, the first side first (`["b", "w"]`,
+    /// `["L", "D"]`, `["A", "B"]`, …).
+    const SIDE_LETTERS: [&'static str; 2];
+
     /// How the position text and the referee name a side (`"b"`, `"L"`, `"A"`, …).
-    fn side_name(side: Side) -> &'static str;
+    fn side_name(side: Side) -> &'static str {
+        Self::SIDE_LETTERS[side.index()]
+    }
+
+    /// A side's letter as one character (a stack's owner in a position text, a placed piece).
+    fn side_char(side: Side) -> char {
+        Self::side_name(side).chars().next().unwrap_or('?')
+    }
+
+    /// The side whose letter `text` is, exactly as written.
+    fn side_from_letter(text: &str) -> Option<Side> {
+        Side::BOTH.into_iter().find(|&side| Self::side_name(side) == text)
+    }
 
     /// The name of a board space (`"c3"`), for effects and the UI.
     fn cell_name(&self, cell: Cell) -> String;
@@ -200,11 +258,20 @@ pub trait Notation: Rules {
     fn legal_record_tokens(&self) -> LegalTokens {
         let mut moves = Vec::new();
         self.legal_moves(&mut moves);
-        let mut tokens: Vec<String> = moves.iter().map(|m| self.format_move(m)).collect();
-        tokens.sort();
-        tokens.dedup();
-        LegalTokens::List(tokens)
+        LegalTokens::sorted(moves.iter().map(|m| self.format_move(m)))
     }
+}
+
+/// For tests: the position of `G` after the record tokens `tokens`, from the start of a game with
+/// the options `options` (the others at their defaults). Panics on a refused option or token.
+#[cfg(test)]
+pub(crate) fn position_after<G: Notation>(options: &[(&str, &str)], tokens: &[&str]) -> G {
+    let options = G::Options::from_pairs(options.iter().copied()).unwrap_or_else(|e| panic!("{options:?}: {e}"));
+    let mut position = G::new(&options);
+    for token in tokens {
+        position.play_record_token(token).unwrap_or_else(|e| panic!("{token}: {e}"));
+    }
+    position
 }
 
 /// Record moves with the side that made each, and the number of trailing atomic decisions that do
@@ -254,6 +321,14 @@ pub enum LegalTokens {
 }
 
 impl LegalTokens {
+    /// The listing of these tokens: sorted, each once.
+    pub fn sorted(tokens: impl IntoIterator<Item = String>) -> LegalTokens {
+        let mut tokens: Vec<String> = tokens.into_iter().collect();
+        tokens.sort();
+        tokens.dedup();
+        LegalTokens::List(tokens)
+    }
+
     pub fn count(&self) -> u64 {
         match self {
             LegalTokens::List(v) => v.len() as u64,

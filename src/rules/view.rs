@@ -174,6 +174,12 @@ pub struct Counter {
     pub value: String,
 }
 
+/// A position the app can draw: every game's position gives its picture.
+pub trait DrawBoard {
+    /// The game-neutral picture of this position.
+    fn board_view(&self) -> BoardView;
+}
+
 /// The whole picture.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BoardView {
@@ -185,6 +191,16 @@ pub struct BoardView {
 }
 
 impl BoardView {
+    /// The space named `name` (`"c3"`), if the board has one.
+    pub fn cell_named(&self, name: &str) -> Option<&CellView> {
+        self.cells.iter().find(|c| c.name == name)
+    }
+
+    /// How many spaces hold a piece.
+    pub fn occupied_count(&self) -> usize {
+        self.cells.iter().filter(|c| c.piece.is_some()).count()
+    }
+
     /// Cells of a plain `width` × `height` grid laid out at integer coordinates (a1 bottom-left);
     /// `name` names each `(file, rank)`.
     pub fn grid_cells(width: usize, height: usize, name: impl Fn(usize, usize) -> String) -> Vec<CellView> {

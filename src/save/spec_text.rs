@@ -4,7 +4,7 @@
 
 use super::record::{GameRecord, Player, RECORD_FORMAT, RecordError, RecordedMove};
 use crate::games::{self, DynGame, GameKind};
-use crate::rules::{Side, ToMove};
+use crate::rules::{Side, ToMove, cells_in_token};
 
 /// The most atomic decisions one spec move can stand for (a Gravel turn of nine actions and its
 /// end, a Hidden Intention attempt of two four-part commitments).
@@ -83,21 +83,7 @@ pub fn spec_text_game(text: &str) -> Option<GameKind> {
 
 /// The board spaces a text names (`Ca1-c1>d1` → a1, c1, d1; `B5*` → b5), lower-cased.
 fn cells_named(text: &str) -> Vec<String> {
-    let chars: Vec<char> = text.chars().collect();
-    let mut cells = Vec::new();
-    let mut i = 0;
-    while i < chars.len() {
-        if chars[i].is_ascii_digit() && i > 0 && chars[i - 1].is_ascii_alphabetic() {
-            let start = i - 1;
-            while i < chars.len() && chars[i].is_ascii_digit() {
-                i += 1;
-            }
-            cells.push(chars[start..i].iter().collect::<String>().to_ascii_lowercase());
-        } else {
-            i += 1;
-        }
-    }
-    cells
+    cells_in_token(text).into_iter().map(str::to_ascii_lowercase).collect()
 }
 
 /// The atomic decisions that make up the spec move `token` from `position`: a depth-first search

@@ -3,7 +3,7 @@
 
 use super::{GravelOptions, Position, format_record, parse_record};
 use crate::games::About;
-use crate::rules::{BoardView, Illustration, ParseError, RulesHelp, Tone};
+use crate::rules::{Illustration, ParseError, RulesHelp, Tone};
 
 impl About for Position {
     const NAME: &'static str = "Gravel";
@@ -15,13 +15,23 @@ impl About for Position {
     const RULES: RulesHelp = RulesHelp { sections: SECTIONS, illustrations: ILLUSTRATIONS };
     const QUICK_OPTIONS: &'static [(&'static str, &'static str)] = &[("N", "4")];
 
-    fn board_view(&self) -> BoardView {
-        self.view()
-    }
-
-    fn decision_words(token: &str, mover: &str) -> Option<String> {
-        let _ = mover;
-        gravel_words(token)
+    fn decision_words(token: &str, _mover: &str) -> Option<String> {
+        Some(match token {
+            "end" => "End turn".into(),
+            "pass" => "Pass".into(),
+            _ => {
+                if let Some(t) = token.strip_prefix('+') {
+                    format!("Place a piece on {t}")
+                } else if let Some(s) = token.strip_prefix('-') {
+                    format!("Return a piece from {s} to the pool")
+                } else if let Some(s) = token.strip_prefix('x') {
+                    format!("Remove an enemy piece from {s}")
+                } else {
+                    let (from, to) = token.split_once('>')?;
+                    format!("Move a piece {from} → {to}")
+                }
+            }
+        })
     }
 
     fn is_record_text(text: &str) -> bool {
@@ -32,8 +42,11 @@ impl About for Position {
         parse_record(text)
     }
 
-    fn write_record_text(options: &GravelOptions, players: [&str; 2], tokens: &[String]) -> Result<String, ParseError> {
-        let _ = players;
+    fn write_record_text(
+        options: &GravelOptions,
+        _players: [&str; 2],
+        tokens: &[String],
+    ) -> Result<String, ParseError> {
         Ok(format_record(options, tokens))
     }
 }
@@ -66,22 +79,3 @@ const ILLUSTRATIONS: &[Illustration] = &[Illustration {
     position: "5 4 ...../.D1D1../D2L1L1D1./.L1L1L1./..... D 8 8 0 0 3",
     play: "xb3,xc3,+b3,+c3",
 }];
-
-fn gravel_words(token: &str) -> Option<String> {
-    Some(match token {
-        "end" => "End turn".into(),
-        "pass" => "Pass".into(),
-        _ => {
-            if let Some(t) = token.strip_prefix('+') {
-                format!("Place a piece on {t}")
-            } else if let Some(s) = token.strip_prefix('-') {
-                format!("Return a piece from {s} to the pool")
-            } else if let Some(s) = token.strip_prefix('x') {
-                format!("Remove an enemy piece from {s}")
-            } else {
-                let (from, to) = token.split_once('>')?;
-                format!("Move a piece {from} → {to}")
-            }
-        }
-    })
-}

@@ -21,7 +21,7 @@
 //!
 //! `Rules::Move` is [`Action`], one atomic decision: one of the four actions, end-turn or pass.
 //! The record token (referee move) is a whole turn string such as `+d4*2,+e5,+d5`, judged by the
-//! literal algorithm of §6.6 ([`Position::play_turn`]). `place` checks and applies a decision,
+//! literal algorithm of §6.6 ([`Position::play_turn`]). `check` judges a decision, `place` applies it,
 //! `end_check` hands the turn over and runs the check after Dark's turn; there is no capture sweep
 //! or cascade. [`Position::control`] gives the control overlay.
 //!
@@ -77,130 +77,7 @@ pub use notation::{
 pub use options::{GravelOptions, Layout};
 pub use position::{EndReason, GameResult, LossFlags, MAX_SPACES, Phase, Position, TurnProgress};
 
-use crate::rules::{
-    Cell, Effects, LegalTokens, Notation, Outcome, ParseError, PlayError, RecordError, Rules, Side, Status, ToMove,
-};
-
-impl Rules for Position {
-    type Move = Action;
-    type Options = GravelOptions;
-
-    fn new(options: &GravelOptions) -> Self {
-        Position::start(options)
-    }
-
-    fn options(&self) -> &GravelOptions {
-        &self.options
-    }
-
-    fn to_move(&self) -> Option<ToMove> {
-        match self.result {
-            Some(_) => None,
-            None => Some(ToMove::One(self.side)),
-        }
-    }
-
-    fn status(&self) -> Status {
-        match self.result {
-            Some(r) => Status::Over(r.outcome),
-            None => Status::Ongoing,
-        }
-    }
-
-    fn legal_moves(&self, out: &mut Vec<Action>) {
-        self.generate(out);
-    }
-
-    fn mover(&self, _m: &Action) -> Side {
-        self.side
-    }
-
-    fn is_legal(&self, m: &Action) -> bool {
-        !self.turn_ending && self.check_atomic(*m).is_ok()
-    }
-
-    fn place(&mut self, m: &Action) -> Result<Effects, PlayError> {
-        if self.turn_ending {
-            return Err(PlayError::new("the turn is ending; run the end check first"));
-        }
-        self.check_atomic(*m)
-            .map_err(|reason| PlayError::new(format!("{}: {reason}", action_text(self.size(), *m))))?;
-        Ok(self.apply_with_effects(*m, 0))
-    }
-
-    fn end_check(&mut self) -> Effects {
-        self.finish_turn_with_effects(0)
-    }
-
-    fn play_unchecked(&mut self, m: &Action) {
-        self.apply_action(*m);
-        self.finish_turn();
-    }
-
-    fn zobrist(&self) -> u64 {
-        self.hash64()
-    }
-}
-
-impl Notation for Position {
-    const SLUG: &'static str = "gravel";
-
-    fn side_name(side: Side) -> &'static str {
-        match side {
-            Side::First => "L",
-            Side::Second => "D",
-        }
-    }
-
-    fn cell_name(&self, cell: Cell) -> String {
-        square_name(self.size(), cell)
-    }
-
-    fn parse_move(&self, text: &str) -> Result<Action, ParseError> {
-        parse_action(self.size(), text)
-    }
-
-    fn format_move(&self, m: &Action) -> String {
-        action_text(self.size(), *m)
-    }
-
-    /// A record move is a whole turn (§6.6): its actions up to `end`, or `pass`.
-    fn group_record_tokens(&self, decisions: &[String]) -> Result<crate::rules::RecordTokens, RecordError> {
-        crate::rules::group_decisions(
-            self,
-            decisions,
-            |_, m, _| matches!(m, Action::EndTurn | Action::Pass),
-            |pos, actions| format_turn(pos.size(), actions),
-        )
-    }
-
-    fn parse_position(options: &GravelOptions, text: &str) -> Result<Self, ParseError> {
-        Position::from_text(options, text)
-    }
-
-    fn format_position(&self) -> String {
-        self.to_text()
-    }
-
-    fn play_record_token(&mut self, token: &str) -> Result<Effects, RecordError> {
-        self.play_turn(token).map_err(|e| match e {
-            TurnError::Parse(source) => RecordError::Parse { token: token.to_string(), source },
-            illegal => RecordError::Illegal { token: token.to_string(), source: PlayError::new(illegal.to_string()) },
-        })
-    }
-
-    /// Every legal action that can start the turn, as a one-action turn string, plus `pass` when
-    /// legal (ARCHITECTURE §5).
-    fn legal_record_tokens(&self) -> LegalTokens {
-        let mut moves = Vec::new();
-        self.generate(&mut moves);
-        let mut tokens: Vec<String> =
-            moves.iter().filter(|&&m| m != Action::EndTurn).map(|&m| action_text(self.size(), m)).collect();
-        tokens.sort();
-        tokens.dedup();
-        LegalTokens::List(tokens)
-    }
-}
+use crate::rules::Outcome;
 
 impl Position {
     /// The result's outcome, if the game is over.

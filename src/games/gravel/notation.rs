@@ -4,7 +4,12 @@
 use super::moves::{Action, Illegal};
 use super::options::{GravelOptions, MAX_BUDGET, MAX_SIZE, MIN_BUDGET, MIN_SIZE};
 use super::position::{MAX_SPACES, Position, TurnProgress, sign};
-use crate::rules::{Cell, Effects, ParseError, Side};
+use crate::games::About;
+use crate::rules::{
+    Cell, Effects, FileLetters, LegalTokens, Notation, ParseError, PlayError, RecordError, RecordItem, RecordPiece,
+    RecordTokens, Rules, Side, cell_name, group_decisions, lex_record, read_cell_name, split_ranks, write_ranks,
+    write_stack,
+};
 use std::fmt;
 
 /// A square as written in a turn string, before it is checked against the board: file 0 = `a`,
@@ -62,19 +67,19 @@ impl fmt::Display for TurnError {
 
 /// The name of square `cell` on an N-wide board (`c3`).
 pub fn square_name(n: usize, cell: Cell) -> String {
-    crate::rules::cell_name(crate::rules::FileLetters::Lower, cell as usize % n, cell as usize / n)
+    cell_name(FileLetters::Lower, cell as usize % n, cell as usize / n)
 }
 
-/// Reads `file rank` (`k10`) without checking it against a board.
+/// Reads `file rank` (`k10`) without checking it against a board (a square off the board is
+/// refused when its action is judged, §6.6).
 fn parse_square(text: &str) -> Result<Square, ParseError> {
     let bad = || ParseError::new(format!("'{text}' is not a square: write a file letter then a rank, like c3"));
-    let mut chars = text.chars();
-    let letter = chars.next().filter(char::is_ascii_lowercase).ok_or_else(bad)?;
-    let digits = chars.as_str();
-    if digits.is_empty() || digits.len() > 5 || !digits.bytes().all(|b| b.is_ascii_digit()) || digits.starts_with('0') {
+    // At most five rank digits, so that any rank that reads is a u32.
+    if text.len() > 6 {
         return Err(bad());
     }
-    Ok(Square { file: letter as u8 - b'a', rank: digits.parse().map_err(|_| bad())? })
+    let (file, rank) = read_cell_name(FileLetters::Lower, text).ok_or_else(bad)?;
+    Ok(Square { file: file as u8, rank: rank as u32 + 1 })
 }
 
 /// The cell of a written square on an N×N board, if it is on the board.
@@ -233,7 +238,7 @@ impl Position {
         match turn {
             TurnString::Pass => {
                 self.check_action(Action::Pass).map_err(at_first)?;
-                effects.extend(self.apply_with_effects(Action::Pass, 0));
+                self.apply_action(Action::Pass, 0, &mut effects);
                 wave = 1;
             }
             TurnString::Actions(list) => {
@@ -248,7 +253,7 @@ impl Position {
                         };
                         let action = written_to_action(n, written).ok_or(illegal(Illegal::OffBoard))?;
                         self.check_action(action).map_err(illegal)?;
-                        effects.extend(self.apply_with_effects(action, wave));
+                        self.apply_action(action, wave, &mut effects);
                         wave += 1;
                     }
                 }
@@ -257,156 +262,194 @@ impl Position {
                     action: String::new(),
                     reason,
                 })?;
-                effects.extend(self.apply_with_effects(Action::EndTurn, wave));
+                self.apply_action(Action::EndTurn, wave, &mut effects);
             }
         }
-        effects.extend(self.finish_turn_with_effects(wave));
+        self.finish_turn(wave, &mut effects);
         Ok(effects)
     }
+}
 
-    /// The position string of §9.1. In the middle of a turn it shows the board as it stands;
-    /// the turn's progress is not part of the spec's text.
-    pub fn to_text(&self) -> String {
-        let n = self.size();
-        let mut s = String::with_capacity(n * n * 2 + 40);
-        s.push_str(&format!("{} {} ", self.n, self.x));
-        for rank in (0..n).rev() {
-            for file in 0..n {
-                match self.stack(self.cell_at(file, rank)) {
-                    None => s.push('.'),
-                    Some((side, h)) => {
-                        s.push(if side == Side::First { 'L' } else { 'D' });
-                        s.push((b'0' + h) as char);
-                    }
-                }
-            }
-            if rank > 0 {
-                s.push('/');
-            }
-        }
-        s.push_str(&format!(
-            " {} {} {} {} {} {}",
-            if self.side == Side::First { 'L' } else { 'D' },
-            self.pool[0],
-            self.pool[1],
-            self.lost[0],
-            self.lost[1],
-            self.turn
-        ));
-        s
+impl Notation for Position {
+    const SLUG: &'static str = "gravel";
+    const SIDE_LETTERS: [&'static str; 2] = ["L", "D"];
+
+    fn cell_name(&self, cell: Cell) -> String {
+        square_name(self.size(), cell)
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Action, ParseError> {
+        parse_action(self.size(), text)
+    }
+
+    fn format_move(&self, m: &Action) -> String {
+        action_text(self.size(), *m)
+    }
+
+    /// A record move is a whole turn (§6.6): its actions up to `end`, or `pass`.
+    fn group_record_tokens(&self, decisions: &[String]) -> Result<RecordTokens, RecordError> {
+        group_decisions(
+            self,
+            decisions,
+            |_, m, _| matches!(m, Action::EndTurn | Action::Pass),
+            |pos, actions| format_turn(pos.size(), actions),
+        )
     }
 
     /// Reads a position string of §9.1 for these options (N and X must match them). Checks
     /// heights and conservation; the game is taken to be in progress, at the start of a turn.
-    pub fn from_text(options: &GravelOptions, text: &str) -> Result<Self, ParseError> {
+    fn parse_position(options: &GravelOptions, text: &str) -> Result<Self, ParseError> {
         let fields: Vec<&str> = text.split_whitespace().collect();
-        if fields.len() != 9 {
+        let [n, x, ranks, side, pool_l, pool_d, lost_l, lost_d, turn] = fields[..] else {
             return Err(ParseError::new(format!(
                 "a Gravel position has 9 fields (N X ranks side poolL poolD lostL lostD turn), this one has {}",
                 fields.len()
             )));
-        }
-        let number = |name: &str, f: &str| -> Result<u32, ParseError> {
-            if f.is_empty() || f.len() > 9 || !f.bytes().all(|b| b.is_ascii_digit()) {
-                return Err(ParseError::new(format!("{name} must be a whole number, not '{f}'")));
-            }
-            f.parse().map_err(|_| ParseError::new(format!("{name} must be a whole number, not '{f}'")))
         };
-        let n = number("N", fields[0])?;
-        let x = number("X", fields[1])?;
-        if !(MIN_SIZE as u32..=MAX_SIZE as u32).contains(&n) {
-            return Err(ParseError::new(format!("N must be between {MIN_SIZE} and {MAX_SIZE}, not {n}")));
-        }
-        if !(MIN_BUDGET as u32..=MAX_BUDGET as u32).contains(&x) {
-            return Err(ParseError::new(format!("X must be between {MIN_BUDGET} and {MAX_BUDGET}, not {x}")));
-        }
-        if n != options.size as u32 || x != options.budget as u32 {
-            return Err(ParseError::new(format!(
-                "the position is for N={n} X={x} but the options say N={} X={}; set the options to match",
-                options.size, options.budget
-            )));
-        }
-        let n = n as usize;
-        let mut pos = Position::start(options);
-        let ranks: Vec<&str> = fields[2].split('/').collect();
-        if ranks.len() != n {
-            return Err(ParseError::new(format!("the board needs {n} ranks separated by '/', found {}", ranks.len())));
-        }
-        for (k, rank_text) in ranks.iter().enumerate() {
-            let rank = n - 1 - k;
-            let rank_name = rank + 1;
-            let bytes = rank_text.as_bytes();
-            let (mut i, mut file) = (0, 0);
-            while i < bytes.len() {
-                if file >= n {
-                    return Err(ParseError::new(format!("rank {rank_name} has more than {n} spaces")));
-                }
-                let cell = rank * n + file;
-                match bytes[i] {
-                    b'.' => i += 1,
-                    b'L' | b'D' => {
-                        let side = if bytes[i] == b'L' { Side::First } else { Side::Second };
-                        let h = bytes.get(i + 1).filter(|b| b.is_ascii_digit()).map(|b| b - b'0');
-                        match h {
-                            Some(h) if (1..=x as u8).contains(&h) => {
-                                pos.set_stack(cell, h as i8 * sign(side));
-                                pos.occupied[side.index()] += 1;
-                                pos.on_board[side.index()] += h as u16;
-                            }
-                            _ => {
-                                return Err(ParseError::new(format!(
-                                    "rank {rank_name}: a stack is L or D followed by a height from 1 to X={x}"
-                                )));
-                            }
-                        }
-                        i += 2;
-                    }
-                    other => {
-                        return Err(ParseError::new(format!(
-                            "rank {rank_name}: unexpected '{}'; spaces are '.', L<h> or D<h>",
-                            other as char
-                        )));
-                    }
-                }
-                file += 1;
-            }
-            if file != n {
-                return Err(ParseError::new(format!("rank {rank_name} has {file} spaces, not {n}")));
-            }
-        }
-        pos.side = match fields[3] {
-            "L" => Side::First,
-            "D" => Side::Second,
-            other => return Err(ParseError::new(format!("the side to move is L or D, not '{other}'"))),
-        };
-        let p = options.pieces_per_player() as u32;
-        let counts = [
-            number("poolL", fields[4])?,
-            number("poolD", fields[5])?,
-            number("lostL", fields[6])?,
-            number("lostD", fields[7])?,
-        ];
-        for side in Side::BOTH {
-            let i = side.index();
-            let (pool, lost) = (counts[i], counts[2 + i]);
-            let board = pos.on_board[i] as u32;
-            if pool + board + lost != p {
-                let name = if side == Side::First { "Light" } else { "Dark" };
-                return Err(ParseError::new(format!(
-                    "{name}'s pieces do not add up: pool {pool} + on board {board} + lost {lost} must be P = {p}"
-                )));
-            }
-            pos.pool[i] = pool as u16;
-            pos.lost[i] = lost as u16;
-        }
-        pos.turn = number("turn", fields[8])?;
+        check_size_and_budget(options, whole_number("N", n)?, whole_number("X", x)?)?;
+        let mut pos = Position::new(options);
+        pos.read_ranks(ranks)?;
+        pos.side = Position::side_from_letter(side)
+            .ok_or_else(|| ParseError::new(format!("the side to move is L or D, not '{side}'")))?;
+        let pools = [whole_number("poolL", pool_l)?, whole_number("poolD", pool_d)?];
+        let lost = [whole_number("lostL", lost_l)?, whole_number("lostD", lost_d)?];
+        pos.read_piece_counts(pools, lost)?;
+        pos.turn = whole_number("turn", turn)?;
         if pos.turn == 0 {
             return Err(ParseError::new("the game turn starts at 1"));
         }
-        debug_assert!(n * n <= MAX_SPACES);
         pos.progress = TurnProgress::default();
         pos.begin_turn();
         Ok(pos)
+    }
+
+    /// The position string of §9.1. In the middle of a turn it shows the board as it stands;
+    /// the turn's progress is not part of the spec's text.
+    fn format_position(&self) -> String {
+        let n = self.size();
+        let mut s = String::with_capacity(n * n * 2 + 40);
+        s.push_str(&format!("{} {} ", self.n, self.x));
+        write_ranks(&mut s, n, n, |out, file, rank| {
+            let stack = self.stack(self.cell_at(file, rank));
+            write_stack(out, stack.map(|(side, h)| (Position::side_char(side), h)));
+        });
+        let (side, [pool_l, pool_d], [lost_l, lost_d], turn) =
+            (Position::side_name(self.side), self.pool, self.lost, self.turn);
+        s.push_str(&format!(" {side} {pool_l} {pool_d} {lost_l} {lost_d} {turn}"));
+        s
+    }
+
+    fn play_record_token(&mut self, token: &str) -> Result<Effects, RecordError> {
+        self.play_turn(token).map_err(|e| match e {
+            TurnError::Parse(source) => RecordError::Parse { token: token.to_string(), source },
+            illegal => RecordError::Illegal { token: token.to_string(), source: PlayError::new(illegal.to_string()) },
+        })
+    }
+
+    /// Every legal action that can start the turn, as a one-action turn string, plus `pass` when
+    /// legal (ARCHITECTURE §5).
+    fn legal_record_tokens(&self) -> LegalTokens {
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        LegalTokens::sorted(moves.iter().filter(|&&m| m != Action::EndTurn).map(|&m| action_text(self.size(), m)))
+    }
+}
+
+/// A whole number field of a position string (at most nine digits).
+fn whole_number(name: &str, field: &str) -> Result<u32, ParseError> {
+    let bad = || ParseError::new(format!("{name} must be a whole number, not '{field}'"));
+    if field.is_empty() || field.len() > 9 || !field.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(bad());
+    }
+    field.parse().map_err(|_| bad())
+}
+
+/// N and X of a position string: in range, and those of the options.
+fn check_size_and_budget(options: &GravelOptions, n: u32, x: u32) -> Result<(), ParseError> {
+    if !(MIN_SIZE as u32..=MAX_SIZE as u32).contains(&n) {
+        return Err(ParseError::new(format!("N must be between {MIN_SIZE} and {MAX_SIZE}, not {n}")));
+    }
+    if !(MIN_BUDGET as u32..=MAX_BUDGET as u32).contains(&x) {
+        return Err(ParseError::new(format!("X must be between {MIN_BUDGET} and {MAX_BUDGET}, not {x}")));
+    }
+    if n != options.size as u32 || x != options.budget as u32 {
+        return Err(ParseError::new(format!(
+            "the position is for N={n} X={x} but the options say N={} X={}; set the options to match",
+            options.size, options.budget
+        )));
+    }
+    Ok(())
+}
+
+impl Position {
+    /// Puts the stacks of the ranks field (`.L1D2/…`, the top rank first) on the empty board.
+    fn read_ranks(&mut self, field: &str) -> Result<(), ParseError> {
+        let n = self.size();
+        for (rank, text) in split_ranks(field, n)? {
+            self.read_rank(rank, text)?;
+        }
+        debug_assert!(n * n <= MAX_SPACES);
+        Ok(())
+    }
+
+    /// One rank: `.` for a vacant space, `L<h>` or `D<h>` for a stack of height 1..=X.
+    fn read_rank(&mut self, rank: usize, text: &str) -> Result<(), ParseError> {
+        let (n, x) = (self.size(), self.x);
+        let rank_name = rank + 1;
+        let bytes = text.as_bytes();
+        let (mut i, mut file) = (0, 0);
+        while i < bytes.len() {
+            if file >= n {
+                return Err(ParseError::new(format!("rank {rank_name} has more than {n} spaces")));
+            }
+            if bytes[i] == b'.' {
+                i += 1;
+            } else if let Some(side) =
+                bytes[i].is_ascii().then(|| Position::side_from_letter(&text[i..i + 1])).flatten()
+            {
+                let h = bytes.get(i + 1).filter(|b| b.is_ascii_digit()).map(|b| b - b'0');
+                let Some(h) = h.filter(|h| (1..=x).contains(h)) else {
+                    return Err(ParseError::new(format!(
+                        "rank {rank_name}: a stack is L or D followed by a height from 1 to X={x}"
+                    )));
+                };
+                let cell = rank * n + file;
+                self.set_stack(cell, h as i8 * sign(side));
+                self.occupied[side.index()] += 1;
+                self.on_board[side.index()] += h as u16;
+                i += 2;
+            } else {
+                return Err(ParseError::new(format!(
+                    "rank {rank_name}: unexpected '{}'; spaces are '.', L<h> or D<h>",
+                    bytes[i] as char
+                )));
+            }
+            file += 1;
+        }
+        if file != n {
+            return Err(ParseError::new(format!("rank {rank_name} has {file} spaces, not {n}")));
+        }
+        Ok(())
+    }
+
+    /// Pools and lost counts, checked by conservation: pool + on board + lost = P for each side.
+    fn read_piece_counts(&mut self, pools: [u32; 2], lost: [u32; 2]) -> Result<(), ParseError> {
+        let p = self.options.pieces_per_player() as u32;
+        for side in Side::BOTH {
+            let i = side.index();
+            let board = self.on_board[i] as u32;
+            if pools[i] + board + lost[i] != p {
+                return Err(ParseError::new(format!(
+                    "{}'s pieces do not add up: pool {} + on board {board} + lost {} must be P = {p}",
+                    Position::SIDE_NAMES[i],
+                    pools[i],
+                    lost[i]
+                )));
+            }
+            self.pool[i] = pools[i] as u16;
+            self.lost[i] = lost[i] as u16;
+        }
+        Ok(())
     }
 }
 
@@ -442,12 +485,14 @@ pub fn parse_record(text: &str) -> Result<(GravelOptions, Vec<String>), ParseErr
     use crate::rules::GameOptions;
     let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
     let header = lines.next().ok_or_else(|| ParseError::new("empty record"))?;
-    let inner = header
-        .strip_prefix("[Gravel")
-        .and_then(|h| h.strip_suffix(']'))
-        .ok_or_else(|| ParseError::new("a Gravel record starts with a header like [Gravel N=8 X=4 ...]"))?;
+    let not_a_header = || ParseError::new("a Gravel record starts with a header like [Gravel N=8 X=4 ...]");
+    let items = lex_record(header).map_err(|_| not_a_header())?;
+    let [RecordItem { piece: RecordPiece::Tag { key: "Gravel", value: settings, quoted: false }, .. }] = &items[..]
+    else {
+        return Err(not_a_header());
+    };
     let mut options = GravelOptions::default();
-    for pair in inner.split_whitespace() {
+    for pair in settings.split_whitespace() {
         let (k, v) =
             pair.split_once('=').ok_or_else(|| ParseError::new(format!("'{pair}' in the header is not key=value")))?;
         options.set(k, v).map_err(|e| ParseError::new(e.to_string()))?;

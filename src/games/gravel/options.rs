@@ -1,6 +1,6 @@
 //! Gravel's options (§3): layout, board size `N`, action budget `X` and the turn limit.
 
-use crate::rules::{GameOptions, OptionError, OptionKind, OptionSpec};
+use crate::rules::{GameOptions, OptionError, OptionKind, OptionSpec, choice_name, choice_option, int_option};
 
 /// How the board is drawn. Only the display differs: both are an N×N lattice with orthogonal
 /// adjacency (spec D1).
@@ -14,11 +14,12 @@ pub enum Layout {
 }
 
 impl Layout {
-    pub const fn name(self) -> &'static str {
-        match self {
-            Layout::Squares => "squares",
-            Layout::Intersections => "intersections",
-        }
+    /// Each layout with its name in options and records.
+    pub const NAMED: [(&'static str, Layout); 2] =
+        [("squares", Layout::Squares), ("intersections", Layout::Intersections)];
+
+    pub fn name(self) -> &'static str {
+        choice_name(&Layout::NAMED, &self)
     }
 }
 
@@ -82,18 +83,6 @@ static SPECS: [OptionSpec; 4] = [
     },
 ];
 
-fn bad(key: &str, value: &str, reason: impl Into<String>) -> OptionError {
-    OptionError::BadValue { key: key.to_string(), value: value.to_string(), reason: reason.into() }
-}
-
-fn int_in(key: &str, value: &str, min: i64, max: i64) -> Result<i64, OptionError> {
-    let v: i64 = value.trim().parse().map_err(|_| bad(key, value, "it must be a whole number"))?;
-    if v < min || v > max {
-        return Err(bad(key, value, format!("it must be between {min} and {max}")));
-    }
-    Ok(v)
-}
-
 impl GameOptions for GravelOptions {
     fn specs() -> &'static [OptionSpec] {
         &SPECS
@@ -101,22 +90,11 @@ impl GameOptions for GravelOptions {
 
     fn set(&mut self, key: &str, value: &str) -> Result<(), OptionError> {
         match key.trim().to_ascii_lowercase().as_str() {
-            "n" => self.size = int_in("N", value, MIN_SIZE as i64, MAX_SIZE as i64)? as u8,
-            "x" => self.budget = int_in("X", value, MIN_BUDGET as i64, MAX_BUDGET as i64)? as u8,
-            "turn_limit" => self.turn_limit = int_in("turn_limit", value, 0, MAX_TURN_LIMIT as i64)? as u32,
-            "layout" => {
-                self.layout = match value.trim().to_ascii_lowercase().as_str() {
-                    "squares" => Layout::Squares,
-                    "intersections" => Layout::Intersections,
-                    _ => return Err(bad("layout", value, "it must be 'squares' or 'intersections'")),
-                }
-            }
-            _ => {
-                return Err(OptionError::UnknownKey {
-                    key: key.to_string(),
-                    known: SPECS.iter().map(|s| s.key).collect::<Vec<_>>().join(", "),
-                });
-            }
+            "n" => self.size = int_option("N", value, MIN_SIZE as i64, MAX_SIZE as i64)? as u8,
+            "x" => self.budget = int_option("X", value, MIN_BUDGET as i64, MAX_BUDGET as i64)? as u8,
+            "turn_limit" => self.turn_limit = int_option("turn_limit", value, 0, MAX_TURN_LIMIT as i64)? as u32,
+            "layout" => self.layout = choice_option("layout", value, &Layout::NAMED)?,
+            _ => return Err(OptionError::unknown_key(key, &SPECS)),
         }
         Ok(())
     }

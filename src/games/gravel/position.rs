@@ -195,30 +195,6 @@ pub(super) fn sign(side: Side) -> i8 {
 }
 
 impl Position {
-    /// The empty board of these options, Light to move, game turn 1 (§5).
-    pub fn start(options: &GravelOptions) -> Self {
-        let p = options.pieces_per_player();
-        let mut pos = Position {
-            options: options.clone(),
-            n: options.size,
-            x: options.budget,
-            stacks: [0; MAX_SPACES + 1],
-            occ_bits: [[0; WORDS]; 2],
-            full_bits: [[0; WORDS]; 2],
-            pool: [p, p],
-            lost: [0, 0],
-            occupied: [0, 0],
-            on_board: [0, 0],
-            side: Side::First,
-            turn: 1,
-            progress: TurnProgress::default(),
-            result: None,
-            turn_ending: false,
-        };
-        pos.begin_turn();
-        pos
-    }
-
     /// N: spaces per side.
     pub fn size(&self) -> usize {
         self.n as usize

@@ -2,11 +2,11 @@
 //! losses and the actions left this turn.
 
 use super::{Layout as GravelLayout, Position};
-use crate::rules::{BoardView, Counter, Layout, PieceView, Rules, Side};
+use crate::rules::{BoardView, Counter, DrawBoard, Layout, PieceView, Rules, Side};
 
-impl Position {
+impl DrawBoard for Position {
     /// The game-neutral picture of this position.
-    pub fn view(&self) -> BoardView {
+    fn board_view(&self) -> BoardView {
         let n = self.size();
         let control = self.control();
         let mut cells = BoardView::grid_cells(n, n, |f, r| super::square_name(n, self.cell_at(f, r)));
@@ -39,17 +39,15 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{GameOptions, Notation};
+    use crate::rules::position_after;
 
     #[test]
     fn the_view_shows_stacks_and_control() {
-        let opts = super::super::GravelOptions::from_pairs([("N", "5")]).unwrap();
-        let mut pos = Position::new(&opts);
-        pos.play_record_token("+c3*2").unwrap();
-        let v = pos.view();
-        let c3 = v.cells.iter().find(|c| c.name == "c3").unwrap();
+        let pos: Position = position_after(&[("N", "5")], &["+c3*2"]);
+        let v = pos.board_view();
+        let c3 = v.cell_named("c3").unwrap();
         assert_eq!(c3.piece.as_ref().map(|p| (p.owner, p.height())), Some((Some(Side::First), 2)));
-        assert_eq!(v.cells.iter().filter(|c| c.piece.is_some()).count(), 1);
+        assert_eq!(v.occupied_count(), 1);
         assert_eq!(
             v.cells.iter().filter(|c| c.marks.control.is_some()).count(),
             pos.control().iter().flatten().count()

@@ -3,7 +3,7 @@
 
 use super::{HiddenIntentionOptions, Position, format_record, parse_record};
 use crate::games::About;
-use crate::rules::{BoardView, Illustration, ParseError, RulesHelp, Tone};
+use crate::rules::{Illustration, NoOptions, ParseError, RulesHelp, Tone};
 
 impl About for Position {
     const NAME: &'static str = "Hidden Intention";
@@ -14,30 +14,36 @@ impl About for Position {
     const SIDE_TONES: [Tone; 2] = [Tone::Dark, Tone::Light];
     const RULES: RulesHelp = RulesHelp { sections: SECTIONS, illustrations: ILLUSTRATIONS };
 
-    fn board_view(&self) -> BoardView {
-        self.view()
-    }
-
-    fn decision_words(token: &str, mover: &str) -> Option<String> {
-        let _ = mover;
-        hidden_intention_words(token)
-    }
-
-    fn is_record_text(text: &str) -> bool {
-        text.trim_start().starts_with("[Game \"Hidden Intention\"]")
+    fn decision_words(token: &str, _mover: &str) -> Option<String> {
+        let (_, stage) = token.split_once(':')?;
+        if let Some((a, b)) = stage.split_once("<>") {
+            return Some(format!("Swap the figures on {a} and {b}"));
+        }
+        if let Some(facing) = stage.strip_prefix('/') {
+            return Some(format!("Knight facing {}", facing.to_uppercase()));
+        }
+        let figure = match stage {
+            "P" => "Pawn",
+            "X" => "Pawn (diagonal)",
+            "R" => "Rook",
+            "B" => "Bishop",
+            "N" => "Knight",
+            "Q" => "Queen",
+            square => return Some(format!("On {square}")),
+        };
+        Some(figure.to_string())
     }
 
     fn read_record_text(text: &str) -> Result<(HiddenIntentionOptions, Vec<String>), ParseError> {
-        let r = parse_record(text)?;
-        Ok((HiddenIntentionOptions::default(), r.tokens))
+        // The game has no options: a record is its attempts.
+        parse_record(text).map(|record| (NoOptions, record.tokens))
     }
 
     fn write_record_text(
-        options: &HiddenIntentionOptions,
+        _options: &HiddenIntentionOptions,
         players: [&str; 2],
         tokens: &[String],
     ) -> Result<String, ParseError> {
-        let _ = options;
         format_record(players[0], players[1], tokens)
     }
 }
@@ -72,23 +78,3 @@ const ILLUSTRATIONS: &[Illustration] = &[Illustration {
     position: "Nd4/ne Pd5 ; Ra5 Rh5 ; P7R2B2N0Q1 P8R0B2N1Q1 ; 2 2 ; - ; 3.1",
     play: "Pg2|Nc4/ne",
 }];
-
-fn hidden_intention_words(token: &str) -> Option<String> {
-    let (_, stage) = token.split_once(':')?;
-    if let Some((a, b)) = stage.split_once("<>") {
-        return Some(format!("Swap the figures on {a} and {b}"));
-    }
-    if let Some(facing) = stage.strip_prefix('/') {
-        return Some(format!("Knight facing {}", facing.to_uppercase()));
-    }
-    let figure = match stage {
-        "P" => "Pawn",
-        "X" => "Pawn (diagonal)",
-        "R" => "Rook",
-        "B" => "Bishop",
-        "N" => "Knight",
-        "Q" => "Queen",
-        square => return Some(format!("On {square}")),
-    };
-    Some(figure.to_string())
-}

@@ -1,7 +1,7 @@
 //! Commitments and their staged atomic decisions: legality (spec §6.3, §7.1) and generation.
 
 use super::position::{Corner, FigureChoice, Kind, Position, SQUARES, Square, SquareSet, bit, pattern, sign, squares};
-use crate::rules::{PlayError, Side};
+use crate::rules::{Notation, PlayError, Side};
 
 /// One atomic decision of one side while it writes its commitment. A commitment is entered in
 /// stages: an optional `Swap`, then the `Figure`, then the `Target` square, then (knights only)
@@ -189,7 +189,7 @@ impl Position {
         if self.outcome.is_some() {
             return Err(PlayError::new("the game is over"));
         }
-        let name = super::notation::side_letter(side);
+        let name = Position::side_name(side);
         if let Some((a, b)) = c.swap {
             self.check_swap(side, a, b)?;
         }
@@ -204,7 +204,7 @@ impl Position {
     }
 
     fn check_swap(&self, side: Side, a: Square, b: Square) -> Result<(), PlayError> {
-        let name = super::notation::side_letter(side);
+        let name = Position::side_name(side);
         let cell = |s: Square| super::notation::square_name(s);
         if self.swaps_left[side.index()] == 0 {
             return Err(PlayError::new(format!("{name} has no swaps left")));
@@ -225,7 +225,7 @@ impl Position {
     }
 
     fn check_target(&self, side: Side, swap: Option<(Square, Square)>, target: Square) -> Result<(), PlayError> {
-        let name = super::notation::side_letter(side);
+        let name = Position::side_name(side);
         let cell = super::notation::square_name(target);
         if target as usize >= SQUARES {
             return Err(PlayError::new("that square is not on the board"));
@@ -251,7 +251,7 @@ impl Position {
             return Err(PlayError::new("the game is over"));
         }
         let side = m.side();
-        let name = super::notation::side_letter(side);
+        let name = Position::side_name(side);
         let staged = self.staged[side.index()];
         if staged.is_sealed() {
             return Err(PlayError::new(format!("{name} has already sealed its commitment for this attempt")));

@@ -1,26 +1,19 @@
 //! Text forms: commitments (`c3<>f4 Pf6`), staged decisions (`A:P`), the state string (§8.4).
 
 use super::moves::{Commitment, Move, Staged};
+use super::options::HiddenIntentionOptions;
 use super::position::{
-    Corner, FIGURES_PER_SIDE, FULL_SUPPLY, Figure, FigureChoice, Kind, Position, SWAPS_PER_GAME, Square, Stock, Supply,
-    bit,
+    Corner, FIGURES_PER_SIDE, FULL_SUPPLY, Figure, FigureChoice, Kind, Position, SQUARES, SWAPS_PER_GAME, Square,
+    Stock, Supply, bit,
 };
-use crate::rules::{FileLetters, ParseError, Side, cell_name, parse_cell};
+use crate::rules::{
+    Cell, Effects, FileLetters, LegalTokens, Notation, ParseError, PlayError, RecordError, RecordTokens, Rules, Side,
+    cell_name, group_decisions, parse_cell,
+};
 
-/// How the notation names a side: `A` (White, positive) or `B` (Black, negative).
-pub fn side_letter(side: Side) -> &'static str {
-    match side {
-        Side::First => "A",
-        Side::Second => "B",
-    }
-}
-
+/// A side's letter in either case (`A`, `b`).
 fn parse_side(text: &str) -> Option<Side> {
-    match text {
-        "A" | "a" => Some(Side::First),
-        "B" | "b" => Some(Side::Second),
-        _ => None,
-    }
+    Position::side_from_letter(&text.to_ascii_uppercase())
 }
 
 /// A figure's name in messages.
@@ -111,44 +104,6 @@ pub fn parse_commitment(text: &str) -> Result<Commitment, ParseError> {
     Ok(Commitment { swap, kind, target })
 }
 
-/// Writes a staged decision: `A:c3<>f4`, `A:P`, `B:f6`, `B:/ne`.
-pub fn format_move(m: &Move) -> String {
-    let side = side_letter(m.side());
-    match *m {
-        Move::Swap { a, b, .. } => format!("{side}:{}<>{}", square_name(a), square_name(b)),
-        Move::Figure { choice, .. } => format!("{side}:{}", choice.code()),
-        Move::Target { square, .. } => format!("{side}:{}", square_name(square)),
-        Move::Facing { corner, .. } => format!("{side}:/{}", corner.code()),
-    }
-}
-
-/// Reads a staged decision written by `format_move`.
-pub fn parse_move(text: &str) -> Result<Move, ParseError> {
-    let text = text.trim();
-    let bad = || {
-        ParseError::new(format!(
-            "'{text}' is not a decision; write the side and one choice: A:c3<>f4 (swap), A:P (figure), A:f6 (square), A:/ne (knight facing)"
-        ))
-    };
-    let (side, body) = text.split_once(':').ok_or_else(bad)?;
-    let side = parse_side(side.trim()).ok_or_else(bad)?;
-    let body = body.trim();
-    if body.contains("<>") {
-        let (a, b) = parse_swap(body)?;
-        return Ok(Move::Swap { side, a, b });
-    }
-    if let Some(facing) = body.strip_prefix('/') {
-        let corner = Corner::from_code(facing).ok_or_else(bad)?;
-        return Ok(Move::Facing { side, corner });
-    }
-    let mut chars = body.chars();
-    if let (Some(code), None) = (chars.next(), chars.next()) {
-        let choice = FigureChoice::from_code(code).ok_or_else(bad)?;
-        return Ok(Move::Figure { side, choice });
-    }
-    Ok(Move::Target { side, square: parse_square(body)? })
-}
-
 fn format_supply(s: &Supply) -> String {
     Stock::ALL.iter().map(|&k| format!("{}{}", k.letter(), s.count(k))).collect()
 }
@@ -190,9 +145,102 @@ fn format_squares(set: u64, write: impl Fn(Square) -> String) -> String {
     words.join(" ")
 }
 
-impl Position {
+impl Notation for Position {
+    const SLUG: &'static str = "hidden-intention";
+    /// `A` (White, positive influence) and `B` (Black, negative).
+    const SIDE_LETTERS: [&'static str; 2] = ["A", "B"];
+
+    fn cell_name(&self, cell: Cell) -> String {
+        if (cell as usize) < SQUARES { square_name(cell as Square) } else { format!("#{cell}") }
+    }
+
+    /// Reads a staged decision written by `format_move`.
+    fn parse_move(&self, text: &str) -> Result<Move, ParseError> {
+        let text = text.trim();
+        let bad = || {
+            ParseError::new(format!(
+                "'{text}' is not a decision; write the side and one choice: A:c3<>f4 (swap), A:P (figure), A:f6 (square), A:/ne (knight facing)"
+            ))
+        };
+        let (side, body) = text.split_once(':').ok_or_else(bad)?;
+        let side = parse_side(side.trim()).ok_or_else(bad)?;
+        let body = body.trim();
+        if body.contains("<>") {
+            let (a, b) = parse_swap(body)?;
+            return Ok(Move::Swap { side, a, b });
+        }
+        if let Some(facing) = body.strip_prefix('/') {
+            let corner = Corner::from_code(facing).ok_or_else(bad)?;
+            return Ok(Move::Facing { side, corner });
+        }
+        let mut chars = body.chars();
+        if let (Some(code), None) = (chars.next(), chars.next()) {
+            let choice = FigureChoice::from_code(code).ok_or_else(bad)?;
+            return Ok(Move::Figure { side, choice });
+        }
+        Ok(Move::Target { side, square: parse_square(body)? })
+    }
+
+    /// Writes a staged decision: `A:c3<>f4`, `A:P`, `B:f6`, `B:/ne`.
+    fn format_move(&self, m: &Move) -> String {
+        let side = Position::side_name(m.side());
+        match *m {
+            Move::Swap { a, b, .. } => format!("{side}:{}<>{}", square_name(a), square_name(b)),
+            Move::Figure { choice, .. } => format!("{side}:{}", choice.code()),
+            Move::Target { square, .. } => format!("{side}:{}", square_name(square)),
+            Move::Facing { corner, .. } => format!("{side}:/{}", corner.code()),
+        }
+    }
+
+    /// A record move is one attempt, `<A's commitment>|<B's commitment>`, complete once both
+    /// are sealed and revealed (so a sealed commitment never shows in the list).
+    fn group_record_tokens(&self, decisions: &[String]) -> Result<RecordTokens, RecordError> {
+        group_decisions(
+            self,
+            decisions,
+            |pos, _, _| Side::BOTH.iter().all(|&s| pos.staged(s) == Staged::default()),
+            |_, moves| {
+                let commitment = |side: Side| {
+                    let mut staged = Staged::default();
+                    for m in moves.iter().filter(|m| m.side() == side) {
+                        match *m {
+                            Move::Swap { a, b, .. } => staged.swap = Some((a, b)),
+                            Move::Figure { choice, .. } => staged.figure = Some(choice),
+                            Move::Target { square, .. } => staged.target = Some(square),
+                            Move::Facing { corner, .. } => staged.facing = Some(corner),
+                        }
+                    }
+                    staged.commitment().map(|c| format_commitment(&c)).unwrap_or_default()
+                };
+                format!("{}|{}", commitment(Side::First), commitment(Side::Second))
+            },
+        )
+    }
+
+    /// Reads a state string (any order of figures and burned squares) and checks the invariants
+    /// every reachable position keeps.
+    fn parse_position(options: &HiddenIntentionOptions, text: &str) -> Result<Self, ParseError> {
+        let parts: Vec<&str> = text.split(';').map(str::trim).collect();
+        let [a_figures, b_figures, supplies, swaps, burned, clock] = parts[..] else {
+            return Err(ParseError::new(format!(
+                "a state has six parts separated by ';' (A figures ; B figures ; supplies ; swaps ; burned ; turn.attempt), found {}",
+                parts.len()
+            )));
+        };
+        let mut pos = Position::new(options);
+        pos.supply = [Supply { counts: [0; 5] }; 2];
+        pos.read_figures(Side::First, a_figures)?;
+        pos.read_figures(Side::Second, b_figures)?;
+        pos.read_supplies_and_swaps(supplies, swaps)?;
+        pos.read_burned(burned)?;
+        pos.read_clock(clock)?;
+        pos.check_invariants()?;
+        pos.settle_status();
+        Ok(pos)
+    }
+
     /// The state string of spec §8.4, in canonical order.
-    pub fn state_string(&self) -> String {
+    fn format_position(&self) -> String {
         let figures = |side: Side| {
             format_squares(self.occupied[side.index()], |s| match self.board[s as usize] {
                 Some(f) => figure_text(f.kind, s),
@@ -213,37 +261,83 @@ impl Position {
         )
     }
 
-    /// Reads a state string (any order of figures and burned squares) and checks the invariants
-    /// every reachable position keeps.
-    pub fn from_state_string(text: &str) -> Result<Position, ParseError> {
-        let parts: Vec<&str> = text.split(';').map(str::trim).collect();
-        let [a_figures, b_figures, supplies, swaps, burned, clock] = parts.as_slice() else {
-            return Err(ParseError::new(format!(
-                "a state has six parts separated by ';' (A figures ; B figures ; supplies ; swaps ; burned ; turn.attempt), found {}",
-                parts.len()
-            )));
-        };
-        let mut pos = Position::initial();
-        pos.supply = [Supply { counts: [0; 5] }; 2];
-        for (side, list) in [(Side::First, a_figures), (Side::Second, b_figures)] {
-            if *list == "-" {
-                continue;
-            }
-            for word in list.split_whitespace() {
-                let (kind, square) = parse_figure(word)?;
-                if pos.board[square as usize].is_some() {
-                    return Err(ParseError::new(format!("two figures on {}", square_name(square))));
-                }
-                pos.put(square, Figure { owner: side, kind });
+    fn play_record_token(&mut self, token: &str) -> Result<Effects, RecordError> {
+        let parse_err = |source| RecordError::Parse { token: token.to_string(), source };
+        let illegal = |source| RecordError::Illegal { token: token.to_string(), source };
+        let words: String = token.split_whitespace().collect();
+        if words == "--|--" {
+            // The record's closing line after a player ran out of legal commitments (spec §8.3).
+            return match self.outcome {
+                Some(_) => Ok(Effects::new()),
+                None => Err(illegal(PlayError::new(
+                    "'-- | --' only closes a record once a player has no legal commitment; the game is still on",
+                ))),
+            };
+        }
+        let (a_text, b_text) = token.split_once('|').ok_or_else(|| {
+            parse_err(ParseError::new("an attempt is written <A's commitment>|<B's commitment>, e.g. Qd4|Re5"))
+        })?;
+        let a =
+            parse_commitment(a_text.trim()).map_err(|e| parse_err(ParseError::new(format!("A's commitment: {e}"))))?;
+        let b =
+            parse_commitment(b_text.trim()).map_err(|e| parse_err(ParseError::new(format!("B's commitment: {e}"))))?;
+        let mut next = self.clone();
+        next.staged = [Staged::default(); 2];
+        for (side, c) in [(Side::First, &a), (Side::Second, &b)] {
+            next.check_commitment(side, c).map_err(|e| {
+                illegal(PlayError::new(format!(
+                    "{}'s commitment {}: {}",
+                    Position::side_name(side),
+                    format_commitment(c),
+                    e.reason
+                )))
+            })?;
+        }
+        let mut effects = Effects::new();
+        for (side, c) in [(Side::First, &a), (Side::Second, &b)] {
+            for m in Staged::decisions(side, c) {
+                effects.extend(next.play(&m).map_err(illegal)?);
             }
         }
+        *self = next;
+        Ok(effects)
+    }
+
+    fn legal_record_tokens(&self) -> LegalTokens {
+        let list = |side: Side| {
+            let mut tokens: Vec<String> = self.legal_commitments(side).iter().map(format_commitment).collect();
+            tokens.sort();
+            tokens
+        };
+        LegalTokens::PerSide(list(Side::First), list(Side::Second))
+    }
+}
+
+impl Position {
+    /// One side's figures (`Qd4 Nc4/ne`, or `-` for none).
+    fn read_figures(&mut self, side: Side, list: &str) -> Result<(), ParseError> {
+        if list == "-" {
+            return Ok(());
+        }
+        for word in list.split_whitespace() {
+            let (kind, square) = parse_figure(word)?;
+            if self.board[square as usize].is_some() {
+                return Err(ParseError::new(format!("two figures on {}", square_name(square))));
+            }
+            self.put(square, Figure { owner: side, kind });
+        }
+        Ok(())
+    }
+
+    /// Both supplies (`P8R2B2N1Q1 P8R2B2N1Q1`) and both counts of swaps left (`2 2`).
+    fn read_supplies_and_swaps(&mut self, supplies: &str, swaps: &str) -> Result<(), ParseError> {
         let supply_words: Vec<&str> = supplies.split_whitespace().collect();
-        let [sa, sb] = supply_words.as_slice() else {
+        let [sa, sb] = supply_words[..] else {
             return Err(ParseError::new(format!("'{supplies}': expected two supplies like P8R2B2N1Q1 P8R2B2N1Q1")));
         };
-        pos.supply = [parse_supply(sa)?, parse_supply(sb)?];
+        self.supply = [parse_supply(sa)?, parse_supply(sb)?];
         let swap_words: Vec<&str> = swaps.split_whitespace().collect();
-        let [wa, wb] = swap_words.as_slice() else {
+        let [wa, wb] = swap_words[..] else {
             return Err(ParseError::new(format!("'{swaps}': expected the swaps left of A and B, like 2 2")));
         };
         for (i, w) in [wa, wb].into_iter().enumerate() {
@@ -251,22 +345,31 @@ impl Position {
             if n > SWAPS_PER_GAME {
                 return Err(ParseError::new(format!("a player has at most {SWAPS_PER_GAME} swaps, not {n}")));
             }
-            pos.swaps_left[i] = n;
+            self.swaps_left[i] = n;
         }
-        if *burned != "-" {
-            for word in burned.split_whitespace() {
-                let square = parse_square(word)?;
-                if pos.board[square as usize].is_some() {
-                    return Err(ParseError::new(format!(
-                        "burned square {word} holds a figure; burned squares are empty"
-                    )));
-                }
-                if pos.burned & bit(square) != 0 {
-                    return Err(ParseError::new(format!("burned square {word} is listed twice")));
-                }
-                pos.burned |= bit(square);
+        Ok(())
+    }
+
+    /// The burned squares (`d4 e5`, or `-`): empty, each listed once.
+    fn read_burned(&mut self, burned: &str) -> Result<(), ParseError> {
+        if burned == "-" {
+            return Ok(());
+        }
+        for word in burned.split_whitespace() {
+            let square = parse_square(word)?;
+            if self.board[square as usize].is_some() {
+                return Err(ParseError::new(format!("burned square {word} holds a figure; burned squares are empty")));
             }
+            if self.burned & bit(square) != 0 {
+                return Err(ParseError::new(format!("burned square {word} is listed twice")));
+            }
+            self.burned |= bit(square);
         }
+        Ok(())
+    }
+
+    /// `turn.attempt`, both from 1.
+    fn read_clock(&mut self, clock: &str) -> Result<(), ParseError> {
         let (turn, attempt) =
             clock.split_once('.').ok_or_else(|| ParseError::new(format!("'{clock}' is not turn.attempt like 3.1")))?;
         let number = |t: &str| -> Result<u16, ParseError> {
@@ -275,17 +378,15 @@ impl Position {
                 .filter(|&n| n >= 1)
                 .ok_or_else(|| ParseError::new(format!("'{clock}': turn and attempt count from 1")))
         };
-        pos.turn = number(turn)?;
-        pos.attempt = number(attempt)?;
-        pos.check_invariants()?;
-        pos.settle_status();
-        Ok(pos)
+        self.turn = number(turn)?;
+        self.attempt = number(attempt)?;
+        Ok(())
     }
 
     /// The invariants of every position reachable by the rules.
     fn check_invariants(&self) -> Result<(), ParseError> {
         for side in Side::BOTH {
-            let name = side_letter(side);
+            let name = Position::side_name(side);
             let mut on_board = [0u8; 5];
             for f in self.board.iter().flatten().filter(|f| f.owner == side) {
                 on_board[f.kind.stock() as usize] += 1;

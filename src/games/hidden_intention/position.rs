@@ -424,25 +424,6 @@ pub struct Position {
 }
 
 impl Position {
-    /// The starting position: empty board, full supplies, two swaps each, turn 1, attempt 1.
-    pub fn initial() -> Position {
-        Position {
-            board: [None; SQUARES],
-            occupied: [0; 2],
-            influence: [0; SQUARES],
-            controlled: [0; 2],
-            supply: [FULL_SUPPLY; 2],
-            swaps_left: [SWAPS_PER_GAME; 2],
-            burned: 0,
-            turn: 1,
-            attempt: 1,
-            outcome: None,
-            staged: [Staged::default(); 2],
-            reveal: None,
-            options: HiddenIntentionOptions::default(),
-        }
-    }
-
     /// The figure on `square`, if any.
     pub fn figure_at(&self, square: Square) -> Option<Figure> {
         self.board.get(square as usize).copied().flatten()

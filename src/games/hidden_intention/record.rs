@@ -3,7 +3,9 @@
 
 use super::notation::square_name;
 use super::position::{Position, Square};
-use crate::rules::{Notation, Outcome, ParseError, Rules, Side, Status};
+use crate::rules::{
+    NoOptions, Notation, Outcome, ParseError, RecordItem, RecordPiece, Rules, Side, Status, lex_record,
+};
 
 /// A record read back and replayed from the start.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -21,9 +23,9 @@ pub struct GameRecord {
 pub fn result_text(position: &Position) -> Option<String> {
     let Status::Over(outcome) = position.status() else { return None };
     let c = position.field_counts();
+    let count = |side: Side| format!("{} {}", Position::side_name(side), if side == Side::First { c.a } else { c.b });
     Some(match outcome {
-        Outcome::Winner(Side::First) => format!("A {} B {}", c.a, c.b),
-        Outcome::Winner(Side::Second) => format!("B {} A {}", c.b, c.a),
+        Outcome::Winner(winner) => format!("{} {}", count(winner), count(winner.opponent())),
         Outcome::Draw => format!("draw {} {}", c.a, c.b),
     })
 }
@@ -38,7 +40,7 @@ fn quote(value: &str) -> String {
 /// one gives an error naming its attempt.
 pub fn format_record(white: &str, black: &str, tokens: &[String]) -> Result<String, ParseError> {
     let mut out = format!("[Game \"Hidden Intention\"]\n[White \"{}\"]\n[Black \"{}\"]", quote(white), quote(black));
-    let mut pos = Position::initial();
+    let mut pos = Position::new(&NoOptions);
     for (k, token) in tokens.iter().enumerate() {
         if token.split_whitespace().collect::<String>() == "--|--" && pos.status().is_over() {
             continue; // the closing line is written below
@@ -64,41 +66,49 @@ pub fn format_record(white: &str, black: &str, tokens: &[String]) -> Result<Stri
     Ok(out)
 }
 
-/// Reads a tag line `[Key "value"]` (backslash escapes `\"` and `\\` in the value).
-fn parse_tag(line: &str, number: usize) -> Result<(String, String), ParseError> {
-    let bad = || ParseError::new(format!("line {number}: '{line}' is not a tag like [White \"name\"]"));
-    let inner = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')).ok_or_else(bad)?;
-    let (key, rest) = inner.trim().split_once(char::is_whitespace).ok_or_else(bad)?;
-    let rest = rest.trim();
-    let body = rest.strip_prefix('"').and_then(|r| r.strip_suffix('"')).ok_or_else(bad)?;
-    let mut value = String::new();
-    let mut chars = body.chars();
-    while let Some(ch) = chars.next() {
-        match ch {
-            '\\' => value.push(chars.next().ok_or_else(bad)?),
-            '"' => return Err(bad()),
-            _ => value.push(ch),
-        }
-    }
-    if key.is_empty() || !key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-        return Err(bad());
-    }
-    Ok((key.to_string(), value))
+/// One line of a record: a tag, or an attempt with its label and record token (a trailing
+/// comment dropped).
+enum Line<'a> {
+    Tag(&'a str, String),
+    Attempt { turn: u16, attempt: u16, token: &'a str },
 }
 
-/// Removes a trailing `{comment}`; a brace left open or a stray `}` is an error.
-fn strip_comment(line: &str, number: usize) -> Result<&str, ParseError> {
-    match line.find('{') {
-        Some(open) => {
-            let after = &line[open + 1..];
-            if !after.ends_with('}') || after[..after.len() - 1].contains(['{', '}']) {
-                return Err(ParseError::new(format!("line {number}: a comment is one {{...}} at the end of the line")));
+/// Reads one non-empty line: `[Key "value"]` alone, or `<turn>.<attempt> <A> | <B>` with at most one
+/// `{comment}`, at its end.
+fn read_line(line: &str, number: usize) -> Result<Line<'_>, ParseError> {
+    let at_line = |e: ParseError| ParseError::new(format!("line {number}: {e}"));
+    let not_a_tag = || ParseError::new(format!("line {number}: '{line}' is not a tag like [White \"name\"]"));
+    let items = lex_record(line).map_err(|e| if line.starts_with('[') { not_a_tag() } else { at_line(e) })?;
+    if line.starts_with('[') {
+        return match &items[..] {
+            [RecordItem { piece: RecordPiece::Tag { key, value, quoted: true }, .. }] => {
+                Ok(Line::Tag(key, value.clone()))
             }
-            Ok(line[..open].trim_end())
-        }
-        None if line.contains('}') => Err(ParseError::new(format!("line {number}: '}}' without an opening '{{'"))),
-        None => Ok(line),
+            _ => Err(not_a_tag()),
+        };
     }
+    let is_comment = |item: &RecordItem| matches!(item.piece, RecordPiece::Comment(_));
+    let body = match &items[..] {
+        [body @ .., last] if is_comment(last) => body,
+        all => all,
+    };
+    if body.iter().any(is_comment) {
+        return Err(at_line(ParseError::new("a comment is one {...} at the end of the line")));
+    }
+    let not_an_attempt = || ParseError::new(format!("line {number}: '{line}' is not an attempt like '1.1 Qd4 | Re5'"));
+    let [label, first, ..] = body else { return Err(not_an_attempt()) };
+    let clock = match label.piece {
+        RecordPiece::MoveNumber { number: turn, dots: 1, attempt: Some(attempt) } if !first.glued => {
+            u16::try_from(turn).ok().zip(u16::try_from(attempt).ok())
+        }
+        _ => None,
+    };
+    let (turn, attempt) = clock.ok_or_else(|| {
+        let label = line.split_whitespace().next().unwrap_or_default();
+        ParseError::new(format!("line {number}: '{label}' is not <turn>.<attempt> like 2.1"))
+    })?;
+    let end = body.last().map_or(first.span.end, |i| i.span.end);
+    Ok(Line::Attempt { turn, attempt, token: &line[first.span.start..end] })
 }
 
 /// Reads a record of spec §8.3 and replays it from the start. Attempt numbers must follow the
@@ -107,7 +117,7 @@ fn strip_comment(line: &str, number: usize) -> Result<&str, ParseError> {
 pub fn parse_record(text: &str) -> Result<GameRecord, ParseError> {
     let mut tags = Vec::new();
     let mut tokens = Vec::new();
-    let mut pos = Position::initial();
+    let mut pos = Position::new(&NoOptions);
     let mut result: Option<(usize, String)> = None;
     let mut closed = false;
     for (i, raw) in text.lines().enumerate() {
@@ -116,45 +126,38 @@ pub fn parse_record(text: &str) -> Result<GameRecord, ParseError> {
         if line.is_empty() {
             continue;
         }
-        if line.starts_with('[') {
-            let (key, value) = parse_tag(line, number)?;
-            match key.as_str() {
-                "Result" => {
-                    if result.is_some() {
-                        return Err(ParseError::new(format!("line {number}: a second Result tag")));
+        let (turn, attempt, token) = match read_line(line, number)? {
+            Line::Tag(key, value) => {
+                match key {
+                    "Result" => {
+                        if result.is_some() {
+                            return Err(ParseError::new(format!("line {number}: a second Result tag")));
+                        }
+                        result = Some((number, value));
                     }
-                    result = Some((number, value));
+                    "Game" if value != "Hidden Intention" => {
+                        return Err(ParseError::new(format!(
+                            "line {number}: this is a record of '{value}', not of Hidden Intention"
+                        )));
+                    }
+                    _ => tags.push((key.to_string(), value)),
                 }
-                "Game" if value != "Hidden Intention" => {
-                    return Err(ParseError::new(format!(
-                        "line {number}: this is a record of '{value}', not of Hidden Intention"
-                    )));
-                }
-                _ => tags.push((key, value)),
+                continue;
             }
-            continue;
-        }
+            Line::Attempt { turn, attempt, token } => (turn, attempt, token),
+        };
         if let Some((n, _)) = &result {
             return Err(ParseError::new(format!("line {number}: an attempt after the Result tag of line {n}")));
         }
         if closed {
             return Err(ParseError::new(format!("line {number}: an attempt after the closing '-- | --'")));
         }
-        let body = strip_comment(line, number)?;
-        let (label, token) = body.split_once(char::is_whitespace).ok_or_else(|| {
-            ParseError::new(format!("line {number}: '{line}' is not an attempt like '1.1 Qd4 | Re5'"))
-        })?;
-        let (turn, attempt) = label
-            .split_once('.')
-            .and_then(|(t, a)| Some((t.parse::<u16>().ok()?, a.parse::<u16>().ok()?)))
-            .ok_or_else(|| ParseError::new(format!("line {number}: '{label}' is not <turn>.<attempt> like 2.1")))?;
         let at = format!("{}.{}", pos.turn(), pos.attempt());
         if (turn, attempt) != (pos.turn(), pos.attempt()) {
             return Err(ParseError::new(format!(
                 "line {number}: attempt {turn}.{attempt} is out of order; the game is at attempt {at}"
             )));
         }
-        let token = token.trim();
         pos.play_record_token(token).map_err(|e| ParseError::new(format!("attempt {at} (line {number}): {e}")))?;
         if token.split_whitespace().collect::<String>() == "--|--" {
             closed = true;

@@ -1,4 +1,5 @@
-//! Resolution of an attempt (spec §6.4–6.6, §7) as the named phases `place` → `cascade` → `end_check`.
+//! Hidden Intention's rules (`Rules`): an attempt (spec §6.4–6.6, §7) resolves in the named phases
+//! `place` → `cascade` → `end_check`.
 //!
 //! `place` stages one decision and, when it seals the second commitment, reveals the attempt:
 //! both swaps, then a burn or both placements. `cascade` removes unstable figures round by round
@@ -7,44 +8,74 @@
 //! `capture_sweep` keeps the trait's empty default.
 
 use super::moves::{Move, Staged};
-use super::position::{Figure, Position, Reveal, SQUARES, Square, sign};
-use crate::rules::{Effect, EffectKind, Effects, PlayError, RemoveCause, Side};
-
-/// Where the phases report what happened: a list of effects for `play`, nothing for search.
-pub(super) trait Sink {
-    fn emit(&mut self, wave: u16, kind: impl FnOnce() -> EffectKind);
-}
-
-impl Sink for Effects {
-    #[inline]
-    fn emit(&mut self, wave: u16, kind: impl FnOnce() -> EffectKind) {
-        self.push(Effect::new(wave, kind()));
-    }
-}
-
-/// A sink that drops every effect (`play_unchecked`).
-pub(super) struct Discard;
-
-impl Sink for Discard {
-    #[inline]
-    fn emit(&mut self, _wave: u16, _kind: impl FnOnce() -> EffectKind) {}
-}
+use super::options::HiddenIntentionOptions;
+use super::position::{FULL_SUPPLY, Figure, Position, Reveal, SQUARES, SWAPS_PER_GAME, Square, sign};
+use crate::rules::{EffectKind, EffectSink, PlayError, RemoveCause, Rules, Side, Status, ToMove};
 
 /// More cascade rounds than figures on a full board cannot happen (every round removes one).
 const CASCADE_ROUND_LIMIT: u16 = SQUARES as u16 + 1;
 
-impl Position {
-    /// Phase 1: checks and records one decision. When it seals the second commitment, reveals
-    /// the attempt: both swaps (wave 0), then a burn or both placements (wave 0).
-    pub fn place_phase(&mut self, m: &Move) -> Result<Effects, PlayError> {
-        self.check_move(m)?;
-        let mut effects = Effects::new();
-        self.apply_decision(m, &mut effects);
-        Ok(effects)
+impl Rules for Position {
+    type Move = Move;
+    type Options = HiddenIntentionOptions;
+
+    /// The starting position: empty board, full supplies, two swaps each, turn 1, attempt 1.
+    fn new(options: &HiddenIntentionOptions) -> Self {
+        Position {
+            board: [None; SQUARES],
+            occupied: [0; 2],
+            influence: [0; SQUARES],
+            controlled: [0; 2],
+            supply: [FULL_SUPPLY; 2],
+            swaps_left: [SWAPS_PER_GAME; 2],
+            burned: 0,
+            turn: 1,
+            attempt: 1,
+            outcome: None,
+            staged: [Staged::default(); 2],
+            reveal: None,
+            options: *options,
+        }
     }
 
-    /// Records a decision known to be legal and reveals the attempt once both are sealed.
-    pub(super) fn apply_decision<S: Sink>(&mut self, m: &Move, sink: &mut S) {
+    fn options(&self) -> &HiddenIntentionOptions {
+        &self.options
+    }
+
+    fn to_move(&self) -> Option<ToMove> {
+        self.outcome.is_none().then_some(ToMove::Both)
+    }
+
+    fn status(&self) -> Status {
+        match self.outcome {
+            Some(o) => Status::Over(o),
+            None => Status::Ongoing,
+        }
+    }
+
+    fn legal_moves(&self, out: &mut Vec<Move>) {
+        out.clear();
+        for side in Side::BOTH {
+            self.push_moves_for(side, out);
+        }
+    }
+
+    fn legal_moves_for(&self, side: Side, out: &mut Vec<Move>) {
+        out.clear();
+        self.push_moves_for(side, out);
+    }
+
+    fn mover(&self, m: &Move) -> Side {
+        m.side()
+    }
+
+    fn check(&self, m: &Move) -> Result<(), PlayError> {
+        self.check_move(m)
+    }
+
+    /// Phase 1: records one decision. When it seals the second commitment, reveals the attempt:
+    /// both swaps (wave 0), then a burn or both placements (wave 0).
+    fn place(&mut self, m: &Move, sink: &mut impl EffectSink) {
         let side = m.side();
         let staged = &mut self.staged[side.index()];
         match *m {
@@ -87,7 +118,7 @@ impl Position {
 
     /// Phase 3: removes every figure on enemy ground, all at once per round, until the board is
     /// stable. Round `n` removals carry wave `n`. Does nothing unless an attempt was revealed.
-    pub(super) fn run_cascade<S: Sink>(&mut self, sink: &mut S) {
+    fn cascade(&mut self, sink: &mut impl EffectSink) {
         let Some(reveal) = self.reveal else { return };
         let mut round: u16 = 0;
         let mut last_wave = 0;
@@ -119,7 +150,7 @@ impl Position {
     /// Phase 4: after a successful attempt reopens the burned squares and starts the next turn;
     /// after a burn starts the next attempt; then checks the end condition (spec §7.1) at the
     /// start of the new attempt and scores a finished game.
-    pub(super) fn run_end_check<S: Sink>(&mut self, sink: &mut S) {
+    fn end_check(&mut self, sink: &mut impl EffectSink) {
         let Some(reveal) = self.reveal.take() else { return };
         let wave = match reveal {
             Reveal::Burned { wave } => {
@@ -148,22 +179,18 @@ impl Position {
         }
     }
 
+    fn zobrist(&self) -> u64 {
+        self.hash()
+    }
+}
+
+impl Position {
     /// Decides whether the game is over at the start of an attempt: both supplies empty, or a
     /// player without a legal commitment.
     pub(super) fn settle_status(&mut self) {
         let both_empty = self.supply[0].is_empty() && self.supply[1].is_empty();
         let over = both_empty || !self.has_legal_commitment(Side::First) || !self.has_legal_commitment(Side::Second);
         self.outcome = over.then(|| self.counted_outcome());
-    }
-
-    /// Plays a legal decision with all phases and no effects (search and playouts).
-    pub(super) fn play_fast(&mut self, m: &Move) {
-        let mut sink = Discard;
-        self.apply_decision(m, &mut sink);
-        if self.reveal.is_some() {
-            self.run_cascade(&mut sink);
-            self.run_end_check(&mut sink);
-        }
     }
 
     /// Whether the figure on `square` stands on enemy ground.

@@ -3,7 +3,7 @@
 
 use super::position::{Corner, Kind, SQUARES, Stock, bit};
 use super::{Position, square_name};
-use crate::rules::{BoardView, CellValue, Counter, Figure, Layout, PieceView, Side};
+use crate::rules::{BoardView, CellValue, Counter, DrawBoard, Figure, Layout, PieceView, Side};
 
 /// The figure a kind is drawn as.
 fn figure(kind: Kind) -> Figure {
@@ -28,9 +28,9 @@ fn facing(kind: Kind) -> Option<u8> {
     }
 }
 
-impl Position {
+impl DrawBoard for Position {
     /// The game-neutral picture of the committed board (nothing of a sealed commitment shows).
-    pub fn view(&self) -> BoardView {
+    fn board_view(&self) -> BoardView {
         let influence = self.influence_map();
         let burned = self.burned();
         let mut cells = BoardView::grid_cells(8, 8, |f, r| square_name((r * 8 + f) as u8));
@@ -69,16 +69,15 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Notation;
+    use crate::rules::position_after;
 
     #[test]
     fn the_view_shows_figures_and_influence() {
-        let mut pos = Position::initial();
-        pos.play_record_token("Qd4|Re5").unwrap();
-        let v = pos.view();
-        let d4 = v.cells.iter().find(|c| c.name == "d4").unwrap();
+        let pos: Position = position_after(&[], &["Qd4|Re5"]);
+        let v = pos.board_view();
+        let d4 = v.cell_named("d4").unwrap();
         assert_eq!(d4.piece, Some(PieceView::figure(Side::First, Figure::Queen, None)));
-        assert_eq!(v.cells.iter().filter(|c| c.piece.is_some()).count(), 2);
+        assert_eq!(v.occupied_count(), 2);
         let total: i32 = v.cells.iter().map(|c| c.marks.value.unwrap().number()).sum();
         assert_eq!(total, pos.influence_map().iter().map(|&x| x as i32).sum::<i32>());
     }

@@ -3,7 +3,7 @@
 
 use super::{InchwormOptions, Position, format_record, parse_record};
 use crate::games::About;
-use crate::rules::{BoardView, Illustration, ParseError, RulesHelp, Tone};
+use crate::rules::{Illustration, ParseError, RulesHelp, Tone};
 
 impl About for Position {
     const NAME: &'static str = "Inchworm";
@@ -15,30 +15,30 @@ impl About for Position {
     const RULES: RulesHelp = RulesHelp { sections: SECTIONS, illustrations: ILLUSTRATIONS };
     const QUICK_OPTIONS: &'static [(&'static str, &'static str)] = &[("target", "4")];
 
-    fn board_view(&self) -> BoardView {
-        self.view()
-    }
-
-    fn decision_words(token: &str, mover: &str) -> Option<String> {
-        let _ = mover;
-        inchworm_words(token)
-    }
-
-    fn is_record_text(text: &str) -> bool {
-        text.trim_start().starts_with("[Game \"Inchworm\"]")
+    fn decision_words(token: &str, _mover: &str) -> Option<String> {
+        let (head, rest) = token.split_at(token.chars().next().map_or(0, char::len_utf8));
+        Some(match head {
+            _ if token == "pass" => "Pass".into(),
+            "R" if rest.is_empty() => "Rescue a prisoner".into(),
+            "D" => format!("Drop a stone on {rest}"),
+            "P" => format!("Place a stone on {rest}"),
+            "C" => format!("Collect, starting at {rest}"),
+            "S" => format!("Distribute from {rest}"),
+            "-" => format!("Continue through {rest}"),
+            ">" => format!("Collect onto {rest}"),
+            _ => return None,
+        })
     }
 
     fn read_record_text(text: &str) -> Result<(InchwormOptions, Vec<String>), ParseError> {
-        let r = parse_record(text)?;
-        Ok((r.options, r.tokens))
+        parse_record(text).map(|record| (record.options, record.tokens))
     }
 
     fn write_record_text(
         options: &InchwormOptions,
-        players: [&str; 2],
+        _players: [&str; 2],
         tokens: &[String],
     ) -> Result<String, ParseError> {
-        let _ = players;
         format_record(options, tokens)
     }
 }
@@ -68,18 +68,3 @@ const ILLUSTRATIONS: &[Illustration] = &[Illustration {
     position: "B1W3...B1W1./.....B1W1W1/.....B1B1B1/......../B1W2....../B1W1..B1B1B1B1/W1..B1W1W1W1W1/...B1W1.W1. w 11 9 0 0 0 0",
     play: "Sb8-a7-b7",
 }];
-
-fn inchworm_words(token: &str) -> Option<String> {
-    let (head, rest) = token.split_at(token.chars().next().map_or(0, char::len_utf8));
-    Some(match head {
-        _ if token == "pass" => "Pass".into(),
-        "R" if rest.is_empty() => "Rescue a prisoner".into(),
-        "D" => format!("Drop a stone on {rest}"),
-        "P" => format!("Place a stone on {rest}"),
-        "C" => format!("Collect, starting at {rest}"),
-        "S" => format!("Distribute from {rest}"),
-        "-" => format!("Continue through {rest}"),
-        ">" => format!("Collect onto {rest}"),
-        _ => return None,
-    })
-}

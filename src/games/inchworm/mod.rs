@@ -60,66 +60,11 @@ pub use options::{InchwormOptions, Topology};
 pub use position::{Geometry, Position, Sq};
 pub use record::{InchwormRecord, format_record, parse_record, record_header, result_token};
 
-use crate::rules::{
-    Cell, Effects, LegalTokens, Notation, ParseError, PlayError, RecordError, Rules, Side, Status, ToMove,
-};
+use crate::rules::Side;
 
-impl Rules for Position {
-    type Move = Move;
-    type Options = InchwormOptions;
-
-    fn new(options: &InchwormOptions) -> Self {
-        Position::start(options)
-    }
-
-    fn options(&self) -> &InchwormOptions {
-        &self.options
-    }
-
-    fn to_move(&self) -> Option<ToMove> {
-        if self.result.is_some() { None } else { Some(ToMove::One(self.side)) }
-    }
-
-    fn status(&self) -> Status {
-        match self.result {
-            Some(o) => Status::Over(o),
-            None => Status::Ongoing,
-        }
-    }
-
-    fn legal_moves(&self, out: &mut Vec<Move>) {
-        self.generate(out);
-    }
-
-    fn mover(&self, _m: &Move) -> Side {
-        moves::mover(self)
-    }
-
-    fn is_legal(&self, m: &Move) -> bool {
-        self.check(m).is_ok()
-    }
-
-    fn place(&mut self, m: &Move) -> Result<Effects, PlayError> {
-        self.place_phase(m)
-    }
-
-    fn capture_sweep(&mut self) -> Effects {
-        let mut effects = Effects::new();
-        self.capture_phase(Some(&mut effects));
-        effects
-    }
-
-    fn end_check(&mut self) -> Effects {
-        let mut effects = Effects::new();
-        self.end_phase(Some(&mut effects));
-        effects
-    }
-
-    fn play_unchecked(&mut self, m: &Move) {
-        self.play_fast(m);
-    }
-
-    fn zobrist(&self) -> u64 {
+impl Position {
+    /// The zobrist hash of the position (`Rules::zobrist`).
+    pub(crate) fn hash(&self) -> u64 {
         let mut h = if self.side == Side::First { 0 } else { ZOBRIST_SIDE };
         for i in 0..2 {
             for c in position::bits(self.occupied[i]) {
@@ -150,63 +95,11 @@ impl Rules for Position {
     }
 }
 
-const ZOBRIST_SIDE: u64 = 0x9e37_79b9_7f4a_7c15;
+const ZOBRIST_SIDE: u64 = crate::rules::GOLDEN_GAMMA;
 const ZOBRIST_COUNTERS: usize = 2 * 64 * 32;
 
-/// A fixed pseudo-random key (splitmix64 of the index).
+/// The zobrist key number `i`: the `i`-th output of SplitMix64 seeded with 0.
 #[inline]
 fn zobrist_key(i: usize) -> u64 {
-    let mut z = (i as u64).wrapping_add(1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
-impl Notation for Position {
-    const SLUG: &'static str = "inchworm";
-
-    fn side_name(side: Side) -> &'static str {
-        match side {
-            Side::First => "b",
-            Side::Second => "w",
-        }
-    }
-
-    fn cell_name(&self, cell: Cell) -> String {
-        square_name(cell.min(64) as Sq)
-    }
-
-    fn parse_move(&self, text: &str) -> Result<Move, ParseError> {
-        self.parse_atomic(text)
-    }
-
-    fn format_move(&self, m: &Move) -> String {
-        self.format_atomic(m)
-    }
-
-    /// A record move is one whole action: its staged decisions written one after the other.
-    fn group_record_tokens(&self, decisions: &[String]) -> Result<crate::rules::RecordTokens, RecordError> {
-        crate::rules::group_decisions(
-            self,
-            decisions,
-            |pos, _, _| !pos.action_under_way(),
-            |pos, moves| moves.iter().map(|m| pos.format_atomic(m)).collect(),
-        )
-    }
-
-    fn parse_position(options: &InchwormOptions, text: &str) -> Result<Self, ParseError> {
-        Position::from_text(options, text)
-    }
-
-    fn format_position(&self) -> String {
-        self.to_text()
-    }
-
-    fn play_record_token(&mut self, token: &str) -> Result<Effects, RecordError> {
-        self.play_token(token)
-    }
-
-    fn legal_record_tokens(&self) -> LegalTokens {
-        self.legal_tokens()
-    }
+    crate::rules::splitmix64_nth(0, i as u64)
 }

@@ -402,73 +402,90 @@ impl Position {
     }
 
     /// Checks one atomic decision against spec §6; the error says why it is refused.
-    pub(crate) fn check(&self, m: &Move) -> Result<(), PlayError> {
+    pub(crate) fn check_move(&self, m: &Move) -> Result<(), PlayError> {
         if self.result.is_some() {
             return Err(PlayError::new("the game is over"));
         }
-        let geom = self.geometry();
-        let name = |c: Sq| super::notation::square_name(c);
-        let (me, opp) = self.me_opp();
-        let me_side = self.side;
         if let Some(run) = &self.collect {
-            return match *m {
-                Move::CollectStep(n) => {
-                    if n < 64 && self.collect_steps(run) & bit(n) != 0 {
-                        Ok(())
-                    } else if run.len >= 8 {
-                        Err(PlayError::new("a collect line has at most 8 cells; choose the target"))
-                    } else {
-                        Err(PlayError::new(format!(
-                            "{} does not continue the line of your stacks from {}",
-                            name(n),
-                            name(run.start)
-                        )))
-                    }
-                }
-                Move::CollectOnto(t) => {
-                    if run.len < 2 {
-                        Err(PlayError::new("a collect needs at least two stacks; choose the next one first"))
-                    } else if t >= 64 || run.cells & bit(t) == 0 {
-                        Err(PlayError::new(format!("the target {} is not one of the collected cells", name(t))))
-                    } else {
-                        Ok(())
-                    }
-                }
-                _ => Err(PlayError::new(format!(
-                    "finish the collect started on {} first: choose the next stack or the target",
-                    name(run.start)
-                ))),
-            };
+            return self.check_collect_continues(run, m);
         }
         if let Some(spread) = &self.spread {
-            let Move::SpreadStep(n) = *m else {
-                return Err(PlayError::new(format!(
-                    "finish spreading the stack from {} first: choose the next cell of the path",
-                    name(spread.source())
-                )));
-            };
-            if n >= 64 {
-                return Err(PlayError::new("that cell is not on the board"));
-            }
-            if spread.visited & bit(n) != 0 {
-                return Err(PlayError::new(format!("{} is already on the path", name(n))));
-            }
-            if geom.king[spread.end() as usize] & bit(n) == 0 {
-                return Err(PlayError::new(format!("{} is not next to {}", name(n), name(spread.end()))));
-            }
-            if self.height[n as usize] != 0 {
-                return Err(PlayError::new(format!("{} is occupied; a path only uses empty cells", name(n))));
-            }
-            let h = self.height[spread.source() as usize] as u32;
-            let free = self.empty_mask() & !spread.visited & !bit(n);
-            if !can_extend(geom, free, n, h - spread.len as u32 - 1) {
-                return Err(PlayError::new(format!(
-                    "after {} the path cannot reach its full length of {h} cells",
-                    name(n)
-                )));
-            }
-            return Ok(());
+            return self.check_spread_continues(spread, m);
         }
+        self.check_action_start(m)
+    }
+
+    /// While a collect is under way: the next stack of the line, or the target.
+    fn check_collect_continues(&self, run: &CollectRun, m: &Move) -> Result<(), PlayError> {
+        let name = |c: Sq| super::notation::square_name(c);
+        match *m {
+            Move::CollectStep(n) => {
+                if n < 64 && self.collect_steps(run) & bit(n) != 0 {
+                    Ok(())
+                } else if run.len >= 8 {
+                    Err(PlayError::new("a collect line has at most 8 cells; choose the target"))
+                } else {
+                    Err(PlayError::new(format!(
+                        "{} does not continue the line of your stacks from {}",
+                        name(n),
+                        name(run.start)
+                    )))
+                }
+            }
+            Move::CollectOnto(t) => {
+                if run.len < 2 {
+                    Err(PlayError::new("a collect needs at least two stacks; choose the next one first"))
+                } else if t >= 64 || run.cells & bit(t) == 0 {
+                    Err(PlayError::new(format!("the target {} is not one of the collected cells", name(t))))
+                } else {
+                    Ok(())
+                }
+            }
+            _ => Err(PlayError::new(format!(
+                "finish the collect started on {} first: choose the next stack or the target",
+                name(run.start)
+            ))),
+        }
+    }
+
+    /// While a distribution is under way: the next empty cell of a path that can still reach its
+    /// full length.
+    fn check_spread_continues(&self, spread: &Spread, m: &Move) -> Result<(), PlayError> {
+        let geom = self.geometry();
+        let name = |c: Sq| super::notation::square_name(c);
+        let Move::SpreadStep(n) = *m else {
+            return Err(PlayError::new(format!(
+                "finish spreading the stack from {} first: choose the next cell of the path",
+                name(spread.source())
+            )));
+        };
+        if n >= 64 {
+            return Err(PlayError::new("that cell is not on the board"));
+        }
+        if spread.visited & bit(n) != 0 {
+            return Err(PlayError::new(format!("{} is already on the path", name(n))));
+        }
+        if geom.king[spread.end() as usize] & bit(n) == 0 {
+            return Err(PlayError::new(format!("{} is not next to {}", name(n), name(spread.end()))));
+        }
+        if self.height[n as usize] != 0 {
+            return Err(PlayError::new(format!("{} is occupied; a path only uses empty cells", name(n))));
+        }
+        let h = self.height[spread.source() as usize] as u32;
+        let free = self.empty_mask() & !spread.visited & !bit(n);
+        if !can_extend(geom, free, n, h - spread.len as u32 - 1) {
+            return Err(PlayError::new(format!(
+                "after {} the path cannot reach its full length of {h} cells",
+                name(n)
+            )));
+        }
+        Ok(())
+    }
+
+    /// With no action under way: the first (often the only) decision of an action.
+    fn check_action_start(&self, m: &Move) -> Result<(), PlayError> {
+        let name = |c: Sq| super::notation::square_name(c);
+        let (me, opp) = self.me_opp();
         match *m {
             Move::Drop(c) => {
                 if c >= 64 {
@@ -500,54 +517,11 @@ impl Position {
                 }
                 Ok(())
             }
-            Move::CollectFrom(c) => {
-                if c >= 64 {
-                    return Err(PlayError::new("that cell is not on the board"));
-                }
-                let own = self.occupied[me];
-                if own & bit(c) == 0 {
-                    return Err(PlayError::new(if self.height[c as usize] == 0 {
-                        format!("{} is empty; a collect gathers a run of your own stacks", name(c))
-                    } else {
-                        format!("{} holds an enemy stack; a collect gathers only your own stacks", name(c))
-                    }));
-                }
-                if geom.king[c as usize] & own == 0 {
-                    return Err(PlayError::new(format!(
-                        "{} has no neighbouring stack of yours to collect with",
-                        name(c)
-                    )));
-                }
-                Ok(())
-            }
+            Move::CollectFrom(c) => self.check_collect_start(c),
             Move::CollectStep(_) | Move::CollectOnto(_) => {
                 Err(PlayError::new("choose the first stack of the collect first"))
             }
-            Move::SpreadFrom(c) => {
-                if c >= 64 {
-                    return Err(PlayError::new("that cell is not on the board"));
-                }
-                match self.stack(c) {
-                    None => Err(PlayError::new(format!("{} is empty; there is nothing to spread", name(c)))),
-                    Some((owner, _)) if owner != me_side => {
-                        Err(PlayError::new(format!("{} is not your stack", name(c))))
-                    }
-                    Some((_, h)) if h < 2 => Err(PlayError::new(format!(
-                        "{} is a single stone; only a stack of two or more can be spread",
-                        name(c)
-                    ))),
-                    Some((_, h)) => {
-                        if can_extend(geom, self.empty_mask(), c, h as u32 - 1) {
-                            Ok(())
-                        } else {
-                            Err(PlayError::new(format!(
-                                "there is no room to spread {}: it needs a chain of {h} cells",
-                                name(c)
-                            )))
-                        }
-                    }
-                }
-            }
+            Move::SpreadFrom(c) => self.check_spread_start(c),
             Move::SpreadStep(_) => Err(PlayError::new("choose the stack to spread first")),
             Move::Rescue => {
                 if self.held[opp] == 0 {
@@ -561,6 +535,54 @@ impl Position {
                     Err(PlayError::new("you may pass only when no other action is legal"))
                 } else {
                     Ok(())
+                }
+            }
+        }
+    }
+
+    /// The first stack of a collect: one of the mover's, with a neighbouring one to collect with.
+    fn check_collect_start(&self, c: Sq) -> Result<(), PlayError> {
+        let geom = self.geometry();
+        let name = |c: Sq| super::notation::square_name(c);
+        let (me, _) = self.me_opp();
+        if c >= 64 {
+            return Err(PlayError::new("that cell is not on the board"));
+        }
+        let own = self.occupied[me];
+        if own & bit(c) == 0 {
+            return Err(PlayError::new(if self.height[c as usize] == 0 {
+                format!("{} is empty; a collect gathers a run of your own stacks", name(c))
+            } else {
+                format!("{} holds an enemy stack; a collect gathers only your own stacks", name(c))
+            }));
+        }
+        if geom.king[c as usize] & own == 0 {
+            return Err(PlayError::new(format!("{} has no neighbouring stack of yours to collect with", name(c))));
+        }
+        Ok(())
+    }
+
+    /// The stack to distribute: the mover's, two or more high, with room for its whole path.
+    fn check_spread_start(&self, c: Sq) -> Result<(), PlayError> {
+        let geom = self.geometry();
+        let name = |c: Sq| super::notation::square_name(c);
+        if c >= 64 {
+            return Err(PlayError::new("that cell is not on the board"));
+        }
+        match self.stack(c) {
+            None => Err(PlayError::new(format!("{} is empty; there is nothing to spread", name(c)))),
+            Some((owner, _)) if owner != self.side => Err(PlayError::new(format!("{} is not your stack", name(c)))),
+            Some((_, h)) if h < 2 => {
+                Err(PlayError::new(format!("{} is a single stone; only a stack of two or more can be spread", name(c))))
+            }
+            Some((_, h)) => {
+                if can_extend(geom, self.empty_mask(), c, h as u32 - 1) {
+                    Ok(())
+                } else {
+                    Err(PlayError::new(format!(
+                        "there is no room to spread {}: it needs a chain of {h} cells",
+                        name(c)
+                    )))
                 }
             }
         }

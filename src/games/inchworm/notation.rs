@@ -7,7 +7,12 @@
 use super::moves::{Move, WholeCollect, canonical_line, canonical_path, direction_between};
 use super::options::InchwormOptions;
 use super::position::{MAX_HEIGHT, Position, Spread, Sq, bit, bits};
-use crate::rules::{Effects, LegalTokens, ParseError, PlayError, RecordError, Side};
+use crate::games::About;
+use crate::rules::{
+    Cell, DiscardEffects, Effects, FileLetters, LegalTokens, Notation, ParseError, PlayError, RecordError,
+    RecordTokens, Rules, Side, cell_name, group_decisions, parse_cell, split_ranks, strip_comments, write_ranks,
+    write_stack,
+};
 
 /// With more whole-action tokens than this the referee gets only their count.
 pub const MAX_LISTED_TOKENS: u64 = 100_000;
@@ -17,28 +22,24 @@ pub fn square_name(c: Sq) -> String {
     if c >= 64 {
         return "??".to_string();
     }
-    let mut s = String::with_capacity(2);
-    s.push((b'a' + c % 8) as char);
-    s.push((b'1' + c / 8) as char);
-    s
+    cell_name(FileLetters::Lower, (c % 8) as usize, (c / 8) as usize)
 }
 
 /// Reads `a1` … `h8`.
 pub fn parse_square(text: &str) -> Result<Sq, ParseError> {
-    let b = text.as_bytes();
-    if b.len() == 2 && (b'a'..=b'h').contains(&b[0]) && (b'1'..=b'8').contains(&b[1]) {
-        Ok((b[1] - b'1') * 8 + (b[0] - b'a'))
-    } else {
-        Err(ParseError::new(format!("'{text}' is not a cell of the board (a1 to h8)")))
-    }
+    let (file, rank) = parse_cell(FileLetters::Lower, text, 8, 8)
+        .map_err(|_| ParseError::new(format!("'{text}' is not a cell of the board (a1 to h8)")))?;
+    Ok((rank * 8 + file) as Sq)
 }
 
-/// `B` for Black, `W` for White (the position text's stack letters).
+/// `B` for Black, `W` for White: the position text's stack letters, the side letters in upper case.
 pub fn piece_char(side: Side) -> char {
-    match side {
-        Side::First => 'B',
-        Side::Second => 'W',
-    }
+    Position::side_char(side).to_ascii_uppercase()
+}
+
+/// The side whose stack letter `byte` is.
+fn stack_owner(byte: u8) -> Option<Side> {
+    Side::BOTH.into_iter().find(|&side| piece_char(side) as u8 == byte)
 }
 
 /// Reads `c1-c2-…` (at least one cell).
@@ -46,22 +47,357 @@ fn parse_cell_list(text: &str) -> Result<Vec<Sq>, ParseError> {
     text.split('-').map(|t| parse_square(t.trim())).collect()
 }
 
-/// Removes `{comments}` from a record token.
-fn strip_comments(token: &str) -> String {
-    let mut out = String::new();
-    let mut depth = 0;
-    for ch in token.chars() {
-        match ch {
-            '{' => depth += 1,
-            '}' if depth > 0 => depth -= 1,
-            _ if depth == 0 => out.push(ch),
-            _ => {}
+impl Notation for Position {
+    const SLUG: &'static str = "inchworm";
+    const SIDE_LETTERS: [&'static str; 2] = ["b", "w"];
+
+    fn cell_name(&self, cell: Cell) -> String {
+        square_name(cell.min(64) as Sq)
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, ParseError> {
+        let t = text.trim();
+        if t.eq_ignore_ascii_case("pass") {
+            return Ok(Move::Pass);
+        }
+        if t == "R" {
+            return Ok(Move::Rescue);
+        }
+        let Some(first) = t.chars().next() else {
+            return Err(ParseError::new("empty move"));
+        };
+        let rest = &t[first.len_utf8()..];
+        match first {
+            'D' => Ok(Move::Drop(parse_square(rest)?)),
+            'P' => Ok(Move::Place(parse_square(rest)?)),
+            'C' if !rest.contains(['-', '>']) => Ok(Move::CollectFrom(parse_square(rest)?)),
+            'C' => Err(ParseError::new(
+                "a whole collect is a record token; as decisions write the first stack (Ce3), each next one (-f3), then the target (>f3)",
+            )),
+            'S' if !rest.contains('-') => Ok(Move::SpreadFrom(parse_square(rest)?)),
+            'S' => Err(ParseError::new(
+                "a whole path is a record token; as one decision write the source (Sb8), then each cell (-a7)",
+            )),
+            '-' if self.collect.is_some() => Ok(Move::CollectStep(parse_square(rest)?)),
+            '-' => Ok(Move::SpreadStep(parse_square(rest)?)),
+            '>' => Ok(Move::CollectOnto(parse_square(rest)?)),
+            _ => Err(ParseError::new(format!("cannot read '{t}': expected Dd4, Ce3-f3>f3, Sb8-a7-b7, R, Pa1 or pass"))),
         }
     }
-    out.trim().to_string()
+
+    fn format_move(&self, m: &Move) -> String {
+        match *m {
+            Move::Drop(c) => format!("D{}", square_name(c)),
+            Move::Place(c) => format!("P{}", square_name(c)),
+            Move::CollectFrom(c) => format!("C{}", square_name(c)),
+            Move::CollectStep(c) => format!("-{}", square_name(c)),
+            Move::CollectOnto(c) => format!(">{}", square_name(c)),
+            Move::SpreadFrom(c) => format!("S{}", square_name(c)),
+            Move::SpreadStep(c) => format!("-{}", square_name(c)),
+            Move::Rescue => "R".to_string(),
+            Move::Pass => "pass".to_string(),
+        }
+    }
+
+    /// A record move is one whole action: its staged decisions written one after the other.
+    fn group_record_tokens(&self, decisions: &[String]) -> Result<RecordTokens, RecordError> {
+        group_decisions(
+            self,
+            decisions,
+            |pos, _, _| !pos.action_under_way(),
+            |pos, moves| moves.iter().map(|m| pos.format_move(m)).collect(),
+        )
+    }
+
+    /// Reads a position string, checking the spec's invariants.
+    fn parse_position(options: &InchwormOptions, text: &str) -> Result<Position, ParseError> {
+        let fields: Vec<&str> = text.split_whitespace().collect();
+        let [board, side, stock_b, stock_w, held_b, held_w, score_b, score_w, ref optional @ ..] = fields[..] else {
+            return Err(ParseError::new(format!(
+                "an Inchworm position has the board, the side to move and six numbers (stocks, prisoners, scores); got '{text}'"
+            )));
+        };
+        let mut pos = Position::new(options);
+        pos.read_board(board)?;
+        pos.side = Position::side_from_letter(side)
+            .ok_or_else(|| ParseError::new(format!("the side to move is 'b' or 'w', not '{side}'")))?;
+        pos.read_counters([stock_b, stock_w, held_b, held_w, score_b, score_w])?;
+        let pending = pos.read_optional_fields(optional)?;
+        pos.check_read_position()?;
+        if pos.limit_reached() {
+            pos.result = Some(pos.outcome_by_score());
+        }
+        if let Some((is_spread, cells)) = pending {
+            if pos.result.is_some() {
+                return Err(ParseError::new("the game is over; no action can be under way"));
+            }
+            if is_spread {
+                pos.restore_spread(&cells)?;
+            } else {
+                pos.restore_collect(&cells)?;
+            }
+        }
+        Ok(pos)
+    }
+
+    /// The canonical position string (spec §10.3), with ` S<path>` appended while a
+    /// distribution is being chosen.
+    fn format_position(&self) -> String {
+        let mut s = String::with_capacity(96);
+        write_ranks(&mut s, 8, 8, |out, file, rank| {
+            write_stack(out, self.stack((rank * 8 + file) as Sq).map(|(side, h)| (piece_char(side), h)));
+        });
+        let (side, [stock_b, stock_w], [held_b, held_w], [score_b, score_w]) =
+            (Position::side_name(self.side), self.stock, self.held, self.score);
+        s.push_str(&format!(" {side} {stock_b} {stock_w} {held_b} {held_w} {score_b} {score_w} {}", self.quiet));
+        if self.pass_streak {
+            s.push_str(" 1");
+        }
+        if let Some(spread) = &self.spread {
+            let cells: Vec<String> = spread.cells().iter().map(|&c| square_name(c)).collect();
+            s.push_str(&format!(" S{}", cells.join("-")));
+        }
+        if let Some(cells) = self.pending_collect() {
+            let cells: Vec<String> = cells.iter().map(|&c| square_name(c)).collect();
+            s.push_str(&format!(" C{}", cells.join("-")));
+        }
+        s
+    }
+
+    /// Applies one whole-action record token (a distribution path = several atomic decisions).
+    fn play_record_token(&mut self, token: &str) -> Result<Effects, RecordError> {
+        let text = strip_comments(token);
+        let parse_err = |source: ParseError| RecordError::Parse { token: token.to_string(), source };
+        let illegal = |source: PlayError| RecordError::Illegal { token: token.to_string(), source };
+        if self.action_under_way() {
+            return Err(illegal(PlayError::new("an action is half chosen; finish it with its decisions first")));
+        }
+        if let Some(body) = text.strip_prefix('C') {
+            let collect = self.parse_collect(body).map_err(parse_err)?;
+            self.check_whole_collect(&collect).map_err(illegal)?;
+            let geom = self.geometry();
+            let mut next = self.clone();
+            let mut effects = next.play(&Move::CollectFrom(collect.start)).map_err(illegal)?;
+            let mut c = collect.start;
+            for _ in 1..collect.len {
+                c = geom.step[c as usize][collect.dir as usize];
+                effects.extend(next.play(&Move::CollectStep(c)).map_err(illegal)?);
+            }
+            effects.extend(next.play(&Move::CollectOnto(collect.target)).map_err(illegal)?);
+            *self = next;
+            return Ok(effects);
+        }
+        if let Some(body) = text.strip_prefix('S') {
+            let path = parse_cell_list(body).map_err(parse_err)?;
+            if path.len() < 2 {
+                return Err(parse_err(ParseError::new(
+                    "a distribution lists its whole path: the source and every cell, e.g. Sb8-a7-b7",
+                )));
+            }
+            self.check_distribution_path(&path).map_err(illegal)?;
+            let mut next = self.clone();
+            let mut effects = next.play(&Move::SpreadFrom(path[0])).map_err(illegal)?;
+            for &c in &path[1..] {
+                effects.extend(next.play(&Move::SpreadStep(c)).map_err(illegal)?);
+            }
+            *self = next;
+            return Ok(effects);
+        }
+        if text.starts_with(['-', '>']) {
+            return Err(parse_err(ParseError::new(
+                "a path cell alone is not an action; write the whole path Sb8-a7-b7",
+            )));
+        }
+        let m = self.parse_move(&text).map_err(parse_err)?;
+        self.play(&m).map_err(illegal)
+    }
+
+    /// The referee's listing: every legal whole-action token, sorted, or only their exact count
+    /// when there are more than [`MAX_LISTED_TOKENS`].
+    fn legal_record_tokens(&self) -> LegalTokens {
+        if self.result.is_some() {
+            return LegalTokens::List(Vec::new());
+        }
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        if self.action_under_way() {
+            let mut tokens: Vec<String> = moves.iter().map(|m| self.format_move(m)).collect();
+            tokens.sort();
+            return LegalTokens::List(tokens);
+        }
+        let mut tokens: Vec<String> = moves
+            .iter()
+            .filter(|m| !matches!(m, Move::SpreadFrom(_) | Move::CollectFrom(_)))
+            .map(|m| self.format_move(m))
+            .collect();
+        tokens.extend(self.whole_collects().iter().map(|c| self.format_collect(c)));
+        let by_source = if moves.iter().any(|m| matches!(m, Move::SpreadFrom(_))) {
+            self.distribution_sets_by_source()
+        } else {
+            Vec::new()
+        };
+        let spreads: u64 = by_source.iter().map(|(_, sets)| sets.len() as u64).sum();
+        let total = tokens.len() as u64 + spreads;
+        if total > MAX_LISTED_TOKENS {
+            return LegalTokens::CountOnly(total);
+        }
+        let geom = self.geometry();
+        for (source, sets) in &by_source {
+            for &set in sets {
+                if let Some(path) = canonical_path(geom, set, *source) {
+                    let cells: Vec<String> = path.iter().map(|&c| square_name(c)).collect();
+                    tokens.push(format!("S{}", cells.join("-")));
+                }
+            }
+        }
+        tokens.sort();
+        LegalTokens::List(tokens)
+    }
 }
 
 impl Position {
+    /// Puts the stacks of the board field (`B1W3../…`, rank 8 first) on the empty board.
+    fn read_board(&mut self, field: &str) -> Result<(), ParseError> {
+        for (rank, text) in split_ranks(field, 8)? {
+            self.read_rank(rank as u8, text)?;
+        }
+        Ok(())
+    }
+
+    /// One rank: `.` for an empty cell, `B<h>` or `W<h>` for a stack of height 1..=25.
+    fn read_rank(&mut self, rank: u8, text: &str) -> Result<(), ParseError> {
+        let err = |m: String| ParseError::new(m);
+        let bytes = text.as_bytes();
+        let mut file = 0u8;
+        let mut i = 0;
+        while i < bytes.len() {
+            if file >= 8 {
+                return Err(err(format!("rank {} has more than 8 cells", rank + 1)));
+            }
+            let c = rank * 8 + file;
+            match (bytes[i], stack_owner(bytes[i])) {
+                (b'.', _) => i += 1,
+                (ch, Some(side)) => {
+                    let start = i + 1;
+                    let mut j = start;
+                    while j < bytes.len() && bytes[j].is_ascii_digit() {
+                        j += 1;
+                    }
+                    let digits = &text[start..j];
+                    let h: usize = digits.parse().map_err(|_| {
+                        err(format!("the stack on {} needs a height after '{}'", square_name(c), ch as char))
+                    })?;
+                    if h == 0 || h > MAX_HEIGHT || digits.starts_with('0') {
+                        return Err(err(format!(
+                            "the stack on {} has a bad height '{digits}' (1 to 25)",
+                            square_name(c)
+                        )));
+                    }
+                    self.height[c as usize] = h as u8;
+                    self.occupied[side.index()] |= bit(c);
+                    i = j;
+                }
+                (other, None) => {
+                    return Err(err(format!(
+                        "unexpected '{}' in rank {}; cells are '.', B<height> or W<height>",
+                        other as char,
+                        rank + 1
+                    )));
+                }
+            }
+            file += 1;
+        }
+        if file != 8 {
+            return Err(err(format!("rank {} has {file} cells, not 8", rank + 1)));
+        }
+        Ok(())
+    }
+
+    /// Stocks, prisoners held and scores, Black's first each time.
+    fn read_counters(&mut self, fields: [&str; 6]) -> Result<(), ParseError> {
+        let err = |m: String| ParseError::new(m);
+        let num = |k: usize, what: &str| -> Result<u64, ParseError> {
+            fields[k].parse::<u64>().map_err(|_| err(format!("{what} must be a whole number, not '{}'", fields[k])))
+        };
+        let small = |v: u64, what: &str| -> Result<u8, ParseError> {
+            if v > 25 { Err(err(format!("{what} cannot exceed 25 stones, got {v}"))) } else { Ok(v as u8) }
+        };
+        self.stock =
+            [small(num(0, "Black's stock")?, "Black's stock")?, small(num(1, "White's stock")?, "White's stock")?];
+        self.held = [
+            small(num(2, "Black's prisoners")?, "Black's prisoners")?,
+            small(num(3, "White's prisoners")?, "White's prisoners")?,
+        ];
+        let score = |k: usize, what: &str| -> Result<u32, ParseError> {
+            u32::try_from(num(k, what)?).map_err(|_| err(format!("{what} is too large")))
+        };
+        self.score = [score(4, "Black's score")?, score(5, "White's score")?];
+        Ok(())
+    }
+
+    /// The optional fields: the quiet counter, the pass streak (`0`/`1`) and an action under
+    /// way (`S<path>` or `C<cells>`), which is returned to be re-entered once the rest is checked.
+    fn read_optional_fields(&mut self, fields: &[&str]) -> Result<Option<(bool, Vec<Sq>)>, ParseError> {
+        let err = |m: String| ParseError::new(m);
+        let mut k = 0;
+        if let Some(f) = fields.get(k).filter(|f| f.bytes().all(|b| b.is_ascii_digit())) {
+            self.quiet = f.parse().map_err(|_| err(format!("the quiet counter '{f}' is too large")))?;
+            k += 1;
+            if let Some(f) = fields.get(k).filter(|f| f.bytes().all(|b| b.is_ascii_digit())) {
+                self.pass_streak = match *f {
+                    "0" => false,
+                    "1" => true,
+                    _ => return Err(err(format!("the pass streak is 0 or 1, not '{f}'"))),
+                };
+                k += 1;
+            }
+        }
+        let pending = match fields.get(k) {
+            Some(f) if f.starts_with(['S', 'C']) => {
+                k += 1;
+                Some((f.starts_with('S'), parse_cell_list(&f[1..])?))
+            }
+            _ => None,
+        };
+        if let Some(extra) = fields.get(k) {
+            return Err(err(format!("unexpected '{extra}' after the position")));
+        }
+        Ok(pending)
+    }
+
+    /// The spec's invariants: stones are conserved, no one holds more prisoners than points, no
+    /// group lacks a liberty, and a pass leaves the quiet counter at least 1.
+    fn check_read_position(&self) -> Result<(), ParseError> {
+        for side in Side::BOTH {
+            if !self.conserves_stones(side) {
+                return Err(ParseError::new(format!(
+                    "{}'s stones do not add up: {} on the board + {} in stock + {} held by the opponent should be {}",
+                    Position::SIDE_NAMES[side.index()],
+                    self.stones_on_board(side),
+                    self.stock(side),
+                    self.held_by(side.opponent()),
+                    self.options.pieces_of(side)
+                )));
+            }
+            if self.held_by(side) as u32 > self.score(side) {
+                return Err(ParseError::new(
+                    "a player holds more prisoners than points; every prisoner was scored when captured",
+                ));
+            }
+        }
+        let dead = self.dead_stones();
+        if let Some(c) = bits(dead[0] | dead[1]).next() {
+            return Err(ParseError::new(format!(
+                "the group at {} has no liberty; it would already have been captured",
+                square_name(c)
+            )));
+        }
+        if self.pass_streak && self.quiet == 0 {
+            return Err(ParseError::new("after a pass the quiet counter is at least 1"));
+        }
+        Ok(())
+    }
+
     /// Reads a collect token `C<c1>-…-<ck>><t>` (either direction) into its canonical move.
     pub(crate) fn parse_collect(&self, body: &str) -> Result<WholeCollect, ParseError> {
         let (list, target) = body
@@ -128,348 +464,12 @@ impl Position {
         s
     }
 
-    pub(crate) fn parse_atomic(&self, text: &str) -> Result<Move, ParseError> {
-        let t = text.trim();
-        if t.eq_ignore_ascii_case("pass") {
-            return Ok(Move::Pass);
-        }
-        if t == "R" {
-            return Ok(Move::Rescue);
-        }
-        let Some(first) = t.chars().next() else {
-            return Err(ParseError::new("empty move"));
-        };
-        let rest = &t[first.len_utf8()..];
-        match first {
-            'D' => Ok(Move::Drop(parse_square(rest)?)),
-            'P' => Ok(Move::Place(parse_square(rest)?)),
-            'C' if !rest.contains(['-', '>']) => Ok(Move::CollectFrom(parse_square(rest)?)),
-            'C' => Err(ParseError::new(
-                "a whole collect is a record token; as decisions write the first stack (Ce3), each next one (-f3), then the target (>f3)",
-            )),
-            'S' if !rest.contains('-') => Ok(Move::SpreadFrom(parse_square(rest)?)),
-            'S' => Err(ParseError::new(
-                "a whole path is a record token; as one decision write the source (Sb8), then each cell (-a7)",
-            )),
-            '-' if self.collect.is_some() => Ok(Move::CollectStep(parse_square(rest)?)),
-            '-' => Ok(Move::SpreadStep(parse_square(rest)?)),
-            '>' => Ok(Move::CollectOnto(parse_square(rest)?)),
-            _ => Err(ParseError::new(format!("cannot read '{t}': expected Dd4, Ce3-f3>f3, Sb8-a7-b7, R, Pa1 or pass"))),
-        }
-    }
-
-    pub(crate) fn format_atomic(&self, m: &Move) -> String {
-        match *m {
-            Move::Drop(c) => format!("D{}", square_name(c)),
-            Move::Place(c) => format!("P{}", square_name(c)),
-            Move::CollectFrom(c) => format!("C{}", square_name(c)),
-            Move::CollectStep(c) => format!("-{}", square_name(c)),
-            Move::CollectOnto(c) => format!(">{}", square_name(c)),
-            Move::SpreadFrom(c) => format!("S{}", square_name(c)),
-            Move::SpreadStep(c) => format!("-{}", square_name(c)),
-            Move::Rescue => "R".to_string(),
-            Move::Pass => "pass".to_string(),
-        }
-    }
-
-    /// Applies one whole-action record token (a distribution path = several atomic decisions).
-    pub(crate) fn play_token(&mut self, token: &str) -> Result<Effects, RecordError> {
-        let text = strip_comments(token);
-        let parse_err = |source: ParseError| RecordError::Parse { token: token.to_string(), source };
-        let illegal = |source: PlayError| RecordError::Illegal { token: token.to_string(), source };
-        if self.action_under_way() {
-            return Err(illegal(PlayError::new("an action is half chosen; finish it with its decisions first")));
-        }
-        if let Some(body) = text.strip_prefix('C') {
-            let collect = self.parse_collect(body).map_err(parse_err)?;
-            self.check_whole_collect(&collect).map_err(illegal)?;
-            let geom = self.geometry();
-            let mut next = self.clone();
-            let mut effects = next.play_checked(&Move::CollectFrom(collect.start)).map_err(illegal)?;
-            let mut c = collect.start;
-            for _ in 1..collect.len {
-                c = geom.step[c as usize][collect.dir as usize];
-                effects.extend(next.play_checked(&Move::CollectStep(c)).map_err(illegal)?);
-            }
-            effects.extend(next.play_checked(&Move::CollectOnto(collect.target)).map_err(illegal)?);
-            *self = next;
-            return Ok(effects);
-        }
-        if let Some(body) = text.strip_prefix('S') {
-            let path = parse_cell_list(body).map_err(parse_err)?;
-            if path.len() < 2 {
-                return Err(parse_err(ParseError::new(
-                    "a distribution lists its whole path: the source and every cell, e.g. Sb8-a7-b7",
-                )));
-            }
-            self.check_distribution_path(&path).map_err(illegal)?;
-            let mut next = self.clone();
-            let mut effects = next.play_checked(&Move::SpreadFrom(path[0])).map_err(illegal)?;
-            for &c in &path[1..] {
-                effects.extend(next.play_checked(&Move::SpreadStep(c)).map_err(illegal)?);
-            }
-            *self = next;
-            return Ok(effects);
-        }
-        if text.starts_with(['-', '>']) {
-            return Err(parse_err(ParseError::new(
-                "a path cell alone is not an action; write the whole path Sb8-a7-b7",
-            )));
-        }
-        let m = self.parse_atomic(&text).map_err(parse_err)?;
-        self.play_checked(&m).map_err(illegal)
-    }
-
-    /// All phases with effects.
-    pub(crate) fn play_checked(&mut self, m: &Move) -> Result<Effects, PlayError> {
-        let mut effects = self.place_phase(m)?;
-        self.capture_phase(Some(&mut effects));
-        self.end_phase(Some(&mut effects));
-        Ok(effects)
-    }
-
-    /// The referee's listing: every legal whole-action token, sorted, or only their exact count
-    /// when there are more than [`MAX_LISTED_TOKENS`].
-    pub(crate) fn legal_tokens(&self) -> LegalTokens {
-        if self.result.is_some() {
-            return LegalTokens::List(Vec::new());
-        }
-        let mut moves = Vec::new();
-        self.generate(&mut moves);
-        if self.action_under_way() {
-            let mut tokens: Vec<String> = moves.iter().map(|m| self.format_atomic(m)).collect();
-            tokens.sort();
-            return LegalTokens::List(tokens);
-        }
-        let mut tokens: Vec<String> = moves
-            .iter()
-            .filter(|m| !matches!(m, Move::SpreadFrom(_) | Move::CollectFrom(_)))
-            .map(|m| self.format_atomic(m))
-            .collect();
-        tokens.extend(self.whole_collects().iter().map(|c| self.format_collect(c)));
-        let by_source = if moves.iter().any(|m| matches!(m, Move::SpreadFrom(_))) {
-            self.distribution_sets_by_source()
-        } else {
-            Vec::new()
-        };
-        let spreads: u64 = by_source.iter().map(|(_, sets)| sets.len() as u64).sum();
-        let total = tokens.len() as u64 + spreads;
-        if total > MAX_LISTED_TOKENS {
-            return LegalTokens::CountOnly(total);
-        }
-        let geom = self.geometry();
-        for (source, sets) in &by_source {
-            for &set in sets {
-                if let Some(path) = canonical_path(geom, set, *source) {
-                    let cells: Vec<String> = path.iter().map(|&c| square_name(c)).collect();
-                    tokens.push(format!("S{}", cells.join("-")));
-                }
-            }
-        }
-        tokens.sort();
-        LegalTokens::List(tokens)
-    }
-
-    /// The canonical position string (spec §10.3), with ` S<path>` appended while a
-    /// distribution is being chosen.
-    pub(crate) fn to_text(&self) -> String {
-        let mut s = String::with_capacity(96);
-        for rank in (0..8).rev() {
-            for file in 0..8 {
-                let c = rank * 8 + file;
-                match self.stack(c) {
-                    None => s.push('.'),
-                    Some((side, h)) => {
-                        s.push(piece_char(side));
-                        s.push_str(&h.to_string());
-                    }
-                }
-            }
-            if rank > 0 {
-                s.push('/');
-            }
-        }
-        s.push_str(&format!(
-            " {} {} {} {} {} {} {} {}",
-            if self.side == Side::First { "b" } else { "w" },
-            self.stock[0],
-            self.stock[1],
-            self.held[0],
-            self.held[1],
-            self.score[0],
-            self.score[1],
-            self.quiet
-        ));
-        if self.pass_streak {
-            s.push_str(" 1");
-        }
-        if let Some(spread) = &self.spread {
-            let cells: Vec<String> = spread.cells().iter().map(|&c| square_name(c)).collect();
-            s.push_str(&format!(" S{}", cells.join("-")));
-        }
-        if let Some(cells) = self.pending_collect() {
-            let cells: Vec<String> = cells.iter().map(|&c| square_name(c)).collect();
-            s.push_str(&format!(" C{}", cells.join("-")));
-        }
-        s
-    }
-
-    /// Reads a position string, checking the spec's invariants.
-    pub(crate) fn from_text(options: &InchwormOptions, text: &str) -> Result<Position, ParseError> {
-        let err = |m: String| ParseError::new(m);
-        let fields: Vec<&str> = text.split_whitespace().collect();
-        if fields.len() < 8 {
-            return Err(err(format!(
-                "an Inchworm position has the board, the side to move and six numbers (stocks, prisoners, scores); got '{text}'"
-            )));
-        }
-        let mut pos = Position::start(options);
-        let ranks: Vec<&str> = fields[0].split('/').collect();
-        if ranks.len() != 8 {
-            return Err(err(format!("the board needs 8 ranks separated by '/', found {}", ranks.len())));
-        }
-        for (k, rank_text) in ranks.iter().enumerate() {
-            let rank = 7 - k as u8;
-            let bytes = rank_text.as_bytes();
-            let mut file = 0u8;
-            let mut i = 0;
-            while i < bytes.len() {
-                if file >= 8 {
-                    return Err(err(format!("rank {} has more than 8 cells", rank + 1)));
-                }
-                let c = rank * 8 + file;
-                match bytes[i] {
-                    b'.' => i += 1,
-                    ch @ (b'B' | b'W') => {
-                        let start = i + 1;
-                        let mut j = start;
-                        while j < bytes.len() && bytes[j].is_ascii_digit() {
-                            j += 1;
-                        }
-                        let digits = &rank_text[start..j];
-                        let h: usize = digits.parse().map_err(|_| {
-                            err(format!("the stack on {} needs a height after '{}'", square_name(c), ch as char))
-                        })?;
-                        if h == 0 || h > MAX_HEIGHT || digits.starts_with('0') {
-                            return Err(err(format!(
-                                "the stack on {} has a bad height '{digits}' (1 to 25)",
-                                square_name(c)
-                            )));
-                        }
-                        let side = if ch == b'B' { 0 } else { 1 };
-                        pos.height[c as usize] = h as u8;
-                        pos.occupied[side] |= bit(c);
-                        i = j;
-                    }
-                    other => {
-                        return Err(err(format!(
-                            "unexpected '{}' in rank {}; cells are '.', B<height> or W<height>",
-                            other as char,
-                            rank + 1
-                        )));
-                    }
-                }
-                file += 1;
-            }
-            if file != 8 {
-                return Err(err(format!("rank {} has {file} cells, not 8", rank + 1)));
-            }
-        }
-        pos.side = match fields[1] {
-            "b" => Side::First,
-            "w" => Side::Second,
-            other => return Err(err(format!("the side to move is 'b' or 'w', not '{other}'"))),
-        };
-        let num = |k: usize, what: &str| -> Result<u64, ParseError> {
-            fields[k].parse::<u64>().map_err(|_| err(format!("{what} must be a whole number, not '{}'", fields[k])))
-        };
-        let small = |v: u64, what: &str| -> Result<u8, ParseError> {
-            if v > 25 { Err(err(format!("{what} cannot exceed 25 stones, got {v}"))) } else { Ok(v as u8) }
-        };
-        pos.stock =
-            [small(num(2, "Black's stock")?, "Black's stock")?, small(num(3, "White's stock")?, "White's stock")?];
-        pos.held = [
-            small(num(4, "Black's prisoners")?, "Black's prisoners")?,
-            small(num(5, "White's prisoners")?, "White's prisoners")?,
-        ];
-        let score = |k: usize, what: &str| -> Result<u32, ParseError> {
-            u32::try_from(num(k, what)?).map_err(|_| err(format!("{what} is too large")))
-        };
-        pos.score = [score(6, "Black's score")?, score(7, "White's score")?];
-        let mut k = 8;
-        if let Some(f) = fields.get(k).filter(|f| f.bytes().all(|b| b.is_ascii_digit())) {
-            pos.quiet = f.parse().map_err(|_| err(format!("the quiet counter '{f}' is too large")))?;
-            k += 1;
-            if let Some(f) = fields.get(k).filter(|f| f.bytes().all(|b| b.is_ascii_digit())) {
-                pos.pass_streak = match *f {
-                    "0" => false,
-                    "1" => true,
-                    _ => return Err(err(format!("the pass streak is 0 or 1, not '{f}'"))),
-                };
-                k += 1;
-            }
-        }
-        let pending = match fields.get(k) {
-            Some(f) if f.starts_with(['S', 'C']) => {
-                k += 1;
-                Some((f.starts_with('S'), parse_cell_list(&f[1..])?))
-            }
-            _ => None,
-        };
-        if let Some(extra) = fields.get(k) {
-            return Err(err(format!("unexpected '{extra}' after the position")));
-        }
-        for side in Side::BOTH {
-            if !pos.conserves_stones(side) {
-                let name = if side == Side::First { "Black" } else { "White" };
-                return Err(err(format!(
-                    "{name}'s stones do not add up: {} on the board + {} in stock + {} held by the opponent should be {}",
-                    pos.stones_on_board(side),
-                    pos.stock(side),
-                    pos.held_by(side.opponent()),
-                    options.pieces_of(side)
-                )));
-            }
-            if pos.held_by(side) as u32 > pos.score(side) {
-                return Err(err(
-                    "a player holds more prisoners than points; every prisoner was scored when captured".to_string()
-                ));
-            }
-        }
-        let dead = pos.dead_stones();
-        if let Some(c) = bits(dead[0] | dead[1]).next() {
-            return Err(err(format!(
-                "the group at {} has no liberty; it would already have been captured",
-                square_name(c)
-            )));
-        }
-        if pos.pass_streak && pos.quiet == 0 {
-            return Err(err("after a pass the quiet counter is at least 1".to_string()));
-        }
-        if pos.limit_reached() {
-            pos.result = Some(pos.outcome_by_score());
-        }
-        if let Some((is_spread, cells)) = pending {
-            if pos.result.is_some() {
-                return Err(err("the game is over; no action can be under way".to_string()));
-            }
-            if is_spread {
-                pos.restore_spread(&cells)?;
-            } else {
-                pos.restore_collect(&cells)?;
-            }
-        }
-        Ok(pos)
-    }
-
     /// Re-enters a partly chosen collect read from a position string.
     fn restore_collect(&mut self, cells: &[Sq]) -> Result<(), ParseError> {
         let bad = |e: PlayError| ParseError::new(format!("bad collect under way: {e}"));
-        self.check(&Move::CollectFrom(cells[0])).map_err(bad)?;
-        self.apply(&Move::CollectFrom(cells[0]), None);
-        for &c in &cells[1..] {
-            self.check(&Move::CollectStep(c)).map_err(bad)?;
-            self.apply(&Move::CollectStep(c), None);
+        for m in std::iter::once(Move::CollectFrom(cells[0])).chain(cells[1..].iter().map(|&c| Move::CollectStep(c))) {
+            self.check(&m).map_err(bad)?;
+            self.place(&m, &mut DiscardEffects);
         }
         Ok(())
     }

@@ -1,6 +1,6 @@
 //! Inchworm's options (spec §9): topology, prisoner drops, handicap pieces, target and quiet limit.
 
-use crate::rules::{GameOptions, OptionError, OptionKind, OptionSpec, Side};
+use crate::rules::{GameOptions, OptionError, OptionKind, OptionSpec, Side, choice_name, choice_option, int_option};
 
 /// How the board's edges join (spec §9).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -16,20 +16,30 @@ pub enum Topology {
 
 impl Topology {
     pub const NAMES: [&'static str; 3] = ["flat", "cylinder", "torus"];
+    /// The names options accept: the three of `NAMES` and the author's "sphere" for the torus.
+    const NAMED: [(&'static str, Topology); 4] = [
+        ("flat", Topology::Flat),
+        ("cylinder", Topology::Cylinder),
+        ("torus", Topology::Torus),
+        ("sphere", Topology::Torus),
+    ];
 
     pub fn name(self) -> &'static str {
         Self::NAMES[self as usize]
     }
-
-    pub fn parse(text: &str) -> Option<Topology> {
-        match text.trim().to_ascii_lowercase().as_str() {
-            "flat" => Some(Topology::Flat),
-            "cylinder" => Some(Topology::Cylinder),
-            "torus" | "sphere" => Some(Topology::Torus),
-            _ => None,
-        }
-    }
 }
+
+/// The words that switch prisoner drops on or off.
+const SWITCH: [(&str, bool); 8] = [
+    ("on", true),
+    ("off", false),
+    ("true", true),
+    ("false", false),
+    ("yes", true),
+    ("no", false),
+    ("1", true),
+    ("0", false),
+];
 
 /// Every option of spec §9 with its default.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -80,24 +90,13 @@ impl InchwormOptions {
     }
 }
 
-fn bad(key: &str, value: &str, reason: impl Into<String>) -> OptionError {
-    OptionError::BadValue { key: key.to_string(), value: value.to_string(), reason: reason.into() }
-}
-
-fn parse_int(key: &str, value: &str, min: i64, max: i64) -> Result<i64, OptionError> {
-    let n: i64 = value.trim().parse().map_err(|_| bad(key, value, "expected a whole number"))?;
-    if n < min || n > max {
-        return Err(bad(key, value, format!("must be between {min} and {max}")));
-    }
-    Ok(n)
-}
-
 fn parse_pieces(value: &str) -> Result<[u8; 2], OptionError> {
     let reason = "expected Black/White stone counts, each 1 to 25, e.g. 25/23";
-    let (b, w) = value.split_once('/').ok_or_else(|| bad("pieces", value, reason))?;
+    let bad = || OptionError::bad_value("pieces", value, reason);
+    let (b, w) = value.split_once('/').ok_or_else(bad)?;
     let one = |t: &str| -> Result<u8, OptionError> {
-        let n: u8 = t.trim().parse().map_err(|_| bad("pieces", value, reason))?;
-        if (1..=25).contains(&n) { Ok(n) } else { Err(bad("pieces", value, reason)) }
+        let n: u8 = t.trim().parse().map_err(|_| bad())?;
+        if (1..=25).contains(&n) { Ok(n) } else { Err(bad()) }
     };
     Ok([one(b)?, one(w)?])
 }
@@ -109,26 +108,12 @@ impl GameOptions for InchwormOptions {
 
     fn set(&mut self, key: &str, value: &str) -> Result<(), OptionError> {
         match key.trim().to_ascii_lowercase().as_str() {
-            "topology" => {
-                self.topology =
-                    Topology::parse(value).ok_or_else(|| bad("topology", value, "expected flat, cylinder or torus"))?;
-            }
-            "prisoner_drops" => {
-                self.prisoner_drops = match value.trim().to_ascii_lowercase().as_str() {
-                    "on" | "true" | "yes" | "1" => true,
-                    "off" | "false" | "no" | "0" => false,
-                    _ => return Err(bad("prisoner_drops", value, "expected on or off")),
-                };
-            }
+            "topology" => self.topology = choice_option("topology", value, &Topology::NAMED)?,
+            "prisoner_drops" => self.prisoner_drops = choice_option("prisoner_drops", value, &SWITCH)?,
             "pieces" => self.pieces = parse_pieces(value)?,
-            "target" => self.target = parse_int("target", value, 1, MAX_TARGET)? as u32,
-            "quiet_limit" => self.quiet_limit = parse_int("quiet_limit", value, 0, MAX_QUIET_LIMIT)? as u32,
-            _ => {
-                return Err(OptionError::UnknownKey {
-                    key: key.to_string(),
-                    known: "topology, prisoner_drops, pieces, target, quiet_limit".to_string(),
-                });
-            }
+            "target" => self.target = int_option("target", value, 1, MAX_TARGET)? as u32,
+            "quiet_limit" => self.quiet_limit = int_option("quiet_limit", value, 0, MAX_QUIET_LIMIT)? as u32,
+            _ => return Err(OptionError::unknown_key(key, &SPECS)),
         }
         Ok(())
     }
@@ -136,7 +121,7 @@ impl GameOptions for InchwormOptions {
     fn get(&self, key: &str) -> Option<String> {
         Some(match key.trim().to_ascii_lowercase().as_str() {
             "topology" => self.topology.name().to_string(),
-            "prisoner_drops" => if self.prisoner_drops { "on" } else { "off" }.to_string(),
+            "prisoner_drops" => choice_name(&SWITCH, &self.prisoner_drops).to_string(),
             "pieces" => format!("{}/{}", self.pieces[0], self.pieces[1]),
             "target" => self.target.to_string(),
             "quiet_limit" => self.quiet_limit.to_string(),

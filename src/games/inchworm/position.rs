@@ -231,25 +231,6 @@ pub struct Position {
 }
 
 impl Position {
-    /// The start of a game (spec §4): empty board, full stocks, Black to move.
-    pub fn start(options: &InchwormOptions) -> Self {
-        Position {
-            options: *options,
-            height: [0; 64],
-            occupied: [0; 2],
-            stock: options.pieces,
-            held: [0; 2],
-            score: [0; 2],
-            side: Side::First,
-            quiet: 0,
-            pass_streak: false,
-            result: None,
-            spread: None,
-            collect: None,
-            resolution: None,
-        }
-    }
-
     #[inline]
     pub fn geometry(&self) -> &'static Geometry {
         self.options.topology.geometry()

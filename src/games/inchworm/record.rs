@@ -1,9 +1,13 @@
 //! The game record of spec §10.4: PGN-like tags for the options, numbered move pairs (Black
 //! first), optional `{comments}` and a result token (`1-0`, `0-1`, `1/2-1/2`, `*`).
 
+use super::notation::piece_char;
 use super::options::InchwormOptions;
 use super::position::Position;
-use crate::rules::{GameOptions, Notation, Outcome, ParseError, Rules, Side, Status};
+use crate::games::About;
+use crate::rules::{
+    GameOptions, Notation, Outcome, ParseError, RecordPiece, Rules, Side, Status, lex_record, strip_comments,
+};
 
 /// A record read back and replayed from the start.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,25 +51,10 @@ pub fn result_token(position: &Position) -> &'static str {
     }
 }
 
-/// Removes `{comments}` from a token.
-fn without_comments(token: &str) -> String {
-    let mut out = String::new();
-    let mut depth = 0u32;
-    for ch in token.chars() {
-        match ch {
-            '{' => depth += 1,
-            '}' => depth = depth.saturating_sub(1),
-            _ if depth == 0 => out.push(ch),
-            _ => {}
-        }
-    }
-    out.trim().to_string()
-}
-
 /// Who played the `ply`-th action (0-based) and its move label (`3.` Black, `3...` White).
 fn ply_name(ply: usize) -> String {
-    let side = if ply.is_multiple_of(2) { "Black" } else { "White" };
-    format!("move {} for {side}", ply / 2 + 1)
+    let side = if ply.is_multiple_of(2) { Side::First } else { Side::Second };
+    format!("move {} for {}", ply / 2 + 1, Position::SIDE_NAMES[side.index()])
 }
 
 /// Writes a record (spec §10.4): the header line, then the numbered move pairs with a
@@ -75,14 +64,14 @@ pub fn format_record(options: &InchwormOptions, tokens: &[String]) -> Result<Str
     let mut pos = Position::new(options);
     let mut units: Vec<String> = Vec::new();
     for (ply, token) in tokens.iter().enumerate() {
-        let token = without_comments(token);
+        let token = strip_comments(token);
         let before = [pos.score(Side::First), pos.score(Side::Second)];
         pos.play_record_token(&token).map_err(|e| ParseError::new(format!("{}: {e}", ply_name(ply))))?;
         let mut unit = if ply.is_multiple_of(2) { format!("{}. {token}", ply / 2 + 1) } else { token };
-        let gains: Vec<String> = [(Side::First, "B"), (Side::Second, "W")]
+        let gains: Vec<String> = Side::BOTH
             .into_iter()
-            .filter(|&(side, _)| pos.score(side) > before[side.index()])
-            .map(|(side, letter)| format!("{letter}+{}", pos.score(side) - before[side.index()]))
+            .filter(|&side| pos.score(side) > before[side.index()])
+            .map(|side| format!("{}+{}", piece_char(side), pos.score(side) - before[side.index()]))
             .collect();
         if !gains.is_empty() {
             unit.push_str(&format!(" {{{}}}", gains.join(" ")));
@@ -108,99 +97,26 @@ pub fn format_record(options: &InchwormOptions, tokens: &[String]) -> Result<Str
     Ok(out)
 }
 
-/// One lexical item of a record.
-enum Item {
-    Tag(String, String),
-    Word(String),
-}
-
-/// Splits a record into tags and words; comments are dropped.
-fn lex(text: &str) -> Result<Vec<Item>, ParseError> {
-    let mut items = Vec::new();
-    let mut chars = text.chars().peekable();
-    while let Some(&ch) = chars.peek() {
-        if ch.is_whitespace() {
-            chars.next();
-        } else if ch == '{' {
-            chars.next();
-            loop {
-                match chars.next() {
-                    Some('}') => break,
-                    Some('{') => return Err(ParseError::new("a comment may not contain '{'")),
-                    Some(_) => {}
-                    None => return Err(ParseError::new("a comment '{' is never closed with '}'")),
-                }
-            }
-        } else if ch == '}' {
-            return Err(ParseError::new("'}' without an opening '{'"));
-        } else if ch == '[' {
-            chars.next();
-            let mut key = String::new();
-            while let Some(&c) = chars.peek() {
-                if c.is_ascii_alphanumeric() || c == '_' {
-                    key.push(c);
-                    chars.next();
-                } else {
-                    break;
-                }
-            }
-            let bad = |key: &str| ParseError::new(format!("tag [{key} …] is not written [Key \"value\"]"));
-            while chars.peek().is_some_and(|c| c.is_whitespace()) {
-                chars.next();
-            }
-            if key.is_empty() || chars.next() != Some('"') {
-                return Err(bad(&key));
-            }
-            let mut value = String::new();
-            loop {
-                match chars.next() {
-                    Some('"') => break,
-                    Some('\\') => value.push(chars.next().ok_or_else(|| bad(&key))?),
-                    Some(c) => value.push(c),
-                    None => return Err(bad(&key)),
-                }
-            }
-            while chars.peek().is_some_and(|c| c.is_whitespace()) {
-                chars.next();
-            }
-            if chars.next() != Some(']') {
-                return Err(bad(&key));
-            }
-            items.push(Item::Tag(key, value));
-        } else {
-            let mut word = String::new();
-            while let Some(&c) = chars.peek() {
-                if c.is_whitespace() || matches!(c, '{' | '}' | '[') {
-                    break;
-                }
-                word.push(c);
-                chars.next();
-            }
-            items.push(Item::Word(word));
-        }
-    }
-    Ok(items)
-}
-
-const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
-
 /// Reads a record of spec §10.4 and replays it. Option tags set the options (missing ones keep
 /// their defaults) and must come before the first move; move numbers must count the pairs; the
 /// result token, if present, ends the record and must agree with the replayed game. Errors name
 /// the move.
 pub fn parse_record(text: &str) -> Result<InchwormRecord, ParseError> {
-    let items = lex(text)?;
     let mut options = InchwormOptions::default();
     let mut tags = Vec::new();
     let mut moves: Vec<String> = Vec::new();
     let mut result: Option<String> = None;
-    for item in items {
-        if let Some(r) = &result {
+    for item in lex_record(text)? {
+        // Only comments may follow the result token.
+        if let (Some(r), false) = (&result, matches!(item.piece, RecordPiece::Comment(_))) {
             return Err(ParseError::new(format!("the record goes on after its result token '{r}'")));
         }
-        match item {
-            Item::Tag(key, value) => {
-                if let Some((_, option)) = OPTION_TAGS.iter().find(|(tag, _)| tag.eq_ignore_ascii_case(&key)) {
+        match item.piece {
+            RecordPiece::Tag { key, value, quoted } => {
+                if !quoted {
+                    return Err(ParseError::new(format!("tag [{key} …] is not written [Key \"value\"]")));
+                }
+                if let Some((_, option)) = OPTION_TAGS.iter().find(|(tag, _)| tag.eq_ignore_ascii_case(key)) {
                     if !moves.is_empty() {
                         return Err(ParseError::new(format!("tag [{key}] comes after the moves; tags go first")));
                     }
@@ -208,35 +124,26 @@ pub fn parse_record(text: &str) -> Result<InchwormRecord, ParseError> {
                 } else if key == "Game" && value != "Inchworm" {
                     return Err(ParseError::new(format!("this is a record of '{value}', not of Inchworm")));
                 } else {
-                    tags.push((key, value));
+                    tags.push((key.to_string(), value));
                 }
             }
-            Item::Word(word) if RESULTS.contains(&word.as_str()) => result = Some(word),
-            Item::Word(word) => {
-                let digits = word.find(|c: char| !c.is_ascii_digit()).unwrap_or(word.len());
-                if digits == 0 {
-                    moves.push(word);
-                    continue;
-                }
-                let rest = &word[digits..];
-                let dots = rest.find(|c: char| c != '.').unwrap_or(rest.len());
-                if dots == 0 {
-                    return Err(ParseError::new(format!("'{word}' is neither a move number like 3. nor an action")));
-                }
+            RecordPiece::Comment(_) => {}
+            RecordPiece::Result(marker) => result = Some(marker.to_string()),
+            RecordPiece::MoveNumber { number, dots, attempt } => {
                 let expected = moves.len() / 2 + 1;
                 let white_next = moves.len() % 2 == 1;
-                let ok = word[..digits].parse::<usize>().ok() == Some(expected) && (dots >= 3) == white_next;
-                if !ok {
+                if attempt.is_some() || number as usize != expected || (dots >= 3) != white_next {
                     let want = if white_next { format!("{expected}...") } else { format!("{expected}.") };
+                    let written = format!("{number}{}", ".".repeat(dots));
                     return Err(ParseError::new(format!(
-                        "move number '{}' is out of place; the next move is {want}",
-                        &word[..digits + dots]
+                        "move number '{written}' is out of place; the next move is {want}"
                     )));
                 }
-                if dots < rest.len() {
-                    moves.push(rest[dots..].to_string());
-                }
             }
+            RecordPiece::Token(word) if word.starts_with(|c: char| c.is_ascii_digit()) => {
+                return Err(ParseError::new(format!("'{word}' is neither a move number like 3. nor an action")));
+            }
+            RecordPiece::Token(word) => moves.push(word.to_string()),
         }
     }
     let mut position = Position::new(&options);

@@ -3,11 +3,11 @@
 
 use super::position::bit;
 use super::{Position, Topology};
-use crate::rules::{BoardView, Counter, HintMark, Layout, Notation, PieceView, Side};
+use crate::rules::{BoardView, Counter, DrawBoard, HintMark, Layout, Notation, PieceView, Side};
 
-impl Position {
+impl DrawBoard for Position {
     /// The game-neutral picture of this position.
-    pub fn view(&self) -> BoardView {
+    fn board_view(&self) -> BoardView {
         let mut cells = BoardView::grid_cells(8, 8, |f, r| self.cell_name((r * 8 + f) as u16));
         let chosen: Vec<u8> =
             self.pending_spread().map(<[u8]>::to_vec).or_else(|| self.pending_collect()).unwrap_or_default();
@@ -38,7 +38,9 @@ impl Position {
         let wraps = BoardView::grid_wraps(8, 8, topology != Topology::Flat, topology == Topology::Torus);
         BoardView { layout: Layout::Squares { width: 8, height: 8 }, cells, counters, wraps }
     }
+}
 
+impl Position {
     /// The cells of every group (either colour) with a single liberty left: one stone on it
     /// captures the group (spec §7).
     pub fn groups_in_danger(&self) -> u64 {
@@ -63,16 +65,15 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Rules;
+    use crate::rules::position_after;
 
     #[test]
     fn the_view_shows_drops_and_stocks() {
-        let mut pos = Position::new(&Default::default());
-        pos.play_record_token("Dd4").unwrap();
-        let v = pos.view();
-        let d4 = v.cells.iter().find(|c| c.name == "d4").unwrap();
+        let pos: Position = position_after(&[], &["Dd4"]);
+        let v = pos.board_view();
+        let d4 = v.cell_named("d4").unwrap();
         assert_eq!(d4.piece.as_ref().map(|p| (p.owner, p.height())), Some((Some(Side::First), 1)));
-        assert_eq!(v.cells.iter().filter(|c| c.piece.is_some()).count(), 1);
+        assert_eq!(v.occupied_count(), 1);
         let stock = v.counters.iter().find(|c| c.side == Some(Side::First) && c.label == "stock").unwrap();
         assert_eq!(stock.value, pos.stock(Side::First).to_string());
         assert!(v.wraps.is_empty(), "the flat board does not wrap");
@@ -86,8 +87,8 @@ mod tests {
         let text = "......../......../......../W1......./B1W1....../W1......./......../........ w 24 22 0 0 0 0";
         let cylinder = super::super::InchwormOptions::from_pairs([("topology", "cylinder")]).unwrap();
         let pos = Position::parse_position(&cylinder, text).unwrap();
-        let v = pos.view();
-        let hint = |v: &BoardView, name: &str| v.cells.iter().find(|c| c.name == name).unwrap().marks.hint;
+        let v = pos.board_view();
+        let hint = |v: &BoardView, name: &str| v.cell_named(name).unwrap().marks.hint;
         assert_eq!(hint(&v, "a4"), Some(HintMark::InDanger));
         for name in ["a5", "b4", "a3"] {
             assert_eq!(hint(&v, name), None, "{name} has liberties to spare");
@@ -96,6 +97,6 @@ mod tests {
         let h4_to_a4 = v.wraps.iter().find(|w| v.cells[w.from as usize].name == "h4" && w.dx > 0.0).unwrap();
         assert_eq!(v.cells[h4_to_a4.to as usize].name, "a4");
         let torus = super::super::InchwormOptions::from_pairs([("topology", "torus")]).unwrap();
-        assert_eq!(Position::parse_position(&torus, text).unwrap().view().wraps.len(), 32);
+        assert_eq!(Position::parse_position(&torus, text).unwrap().board_view().wraps.len(), 32);
     }
 }

@@ -4,7 +4,7 @@
 use super::{Position, RecordResult, RedStoneOptions, format_record, parse_record};
 use crate::games::About;
 use crate::rules::Rules;
-use crate::rules::{BoardView, Illustration, Notation, ParseError, RulesHelp, Tone};
+use crate::rules::{Illustration, Notation, ParseError, RulesHelp, Tone};
 
 impl About for Position {
     const NAME: &'static str = "Red Stone";
@@ -18,12 +18,14 @@ impl About for Position {
         "Black has placed the first stone. Swap to take it as yours (you play Black and the other player White), or keep White and place a stone.",
     );
 
-    fn board_view(&self) -> BoardView {
-        self.view()
-    }
-
     fn decision_words(token: &str, mover: &str) -> Option<String> {
-        red_stone_words(token, mover)
+        if token.eq_ignore_ascii_case("swap") {
+            return Some("Swap colours (take Black's stone)".into());
+        }
+        match token.strip_suffix('*') {
+            Some(point) => Some(format!("Red stone on {point}")),
+            None => Some(format!("{mover} stone on {token}")),
+        }
     }
 
     fn is_record_text(text: &str) -> bool {
@@ -82,13 +84,3 @@ const ILLUSTRATIONS: &[Illustration] = &[
         play: "A1*",
     },
 ];
-
-fn red_stone_words(token: &str, mover: &str) -> Option<String> {
-    if token.eq_ignore_ascii_case("swap") {
-        return Some("Swap colours (take Black's stone)".into());
-    }
-    match token.strip_suffix('*') {
-        Some(point) => Some(format!("Red stone on {point}")),
-        None => Some(format!("{mover} stone on {token}")),
-    }
-}

@@ -8,6 +8,7 @@ use super::position::Stone;
 use super::resolve::end_of_game;
 use crate::rules::{
     Cell, Effects, FileLetters, Notation, ParseError, PlayError, RecordError, Rules, Side, cell_name, parse_cell,
+    split_ranks, write_ranks,
 };
 
 impl Position {
@@ -64,13 +65,7 @@ impl Position {
 
 impl Notation for Position {
     const SLUG: &'static str = "red-stone";
-
-    fn side_name(side: Side) -> &'static str {
-        match side {
-            Side::First => "b",
-            Side::Second => "w",
-        }
-    }
+    const SIDE_LETTERS: [&'static str; 2] = ["b", "w"];
 
     fn cell_name(&self, cell: Cell) -> String {
         self.name(cell)
@@ -99,20 +94,40 @@ impl Notation for Position {
         }
     }
 
+    /// Reads `<row N>/…/<row 1> <b|w> [swap]` and checks the invariants of the spec.
     fn parse_position(options: &RedStoneOptions, text: &str) -> Result<Position, ParseError> {
-        parse_position_text(options, text)
+        let fields: Vec<&str> = text.split_whitespace().collect();
+        let (rows, side, swap) = match fields[..] {
+            [rows, side] => (rows, side, None),
+            [rows, side, swap] => (rows, side, Some(swap)),
+            _ => {
+                return Err(ParseError::new(format!(
+                    "a position is '<rows top to bottom, separated by />  <b|w>  [swap]', got '{}'",
+                    text.trim()
+                )));
+            }
+        };
+        let mut pos = Position::new(options);
+        pos.read_rows(rows)?;
+        pos.to_move = Position::side_from_letter(&side.to_ascii_lowercase())
+            .ok_or_else(|| ParseError::new(format!("the side to move is b or w, not '{side}'")))?;
+        if let Some(swap) = swap {
+            if !swap.eq_ignore_ascii_case("swap") {
+                return Err(ParseError::new(format!("the optional third field is 'swap', not '{swap}'")));
+            }
+            pos.swap_open = true;
+        }
+        pos.rebuild_groups();
+        pos.check_read_position()?;
+        pos.hash = pos.compute_hash();
+        Ok(pos)
     }
 
     fn format_position(&self) -> String {
         let mut s = String::with_capacity((self.size + 1) * self.size + 8);
-        for y in (0..self.size).rev() {
-            for x in 0..self.size {
-                s.push(self.stone(((y + 1) * self.stride + x + 1) as u16).symbol());
-            }
-            if y > 0 {
-                s.push('/');
-            }
-        }
+        write_ranks(&mut s, self.size, self.size, |out, x, y| {
+            out.push(self.stone(((y + 1) * self.stride + x + 1) as u16).symbol());
+        });
         s.push(' ');
         s.push_str(Self::side_name(self.to_move));
         if self.swap_open {
@@ -142,95 +157,79 @@ impl Notation for Position {
     }
 }
 
-/// Reads `<row N>/…/<row 1> <b|w> [swap]` and checks the invariants of the spec.
-fn parse_position_text(options: &RedStoneOptions, text: &str) -> Result<Position, ParseError> {
-    let size = options.size as usize;
-    let fields: Vec<&str> = text.split_whitespace().collect();
-    if !(2..=3).contains(&fields.len()) {
-        return Err(ParseError::new(format!(
-            "a position is '<rows top to bottom, separated by />  <b|w>  [swap]', got '{}'",
-            text.trim()
-        )));
-    }
-    let rows: Vec<&str> = fields[0].split('/').collect();
-    if rows.len() != size {
-        return Err(ParseError::new(format!(
-            "the position has {} rows but the board is {size}×{size} (set the option size={})",
-            rows.len(),
-            rows.len()
-        )));
-    }
-    let mut pos = Position::empty(options);
-    for (i, row) in rows.iter().enumerate() {
-        let y = size - 1 - i;
-        if row.chars().count() != size {
-            return Err(ParseError::new(format!(
-                "row {} has {} points but the board is {size} wide",
-                y + 1,
-                row.chars().count()
-            )));
-        }
-        for (x, ch) in row.chars().enumerate() {
-            let stone = match ch.to_ascii_uppercase() {
-                '.' => Stone::Empty,
-                'X' => Stone::Black,
-                'O' => Stone::White,
-                'R' => Stone::Red,
-                _ => {
-                    return Err(ParseError::new(format!(
-                        "'{ch}' on row {} is not a point: use . (empty), X (black), O (white) or R (red)",
-                        y + 1
-                    )));
-                }
-            };
-            pos.board[(y + 1) * pos.stride + x + 1].stone = stone;
-        }
-    }
-    pos.to_move = match fields[1] {
-        "b" | "B" => Side::First,
-        "w" | "W" => Side::Second,
-        other => return Err(ParseError::new(format!("the side to move is b or w, not '{other}'"))),
-    };
-    if let Some(extra) = fields.get(2) {
-        if !extra.eq_ignore_ascii_case("swap") {
-            return Err(ParseError::new(format!("the optional third field is 'swap', not '{extra}'")));
-        }
-        pos.swap_open = true;
-    }
-    pos.rebuild_groups();
-
-    if let Some(group) = pos.groups().into_iter().find(|g| g.liberties.is_empty()) {
-        let names: Vec<String> = group.stones.iter().map(|&c| pos.name(c)).collect();
-        return Err(ParseError::new(format!(
-            "the {} group {} has no liberty; between moves every group keeps at least one",
-            colour_name(group.colour),
-            names.join(" ")
-        )));
-    }
-    let [black, white] = pos.stones;
-    let white_to_move = pos.to_move == Side::Second;
-    if pos.swap_open && !(black == 1 && white == 0 && pos.reds == 0 && white_to_move) {
-        return Err(ParseError::new(
-            "'swap' means White may answer Black's first stone: the board must hold exactly one black stone and White must be to move",
-        ));
-    }
-    if black == 0 || white == 0 {
-        if pos.reds > 0 {
-            // Red stones exist only once both colours have placed, so a missing colour means the
-            // game ended with the last red stone, placed by the side that does not move next.
-            pos.result = end_of_game(pos.to_move.opponent(), pos.stones);
-        } else {
-            // Black's first stone is the only stone a game can have before White's first one.
-            let opening = white == 0 && black == u16::from(white_to_move);
-            if !opening {
-                return Err(ParseError::new(
-                    "a colour can have no stones only at the start (an empty board with Black to move, or one black stone with White to move) or after a red stone ended the game",
-                ));
+impl Position {
+    /// Puts the stones of the rows field (the top row first) on the empty board.
+    fn read_rows(&mut self, field: &str) -> Result<(), ParseError> {
+        let size = self.size;
+        let rows = split_ranks(field, size).map_err(|_| {
+            let found = field.split('/').count();
+            ParseError::new(format!(
+                "the position has {found} rows but the board is {size}×{size} (set the option size={found})"
+            ))
+        })?;
+        for (y, row) in rows {
+            if row.chars().count() != size {
+                return Err(ParseError::new(format!(
+                    "row {} has {} points but the board is {size} wide",
+                    y + 1,
+                    row.chars().count()
+                )));
+            }
+            for (x, ch) in row.chars().enumerate() {
+                let stone = match ch.to_ascii_uppercase() {
+                    '.' => Stone::Empty,
+                    'X' => Stone::Black,
+                    'O' => Stone::White,
+                    'R' => Stone::Red,
+                    _ => {
+                        return Err(ParseError::new(format!(
+                            "'{ch}' on row {} is not a point: use . (empty), X (black), O (white) or R (red)",
+                            y + 1
+                        )));
+                    }
+                };
+                self.board[(y + 1) * self.stride + x + 1].stone = stone;
             }
         }
+        Ok(())
     }
-    pos.hash = pos.compute_hash();
-    Ok(pos)
+
+    /// The invariants a position text must keep (§6.4): every group has a liberty, `swap` only
+    /// right after Black's first stone, and a colour lacks stones only at the start or after a
+    /// red stone ended the game (then the result is recomputed).
+    fn check_read_position(&mut self) -> Result<(), ParseError> {
+        if let Some(group) = self.groups().into_iter().find(|g| g.liberties.is_empty()) {
+            let names: Vec<String> = group.stones.iter().map(|&c| self.name(c)).collect();
+            return Err(ParseError::new(format!(
+                "the {} group {} has no liberty; between moves every group keeps at least one",
+                colour_name(group.colour),
+                names.join(" ")
+            )));
+        }
+        let [black, white] = self.stones;
+        let white_to_move = self.to_move == Side::Second;
+        if self.swap_open && !(black == 1 && white == 0 && self.reds == 0 && white_to_move) {
+            return Err(ParseError::new(
+                "'swap' means White may answer Black's first stone: the board must hold exactly one black stone and White must be to move",
+            ));
+        }
+        if black == 0 || white == 0 {
+            if self.reds > 0 {
+                // Red stones exist only once both colours have placed, so a missing colour means
+                // the game ended with the last red stone, placed by the side that does not move next.
+                self.result = end_of_game(self.to_move.opponent(), self.stones);
+            } else {
+                // Black's first stone is the only stone a game can have before White's first one.
+                let opening = white == 0 && black == u16::from(white_to_move);
+                if !opening {
+                    return Err(ParseError::new(
+                        "a colour can have no stones only at the start (an empty board with Black to move, or one black stone with White to move) or after a red stone ended the game",
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 impl std::fmt::Display for Position {

@@ -46,13 +46,9 @@ impl GameOptions for RedStoneOptions {
 
     fn set(&mut self, key: &str, value: &str) -> Result<(), OptionError> {
         if !key.trim().eq_ignore_ascii_case("size") {
-            return Err(OptionError::UnknownKey { key: key.to_string(), known: "size".to_string() });
+            return Err(OptionError::unknown_key(key, SPECS));
         }
-        let bad = |reason: &str| OptionError::BadValue {
-            key: "size".to_string(),
-            value: value.to_string(),
-            reason: reason.to_string(),
-        };
+        let bad = |reason: &str| OptionError::bad_value("size", value, reason);
         // "11x11" is how players often write a board size; accept it when both sides agree.
         let text = value.trim().to_ascii_lowercase();
         let number = match text.split_once('x') {

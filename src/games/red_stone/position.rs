@@ -8,7 +8,8 @@
 //! legality rule of §4.3 needs. Nothing is recomputed by flood fill on the hot path.
 
 use super::options::RedStoneOptions;
-use crate::rules::{Cell, Side};
+use super::record::RecordResult;
+use crate::rules::{Cell, Rules, Side, splitmix64_nth};
 
 /// What occupies a board point.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -161,14 +162,14 @@ pub(crate) struct Slot {
 }
 
 impl Slot {
-    const EMPTY: Slot = Slot {
+    pub(super) const EMPTY: Slot = Slot {
         stone: Stone::Empty,
         group: 0,
         next: 0,
         size: 0,
         libs: Liberties { count: 0, sum: 0, sum_sq: 0, single: false },
     };
-    const BORDER: Slot = Slot { stone: Stone::Border, ..Slot::EMPTY };
+    pub(super) const BORDER: Slot = Slot { stone: Stone::Border, ..Slot::EMPTY };
 }
 
 /// What `place` left for the later phases of the same move.
@@ -227,17 +228,12 @@ const ZOBRIST_POINTS: usize = MAX_PADDED * 3;
 const MAX_PADDED: usize = 21 * 21;
 static ZOBRIST: [u64; ZOBRIST_POINTS + 2] = zobrist_table();
 
+/// The keys are the outputs of one seeded SplitMix64 stream, in order.
 const fn zobrist_table() -> [u64; ZOBRIST_POINTS + 2] {
     let mut table = [0u64; ZOBRIST_POINTS + 2];
-    let mut state: u64 = 0x5EED_0F2E_D570_AE11;
     let mut i = 0;
     while i < table.len() {
-        // splitmix64
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        table[i] = z ^ (z >> 31);
+        table[i] = splitmix64_nth(0x5EED_0F2E_D570_AE11, i as u64);
         i += 1;
     }
     table
@@ -247,32 +243,6 @@ const ZOBRIST_WHITE_TO_MOVE: u64 = ZOBRIST[ZOBRIST_POINTS];
 const ZOBRIST_SWAP_OPEN: u64 = ZOBRIST[ZOBRIST_POINTS + 1];
 
 impl Position {
-    /// The empty board for these options, Black to move.
-    pub fn empty(options: &RedStoneOptions) -> Position {
-        let size = options.size as usize;
-        let stride = size + 2;
-        let mut board = vec![Slot::BORDER; stride * stride];
-        for y in 0..size {
-            for x in 0..size {
-                board[(y + 1) * stride + x + 1] = Slot::EMPTY;
-            }
-        }
-        Position {
-            options: *options,
-            size,
-            stride,
-            board,
-            to_move: Side::First,
-            swap_open: false,
-            swapped: false,
-            stones: [0, 0],
-            reds: 0,
-            result: None,
-            hash: 0,
-            pending: Pending::Nothing,
-        }
-    }
-
     /// Points per side.
     pub fn size(&self) -> usize {
         self.size
@@ -301,10 +271,7 @@ impl Position {
 
     /// The `result:` line of a game record (§6.3), e.g. `B+ annihilation`, once the game is over.
     pub fn record_result(&self) -> Option<String> {
-        self.result.map(|(winner, reason)| {
-            let colour = if winner == Side::First { 'B' } else { 'W' };
-            format!("{colour}+ {}", reason.record_name())
-        })
+        RecordResult::of(self).map(|r| r.text())
     }
 
     /// Black or white stones of `side` on the board.
@@ -550,7 +517,7 @@ impl Position {
 
     /// Rebuilds every group, liberty and count from the stones alone (after reading a text).
     pub(crate) fn rebuild_groups(&mut self) {
-        let mut fresh = Position::empty(&self.options);
+        let mut fresh = Position::new(&self.options);
         for at in self.points() {
             if self.stone(at) == Stone::Red {
                 fresh.board[at as usize].stone = Stone::Red;

@@ -4,7 +4,7 @@
 
 use super::options::RedStoneOptions;
 use super::position::{EndReason, Position};
-use crate::rules::{GameOptions, Notation, ParseError, Rules, Side};
+use crate::rules::{GameOptions, Notation, ParseError, RecordItem, RecordPiece, Rules, Side, lex_record};
 
 /// Why a recorded game ended: by the rules (§5) or by resignation (decision D13).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -28,7 +28,7 @@ impl RecordResult {
 
     /// The text of the `result:` line (`B+ annihilation`, `W+ resignation`).
     pub fn text(&self) -> String {
-        let colour = if self.winner == Side::First { 'B' } else { 'W' };
+        let colour = Position::side_name(self.winner).to_ascii_uppercase();
         let reason = match self.reason {
             RecordReason::Rules(r) => r.record_name(),
             RecordReason::Resignation => "resignation",
@@ -47,11 +47,7 @@ impl RecordResult {
         };
         let lower = text.trim().to_ascii_lowercase();
         let (colour, reason) = lower.split_once('+').ok_or_else(bad)?;
-        let winner = match colour.trim() {
-            "b" => Side::First,
-            "w" => Side::Second,
-            _ => return Err(bad()),
-        };
+        let winner = Position::side_from_letter(colour.trim()).ok_or_else(bad)?;
         let reason = match reason.trim() {
             "annihilation" => RecordReason::Rules(EndReason::Annihilation),
             "double-annihilation" => RecordReason::Rules(EndReason::DoubleAnnihilation),
@@ -113,17 +109,24 @@ pub fn format_record(
 /// Splits the `moves:` value into tokens, checking the numbers `1.`, `2.`, … before each.
 fn parse_moves(text: &str) -> Result<Vec<String>, ParseError> {
     let mut tokens = Vec::new();
-    let mut words = text.split_whitespace();
-    while let Some(word) = words.next() {
+    let mut items = lex_record(text).map_err(|e| ParseError::new(format!("moves: {e}")))?.into_iter();
+    while let Some(item) = items.next() {
         let k = tokens.len() + 1;
-        let number = word.strip_suffix('.').and_then(|n| n.parse::<usize>().ok());
-        if number != Some(k) {
+        let numbered =
+            matches!(item.piece, RecordPiece::MoveNumber { number, dots: 1, attempt: None } if number as usize == k);
+        let written = text[item.span.start..].split_whitespace().next().unwrap_or_default();
+        if !numbered || items.as_slice().first().is_some_and(|next| next.glued) {
             return Err(ParseError::new(format!(
-                "moves: expected the move number '{k}.' but found '{word}' (moves are written '1. C3 2. swap …')"
+                "moves: expected the move number '{k}.' but found '{written}' (moves are written '1. C3 2. swap …')"
             )));
         }
-        let token = words.next().ok_or_else(|| ParseError::new(format!("moves: move number {k} has no move")))?;
-        tokens.push(token.to_string());
+        match items.next() {
+            Some(RecordItem { piece: RecordPiece::Token(token), .. }) => tokens.push(token.to_string()),
+            Some(other) => {
+                return Err(ParseError::new(format!("moves: '{}' is not a move", &text[other.span])));
+            }
+            None => return Err(ParseError::new(format!("moves: move number {k} has no move"))),
+        }
     }
     Ok(tokens)
 }

@@ -1,13 +1,14 @@
-//! The named phases of a Red Stone move: `place` → `capture_sweep` → `end_check` (no cascade:
-//! removal is one simultaneous sweep, §4.4). `Rules::play` is their composition.
+//! Red Stone's rules (`Rules`): the named phases of a move, `place` → `capture_sweep` →
+//! `end_check` (no cascade: removal is one simultaneous sweep, §4.4).
 //!
 //! Effect waves: wave 0 is the placed stone (or the swap), wave 1 every group removed by a red
 //! stone — all in the same wave because they leave at the same time — and wave 2 the end of the
 //! game.
 
 use super::moves::Move;
-use super::position::{EndReason, Pending, Position, Stone};
-use crate::rules::{Effect, EffectKind, Effects, Outcome, PlayError, Side};
+use super::options::RedStoneOptions;
+use super::position::{EndReason, Pending, Position, Slot, Stone};
+use crate::rules::{EffectKind, EffectSink, Outcome, PlayError, Rules, Side, Status, ToMove};
 
 /// The wave of the placement itself.
 const WAVE_PLACE: u16 = 0;
@@ -16,79 +17,123 @@ const WAVE_REMOVE: u16 = 1;
 /// The wave of the game-over announcement.
 const WAVE_END: u16 = 2;
 
-impl Position {
-    /// Phase 1: checks the move and puts the stone down (or takes the swap). Nothing is removed
-    /// yet: after a red stone the board is the B′ of §4.3, with the bounded groups still on it.
-    pub(crate) fn place_phase(&mut self, m: &Move) -> Result<Effects, PlayError> {
-        if let Some(reason) = self.why_illegal(m) {
-            return Err(PlayError::new(reason));
+impl Rules for Position {
+    type Move = Move;
+    type Options = RedStoneOptions;
+
+    /// The empty board, Black to move.
+    fn new(options: &RedStoneOptions) -> Self {
+        let size = options.size as usize;
+        let stride = size + 2;
+        let mut board = vec![Slot::BORDER; stride * stride];
+        for y in 0..size {
+            for x in 0..size {
+                board[(y + 1) * stride + x + 1] = Slot::EMPTY;
+            }
         }
+        let mut pos = Position {
+            options: *options,
+            size,
+            stride,
+            board,
+            to_move: Side::First,
+            swap_open: false,
+            swapped: false,
+            stones: [0, 0],
+            reds: 0,
+            result: None,
+            hash: 0,
+            pending: Pending::Nothing,
+        };
+        pos.hash = pos.compute_hash();
+        pos
+    }
+
+    fn options(&self) -> &RedStoneOptions {
+        &self.options
+    }
+
+    fn to_move(&self) -> Option<ToMove> {
+        self.result.is_none().then_some(ToMove::One(self.to_move))
+    }
+
+    fn status(&self) -> Status {
+        match self.result {
+            None => Status::Ongoing,
+            Some((winner, _)) => Status::Over(Outcome::Winner(winner)),
+        }
+    }
+
+    fn legal_moves(&self, out: &mut Vec<Move>) {
+        self.generate(out);
+    }
+
+    fn mover(&self, _m: &Move) -> Side {
+        self.to_move
+    }
+
+    fn check(&self, m: &Move) -> Result<(), PlayError> {
+        self.why_illegal(m).map_or(Ok(()), |reason| Err(PlayError::new(reason)))
+    }
+
+    fn is_legal(&self, m: &Move) -> bool {
+        self.legal_fast(m)
+    }
+
+    /// Phase 1: puts the stone down (or takes the swap). Nothing is removed yet: after a red
+    /// stone the board is the B′ of §4.3, with the bounded groups still on it.
+    fn place(&mut self, m: &Move, effects: &mut impl EffectSink) {
         let by = self.to_move;
-        let effect = match *m {
+        match *m {
             Move::Swap => {
                 self.pending = Pending::Swapped;
-                EffectKind::PieSwap { by }
+                effects.emit(WAVE_PLACE, || EffectKind::PieSwap { by });
             }
             Move::Place { at: cell, red } => {
-                let at = self.padded(cell).expect("why_illegal checked the point");
+                let Some(at) = self.padded(cell) else { return };
                 self.put_stone(at, red);
                 let piece = if red { Stone::Red } else { Stone::of(by) };
-                EffectKind::Placed { cell, by, piece: piece.symbol(), count: 1 }
+                effects.emit(WAVE_PLACE, || EffectKind::Placed { cell, by, piece: piece.symbol(), count: 1 });
             }
-        };
-        Ok(vec![Effect::new(WAVE_PLACE, effect)])
+        }
     }
 
     /// Phase 2: after a red stone, removes every group left without liberties, all at once.
-    pub(crate) fn capture_sweep_phase(&mut self) -> Effects {
-        let Pending::Placed { at, red: true } = self.pending else { return Effects::new() };
+    fn capture_sweep(&mut self, effects: &mut impl EffectSink) {
+        let Pending::Placed { at, red: true } = self.pending else { return };
         let (groups, n) = self.bounded_around(at);
         let by = self.to_move;
-        let effects = groups[..n]
-            .iter()
-            .map(|&g| {
+        for &g in &groups[..n] {
+            effects.emit(WAVE_REMOVE, || {
                 let mut cells: Vec<_> = self.group_stones(g).into_iter().map(|s| self.public(s)).collect();
                 cells.sort_unstable();
-                Effect::new(WAVE_REMOVE, EffectKind::Captured { cells, by })
-            })
-            .collect();
+                EffectKind::Captured { cells, by }
+            });
+        }
         self.remove_groups(&groups[..n]);
-        effects
     }
 
     /// Phase 4: decides whether the game ended (only a red stone can end it, §5) and whose
     /// decision is next; opens or closes the pie offer.
-    pub(crate) fn end_check_phase(&mut self) -> Effects {
-        let mut effects = Effects::new();
+    fn end_check(&mut self, effects: &mut impl EffectSink) {
         if let Some((winner, _)) = self.finish_turn() {
-            effects.push(Effect::new(WAVE_END, EffectKind::GameOver { outcome: Outcome::Winner(winner) }));
-        } else if !self.has_legal_move() {
-            // Impossible by §4.7; decision D10 keeps release builds from hanging if it ever happens.
+            effects.emit(WAVE_END, || EffectKind::GameOver { outcome: Outcome::Winner(winner) });
+        } else if effects.records() && !self.has_legal_move() {
+            // Impossible by §4.7; decision D10 keeps release builds from hanging if it ever
+            // happens. Search keeps no effects and skips this scan: it would find no move anyway.
             debug_assert!(false, "no legal placement in a running game");
             let winner = self.to_move.opponent();
             self.result = Some((winner, EndReason::NoLegalPlacement));
-            effects.push(Effect::new(WAVE_END, EffectKind::GameOver { outcome: Outcome::Winner(winner) }));
+            effects.emit(WAVE_END, || EffectKind::GameOver { outcome: Outcome::Winner(winner) });
         }
-        effects
     }
 
-    /// The whole move without checks or effects, for search and playouts.
-    #[inline]
-    pub(crate) fn play_fast(&mut self, m: &Move) {
-        match *m {
-            Move::Swap => self.pending = Pending::Swapped,
-            Move::Place { at: cell, red } => {
-                let Some(at) = self.padded(cell) else { return };
-                self.put_stone(at, red);
-                if red {
-                    let (groups, n) = self.bounded_around(at);
-                    self.remove_groups(&groups[..n]);
-                }
-            }
-        }
-        self.finish_turn();
+    fn zobrist(&self) -> u64 {
+        self.hash
     }
+}
 
+impl Position {
     fn put_stone(&mut self, at: u16, red: bool) {
         if red {
             self.put_red(at);

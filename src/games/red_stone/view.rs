@@ -1,11 +1,11 @@
 //! The board as the app draws it: stones on the points of a Go grid, and the stone counts.
 
 use super::{Position, Stone};
-use crate::rules::{BoardView, Cell, Counter, HintMark, Layout, PieceView, Side};
+use crate::rules::{BoardView, Cell, Counter, DrawBoard, HintMark, Layout, PieceView, Side};
 
-impl Position {
+impl DrawBoard for Position {
     /// The game-neutral picture of this position.
-    pub fn view(&self) -> BoardView {
+    fn board_view(&self) -> BoardView {
         let n = self.size();
         let mut cells = BoardView::grid_cells(n, n, |x, y| self.name((y * n + x) as crate::rules::Cell));
         for c in &mut cells {
@@ -63,19 +63,16 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{GameOptions, Notation, Rules};
+    use crate::rules::{GameOptions, Notation, position_after};
 
     #[test]
     fn the_view_shows_each_stone_on_its_point() {
-        let opts = super::super::RedStoneOptions::from_pairs([("size", "5")]).unwrap();
-        let mut pos = Position::new(&opts);
-        pos.play_record_token("C3").unwrap();
-        let v = pos.view();
+        let v = position_after::<Position>(&[("size", "5")], &["C3"]).board_view();
         assert_eq!(v.cells.len(), 25);
-        let c3 = v.cells.iter().find(|c| c.name == "C3").unwrap();
+        let c3 = v.cell_named("C3").unwrap();
         assert_eq!(c3.piece, Some(PieceView::stone(Some(Side::First))));
         assert_eq!((c3.x, c3.y), (2.0, 2.0));
-        assert_eq!(v.cells.iter().filter(|c| c.piece.is_some()).count(), 1);
+        assert_eq!(v.occupied_count(), 1);
     }
 
     #[test]
@@ -84,8 +81,8 @@ mod tests {
         // E1 is a black eye; white {B3, B4, B5} has four liberties.
         let opts = super::super::RedStoneOptions::from_pairs([("size", "5")]).unwrap();
         let pos = Position::parse_position(&opts, ".OXO./.OXO./.O.XR/.XOOR/..XX. w").unwrap();
-        let v = pos.view();
-        let hint = |name: &str| v.cells.iter().find(|c| c.name == name).unwrap().marks.hint;
+        let v = pos.board_view();
+        let hint = |name: &str| v.cell_named(name).unwrap().marks.hint;
         for name in ["C4", "C5", "D3", "C2", "D2"] {
             assert_eq!(hint(name), Some(HintMark::InDanger), "{name}");
         }
@@ -96,7 +93,7 @@ mod tests {
         assert_eq!(hint("C3"), None, "a contested point is no eye");
         assert_eq!(hint("A1"), None, "not isolated");
         // S4: three black eyes on file A, three white eyes on file D.
-        let s4 = Position::parse_position(&opts, ".XO.O/XXOOO/.XO.O/XXOOO/.XO.O b").unwrap().view();
+        let s4 = Position::parse_position(&opts, ".XO.O/XXOOO/.XO.O/XXOOO/.XO.O b").unwrap().board_view();
         let eyes: Vec<(String, Option<HintMark>)> =
             s4.cells.iter().filter(|c| c.piece.is_none()).map(|c| (c.name.clone(), c.marks.hint)).collect();
         for (name, mark) in eyes {
@@ -104,8 +101,8 @@ mod tests {
             assert_eq!(mark, Some(HintMark::Eye(Some(want))), "{name}");
         }
         // A red eye: every neighbour red.
-        let red = Position::parse_position(&opts, ".R.../R..../...../...../..... b").unwrap().view();
-        let a5 = red.cells.iter().find(|c| c.name == "A5").unwrap();
+        let red = Position::parse_position(&opts, ".R.../R..../...../...../..... b").unwrap().board_view();
+        let a5 = red.cell_named("A5").unwrap();
         assert_eq!(a5.marks.hint, Some(HintMark::Eye(None)));
     }
 }

@@ -3,7 +3,7 @@
 
 use super::{Position, ThrongsOptions, format_record, parse_record};
 use crate::games::About;
-use crate::rules::{BoardView, Illustration, ParseError, RulesHelp, Tone};
+use crate::rules::{Illustration, ParseError, RulesHelp, Tone};
 
 impl About for Position {
     const NAME: &'static str = "Throngs";
@@ -17,30 +17,44 @@ impl About for Position {
     const PIE_TEXT: Option<&'static str> =
         Some("Your opponent laid out the opening. Take the colour you think is better: Black moves next.");
 
-    fn board_view(&self) -> BoardView {
-        self.view()
-    }
-
-    fn decision_words(token: &str, mover: &str) -> Option<String> {
-        let _ = mover;
-        throngs_words(token)
-    }
-
-    fn is_record_text(text: &str) -> bool {
-        text.trim_start().starts_with("[Game \"Throngs\"]")
+    fn decision_words(token: &str, _mover: &str) -> Option<String> {
+        if token == "pass" {
+            return Some("Pass".into());
+        }
+        if let Some(colour) = token.strip_prefix("choose ") {
+            return Some(if colour.eq_ignore_ascii_case("black") {
+                "Take Black (move first)".into()
+            } else {
+                "Take White (Black moves first)".into()
+            });
+        }
+        if let Some(site) = token.strip_prefix("B:") {
+            return Some(format!("Offer a black stone on {site}"));
+        }
+        if let Some(site) = token.strip_prefix("W:") {
+            return Some(format!("Offer a white stone on {site}"));
+        }
+        if let Some(site) = token.strip_prefix('+') {
+            return Some(format!("Place on {site}"));
+        }
+        if let Some(site) = token.strip_prefix('x') {
+            return Some(format!("Capture on {site}"));
+        }
+        if let Some(site) = token.strip_prefix('>') {
+            return Some(format!("Travel to {site}"));
+        }
+        token.strip_suffix('>').map(|site| format!("Move the stone on {site}"))
     }
 
     fn read_record_text(text: &str) -> Result<(ThrongsOptions, Vec<String>), ParseError> {
-        let r = parse_record(text)?;
-        Ok((r.options, r.tokens))
+        parse_record(text).map(|record| (record.options, record.tokens))
     }
 
     fn write_record_text(
         options: &ThrongsOptions,
-        players: [&str; 2],
+        _players: [&str; 2],
         tokens: &[String],
     ) -> Result<String, ParseError> {
-        let _ = players;
         Ok(format_record(options, tokens))
     }
 }
@@ -73,32 +87,3 @@ const ILLUSTRATIONS: &[Illustration] = &[Illustration {
     position: "T93 B1 B:e5,e6,f5,f7,g6,g7 W:- idle=0,0 passrun=0 turn=1",
     play: "+f6>k6",
 }];
-
-fn throngs_words(token: &str) -> Option<String> {
-    if token == "pass" {
-        return Some("Pass".into());
-    }
-    if let Some(colour) = token.strip_prefix("choose ") {
-        return Some(if colour.eq_ignore_ascii_case("black") {
-            "Take Black (move first)".into()
-        } else {
-            "Take White (Black moves first)".into()
-        });
-    }
-    if let Some(site) = token.strip_prefix("B:") {
-        return Some(format!("Offer a black stone on {site}"));
-    }
-    if let Some(site) = token.strip_prefix("W:") {
-        return Some(format!("Offer a white stone on {site}"));
-    }
-    if let Some(site) = token.strip_prefix('+') {
-        return Some(format!("Place on {site}"));
-    }
-    if let Some(site) = token.strip_prefix('x') {
-        return Some(format!("Capture on {site}"));
-    }
-    if let Some(site) = token.strip_prefix('>') {
-        return Some(format!("Travel to {site}"));
-    }
-    token.strip_suffix('>').map(|site| format!("Move the stone on {site}"))
-}

@@ -5,28 +5,22 @@ use super::board::Board;
 use super::moves::Move;
 use super::options::{Opening, PassRule, ThrongsOptions};
 use super::position::{PartKind, Phase, Position};
-use crate::rules::{Cell, Effects, LegalTokens, ParseError, PlayError, RecordError, Rules, Side};
+use crate::games::About;
+use crate::rules::{
+    Cell, Effects, LegalTokens, Notation, ParseError, PlayError, RecordError, RecordTokens, Rules, Side,
+    group_decisions,
+};
 
+/// A colour as people name it ("Black").
 fn colour_name(side: Side) -> &'static str {
-    match side {
-        Side::First => "Black",
-        Side::Second => "White",
-    }
+    Position::SIDE_NAMES[side.index()]
 }
 
-fn colour_letter(side: Side) -> &'static str {
-    match side {
-        Side::First => "B",
-        Side::Second => "W",
-    }
-}
-
+/// A colour written as its letter or its name, in any case (`B`, `w`, `black`).
 fn parse_colour(text: &str) -> Option<Side> {
-    match text.to_ascii_lowercase().as_str() {
-        "black" | "b" => Some(Side::First),
-        "white" | "w" => Some(Side::Second),
-        _ => None,
-    }
+    Side::BOTH.into_iter().find(|&side| {
+        text.eq_ignore_ascii_case(Position::side_name(side)) || text.eq_ignore_ascii_case(colour_name(side))
+    })
 }
 
 /// What a record token for one move part says (§5).
@@ -35,14 +29,15 @@ enum PartToken {
     Start { kind: PartKind, at: Cell, to: Option<Cell> },
 }
 
-impl Position {
-    pub(super) fn site(&self, text: &str) -> Result<Cell, ParseError> {
-        self.geo
-            .parse_site(text)
-            .ok_or_else(|| ParseError::new(format!("'{text}' is not a site of the {} board", self.geo.board.name())))
+impl Notation for Position {
+    const SLUG: &'static str = "throngs";
+    const SIDE_LETTERS: [&'static str; 2] = ["B", "W"];
+
+    fn cell_name(&self, cell: Cell) -> String {
+        self.geo.name(cell)
     }
 
-    pub(super) fn parse_atomic(&self, text: &str) -> Result<Move, ParseError> {
+    fn parse_move(&self, text: &str) -> Result<Move, ParseError> {
         let t = text.trim();
         if t.eq_ignore_ascii_case("pass") {
             return Ok(Move::Pass);
@@ -81,7 +76,7 @@ impl Position {
         )))
     }
 
-    pub(super) fn format_atomic(&self, m: &Move) -> String {
+    fn format_move(&self, m: &Move) -> String {
         let name = |s: &Cell| self.geo.name(*s);
         match m {
             Move::Pass => "pass".into(),
@@ -89,76 +84,120 @@ impl Position {
             Move::Capture(s) => format!("x{}", name(s)),
             Move::Pick(s) => format!("{}>", name(s)),
             Move::To(s) => format!(">{}", name(s)),
-            Move::Offer(s) => format!("{}:{}", colour_letter(self.offer_colour()), name(s)),
+            Move::Offer(s) => format!("{}:{}", Position::side_name(self.offer_colour()), name(s)),
             Move::Choose(side) => format!("choose {}", colour_name(*side)),
         }
     }
 
-    fn parse_part_token(&self, t: &str) -> Result<PartToken, ParseError> {
-        if t.eq_ignore_ascii_case("pass") {
-            return Ok(PartToken::Pass);
+    /// A record move is one part (`+k10`, `+j9>i8`, `xf6>g6`, `k9>j9`, `pass`), the whole pie
+    /// offer (`pie B:g7 W:e4 W:h9`) or the pie choice.
+    fn group_record_tokens(&self, decisions: &[String]) -> Result<RecordTokens, RecordError> {
+        group_decisions(
+            self,
+            decisions,
+            |pos, _, _| pos.started().is_none() && pos.phase() != Phase::PieOffer,
+            |pos, moves| {
+                let name = |s: &Cell| pos.geo.name(*s);
+                if let Some(Move::Offer(_)) = moves.first() {
+                    // Replay the offer to know each stone's colour (Black ones first).
+                    let mut p = pos.clone();
+                    let stones: Vec<String> = moves
+                        .iter()
+                        .map(|m| {
+                            let text = p.format_move(m);
+                            let _ = p.play(m);
+                            text
+                        })
+                        .collect();
+                    return format!("pie {}", stones.join(" "));
+                }
+                match moves {
+                    [Move::Place(a), Move::To(b)] | [Move::Capture(a), Move::To(b)] if a == b => {
+                        pos.format_move(&moves[0])
+                    }
+                    [Move::Place(_) | Move::Capture(_), Move::To(b)] => {
+                        format!("{}>{}", pos.format_move(&moves[0]), name(b))
+                    }
+                    [Move::Pick(a), Move::To(b)] => format!("{}>{}", name(a), name(b)),
+                    _ => moves.iter().map(|m| pos.format_move(m)).collect::<Vec<_>>().join(" "),
+                }
+            },
+        )
+    }
+
+    /// Reads a position string, checking the invariants of §5.
+    fn parse_position(options: &ThrongsOptions, text: &str) -> Result<Position, ParseError> {
+        let mut fields = text.split_whitespace();
+        let board_text = fields.next().ok_or_else(|| ParseError::new("the position text is empty"))?;
+        let mut options = *options;
+        // The text names its board; it wins over the board option.
+        options.board = Board::parse(board_text).map_err(ParseError::new)?;
+        let mut p = Position::empty_board(&options);
+        let mover_text = fields.next().ok_or_else(|| ParseError::new("missing the side and part (B1, B2, W1, W2)"))?;
+        p.read_mover(mover_text)?;
+        let mut read = FieldsRead::default();
+        for field in fields {
+            p.read_field(field, &mut read)?;
         }
-        let (kind, body) = if let Some(b) = t.strip_prefix('+') {
-            (PartKind::Place, b)
-        } else if let Some(b) = t.strip_prefix('x') {
-            (PartKind::Capture, b)
-        } else {
-            (PartKind::Move, t)
-        };
-        let (at, to) = match body.split_once('>') {
-            Some((a, b)) => (self.site(a)?, Some(self.site(b)?)),
-            None => (self.site(body)?, None),
-        };
-        if kind == PartKind::Move && to.is_none() {
-            return Err(ParseError::new(format!("'{t}': a friendly move is written <from>><to>, e.g. k9>j9")));
+        if read.stones != [true, true] {
+            return Err(ParseError::new("the position needs both stone lists, B:<sites> and W:<sites> ('-' for none)"));
         }
-        if to == Some(at) {
-            return Err(ParseError::new(format!("'{t}': a stone that stays is written without '>'")));
+        p.read_pass_rule_flags(read.legacy)?;
+        match p.phase {
+            Phase::PieOffer | Phase::PieChoice => p.check_pie_opening(read.started.is_some())?,
+            _ => p.settle_play(read.started)?,
         }
-        Ok(PartToken::Start { kind, at, to })
+        Ok(p)
+    }
+
+    /// The canonical position string (§5, plus `pie`/`choose` phases and `started=` for a part
+    /// whose destination is still open).
+    fn format_position(&self) -> String {
+        let mut out = self.geo.board.name();
+        out.push(' ');
+        match self.phase {
+            Phase::PieOffer => out.push_str("pie"),
+            Phase::PieChoice => out.push_str("choose"),
+            _ => {
+                out.push_str(Position::side_name(self.mover));
+                out.push_str(if self.part == 1 { "1" } else { "2" });
+            }
+        }
+        for side in Side::BOTH {
+            out.push(' ');
+            out.push_str(Position::side_name(side));
+            out.push(':');
+            let names: Vec<String> = self.sites_of(side).map(|s| self.geo.name(s)).collect();
+            out.push_str(if names.is_empty() { "-".into() } else { names.join(",") }.as_str());
+        }
+        out.push_str(&format!(" idle={},{} passrun={} turn={}", self.idle[0], self.idle[1], self.passrun, self.turn));
+        if self.options.pass_rule == PassRule::Legacy {
+            out.push_str(&format!(" legacy={}{}", self.legacy_after_passes as u8, self.legacy_done as u8));
+        }
+        if let Some(st) = self.started {
+            let at = self.geo.name(st.at);
+            out.push_str(&match st.kind {
+                PartKind::Place => format!(" started=+{at}"),
+                PartKind::Capture => format!(" started=x{at}"),
+                PartKind::Move => format!(" started={at}>"),
+            });
+        }
+        out
     }
 
     /// The atomic decisions a record token stands for, checked by playing them on `self`.
-    pub(super) fn play_token(&mut self, token: &str) -> Result<Effects, RecordError> {
+    fn play_record_token(&mut self, token: &str) -> Result<Effects, RecordError> {
         let t = token.trim();
         let parse_err = |source: ParseError| RecordError::Parse { token: t.to_string(), source };
         let illegal = |source: PlayError| RecordError::Illegal { token: t.to_string(), source };
         let mut next = self.clone();
         let mut effects = Effects::new();
         if let Some(rest) = t.strip_prefix("pie ").or_else(|| t.strip_prefix("pie\t")) {
-            if self.phase != Phase::PieOffer || self.count != [0, 0] {
-                return Err(illegal(PlayError::new("a pie offer is made only at the start of a pie game")));
-            }
-            let n = self.pie_size() as usize;
-            let (mut black, mut white) = (Vec::new(), Vec::new());
-            for item in rest.split_whitespace() {
-                let (colour, cells) = item.split_once(':').ok_or_else(|| {
-                    parse_err(ParseError::new(format!("'{item}': offered stones are written B:<site> or W:<site>")))
-                })?;
-                let colour = parse_colour(colour)
-                    .ok_or_else(|| parse_err(ParseError::new(format!("'{item}': the colours are B and W"))))?;
-                for cell in cells.split(',') {
-                    let s = self.site(cell).map_err(parse_err)?;
-                    if colour == Side::First { black.push(s) } else { white.push(s) }
-                }
-            }
-            if black.len() != n || white.len() != n + 1 {
-                return Err(illegal(PlayError::new(format!(
-                    "the offer must have {n} Black and {} White stones (got {} and {})",
-                    n + 1,
-                    black.len(),
-                    white.len()
-                ))));
-            }
-            for s in black.into_iter().chain(white) {
-                effects.extend(next.play(&Move::Offer(s)).map_err(illegal)?);
-            }
-            *self = next;
-            return Ok(effects);
+            return self.play_pie_offer(t, rest);
         }
         if self.phase != Phase::Play || self.started.is_some() {
             // Pie choice, a started part or a finished game: the token is one atomic decision.
-            let m = self.parse_atomic(t).map_err(parse_err)?;
+            let m = self.parse_move(t).map_err(parse_err)?;
             effects = next.play(&m).map_err(illegal)?;
             *self = next;
             return Ok(effects);
@@ -191,9 +230,9 @@ impl Position {
     }
 
     /// Every legal record token (§5) for the side to move, sorted.
-    pub(super) fn record_tokens(&self) -> LegalTokens {
+    fn legal_record_tokens(&self) -> LegalTokens {
         let mut moves = Vec::new();
-        self.generate(&mut moves);
+        self.legal_moves(&mut moves);
         let mut tokens = Vec::new();
         match self.phase {
             Phase::PieOffer if self.count == [0, 0] => {
@@ -208,7 +247,7 @@ impl Position {
                         Move::Capture(s) => (PartKind::Capture, s, "x"),
                         Move::Pick(s) => (PartKind::Move, s, ""),
                         _ => {
-                            tokens.push(self.format_atomic(m));
+                            tokens.push(self.format_move(m));
                             continue;
                         }
                     };
@@ -224,226 +263,267 @@ impl Position {
                     }
                 }
             }
-            _ => tokens.extend(moves.iter().map(|m| self.format_atomic(m))),
+            _ => tokens.extend(moves.iter().map(|m| self.format_move(m))),
         }
-        tokens.sort();
-        tokens.dedup();
-        LegalTokens::List(tokens)
+        LegalTokens::sorted(tokens)
+    }
+}
+
+/// What the fields after the side and part said, for the checks that need all of them.
+#[derive(Default)]
+struct FieldsRead<'a> {
+    /// Whether the stone list of each side was given.
+    stones: [bool; 2],
+    keys: Vec<&'a str>,
+    /// `legacy=`: the opponent's previous turn was two passes, the mover placed or captured.
+    legacy: (bool, bool),
+    started: Option<&'a str>,
+}
+
+impl Position {
+    pub(super) fn site(&self, text: &str) -> Result<Cell, ParseError> {
+        self.geo
+            .parse_site(text)
+            .ok_or_else(|| ParseError::new(format!("'{text}' is not a site of the {} board", self.geo.board.name())))
     }
 
-    /// The canonical position string (§5, plus `pie`/`choose` phases and `started=` for a part
-    /// whose destination is still open).
-    pub(super) fn position_text(&self) -> String {
-        let mut out = self.geo.board.name();
-        out.push(' ');
-        match self.phase {
-            Phase::PieOffer => out.push_str("pie"),
-            Phase::PieChoice => out.push_str("choose"),
-            _ => {
-                out.push_str(colour_letter(self.mover));
-                out.push_str(if self.part == 1 { "1" } else { "2" });
+    fn parse_part_token(&self, t: &str) -> Result<PartToken, ParseError> {
+        if t.eq_ignore_ascii_case("pass") {
+            return Ok(PartToken::Pass);
+        }
+        let (kind, body) = if let Some(b) = t.strip_prefix('+') {
+            (PartKind::Place, b)
+        } else if let Some(b) = t.strip_prefix('x') {
+            (PartKind::Capture, b)
+        } else {
+            (PartKind::Move, t)
+        };
+        let (at, to) = match body.split_once('>') {
+            Some((a, b)) => (self.site(a)?, Some(self.site(b)?)),
+            None => (self.site(body)?, None),
+        };
+        if kind == PartKind::Move && to.is_none() {
+            return Err(ParseError::new(format!("'{t}': a friendly move is written <from>><to>, e.g. k9>j9")));
+        }
+        if to == Some(at) {
+            return Err(ParseError::new(format!("'{t}': a stone that stays is written without '>'")));
+        }
+        Ok(PartToken::Start { kind, at, to })
+    }
+
+    /// Plays a whole pie offer (`pie B:g7 W:e4 W:h9`), the stones of `rest`, Black ones first.
+    fn play_pie_offer(&mut self, t: &str, rest: &str) -> Result<Effects, RecordError> {
+        let parse_err = |source: ParseError| RecordError::Parse { token: t.to_string(), source };
+        let illegal = |source: PlayError| RecordError::Illegal { token: t.to_string(), source };
+        let mut next = self.clone();
+        let mut effects = Effects::new();
+        if self.phase != Phase::PieOffer || self.count != [0, 0] {
+            return Err(illegal(PlayError::new("a pie offer is made only at the start of a pie game")));
+        }
+        let n = self.pie_size() as usize;
+        let (mut black, mut white) = (Vec::new(), Vec::new());
+        for item in rest.split_whitespace() {
+            let (colour, cells) = item.split_once(':').ok_or_else(|| {
+                parse_err(ParseError::new(format!("'{item}': offered stones are written B:<site> or W:<site>")))
+            })?;
+            let colour = parse_colour(colour)
+                .ok_or_else(|| parse_err(ParseError::new(format!("'{item}': the colours are B and W"))))?;
+            for cell in cells.split(',') {
+                let s = self.site(cell).map_err(parse_err)?;
+                if colour == Side::First { black.push(s) } else { white.push(s) }
             }
         }
-        for side in Side::BOTH {
-            out.push(' ');
-            out.push_str(colour_letter(side));
-            out.push(':');
-            let names: Vec<String> = self.sites_of(side).map(|s| self.geo.name(s)).collect();
-            out.push_str(if names.is_empty() { "-".into() } else { names.join(",") }.as_str());
+        if black.len() != n || white.len() != n + 1 {
+            return Err(illegal(PlayError::new(format!(
+                "the offer must have {n} Black and {} White stones (got {} and {})",
+                n + 1,
+                black.len(),
+                white.len()
+            ))));
         }
-        out.push_str(&format!(" idle={},{} passrun={} turn={}", self.idle[0], self.idle[1], self.passrun, self.turn));
-        if self.options.pass_rule == PassRule::Legacy {
-            out.push_str(&format!(" legacy={}{}", self.legacy_after_passes as u8, self.legacy_done as u8));
+        for s in black.into_iter().chain(white) {
+            effects.extend(next.play(&Move::Offer(s)).map_err(illegal)?);
         }
-        if let Some(st) = self.started {
-            let at = self.geo.name(st.at);
-            out.push_str(&match st.kind {
-                PartKind::Place => format!(" started=+{at}"),
-                PartKind::Capture => format!(" started=x{at}"),
-                PartKind::Move => format!(" started={at}>"),
-            });
-        }
-        out
+        *self = next;
+        Ok(effects)
     }
 
-    /// Reads a position string, checking the invariants of §5.
-    pub(super) fn from_text(options: &ThrongsOptions, text: &str) -> Result<Position, ParseError> {
-        let err = |m: String| ParseError::new(m);
-        let mut fields = text.split_whitespace();
-        let board_text = fields.next().ok_or_else(|| err("the position text is empty".into()))?;
-        let board = Board::parse(board_text).map_err(err)?;
-        let mut options = *options;
-        // The text names its board; it wins over the board option.
-        options.board = board;
-        let mut p = Position::empty(&options);
-        let mover_text = fields.next().ok_or_else(|| err("missing the side and part (B1, B2, W1, W2)".into()))?;
-        match mover_text {
+    /// The second field: `B1`, `B2`, `W1`, `W2`, or `pie`/`choose` in a pie opening.
+    fn read_mover(&mut self, text: &str) -> Result<(), ParseError> {
+        match text {
             "pie" | "choose" => {
-                if !matches!(options.opening, Opening::Pie(_)) {
-                    return Err(err(format!("'{mover_text}' needs the pie opening (option opening=pie)")));
+                if !matches!(self.options.opening, Opening::Pie(_)) {
+                    return Err(ParseError::new(format!("'{text}' needs the pie opening (option opening=pie)")));
                 }
-                p.phase = if mover_text == "pie" { Phase::PieOffer } else { Phase::PieChoice };
-                p.mover = if mover_text == "pie" { Side::First } else { Side::Second };
+                self.phase = if text == "pie" { Phase::PieOffer } else { Phase::PieChoice };
+                self.mover = if text == "pie" { Side::First } else { Side::Second };
             }
             _ => {
-                let b = mover_text.as_bytes();
-                if b.len() != 2 || !matches!(b[0], b'B' | b'W') || !matches!(b[1], b'1' | b'2') {
-                    return Err(err(format!("'{mover_text}' is not a side and part (B1, B2, W1 or W2)")));
-                }
-                p.mover = if b[0] == b'B' { Side::First } else { Side::Second };
-                p.part = b[1] - b'0';
+                let side = text.get(..1).and_then(Position::side_from_letter);
+                let part = text.get(1..).filter(|p| matches!(*p, "1" | "2"));
+                let (Some(side), Some(part)) = (side, part) else {
+                    return Err(ParseError::new(format!("'{text}' is not a side and part (B1, B2, W1 or W2)")));
+                };
+                self.mover = side;
+                self.part = part.as_bytes()[0] - b'0';
             }
         }
-        let mut seen = [false; 2];
-        let mut keys: Vec<&str> = Vec::new();
-        let mut legacy = (false, false);
-        let mut started_text: Option<&str> = None;
-        for field in fields {
-            if let Some((colour, list)) = field.split_once(':').filter(|(c, _)| matches!(*c, "B" | "W")) {
-                let side = if colour == "B" { Side::First } else { Side::Second };
-                if std::mem::replace(&mut seen[side.index()], true) {
-                    return Err(err(format!("the stones of {} are given twice", colour_name(side))));
-                }
-                if list == "-" {
-                    continue;
-                }
-                for name in list.split(',') {
-                    let s = p
-                        .geo
-                        .parse_site(name)
-                        .ok_or_else(|| err(format!("'{name}' is not a site of the {} board", board.name())))?;
-                    if !p.is_empty_site(s) {
-                        return Err(err(format!("site {name} is given twice")));
-                    }
-                    p.put(s, side);
-                }
-                continue;
+        Ok(())
+    }
+
+    /// One later field: a stone list `B:e5,e6` / `W:-`, or a counter `key=value`.
+    fn read_field<'a>(&mut self, field: &'a str, read: &mut FieldsRead<'a>) -> Result<(), ParseError> {
+        let err = |m: String| ParseError::new(m);
+        if let Some((side, list)) =
+            field.split_once(':').and_then(|(c, list)| Position::side_from_letter(c).map(|side| (side, list)))
+        {
+            if std::mem::replace(&mut read.stones[side.index()], true) {
+                return Err(err(format!("the stones of {} are given twice", colour_name(side))));
             }
-            let (key, value) =
-                field.split_once('=').ok_or_else(|| err(format!("'{field}' is neither B:/W: stones nor key=value")))?;
-            if keys.contains(&key) {
-                return Err(err(format!("'{key}' is given twice")));
-            }
-            keys.push(key);
-            let number = |v: &str| v.parse::<u32>().map_err(|_| err(format!("{key}={v}: not a whole number")));
-            match key {
-                "idle" => {
-                    let (b, w) =
-                        value.split_once(',').ok_or_else(|| err(format!("idle={value}: write idle=<B>,<W>")))?;
-                    for (i, v) in [b, w].into_iter().enumerate() {
-                        let n = number(v)?;
-                        p.idle[i] = u16::try_from(n).map_err(|_| err(format!("idle={value}: counter out of range")))?;
-                    }
-                }
-                "passrun" => {
-                    let n = number(value)?;
-                    if n > 4 {
-                        return Err(err(format!("passrun={n}: it counts no higher than 4")));
-                    }
-                    p.passrun = n as u8;
-                }
-                "turn" => {
-                    let n = number(value)?;
-                    if n == 0 {
-                        return Err(err("turn=0: turns are numbered from 1".into()));
-                    }
-                    p.turn = n;
-                }
-                "legacy" => {
-                    let b = value.as_bytes();
-                    if b.len() != 2 || !b.iter().all(|c| matches!(c, b'0' | b'1')) {
-                        return Err(err(format!("legacy={value}: write two digits 0/1, e.g. legacy=10")));
-                    }
-                    legacy = (b[0] == b'1', b[1] == b'1');
-                }
-                "started" => started_text = Some(value),
-                _ => return Err(err(format!("unknown key '{key}' (the keys are idle, passrun, turn, legacy)"))),
-            }
+            return if list == "-" { Ok(()) } else { self.read_stones(side, list) };
         }
-        if !(seen[0] && seen[1]) {
-            return Err(err("the position needs both stone lists, B:<sites> and W:<sites> ('-' for none)".into()));
+        let (key, value) =
+            field.split_once('=').ok_or_else(|| err(format!("'{field}' is neither B:/W: stones nor key=value")))?;
+        if read.keys.contains(&key) {
+            return Err(err(format!("'{key}' is given twice")));
         }
-        // Counters and flags against the rules that give them meaning.
-        match options.pass_rule {
+        read.keys.push(key);
+        let number = |v: &str| v.parse::<u32>().map_err(|_| err(format!("{key}={v}: not a whole number")));
+        match key {
+            "idle" => {
+                let (b, w) = value.split_once(',').ok_or_else(|| err(format!("idle={value}: write idle=<B>,<W>")))?;
+                for (i, v) in [b, w].into_iter().enumerate() {
+                    let n = number(v)?;
+                    self.idle[i] = u16::try_from(n).map_err(|_| err(format!("idle={value}: counter out of range")))?;
+                }
+            }
+            "passrun" => {
+                let n = number(value)?;
+                if n > 4 {
+                    return Err(err(format!("passrun={n}: it counts no higher than 4")));
+                }
+                self.passrun = n as u8;
+            }
+            "turn" => {
+                let n = number(value)?;
+                if n == 0 {
+                    return Err(err("turn=0: turns are numbered from 1".into()));
+                }
+                self.turn = n;
+            }
+            "legacy" => {
+                let b = value.as_bytes();
+                if b.len() != 2 || !b.iter().all(|c| matches!(c, b'0' | b'1')) {
+                    return Err(err(format!("legacy={value}: write two digits 0/1, e.g. legacy=10")));
+                }
+                read.legacy = (b[0] == b'1', b[1] == b'1');
+            }
+            "started" => read.started = Some(value),
+            _ => return Err(err(format!("unknown key '{key}' (the keys are idle, passrun, turn, legacy)"))),
+        }
+        Ok(())
+    }
+
+    /// Puts `side`'s stones of a comma-separated site list on the board.
+    fn read_stones(&mut self, side: Side, list: &str) -> Result<(), ParseError> {
+        for name in list.split(',') {
+            let s = self.geo.parse_site(name).ok_or_else(|| {
+                ParseError::new(format!("'{name}' is not a site of the {} board", self.geo.board.name()))
+            })?;
+            if !self.is_empty_site(s) {
+                return Err(ParseError::new(format!("site {name} is given twice")));
+            }
+            self.put(s, side);
+        }
+        Ok(())
+    }
+
+    /// The pass rule's counters and flags, against the rule that gives them meaning.
+    fn read_pass_rule_flags(&mut self, legacy: (bool, bool)) -> Result<(), ParseError> {
+        match self.options.pass_rule {
             PassRule::Progress => {
                 if legacy != (false, false) {
-                    return Err(err("legacy=… exists only with the legacy pass rule (option pass_rule=legacy)".into()));
+                    return Err(ParseError::new(
+                        "legacy=… exists only with the legacy pass rule (option pass_rule=legacy)",
+                    ));
                 }
             }
             PassRule::Legacy => {
-                if p.idle != [0, 0] {
-                    return Err(err("the legacy pass rule has no placement counters: write idle=0,0".into()));
+                if self.idle != [0, 0] {
+                    return Err(ParseError::new("the legacy pass rule has no placement counters: write idle=0,0"));
                 }
                 let (after_passes, done) = legacy;
-                let consistent = if p.part == 1 {
-                    !done && after_passes == (p.passrun >= 2)
-                } else if p.passrun >= 1 {
+                let consistent = if self.part == 1 {
+                    !done && after_passes == (self.passrun >= 2)
+                } else if self.passrun >= 1 {
                     // Part 1 of this turn was a pass.
-                    !done && after_passes == (p.passrun >= 3)
+                    !done && after_passes == (self.passrun >= 3)
                 } else {
                     true
                 };
                 if !consistent {
-                    return Err(err(format!(
+                    return Err(ParseError::new(format!(
                         "legacy={}{} does not fit passrun={} in part {}",
-                        after_passes as u8, done as u8, p.passrun, p.part
+                        after_passes as u8, done as u8, self.passrun, self.part
                     )));
                 }
-                p.legacy_after_passes = after_passes;
-                p.legacy_done = done;
+                self.legacy_after_passes = after_passes;
+                self.legacy_done = done;
             }
         }
-        match p.phase {
-            Phase::PieOffer | Phase::PieChoice => {
-                if p.idle != [0, 0] || p.passrun != 0 || p.turn != 1 || started_text.is_some() {
-                    return Err(err("during the pie opening the counters are idle=0,0 passrun=0 turn=1".into()));
-                }
-                let n = p.pie_size() as u16;
-                let ok = if p.phase == Phase::PieChoice {
-                    p.count == [n, n + 1]
-                } else {
-                    p.count[0] <= n
-                        && p.count[1] <= n + 1
-                        && (p.count[1] == 0 || p.count[0] == n)
-                        && p.count != [n, n + 1]
-                };
-                if !ok {
-                    return Err(err(format!(
-                        "a pie offer has {n} Black and {} White stones, Black ones placed first",
-                        n + 1
-                    )));
-                }
-            }
-            _ => {
-                if let Some(st) = started_text {
-                    let m = p.parse_atomic(st).map_err(|e| err(format!("started={st}: {e}")))?;
-                    if !matches!(m, Move::Place(_) | Move::Capture(_) | Move::Pick(_)) {
-                        return Err(err(format!("started={st}: write +<site>, x<site> or <site>>")));
-                    }
-                    let mut legal = Vec::new();
-                    p.generate(&mut legal);
-                    if !legal.contains(&m) {
-                        return Err(err(format!("started={st}: {}", p.explain_illegal(&m))));
-                    }
-                    let mut next = p.clone();
-                    next.play_fast(&m);
-                    match next.started {
-                        Some(s) => p.started = Some(s),
-                        None => return Err(err(format!("started={st}: that part has no destination to choose"))),
-                    }
-                } else if p.part == 1 && p.passrun == 4 {
-                    // Two fully passed turns in a row: the game is over (§6.1).
-                    p.phase = Phase::Over(p.count_outcome());
-                }
-                if let Some(o) = p.adjudicated() {
-                    p.phase = Phase::Over(o);
-                }
-                if p.started.is_some() && matches!(p.phase, Phase::Over(_)) {
-                    return Err(err("a finished game has no started part".into()));
-                }
-            }
+        Ok(())
+    }
+
+    /// During the pie opening: fresh counters and an offer that is under way or complete.
+    fn check_pie_opening(&self, started: bool) -> Result<(), ParseError> {
+        if self.idle != [0, 0] || self.passrun != 0 || self.turn != 1 || started {
+            return Err(ParseError::new("during the pie opening the counters are idle=0,0 passrun=0 turn=1"));
         }
-        Ok(p)
+        let n = self.pie_size() as u16;
+        let ok = if self.phase == Phase::PieChoice {
+            self.count == [n, n + 1]
+        } else {
+            self.count[0] <= n
+                && self.count[1] <= n + 1
+                && (self.count[1] == 0 || self.count[0] == n)
+                && self.count != [n, n + 1]
+        };
+        if !ok {
+            return Err(ParseError::new(format!(
+                "a pie offer has {n} Black and {} White stones, Black ones placed first",
+                n + 1
+            )));
+        }
+        Ok(())
+    }
+
+    /// In the turns phase: re-enters a started part, and ends a game that is over (two fully
+    /// passed turns, §6.1, or the estimate of Appendix A).
+    fn settle_play(&mut self, started: Option<&str>) -> Result<(), ParseError> {
+        let err = |m: String| ParseError::new(m);
+        if let Some(st) = started {
+            let m = self.parse_move(st).map_err(|e| err(format!("started={st}: {e}")))?;
+            if !matches!(m, Move::Place(_) | Move::Capture(_) | Move::Pick(_)) {
+                return Err(err(format!("started={st}: write +<site>, x<site> or <site>>")));
+            }
+            self.check(&m).map_err(|e| err(format!("started={st}: {e}")))?;
+            let mut next = self.clone();
+            next.play_unchecked(&m);
+            match next.started {
+                Some(s) => self.started = Some(s),
+                None => return Err(err(format!("started={st}: that part has no destination to choose"))),
+            }
+        } else if self.part == 1 && self.passrun == 4 {
+            // Two fully passed turns in a row: the game is over (§6.1).
+            self.phase = Phase::Over(self.count_outcome());
+        }
+        if let Some(o) = self.adjudicated() {
+            self.phase = Phase::Over(o);
+        }
+        if self.started.is_some() && matches!(self.phase, Phase::Over(_)) {
+            return Err(err("a finished game has no started part".into()));
+        }
+        Ok(())
     }
 }
 

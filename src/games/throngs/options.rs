@@ -1,7 +1,7 @@
 //! Throngs options (§3.3): board, opening, pass restriction and auto-adjudication.
 
 use super::board::Board;
-use crate::rules::{GameOptions, OptionError, OptionKind, OptionSpec};
+use crate::rules::{GameOptions, OptionError, OptionKind, OptionSpec, choice_name, choice_option};
 
 /// How the game starts (§3.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -28,12 +28,22 @@ pub enum PassRule {
     Legacy,
 }
 
+impl PassRule {
+    /// Each rule with its name in options and records.
+    pub const NAMED: [(&'static str, PassRule); 2] = [("progress", PassRule::Progress), ("legacy", PassRule::Legacy)];
+}
+
 /// Whether Ludii's estimated-territory early end (Appendix A) is on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Adjudication {
     #[default]
     Off,
     Ludii,
+}
+
+impl Adjudication {
+    /// Each setting with its name in options and records.
+    pub const NAMED: [(&'static str, Adjudication); 2] = [("off", Adjudication::Off), ("ludii", Adjudication::Ludii)];
 }
 
 /// All options of a Throngs game.
@@ -57,10 +67,6 @@ const SPECS: &[OptionSpec] = &[
     OptionSpec { key: "adjudication", label: "Auto-adjudication", kind: OptionKind::Choice(&["off", "ludii"]) },
 ];
 
-fn bad(key: &str, value: &str, reason: impl Into<String>) -> OptionError {
-    OptionError::BadValue { key: key.to_string(), value: value.to_string(), reason: reason.into() }
-}
-
 impl GameOptions for ThrongsOptions {
     fn specs() -> &'static [OptionSpec] {
         SPECS
@@ -69,43 +75,29 @@ impl GameOptions for ThrongsOptions {
     fn set(&mut self, key: &str, value: &str) -> Result<(), OptionError> {
         let v = value.trim().to_ascii_lowercase();
         match key.to_ascii_lowercase().as_str() {
-            "board" => self.board = Board::parse(value).map_err(|reason| bad(key, value, reason))?,
+            "board" => self.board = Board::parse(value).map_err(|reason| OptionError::bad_value(key, value, reason))?,
             "opening" => {
                 self.opening = match v.as_str() {
                     "standard" => Opening::Standard,
                     "pie" => Opening::Pie(1),
                     _ => {
-                        let n = v
-                            .strip_prefix("pie-")
-                            .and_then(|n| n.parse::<u8>().ok())
-                            .ok_or_else(|| bad(key, value, "the openings are standard, pie and pie-n"))?;
+                        let n = v.strip_prefix("pie-").and_then(|n| n.parse::<u8>().ok()).ok_or_else(|| {
+                            OptionError::bad_value(key, value, "the openings are standard, pie and pie-n")
+                        })?;
                         if !(1..=Opening::PIE_MAX).contains(&n) {
-                            return Err(bad(key, value, format!("n must be between 1 and {}", Opening::PIE_MAX)));
+                            return Err(OptionError::bad_value(
+                                key,
+                                value,
+                                format!("n must be between 1 and {}", Opening::PIE_MAX),
+                            ));
                         }
                         Opening::Pie(n)
                     }
                 }
             }
-            "pass_rule" | "passrule" => {
-                self.pass_rule = match v.as_str() {
-                    "progress" => PassRule::Progress,
-                    "legacy" => PassRule::Legacy,
-                    _ => return Err(bad(key, value, "the pass rules are progress and legacy")),
-                }
-            }
-            "adjudication" => {
-                self.adjudication = match v.as_str() {
-                    "off" => Adjudication::Off,
-                    "ludii" => Adjudication::Ludii,
-                    _ => return Err(bad(key, value, "auto-adjudication is off or ludii")),
-                }
-            }
-            _ => {
-                return Err(OptionError::UnknownKey {
-                    key: key.to_string(),
-                    known: "board, opening, pass_rule, adjudication".to_string(),
-                });
-            }
+            "pass_rule" | "passrule" => self.pass_rule = choice_option(key, value, &PassRule::NAMED)?,
+            "adjudication" => self.adjudication = choice_option(key, value, &Adjudication::NAMED)?,
+            _ => return Err(OptionError::unknown_key(key, SPECS)),
         }
         Ok(())
     }
@@ -118,14 +110,8 @@ impl GameOptions for ThrongsOptions {
                 Opening::Pie(1) => "pie".into(),
                 Opening::Pie(n) => format!("pie-{n}"),
             },
-            "pass_rule" | "passrule" => match self.pass_rule {
-                PassRule::Progress => "progress".into(),
-                PassRule::Legacy => "legacy".into(),
-            },
-            "adjudication" => match self.adjudication {
-                Adjudication::Off => "off".into(),
-                Adjudication::Ludii => "ludii".into(),
-            },
+            "pass_rule" | "passrule" => choice_name(&PassRule::NAMED, &self.pass_rule).into(),
+            "adjudication" => choice_name(&Adjudication::NAMED, &self.adjudication).into(),
             _ => return None,
         })
     }
@@ -134,7 +120,11 @@ impl GameOptions for ThrongsOptions {
         if let Opening::Pie(n) = self.opening {
             let sites = self.board.geometry().len();
             if 2 * n as usize + 1 > sites {
-                return Err(bad("opening", &format!("pie-{n}"), format!("{} stones do not fit", 2 * n + 1)));
+                return Err(OptionError::bad_value(
+                    "opening",
+                    &format!("pie-{n}"),
+                    format!("{} stones do not fit", 2 * n + 1),
+                ));
             }
         }
         Ok(())

@@ -1,8 +1,8 @@
 //! The Throngs position: stones, vicinity counts, turn bookkeeping, power and Reach (§4.1).
 
 use super::board::{Bits, Geometry, MAX_SITES, MAX_TRAVEL, NO_SITE, bit_clear, bit_set, for_each_bit};
-use super::options::{Opening, PassRule, ThrongsOptions};
-use crate::rules::{Cell, Outcome, Side};
+use super::options::{PassRule, ThrongsOptions};
+use crate::rules::{Cell, Outcome, Side, splitmix64};
 
 /// What a site holds.
 pub const EMPTY: u8 = 0;
@@ -96,18 +96,10 @@ impl PartialEq for Position {
     }
 }
 
-/// A fixed pseudo-random key (SplitMix64) for hashing.
-#[inline]
-pub(super) fn key(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 impl Position {
-    /// An empty board of these options, Black to move in part 1 of turn 1.
-    pub(super) fn empty(options: &ThrongsOptions) -> Position {
+    /// An empty board of these options, Black to move in part 1 of turn 1 (`Rules::new` adds the
+    /// opening; a position text fills it in).
+    pub(super) fn empty_board(options: &ThrongsOptions) -> Position {
         Position {
             options: *options,
             geo: options.board.geometry(),
@@ -128,23 +120,6 @@ impl Position {
             side_bits: [[0; 4]; 2],
             stone_hash: 0,
         }
-    }
-
-    /// The initial position of these options (§3.2).
-    pub fn initial(options: &ThrongsOptions) -> Position {
-        let mut p = Position::empty(options);
-        match options.opening {
-            Opening::Standard => {
-                for &s in &p.geo.start_black {
-                    p.put(s, Side::First);
-                }
-                for &s in &p.geo.start_white {
-                    p.put(s, Side::Second);
-                }
-            }
-            Opening::Pie(_) => p.phase = Phase::PieOffer,
-        }
-        p
     }
 
     /// The board geometry (sites, neighbours, names).
@@ -231,7 +206,7 @@ impl Position {
             }
             near[n as usize] += 1;
         }
-        self.stone_hash ^= key((site as u64) << 1 | side.index() as u64);
+        self.stone_hash ^= splitmix64((site as u64) << 1 | side.index() as u64);
     }
 
     /// Takes the stone off a site (which must hold one).
@@ -250,7 +225,7 @@ impl Position {
             }
             near[n as usize] -= 1;
         }
-        self.stone_hash ^= key((site as u64) << 1 | side.index() as u64);
+        self.stone_hash ^= splitmix64((site as u64) << 1 | side.index() as u64);
         side
     }
 

@@ -5,7 +5,7 @@
 use super::notation::record_header;
 use super::options::{Adjudication, ThrongsOptions};
 use super::position::Position;
-use crate::rules::{GameOptions, Notation, ParseError, Rules};
+use crate::rules::{GameOptions, Notation, ParseError, RecordPiece, Rules, Side, lex_record};
 
 /// A game record read back and replayed.
 #[derive(Clone, Debug)]
@@ -44,7 +44,7 @@ pub fn format_record(options: &ThrongsOptions, tokens: &[String]) -> String {
         out.push_str(token);
     }
     for (k, pair) in parts.chunks(2).enumerate() {
-        let colour = if k % 2 == 0 { 'B' } else { 'W' };
+        let colour = Position::side_char(Side::from_index(k % 2));
         out.push_str(&format!("\n{}{colour} {}", k / 2 + 1, pair.join(" ")));
     }
     out
@@ -52,23 +52,15 @@ pub fn format_record(options: &ThrongsOptions, tokens: &[String]) -> String {
 
 /// Reads the header tags `[Key "value"]` of one line into the options.
 fn read_tags(line: &str, options: &mut ThrongsOptions, seen: &mut Vec<String>) -> Result<(), ParseError> {
-    let mut rest = line.trim();
-    while !rest.is_empty() {
-        let body = rest.strip_prefix('[').ok_or_else(|| {
-            ParseError::new(format!("header: '{rest}' is not a tag; tags are written [Board \"T93\"]"))
-        })?;
-        let (tag, after) =
-            body.split_once(']').ok_or_else(|| ParseError::new(format!("header: the tag '[{body}' has no ']'")))?;
-        rest = after.trim_start();
-        let (key, value) = tag
-            .trim()
-            .split_once(char::is_whitespace)
-            .ok_or_else(|| ParseError::new(format!("header: the tag '[{tag}]' has no value")))?;
-        let value = value.trim();
-        let value = value
-            .strip_prefix('"')
-            .and_then(|v| v.strip_suffix('"'))
-            .ok_or_else(|| ParseError::new(format!("header: the value of '{key}' must be in quotes: [{key} \"…\"]")))?;
+    let items = lex_record(line).map_err(|e| ParseError::new(format!("header: {e}")))?;
+    for item in items {
+        let RecordPiece::Tag { key, value, quoted } = item.piece else {
+            let rest = &line[item.span.start..];
+            return Err(ParseError::new(format!("header: '{rest}' is not a tag; tags are written [Board \"T93\"]")));
+        };
+        if !quoted {
+            return Err(ParseError::new(format!("header: the value of '{key}' must be in quotes: [{key} \"…\"]")));
+        }
         let lower = key.to_ascii_lowercase();
         if seen.contains(&lower) {
             return Err(ParseError::new(format!("header: the tag '{key}' is given twice")));
@@ -91,7 +83,7 @@ fn read_tags(line: &str, options: &mut ThrongsOptions, seen: &mut Vec<String>) -
                 )));
             }
         };
-        options.set(option, value).map_err(|e| ParseError::new(format!("header: {e}")))?;
+        options.set(option, value.trim()).map_err(|e| ParseError::new(format!("header: {e}")))?;
     }
     Ok(())
 }
@@ -128,7 +120,7 @@ pub fn parse_record(text: &str) -> Result<ThrongsRecord, ParseError> {
                 "turn {label} has only one part, which is allowed only on the last line"
             )));
         }
-        let expected = format!("{}{}", turn_lines / 2 + 1, if turn_lines.is_multiple_of(2) { 'B' } else { 'W' });
+        let expected = format!("{}{}", turn_lines / 2 + 1, Position::side_char(Side::from_index(turn_lines % 2)));
         let mut words = line.split_whitespace();
         let label = words.next().unwrap_or_default();
         if !label.trim_end_matches(':').eq_ignore_ascii_case(&expected) {

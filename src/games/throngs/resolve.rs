@@ -1,11 +1,13 @@
-//! The named phases: `place` applies one atomic decision (the whole move part when it completes),
-//! `end_check` does the part/turn bookkeeping and the end of game (§4.3, §6). Throngs has no
+//! Throngs' rules (`Rules`): `place` applies one atomic decision (the whole move part when it
+//! completes), `end_check` does the part/turn bookkeeping and the end of game (§4.3, §6). Throngs has no
 //! captures by enclosure and no cascades, so `capture_sweep` and `cascade` are the empty defaults.
 
 use super::moves::Move;
-use super::options::{Adjudication, PassRule};
+use super::options::{Adjudication, Opening, PassRule, ThrongsOptions};
 use super::position::{PartKind, Phase, Position, Started, stone_of};
-use crate::rules::{Cell, Effect, EffectKind, Effects, Outcome, PlayError, Side};
+use crate::rules::{
+    Cell, EffectKind, EffectSink, Notation, Outcome, PlayError, Rules, Side, Status, ToMove, splitmix64,
+};
 
 /// What the completed part was, for the counters (§4.4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -16,62 +18,73 @@ enum Done {
     Move,
 }
 
-/// Collects effects only when someone wants them (`play`), not in search (`play_unchecked`).
-struct Sink<'a>(Option<&'a mut Effects>);
+impl Rules for Position {
+    type Move = Move;
+    type Options = ThrongsOptions;
 
-impl Sink<'_> {
-    #[inline]
-    fn on(&self) -> bool {
-        self.0.is_some()
+    /// The initial position of these options (§3.2).
+    fn new(options: &ThrongsOptions) -> Self {
+        let mut p = Position::empty_board(options);
+        match options.opening {
+            Opening::Standard => {
+                for &s in &p.geo.start_black {
+                    p.put(s, Side::First);
+                }
+                for &s in &p.geo.start_white {
+                    p.put(s, Side::Second);
+                }
+            }
+            Opening::Pie(_) => p.phase = Phase::PieOffer,
+        }
+        p
     }
-    #[inline]
-    fn push(&mut self, kind: EffectKind) {
-        if let Some(fx) = self.0.as_mut() {
-            fx.push(Effect::new(0, kind));
+
+    fn options(&self) -> &ThrongsOptions {
+        &self.options
+    }
+
+    fn to_move(&self) -> Option<ToMove> {
+        match self.phase {
+            Phase::Over(_) => None,
+            Phase::PieOffer => Some(ToMove::One(Side::First)),
+            Phase::PieChoice => Some(ToMove::One(Side::Second)),
+            Phase::Play => Some(ToMove::One(self.mover)),
         }
     }
-}
 
-fn piece(side: Side) -> char {
-    match side {
-        Side::First => 'B',
-        Side::Second => 'W',
+    fn status(&self) -> Status {
+        match self.phase {
+            Phase::Over(o) => Status::Over(o),
+            _ => Status::Ongoing,
+        }
     }
-}
 
-impl Position {
-    /// Phase 1: checks `m` and applies it.
-    pub(super) fn place_phase(&mut self, m: &Move) -> Result<Effects, PlayError> {
+    fn legal_moves(&self, out: &mut Vec<Move>) {
+        self.generate(out);
+    }
+
+    fn mover(&self, _m: &Move) -> Side {
+        match self.phase {
+            Phase::PieOffer => Side::First,
+            Phase::PieChoice => Side::Second,
+            _ => self.mover,
+        }
+    }
+
+    fn check(&self, m: &Move) -> Result<(), PlayError> {
         let mut legal = Vec::new();
         self.generate(&mut legal);
-        if !legal.contains(m) {
-            return Err(self.explain_illegal(m));
-        }
-        let mut fx = Effects::new();
-        self.apply(m, Sink(Some(&mut fx)));
-        Ok(fx)
+        if legal.contains(m) { Ok(()) } else { Err(self.explain_illegal(m)) }
     }
 
-    /// Phase 4 with effects.
-    pub(super) fn end_check_phase(&mut self) -> Effects {
-        let mut fx = Effects::new();
-        self.finish(Sink(Some(&mut fx)));
-        fx
-    }
-
-    /// Both phases without effects, for search.
-    pub(super) fn play_fast(&mut self, m: &Move) {
-        self.apply(m, Sink(None));
-        self.finish(Sink(None));
-    }
-
-    fn apply(&mut self, m: &Move, mut fx: Sink) {
+    /// Phase 1: applies one atomic decision (the whole part when it completes).
+    fn place(&mut self, m: &Move, fx: &mut impl EffectSink) {
         let me = self.mover;
         match *m {
             Move::Offer(s) => {
                 let colour = self.offer_colour();
                 self.put(s, colour);
-                fx.push(EffectKind::Placed { cell: s, by: colour, piece: piece(colour), count: 1 });
+                fx.emit(0, || EffectKind::Placed { cell: s, by: colour, piece: Position::side_char(colour), count: 1 });
                 let n = self.pie_size() as u16;
                 if self.count[0] == n && self.count[1] == n + 1 {
                     self.phase = Phase::PieChoice;
@@ -81,7 +94,7 @@ impl Position {
             Move::Choose(colour) => {
                 // The chooser sits in the second seat; taking Black swaps the seats.
                 if colour == Side::First {
-                    fx.push(EffectKind::PieSwap { by: Side::Second });
+                    fx.emit(0, || EffectKind::PieSwap { by: Side::Second });
                 }
                 self.phase = Phase::Play;
                 self.mover = Side::First;
@@ -89,7 +102,7 @@ impl Position {
                 self.turn = 1;
             }
             Move::Pass => {
-                fx.push(EffectKind::Passed { side: me });
+                fx.emit(0, || EffectKind::Passed { side: me });
                 self.complete(Done::Pass);
             }
             Move::Place(s) | Move::Capture(s) | Move::Pick(s) => {
@@ -102,30 +115,63 @@ impl Position {
                 if kind == PartKind::Move || (range >= 1 && self.can_travel(s, range)) {
                     self.started = Some(Started { kind, at: s, range });
                 } else {
-                    self.land(Started { kind, at: s, range }, s, &mut fx);
+                    self.land(Started { kind, at: s, range }, s, fx);
                 }
             }
             Move::To(t) => {
                 if let Some(st) = self.started.take() {
-                    self.land(st, t, &mut fx);
+                    self.land(st, t, fx);
                 }
             }
         }
     }
 
+    /// Phase 4: after a completed part, the next part or turn and the end of the game (§4.3, §6).
+    fn end_check(&mut self, fx: &mut impl EffectSink) {
+        if !self.part_complete {
+            return;
+        }
+        self.part_complete = false;
+        let turn_ended_in_passes = self.part == 2 && self.passrun == 4;
+        self.advance();
+        let outcome = if let Some(o) = self.adjudicated() {
+            Some((o, true))
+        } else if turn_ended_in_passes {
+            Some((self.count_outcome(), false))
+        } else {
+            None
+        };
+        if let Some((outcome, by_estimate)) = outcome {
+            if fx.records() {
+                for side in Side::BOTH {
+                    let score = if by_estimate { self.estimate(side) } else { self.count[side.index()] as u32 };
+                    fx.emit(0, || EffectKind::Scored { side, score: score as i32 });
+                }
+            }
+            fx.emit(0, || EffectKind::GameOver { outcome });
+            self.phase = Phase::Over(outcome);
+        }
+    }
+
+    fn zobrist(&self) -> u64 {
+        self.hash()
+    }
+}
+
+impl Position {
     /// Completes a part that started on `st.at` by putting the stone on `to`.
-    fn land(&mut self, st: Started, to: Cell, fx: &mut Sink) {
+    fn land(&mut self, st: Started, to: Cell, fx: &mut impl EffectSink) {
         let me = self.mover;
-        let path = if fx.on() && to != st.at { self.route(st.at, st.range, to) } else { Vec::new() };
+        let path = if fx.records() && to != st.at { self.route(st.at, st.range, to) } else { Vec::new() };
         let done = match st.kind {
             PartKind::Place => {
-                fx.push(EffectKind::Placed { cell: st.at, by: me, piece: piece(me), count: 1 });
+                fx.emit(0, || EffectKind::Placed { cell: st.at, by: me, piece: Position::side_char(me), count: 1 });
                 Done::Place
             }
             PartKind::Capture => {
                 self.take(st.at);
-                fx.push(EffectKind::Captured { cells: vec![st.at], by: me });
-                fx.push(EffectKind::Placed { cell: st.at, by: me, piece: piece(me), count: 1 });
+                fx.emit(0, || EffectKind::Captured { cells: vec![st.at], by: me });
+                fx.emit(0, || EffectKind::Placed { cell: st.at, by: me, piece: Position::side_char(me), count: 1 });
                 Done::Capture
             }
             PartKind::Move => {
@@ -135,7 +181,7 @@ impl Position {
         };
         self.put(to, me);
         if to != st.at {
-            fx.push(EffectKind::Hopped { path, by: me });
+            fx.emit(0, || EffectKind::Hopped { path, by: me });
         }
         self.complete(done);
     }
@@ -151,33 +197,6 @@ impl Position {
             self.legacy_done = true;
         }
         self.part_complete = true;
-    }
-
-    /// After a completed part: the next part or turn, and the end of the game (§4.3, §6).
-    fn finish(&mut self, mut fx: Sink) {
-        if !self.part_complete {
-            return;
-        }
-        self.part_complete = false;
-        let turn_ended_in_passes = self.part == 2 && self.passrun == 4;
-        self.advance();
-        let outcome = if let Some(o) = self.adjudicated() {
-            Some((o, true))
-        } else if turn_ended_in_passes {
-            Some((self.count_outcome(), false))
-        } else {
-            None
-        };
-        if let Some((outcome, by_estimate)) = outcome {
-            if fx.on() {
-                for side in Side::BOTH {
-                    let score = if by_estimate { self.estimate(side) } else { self.count[side.index()] as u32 };
-                    fx.push(EffectKind::Scored { side, score: score as i32 });
-                }
-            }
-            fx.push(EffectKind::GameOver { outcome });
-            self.phase = Phase::Over(outcome);
-        }
     }
 
     /// Moves on to the next part, or to the opponent's turn after part 2.
@@ -240,6 +259,6 @@ impl Position {
             | (self.legacy_done as u64) << 13
             | phase << 14
             | started << 17;
-        self.stone_hash ^ super::position::key(state ^ 0xA5A5_0000_0000_0000 ^ (stone_of(self.mover) as u64) << 60)
+        self.stone_hash ^ splitmix64(state ^ 0xA5A5_0000_0000_0000 ^ (stone_of(self.mover) as u64) << 60)
     }
 }

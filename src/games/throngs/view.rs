@@ -2,11 +2,11 @@
 //! of every site for the side to move, and the turn's counters.
 
 use super::{Phase, Position};
-use crate::rules::{BoardView, CellMarks, CellValue, CellView, Counter, Layout, PieceView, Side, WrapLink};
+use crate::rules::{BoardView, CellMarks, CellValue, CellView, Counter, DrawBoard, Layout, PieceView, Side, WrapLink};
 
-impl Position {
+impl DrawBoard for Position {
     /// The game-neutral picture of this position.
-    pub fn view(&self) -> BoardView {
+    fn board_view(&self) -> BoardView {
         let geo = self.geometry();
         let lattice = &geo.lattice;
         let mover = self.side_to_move();
@@ -79,12 +79,12 @@ mod tests {
     #[test]
     fn the_t93_view_has_every_site_and_lines_between_neighbours() {
         let pos = Position::new(&Default::default());
-        let v = pos.view();
+        let v = pos.board_view();
         assert_eq!(v.cells.len(), 93);
         // Sum of neighbour counts / 2 (54×6 + 12×5 + 9×4 + 18×3) / 2.
         let Layout::Lattice { lines } = &v.layout else { panic!("lattice expected") };
         assert_eq!(lines.len(), (54 * 6 + 12 * 5 + 9 * 4 + 18 * 3) / 2);
-        let stones = v.cells.iter().filter(|c| c.piece.is_some()).count();
+        let stones = v.occupied_count();
         assert_eq!(stones, pos.stones_of(Side::First) as usize + pos.stones_of(Side::Second) as usize);
         // Neighbouring sites are one unit apart in the drawing.
         let (a, b) = lines[0];
@@ -97,7 +97,7 @@ mod tests {
     fn the_torus_view_links_every_seam_site_to_its_neighbour_one_step_out() {
         let opts = crate::rules::GameOptions::from_pairs([("board", "torus-8")]).unwrap();
         let pos = Position::new(&opts);
-        let v = pos.view();
+        let v = pos.board_view();
         let Layout::Lattice { lines } = &v.layout else { panic!("lattice expected") };
         // Every site has six neighbours: drawn lines count twice, wrap links once per end.
         assert_eq!(2 * lines.len() + v.wraps.len(), 64 * 6);
@@ -109,8 +109,8 @@ mod tests {
         }
         // Spec §2.6 (N = 11): a1's neighbours include a11 (W), k1 (SE) and k11 (SW) across the seams.
         let opts = crate::rules::GameOptions::from_pairs([("board", "torus-11")]).unwrap();
-        let v11 = Position::new(&opts).view();
-        let a1 = v11.cells.iter().find(|c| c.name == "a1").unwrap().cell;
+        let v11 = Position::new(&opts).board_view();
+        let a1 = v11.cell_named("a1").unwrap().cell;
         let mut across: Vec<String> =
             v11.wraps.iter().filter(|w| w.from == a1).map(|w| v11.cells[w.to as usize].name.clone()).collect();
         across.sort();
