@@ -3,8 +3,9 @@
 //! systems (input, resolution, projection, looks, highlights, hover previews, flourishes, animation
 //! bookkeeping): everything but the GPU's drawing.
 //!
-//! `cargo run --example frame_bench` (add `--release` for release figures). Prints one JSON line
-//! per game: frames, mean and 99th percentile milliseconds per frame.
+//! `cargo run --example frame_bench [FRAMES] [--idle]` (add `--release` for release figures). Prints
+//! one JSON line per game: frames, mean and 99th percentile milliseconds per frame. With `--idle`
+//! only the first frame decides: the rest measure what an idle board costs.
 
 use bevy::prelude::*;
 use stoneyard::app::testing::{CurrentMatch, DecisionChosen, Screen, headless_app_with_looks};
@@ -22,6 +23,8 @@ fn largest(kind: GameKind) -> Vec<(String, String)> {
 
 fn main() {
     let frames_per_game: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(600);
+    // `--idle`: one decision at the start, then frames with nothing to do (what an idle board costs).
+    let idle = std::env::args().any(|a| a == "--idle");
     for kind in GameKind::all() {
         // The board's looks, highlights and flourishes run as in the game (they build meshes);
         // only the GPU work is missing. Animations at normal speed.
@@ -35,7 +38,7 @@ fn main() {
         let mut decisions = 0;
         for frame in 0..frames_per_game {
             // A decision every fourth frame: the animations of the last one are still running.
-            if frame % 4 == 0 {
+            if (idle && frame == 0) || (!idle && frame % 4 == 0) {
                 let current = app.world().resource::<CurrentMatch>();
                 if current.is_over() {
                     let again = CurrentMatch::new(current.start.clone_box());
