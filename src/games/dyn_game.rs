@@ -1,5 +1,5 @@
 //! `DynGame`: any game behind one object-safe handle, driven by record tokens and texts. It holds
-//! the rules only; the computer's side (`crate::ai::games`) finds the concrete game through
+//! the rules only; the computer's side (its `ai::games` table) finds the concrete game through
 //! [`DynGame::as_any`].
 
 use super::{About, GameKind};
@@ -36,7 +36,7 @@ pub trait DynGame: Send + Sync {
     /// The options as `key=value` pairs.
     fn option_pairs(&self) -> Vec<(String, String)>;
     fn clone_box(&self) -> Box<dyn DynGame>;
-    /// The concrete position, for the computer's side of the program (`crate::ai::games`).
+    /// The concrete position, for the computer's side of the program (the `ai::games` table).
     fn as_any(&self) -> &dyn std::any::Any;
     /// The legal atomic decisions of `side` (one click each), as `Notation::format_move` writes them.
     fn legal_decisions(&self, side: Side) -> Vec<String>;
