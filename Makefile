@@ -6,13 +6,14 @@ SHELL := /bin/bash
 APT_PACKAGES := pkg-config libasound2-dev libudev-dev libwayland-dev libxkbcommon-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help deps web-deps web-test-deps play test lint test-rules test-app bench cases web serve-web web-test
+.PHONY: help deps web-deps web-test-deps play test lint test-rules test-app bench gallery cases web serve-web web-test
 
 help:
 	@echo "make play   - install what is missing, then play (release build)"
 	@echo "make test   - install what is missing, then format check, clippy, all tests, the browser test"
 	@echo "make deps   - only the installs (a no-op when everything is present)"
 	@echo "make cases  - run the shared referee test vectors against a release build"
+	@echo "make gallery - every game's key states in every theme, desktop and phone size, to gallery/*.png"
 	@echo "make web    - build the browser version into web/pkg;  make serve-web - serve it on 127.0.0.1:8080"
 	@echo "make web-test - build the browser version and play it in headless Chromium (part of make test)"
 
@@ -43,11 +44,12 @@ lint:
 test-rules:
 	cargo test --no-default-features
 
-# The app: its unit tests, the headless app tests and the frame benchmark's build, linted by
+# The app: its unit tests, the headless app tests and the builds of the frame benchmark and the
+# gallery, linted by
 # clippy as they build. (The pure layers' tests ran above; running them again linked to Bevy
 # would only cost a link of every test binary against it.)
 test-app:
-	$(CLIPPY_BUILD) cargo test --lib --test app_headless --example frame_bench
+	$(CLIPPY_BUILD) cargo test --lib --test app_headless --example frame_bench --example gallery
 
 test: deps lint test-rules test-app
 	$(MAKE) web-test
@@ -56,6 +58,20 @@ test: deps lint test-rules test-app
 bench: deps
 	@command -v Xvfb >/dev/null || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq xvfb mesa-vulkan-drivers time; }
 	bash scripts/bench.sh
+
+# The game as a player sees it (examples/gallery.rs): the title, settings and setup screens and
+# every game's key states, in every theme, at 1280x720 and at a 390x844 phone size, to
+# gallery/<size>/<theme>/*.png. Scripted, so the same command gives the same pictures. Runs under
+# Xvfb with Mesa's software Vulkan.
+GALLERY_SIZES = 1280x720 390x844
+gallery: deps
+	@command -v xvfb-run >/dev/null && dpkg -s mesa-vulkan-drivers >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq xvfb mesa-vulkan-drivers; }
+	cargo build --example gallery
+	@for size in $(GALLERY_SIZES); do \
+	  echo "gallery: $$size"; \
+	  xvfb-run -a -s "-screen 0 1920x1080x24" "$${CARGO_TARGET_DIR:-target}/debug/examples/gallery" --size $$size --out gallery || exit 1; \
+	done
+	@echo "gallery: $$(find gallery -name '*.png' | wc -l) pictures in gallery/"
 
 cases:
 	cargo build --release --no-default-features

@@ -15,9 +15,9 @@ src="$work/vendor/epaint_default_fonts/fonts"
 # ASCII, Latin-1 and Latin Extended-A (names typed for saves), general punctuation, super- and
 # subscripts, the euro and trade mark signs, arrows, mathematical operators, geometric shapes.
 unicodes="U+0020-007E,U+00A0-017F,U+2000-206F,U+2070-209F,U+20AC,U+2122,U+2190-21FF,U+2200-22FF,U+25A0-25FF"
-subset() { # source, output, family name
+subset() { # source file, output, family name[, characters]
   # Without hinting instructions: egui's rasterizer (skrifa) hints them itself.
-  pyftsubset "$src/$1" --unicodes="$unicodes" --layout-features='*' --no-hinting --output-file="$2"
+  pyftsubset "$1" --unicodes="${4:-$unicodes}" --layout-features='*' --no-hinting --output-file="$2"
   python3 - "$2" "$3" <<'PY'
 import sys
 from fontTools.ttLib import TTFont
@@ -37,8 +37,14 @@ PY
 # The Ubuntu Font Licence asks a modified version that is not substantially changed to keep the
 # name and add "derivative X"; the Bitstream Vera licence (Hack's base) asks for a name without
 # "Bitstream" or "Vera".
-subset Ubuntu-Light.ttf assets/fonts/UbuntuLight-derivative-Stoneyard.ttf "Ubuntu Light derivative Stoneyard"
-subset Hack-Regular.ttf assets/fonts/Hack-Stoneyard.ttf "Hack Stoneyard"
+subset "$src/Ubuntu-Light.ttf" assets/fonts/UbuntuLight-derivative-Stoneyard.ttf "Ubuntu Light derivative Stoneyard"
+subset "$src/Hack-Regular.ttf" assets/fonts/Hack-Stoneyard.ttf "Hack Stoneyard"
+# The chess figures of Hidden Intention: DejaVu Sans's twelve chess symbols (Debian's
+# fonts-dejavu-core; Bitstream Vera licence, DejaVu's changes in the public domain).
+dejavu=/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf
+[ -f "$dejavu" ] || { echo "install fonts-dejavu-core for $dejavu" >&2; exit 1; }
+subset "$dejavu" assets/fonts/ChessFigures-Stoneyard.ttf "Chess Figures Stoneyard" "U+2654-265F"
 install -m 644 "$src/UFL.txt" assets/fonts/UFL.txt
 install -m 644 "$src/Hack-Regular.txt" assets/fonts/Hack-LICENSE.txt
+install -m 644 /usr/share/doc/fonts-dejavu-core/copyright assets/fonts/DejaVu-LICENSE.txt
 ls -l assets/fonts

@@ -1,5 +1,7 @@
-//! The game's fonts: Ubuntu Light for the menus' and HUD's text, Hack for monospace and for the
-//! board's labels (each egui family falls back on the other: Hack has the arrows Ubuntu lacks).
+//! The game's fonts: Ubuntu Light for the menus' and panel's text, Hack for monospace and for the
+//! board's labels (each egui family falls back on the other: Hack has the arrows Ubuntu lacks),
+//! and DejaVu Sans's chess symbols for Hidden Intention's figures (on the board, and as a last
+//! fallback of both egui families so the panel can name figures by their symbol).
 //! Both are subsets made for Stoneyard (`assets/fonts/README.md`), which keeps the browser
 //! download small; egui's emoji fonts are left out because no text of the game uses emoji.
 
@@ -11,9 +13,33 @@ use std::sync::Arc;
 pub const UBUNTU_LIGHT: &[u8] = include_bytes!("../../assets/fonts/UbuntuLight-derivative-Stoneyard.ttf");
 /// Hack, cut down the same way.
 pub const HACK: &[u8] = include_bytes!("../../assets/fonts/Hack-Stoneyard.ttf");
+/// The twelve chess symbols of DejaVu Sans (U+2654–U+265F).
+pub const CHESS: &[u8] = include_bytes!("../../assets/fonts/ChessFigures-Stoneyard.ttf");
+
+/// The chess symbols of a figure: its filled form (drawn in the owner's colour) and its outlined
+/// form (drawn over it as the outline). The diagonal pawn is a pawn (the board marks it apart).
+pub fn figure_symbols(figure: crate::rules::Figure) -> (char, char) {
+    use crate::rules::Figure::*;
+    // U+2654.. are the outlined ("white") symbols, U+265A.. the filled ("black") ones: king,
+    // queen, rook, bishop, knight, pawn.
+    let offset = match figure {
+        Queen => 1,
+        Rook => 2,
+        Bishop => 3,
+        Knight => 4,
+        Pawn | DiagonalPawn => 5,
+    };
+    let at = |base: u32| char::from_u32(base + offset).unwrap_or('?');
+    (at(0x265A), at(0x2654))
+}
+
+/// The chess figures as a Bevy font, for the board (absent in headless apps without text assets).
+#[derive(Resource, Debug, Clone, Default)]
+pub struct ChessFont(pub Handle<Font>);
 
 pub fn plugin(app: &mut App) {
-    app.add_systems(Startup, use_hack_for_board_text);
+    app.init_resource::<ChessFont>();
+    app.add_systems(Startup, (use_hack_for_board_text, load_chess_font));
     app.add_systems(EguiPrimaryContextPass, install_fonts);
 }
 
@@ -27,13 +53,22 @@ fn use_hack_for_board_text(fonts: Option<ResMut<Assets<Font>>>) -> Result {
     Ok(())
 }
 
-/// The font set: Ubuntu Light first for proportional text, Hack first for monospace.
+fn load_chess_font(fonts: Option<ResMut<Assets<Font>>>, mut chess: ResMut<ChessFont>) -> Result {
+    if let Some(mut fonts) = fonts {
+        chess.0 = fonts.add(Font::from_bytes(CHESS.to_vec()));
+    }
+    Ok(())
+}
+
+/// The font set: Ubuntu Light first for proportional text, Hack first for monospace, the chess
+/// figures last in both.
 pub fn font_definitions() -> egui::FontDefinitions {
     let mut fonts = egui::FontDefinitions::empty();
     fonts.font_data.insert("ubuntu".into(), Arc::new(egui::FontData::from_static(UBUNTU_LIGHT)));
     fonts.font_data.insert("hack".into(), Arc::new(egui::FontData::from_static(HACK)));
-    fonts.families.insert(egui::FontFamily::Proportional, vec!["ubuntu".into(), "hack".into()]);
-    fonts.families.insert(egui::FontFamily::Monospace, vec!["hack".into(), "ubuntu".into()]);
+    fonts.font_data.insert("chess".into(), Arc::new(egui::FontData::from_static(CHESS)));
+    fonts.families.insert(egui::FontFamily::Proportional, vec!["ubuntu".into(), "hack".into(), "chess".into()]);
+    fonts.families.insert(egui::FontFamily::Monospace, vec!["hack".into(), "ubuntu".into(), "chess".into()]);
     fonts
 }
 
@@ -86,6 +121,7 @@ mod tests {
                 .map(|name| match name.as_str() {
                     "ubuntu" => UBUNTU_LIGHT,
                     "hack" => HACK,
+                    "chess" => CHESS,
                     other => panic!("unexpected font {other}"),
                 })
                 .map(|bytes| ttf_parser::Face::parse(bytes, 0).expect("a font file"))
@@ -105,6 +141,25 @@ mod tests {
             faces(egui::FontFamily::Proportional)[0].glyph_index('→').is_none(),
             "Ubuntu lacks arrows: Hack backs it"
         );
+    }
+
+    #[test]
+    fn every_figure_has_a_filled_and_an_outlined_symbol_in_the_chess_font() {
+        use crate::rules::Figure::*;
+        let chess = ttf_parser::Face::parse(CHESS, 0).expect("a font file");
+        for f in [Pawn, DiagonalPawn, Rook, Bishop, Knight, Queen] {
+            let (filled, outlined) = figure_symbols(f);
+            assert_eq!(filled as u32 - outlined as u32, 6, "{f:?}");
+            assert!(chess.glyph_index(filled).is_some() && chess.glyph_index(outlined).is_some(), "{f:?}");
+        }
+    }
+
+    #[test]
+    fn the_chess_font_has_every_figure_in_both_forms() {
+        let chess = ttf_parser::Face::parse(CHESS, 0).expect("a font file");
+        for c in '\u{2654}'..='\u{265F}' {
+            assert!(chess.glyph_index(c).is_some(), "no chess glyph for {c:?}");
+        }
     }
 
     #[test]

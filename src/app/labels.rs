@@ -2,6 +2,7 @@
 //! space under the cursor ("Red stone on C3", "f6 · empty · power 6 for Black"). Each game gives
 //! the words of its own decisions (`About::decision_words`); the token stays visible in brackets.
 
+use crate::ai::Level;
 use crate::games::GameKind;
 use crate::rules::{CellValue, CellView, HintMark, PieceShape, Side};
 
@@ -54,6 +55,16 @@ pub fn space_summary(cell: &CellView, mover: Side, side_name: impl Fn(Side) -> S
         None => {}
     }
     parts.join(" · ")
+}
+
+/// A level's name for people.
+pub fn level_name(level: Level) -> &'static str {
+    match level {
+        Level::Random => "Random",
+        Level::Easy => "Easy",
+        Level::Medium => "Medium",
+        Level::Hard => "Hard",
+    }
 }
 
 /// The square a Hidden Intention attempt burned (`"Pc6|Xc6"` → `c6`): both commitments named the

@@ -28,6 +28,7 @@ pub fn plugin(app: &mut App) {
         .init_resource::<BoardAnimating>()
         .init_resource::<MoveList>()
         .init_resource::<TurnBuilder>()
+        .init_resource::<ChoiceAnchor>()
         .init_resource::<BoardCursor>();
 }
 
@@ -258,6 +259,8 @@ pub struct TurnBuilder {
     pub start: Option<String>,
     /// The open choice list (empty when closed).
     pub choices: Vec<Choice>,
+    /// The space the open choice list is about (`None` for decisions that name no space).
+    pub at: Option<String>,
 }
 
 impl TurnBuilder {
@@ -279,12 +282,22 @@ impl TurnBuilder {
     pub fn reset(&mut self) {
         self.start = None;
         self.choices.clear();
+        self.at = None;
     }
 }
 
 /// Decisions that name no space (pass, end turn, swap, figure choices).
 pub fn spaceless(decisions: &[String]) -> Vec<String> {
     decisions.iter().filter(|d| cells_in_token(d).is_empty()).cloned().collect()
+}
+
+/// Where on the window (logical pixels from the top-left corner) the space of the open choice list
+/// is, so the list opens beside it; `None` when the list is about no space. The board keeps it.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq)]
+pub struct ChoiceAnchor {
+    pub at: Option<Vec2>,
+    /// Half the space's size on the window.
+    pub half: f32,
 }
 
 /// The space under the board cursor (index into the board view's cells).

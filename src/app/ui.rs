@@ -1,16 +1,83 @@
 //! The look and feel every screen shares: egui widgets (the screen frame, focusable rows, value
 //! rows) and the menu focus that keys, gamepad and mouse move alike.
 
+use super::fonts::figure_symbols;
 use super::input::{Action, ActionPressed};
+use super::theme::{TOUCH, board_palette, egui_rgb, text_size};
+use crate::games::GameKind;
+use crate::rules::{BoardView, Layout, PieceShape};
+use crate::save::Theme;
 use bevy::prelude::*;
 use bevy_egui::egui;
 
-/// Width of the side panel beside the board, in logical pixels (the board is laid out in the rest).
-pub const PANEL_WIDTH: f32 = 340.0;
-
 pub fn plugin(app: &mut App) {
-    app.init_resource::<MenuFocus>();
+    app.init_resource::<MenuFocus>().init_resource::<ScreenLayout>();
     app.add_message::<MenuClicked>();
+    app.add_systems(PreUpdate, follow_the_window);
+}
+
+/// Windows narrower than this (logical pixels) are laid out in portrait: board on top.
+pub const NARROW: f32 = 900.0;
+
+/// Where the board and the side panel go, in logical pixels from the window's top-left corner:
+/// in landscape the board fills the height at the left and the panel (320–380 px) is at the
+/// right; in portrait and narrow windows the board takes the full width at the top and the panel
+/// the rest below it.
+#[derive(Resource, Debug, Clone, Copy, PartialEq)]
+pub struct ScreenLayout {
+    pub window: Vec2,
+    pub portrait: bool,
+    pub board: Rect,
+    pub panel: Rect,
+}
+
+impl Default for ScreenLayout {
+    fn default() -> Self {
+        ScreenLayout::of(Vec2::new(1280.0, 720.0))
+    }
+}
+
+impl ScreenLayout {
+    /// The layout of a window of `size` logical pixels.
+    pub fn of(size: Vec2) -> Self {
+        let size = size.max(Vec2::new(320.0, 480.0));
+        if size.x >= NARROW && size.x >= size.y {
+            let panel_w = (size.x * 0.28).clamp(320.0, 380.0);
+            let board = Rect::new(0.0, 0.0, size.x - panel_w, size.y);
+            let panel = Rect::new(size.x - panel_w, 0.0, size.x, size.y);
+            ScreenLayout { window: size, portrait: false, board, panel }
+        } else {
+            // A square board as wide as the window, leaving the panel at least 40% of the height.
+            let board_h = size.x.min(size.y * 0.6);
+            ScreenLayout {
+                window: size,
+                portrait: true,
+                board: Rect::new(0.0, 0.0, size.x, board_h),
+                panel: Rect::new(0.0, board_h, size.x, size.y),
+            }
+        }
+    }
+
+    /// The board area's centre in world coordinates (the camera looks at the window's centre, y up).
+    pub fn board_centre_world(&self) -> Vec2 {
+        let c = self.board.center();
+        Vec2::new(c.x - self.window.x / 2.0, self.window.y / 2.0 - c.y)
+    }
+
+    /// The panel's area for egui.
+    pub fn panel_rect(&self) -> egui::Rect {
+        egui::Rect::from_min_max(
+            egui::pos2(self.panel.min.x, self.panel.min.y),
+            egui::pos2(self.panel.max.x, self.panel.max.y),
+        )
+    }
+}
+
+/// The layout follows the window's logical size (headless apps keep the default).
+fn follow_the_window(windows: Query<&Window>, mut layout: ResMut<ScreenLayout>) {
+    if let Some(w) = windows.iter().next() {
+        layout.set_if_neq(ScreenLayout::of(Vec2::new(w.width(), w.height())));
+    }
 }
 
 /// The focused item of the current menu.
@@ -92,9 +159,6 @@ pub fn reset_focus(
     clicks.clear();
 }
 
-/// Width of the menu column in points.
-pub const MENU_WIDTH: f32 = 520.0;
-
 /// A `Ui` covering the whole window, for panels to be laid out in (egui 0.36 shows panels inside
 /// a `Ui`, not directly on the context).
 pub fn root_ui(ctx: &egui::Context, id: &'static str) -> egui::Ui {
@@ -106,26 +170,90 @@ pub fn root_ui_in(ctx: &egui::Context, id: &'static str, rect: egui::Rect) -> eg
     egui::Ui::new(ctx.clone(), id.into(), egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(rect))
 }
 
-/// A centred column with a big title, as every menu screen uses.
+/// The width of the menus' column: 560 logical pixels, less on a narrow window.
+pub fn menu_width(ctx: &egui::Context) -> f32 {
+    (ctx.viewport_rect().width() - 24.0).clamp(280.0, 560.0)
+}
+
+/// A centred column with a big title, as every menu screen uses; it scrolls when the window is
+/// short, and narrows (with a smaller title) when the window is narrow.
 pub fn screen_frame(ctx: &egui::Context, title: &str, subtitle: &str, body: impl FnOnce(&mut egui::Ui)) {
+    let width = menu_width(ctx);
     let mut root = root_ui(ctx, "menu");
     egui::CentralPanel::default().show(&mut root, |ui| {
-        ui.vertical_centered(|ui| {
-            ui.add_space(24.0);
-            ui.label(egui::RichText::new(title).size(44.0).strong());
-            if !subtitle.is_empty() {
-                ui.label(egui::RichText::new(subtitle).size(16.0).weak());
-            }
-            ui.add_space(16.0);
-            egui::ScrollArea::vertical().show(ui, |ui| {
-                ui.set_max_width(MENU_WIDTH);
+        egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
+            ui.vertical_centered(|ui| {
+                ui.set_max_width(width);
+                ui.add_space(16.0);
+                let size = text_size::TITLE.min(width / 9.0).max(text_size::HEADING);
+                ui.label(egui::RichText::new(title).size(size).strong());
+                if !subtitle.is_empty() {
+                    ui.label(egui::RichText::new(subtitle).size(text_size::BODY).weak());
+                }
+                ui.add_space(12.0);
                 body(ui);
+                ui.add_space(16.0);
             });
         });
     });
 }
 
-/// One menu row: a wide button (activates) with an optional detail line, highlighted when focused.
+/// A card: rounded, filled, outlined; the focused one in the accent colour.
+pub fn card(ui: &egui::Ui, focused: bool) -> egui::Frame {
+    let visuals = ui.visuals();
+    let stroke = if focused {
+        egui::Stroke::new(2.5, visuals.selection.stroke.color)
+    } else {
+        egui::Stroke::new(1.0, visuals.widgets.inactive.bg_stroke.color)
+    };
+    egui::Frame::new()
+        .fill(visuals.window_fill)
+        .stroke(stroke)
+        .corner_radius(egui::CornerRadius::same(10))
+        .inner_margin(egui::Margin::symmetric(12, 10))
+}
+
+/// A label and, under it, a detail line in the weak colour.
+fn label_and_detail(ui: &mut egui::Ui, label: &str, detail: &str) {
+    ui.vertical(|ui| {
+        ui.label(egui::RichText::new(label).size(20.0).strong());
+        if !detail.is_empty() {
+            ui.label(egui::RichText::new(detail).size(text_size::SMALL).weak());
+        }
+    });
+}
+
+/// Makes a card clickable as a whole (at least `TOUCH` high); a click or tap activates item `index`.
+fn clickable_card(
+    ui: &mut egui::Ui,
+    index: usize,
+    focused: bool,
+    clicks: &mut MessageWriter<MenuClicked>,
+    contents: impl FnOnce(&mut egui::Ui),
+) -> egui::Response {
+    let shown = card(ui, focused).show(ui, |ui| {
+        ui.set_width(ui.available_width());
+        ui.set_min_height(TOUCH - 20.0);
+        contents(ui);
+    });
+    let response = ui.interact(shown.response.rect, egui::Id::new(("menu-item", index)), egui::Sense::click());
+    if response.hovered() && !focused {
+        ui.painter().rect_stroke(
+            shown.response.rect,
+            egui::CornerRadius::same(10),
+            egui::Stroke::new(1.5, ui.visuals().widgets.hovered.bg_stroke.color),
+            egui::StrokeKind::Inside,
+        );
+    }
+    if response.clicked() {
+        clicks.write(MenuClicked { index, delta: 0 });
+    }
+    follow_focus(&response, index, focused);
+    ui.add_space(4.0);
+    response
+}
+
+/// One menu row: a card (activates) with an optional detail line, outlined when focused.
 pub fn item(
     ui: &mut egui::Ui,
     index: usize,
@@ -134,41 +262,25 @@ pub fn item(
     detail: &str,
     clicks: &mut MessageWriter<MenuClicked>,
 ) {
-    let stroke = if focused {
-        egui::Stroke::new(3.0, ui.visuals().selection.stroke.color)
-    } else {
-        egui::Stroke::new(1.0, ui.visuals().widgets.inactive.bg_stroke.color)
-    };
-    let mut text = egui::text::LayoutJob::default();
-    text.append(
-        label,
-        0.0,
-        egui::TextFormat {
-            font_id: egui::FontId::proportional(22.0),
-            color: ui.visuals().strong_text_color(),
-            ..default()
-        },
-    );
-    if !detail.is_empty() {
-        text.append(
-            &format!("\n{detail}"),
-            0.0,
-            egui::TextFormat {
-                font_id: egui::FontId::proportional(14.0),
-                color: ui.visuals().weak_text_color(),
-                ..default()
-            },
-        );
-    }
-    text.halign = egui::Align::LEFT;
-    text.wrap.max_width = MENU_WIDTH - 24.0;
-    let button = egui::Button::new(text).stroke(stroke).min_size(egui::vec2(MENU_WIDTH, 44.0)).selected(focused);
-    let response = ui.add(button);
-    if response.clicked() {
-        clicks.write(MenuClicked { index, delta: 0 });
-    }
-    follow_focus(&response, index, focused);
-    ui.add_space(6.0);
+    clickable_card(ui, index, focused, clicks, |ui| label_and_detail(ui, label, detail));
+}
+
+/// A menu row with a small picture at its left (a game's board on the title screen).
+pub fn item_with_picture(
+    ui: &mut egui::Ui,
+    index: usize,
+    focused: bool,
+    (label, detail): (&str, &str),
+    picture: impl FnOnce(&mut egui::Ui),
+    clicks: &mut MessageWriter<MenuClicked>,
+) {
+    clickable_card(ui, index, focused, clicks, |ui| {
+        ui.horizontal(|ui| {
+            picture(ui);
+            ui.add_space(8.0);
+            ui.with_layout(egui::Layout::top_down(egui::Align::LEFT), |ui| label_and_detail(ui, label, detail));
+        });
+    });
 }
 
 /// Scrolls a newly focused row into view, so keys and gamepad reach rows below the fold; only on
@@ -182,41 +294,187 @@ fn follow_focus(response: &egui::Response, index: usize, focused: bool) {
     }
 }
 
-/// A menu row with a value and ◀ ▶ arrows to change it.
+/// A square button a finger can hit (◀, ▶, −, +).
+fn step_button(ui: &mut egui::Ui, text: &str) -> bool {
+    ui.add(egui::Button::new(egui::RichText::new(text).size(20.0)).min_size(egui::vec2(TOUCH, TOUCH))).clicked()
+}
+
+/// A card as wide as the column, its contents left-aligned (menus are centred columns).
+pub fn card_row<R>(
+    ui: &mut egui::Ui,
+    focused: bool,
+    contents: impl FnOnce(&mut egui::Ui) -> R,
+) -> egui::InnerResponse<R> {
+    card(ui, focused).show(ui, |ui| {
+        ui.set_width(ui.available_width());
+        ui.with_layout(egui::Layout::top_down(egui::Align::LEFT), contents).inner
+    })
+}
+
+/// A menu row with a value and ◀ ▶ buttons to change it; `help` explains the option in one line,
+/// and `picture` (if any) shows the chosen value (a board).
+#[allow(clippy::too_many_arguments)] // a row: its place, its words, its value and what it draws
 pub fn value_item(
     ui: &mut egui::Ui,
     index: usize,
     focused: bool,
-    label: &str,
+    (label, help): (&str, &str),
     value: &str,
+    picture: Option<&dyn Fn(&mut egui::Ui)>,
     clicks: &mut MessageWriter<MenuClicked>,
 ) {
-    let frame = egui::Frame::group(ui.style()).stroke(if focused {
-        egui::Stroke::new(3.0, ui.visuals().selection.stroke.color)
-    } else {
-        egui::Stroke::new(1.0, ui.visuals().widgets.inactive.bg_stroke.color)
-    });
-    let shown = frame.show(ui, |ui| {
-        ui.set_width(MENU_WIDTH - 16.0);
+    let shown = card_row(ui, focused, |ui| {
+        ui.label(egui::RichText::new(label).size(18.0).strong());
         ui.horizontal(|ui| {
-            ui.label(egui::RichText::new(label).size(20.0));
-            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                if ui.button(egui::RichText::new(">").size(20.0)).clicked() {
-                    clicks.write(MenuClicked { index, delta: 1 });
-                }
-                ui.label(egui::RichText::new(value).size(20.0).strong());
-                if ui.button(egui::RichText::new("<").size(20.0)).clicked() {
-                    clicks.write(MenuClicked { index, delta: -1 });
-                }
-            });
+            if step_button(ui, "◀") {
+                clicks.write(MenuClicked { index, delta: -1 });
+            }
+            if step_button(ui, "▶") {
+                clicks.write(MenuClicked { index, delta: 1 });
+            }
+            ui.add(egui::Label::new(egui::RichText::new(value).size(17.0).strong()).wrap());
         });
+        if let Some(picture) = picture {
+            ui.vertical_centered(|ui| picture(ui));
+        }
+        if !help.is_empty() {
+            ui.label(egui::RichText::new(help).size(text_size::SMALL).weak());
+        }
     });
     follow_focus(&shown.response, index, focused);
-    ui.add_space(6.0);
+    ui.add_space(4.0);
+}
+
+/// A menu row for a whole number: − and + buttons, a field that takes typing, and a slider, so
+/// any value is a few presses or one drag away. Returns the new value when it changed here.
+#[allow(clippy::too_many_arguments)] // a row: its place, its words, its value and its range
+pub fn number_item(
+    ui: &mut egui::Ui,
+    index: usize,
+    focused: bool,
+    (label, help): (&str, &str),
+    value: i64,
+    (min, max): (i64, i64),
+    clicks: &mut MessageWriter<MenuClicked>,
+) -> Option<i64> {
+    let mut edited = value;
+    let shown = card_row(ui, focused, |ui| {
+        ui.label(egui::RichText::new(label).size(18.0).strong());
+        ui.horizontal(|ui| {
+            if step_button(ui, "−") {
+                clicks.write(MenuClicked { index, delta: -1 });
+            }
+            ui.add_sized(egui::vec2(64.0, TOUCH), egui::DragValue::new(&mut edited).range(min..=max).speed(0.2));
+            if step_button(ui, "+") {
+                clicks.write(MenuClicked { index, delta: 1 });
+            }
+        });
+        if max - min > 4 {
+            ui.spacing_mut().slider_width = (ui.available_width() - 20.0).max(80.0);
+            ui.add(egui::Slider::new(&mut edited, min..=max).show_value(false));
+        }
+        if !help.is_empty() {
+            ui.label(egui::RichText::new(help).size(text_size::SMALL).weak());
+        }
+    });
+    follow_focus(&shown.response, index, focused);
+    ui.add_space(4.0);
+    (edited != value).then_some(edited)
 }
 
 /// The key hints line at the bottom of menus.
 pub fn key_hints(ui: &mut egui::Ui, text: &str) {
-    ui.add_space(12.0);
-    ui.label(egui::RichText::new(text).size(13.0).weak());
+    ui.add_space(8.0);
+    ui.label(egui::RichText::new(text).size(text_size::SMALL).weak());
+}
+
+/// A button of the one style, at least `TOUCH` high.
+pub fn button(ui: &mut egui::Ui, text: &str) -> egui::Response {
+    ui.add(egui::Button::new(egui::RichText::new(text).size(text_size::BUTTON)).min_size(egui::vec2(0.0, TOUCH - 6.0)))
+}
+
+/// The same button, greyed out and inert when `enabled` is false.
+pub fn button_if(ui: &mut egui::Ui, enabled: bool, text: &str) -> egui::Response {
+    ui.add_enabled(
+        enabled,
+        egui::Button::new(egui::RichText::new(text).size(text_size::BUTTON)).min_size(egui::vec2(0.0, TOUCH - 6.0)),
+    )
+}
+
+/// Draws a board view small in egui (the title's game cards, the setup's board choices, the rules'
+/// illustrations): the wood, lines or squares, control tint, burned squares and pieces in the
+/// theme's colours, with the spaces in `ringed` circled (the move about to be played).
+pub fn paint_board(ui: &mut egui::Ui, view: &BoardView, kind: GameKind, theme: Theme, side: f32, ringed: &[&str]) {
+    let pal = board_palette(theme);
+    let (response, painter) = ui.allocate_painter(egui::vec2(side, side), egui::Sense::hover());
+    let area = response.rect;
+    let (x0, y0, x1, y1) = view.bounds();
+    // A little more than a unit of margin, so edge stones stay whole inside the picture.
+    let unit = (side / (x1 - x0 + 1.3)).min(side / (y1 - y0 + 1.3));
+    let centre = egui::pos2((x0 + x1) / 2.0, (y0 + y1) / 2.0);
+    // Board units (y up) → screen (y down), centred in the picture.
+    let at = |x: f32, y: f32| area.center() + egui::vec2((x - centre.x) * unit, (centre.y - y) * unit);
+    painter.rect_filled(area, 6.0, egui_rgb(pal.wood_light));
+    painter.rect_stroke(area, 6.0, egui::Stroke::new(2.0, egui_rgb(pal.rim)), egui::StrokeKind::Inside);
+    let line = egui::Stroke::new(1.0, egui_rgb(pal.line).gamma_multiply(0.7));
+    match &view.layout {
+        Layout::Squares { .. } => {
+            for c in &view.cells {
+                let dark = (c.x.round() as i32 + c.y.round() as i32).rem_euclid(2) == 0;
+                let fill = if c.marks.burned {
+                    pal.burned
+                } else if dark {
+                    [0, 1, 2].map(|i| (pal.wood_light[i] as u32 * pal.square_dark[i] as u32 / 255) as u8)
+                } else {
+                    pal.wood_light
+                };
+                let square = egui::Rect::from_center_size(at(c.x, c.y), egui::vec2(unit, unit));
+                painter.rect_filled(square, 0.0, egui_rgb(fill));
+            }
+        }
+        Layout::Points { width, height } => {
+            for f in 0..*width {
+                painter.line_segment([at(f as f32, y0), at(f as f32, y1)], line);
+            }
+            for r in 0..*height {
+                painter.line_segment([at(x0, r as f32), at(x1, r as f32)], line);
+            }
+        }
+        Layout::Lattice { lines } => {
+            for &(a, b) in lines {
+                let (a, b) = (&view.cells[a as usize], &view.cells[b as usize]);
+                painter.line_segment([at(a.x, a.y), at(b.x, b.y)], line);
+            }
+        }
+    }
+    for c in &view.cells {
+        let centre = at(c.x, c.y);
+        if let Some(side) = c.marks.control.or(c.marks.chosen) {
+            let square = egui::Rect::from_center_size(centre, egui::vec2(unit * 0.9, unit * 0.9));
+            painter.rect_filled(square, 0.0, egui_rgb(pal.side(kind, side)).gamma_multiply(0.3));
+        }
+        if let Some(piece) = &c.piece {
+            let (fill, text) = pal.piece(kind, piece.owner);
+            let r = unit * 0.44;
+            if let PieceShape::Figure { figure, .. } = piece.shape {
+                let (filled, outlined) = figure_symbols(figure);
+                let font = egui::FontId::proportional(unit * 0.85);
+                painter.text(centre, egui::Align2::CENTER_CENTER, filled, font.clone(), egui_rgb(fill));
+                painter.text(centre, egui::Align2::CENTER_CENTER, outlined, font, egui_rgb(text));
+                continue;
+            }
+            painter.circle_filled(centre + egui::vec2(r * 0.1, r * 0.12), r, egui::Color32::from_black_alpha(60));
+            painter.circle_filled(centre, r, egui_rgb(fill));
+            painter.circle_stroke(centre, r, egui::Stroke::new(1.0, egui_rgb(fill).gamma_multiply(0.6)));
+            if let PieceShape::Stack { height } = piece.shape
+                && height > 1
+            {
+                let font = egui::FontId::proportional(unit * 0.5);
+                painter.text(centre, egui::Align2::CENTER_CENTER, height.to_string(), font, egui_rgb(text));
+            }
+        }
+        if ringed.contains(&c.name.as_str()) {
+            painter.circle_stroke(centre, unit * 0.5, egui::Stroke::new(2.0, egui_rgb(pal.cursor)));
+        }
+    }
 }

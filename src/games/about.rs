@@ -28,6 +28,16 @@ pub trait About: Notation + DrawBoard {
     /// `None` when the token is not one of this game's decisions.
     fn decision_words(token: &str, mover: &str) -> Option<String>;
 
+    /// A value of option `key` in words for the setup screen ("T93" → "Throngs 93: the original
+    /// triangle, 93 sites"); `None` to show the value as it is.
+    fn option_value_words(_key: &str, _value: &str) -> Option<String> {
+        None
+    }
+
+    /// What the side to act can do now, in words for the status line ("Place a stone, or a red
+    /// stone where it captures"); `None` once the game is over.
+    fn to_do(&self) -> Option<String>;
+
     /// Whether `text` is written in this game's record notation (its header says so). By
     /// default: it opens with the PGN-like tag `[Game "<NAME>"]`.
     fn is_record_text(text: &str) -> bool {

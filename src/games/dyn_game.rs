@@ -59,6 +59,8 @@ pub trait DynGame: Send + Sync {
     fn perft(&self, depth: u32) -> u64;
     /// Random playouts from this position for about `seconds`, one thread, seeded.
     fn bench(&self, seconds: f64, seed: u64) -> BenchReport;
+    /// What the side to act can do now, in words (`About::to_do`).
+    fn to_do(&self) -> Option<String>;
 }
 
 /// What `stoneyard bench` measures for one game.
@@ -147,6 +149,9 @@ impl<G: About> DynGame for G {
     }
     fn perft(&self, depth: u32) -> u64 {
         crate::rules::perft(self, depth)
+    }
+    fn to_do(&self) -> Option<String> {
+        About::to_do(self)
     }
     fn bench(&self, seconds: f64, seed: u64) -> BenchReport {
         let mut rng = crate::rules::seeded(seed);

@@ -42,6 +42,7 @@ pub struct GameEntry {
     option_specs: fn() -> &'static [OptionSpec],
     open: OpenFn,
     decision_words: fn(&str, &str) -> Option<String>,
+    option_value_words: fn(&str, &str) -> Option<String>,
     is_record_text: fn(&str) -> bool,
     read_record_text: fn(&str) -> Result<RecordText, ParseError>,
     write_record_text: WriteRecordFn,
@@ -68,6 +69,7 @@ impl GameEntry {
             option_specs: <G::Options as GameOptions>::specs,
             open: open_as::<G>,
             decision_words: G::decision_words,
+            option_value_words: G::option_value_words,
             is_record_text: G::is_record_text,
             read_record_text: read_record_as::<G>,
             write_record_text: write_record_as::<G>,
@@ -170,6 +172,12 @@ impl GameKind {
     /// An atomic decision in words, or `None` when the token is not one of this game's.
     pub fn decision_words(self, token: &str, mover: &str) -> Option<String> {
         (self.0.decision_words)(token, mover)
+    }
+
+    /// A value of option `key` in words for the setup screen (the value itself when the game has
+    /// no words for it).
+    pub fn option_value_words(self, key: &str, value: &str) -> String {
+        (self.0.option_value_words)(key, value).unwrap_or_else(|| value.to_string())
     }
 
     /// The options (as pairs) and record moves of a text in this game's record notation.
@@ -287,6 +295,24 @@ mod tests {
             let default = k.open(&[], None).unwrap();
             assert!(quick.board_view().cells.len() <= default.board_view().cells.len(), "{k}");
         }
+    }
+
+    #[test]
+    fn every_choice_of_every_option_is_said_in_words_and_throngs_boards_by_name() {
+        for k in GameKind::all() {
+            for spec in k.option_specs() {
+                if let crate::rules::OptionKind::Choice(values) = spec.kind {
+                    for v in values {
+                        assert!(!k.option_value_words(spec.key, v).is_empty(), "{k} {}={v}", spec.key);
+                    }
+                }
+                assert!(!spec.help.is_empty(), "{k}: option {} is not explained", spec.key);
+            }
+        }
+        let throngs = GameKind::named("throngs");
+        assert!(throngs.option_value_words("board", "P156").starts_with("P156: perforated"));
+        assert_eq!(throngs.option_value_words("board", "Torus-9"), "Torus 9: no edges, 9 × 9 (81 sites)");
+        assert_eq!(throngs.option_value_words("opening", "pie"), "pie", "no words: the value itself");
     }
 
     #[test]

@@ -13,6 +13,8 @@ pub struct OptionSpec {
     pub key: &'static str,
     /// A short label for the setup screen.
     pub label: &'static str,
+    /// What the option does, in one line for the setup screen.
+    pub help: &'static str,
     pub kind: OptionKind,
 }
 

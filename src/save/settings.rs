@@ -70,6 +70,8 @@ pub struct Settings {
     pub theme: Theme,
     pub show_coordinates: bool,
     pub show_hints: bool,
+    /// Every space's number (influence, power) on the board, not only the one under the cursor.
+    pub show_numbers: bool,
     /// The keyboard keys of each action the player changed (empty: the default keys). Actions and
     /// keys are names (`"undo"`, `"KeyZ"`) so this layer needs no input library.
     pub key_bindings: Vec<KeyBinding>,
@@ -107,6 +109,7 @@ impl Default for Settings {
             theme: Theme::Classic,
             show_coordinates: true,
             show_hints: true,
+            show_numbers: false,
             key_bindings: Vec::new(),
         }
     }

@@ -37,6 +37,7 @@ pub fn on_cell(builder: &mut TurnBuilder, decisions: &[String], cell: &str) -> O
             1 => return Some(matching[0].clone()),
             _ => {
                 builder.choices = matching.into_iter().cloned().map(Choice::Decision).collect();
+                builder.at = Some(cell.to_string());
                 return None;
             }
         }
@@ -54,6 +55,7 @@ pub fn on_cell(builder: &mut TurnBuilder, decisions: &[String], cell: &str) -> O
         }
         _ => {
             builder.choices = single.into_iter().map(Choice::Decision).collect();
+            builder.at = Some(cell.to_string());
             if continues {
                 builder.choices.push(Choice::StartFrom(cell.to_string()));
             }

@@ -4,7 +4,8 @@
 
 use super::project::BoardState;
 use crate::app::AppSystems;
-use crate::app::playing::{BoardCursor, Secrecy};
+use crate::app::playing::{BoardCursor, ChoiceAnchor, Secrecy, TurnBuilder};
+use crate::app::ui::ScreenLayout;
 use crate::rules::{BoardView, Side};
 use bevy::prelude::*;
 
@@ -21,7 +22,10 @@ pub fn plugin(app: &mut App) {
     app.add_systems(OnEnter(crate::app::screen::Screen::Playing), |mut c: ResMut<PlayersCursors>| {
         *c = PlayersCursors::default()
     });
-    app.add_systems(Update, (centre_on_a_new_game, keep_each_players_cursor).chain().in_set(AppSystems::Present));
+    app.add_systems(
+        Update,
+        (centre_on_a_new_game, keep_each_players_cursor, anchor_choices).chain().in_set(AppSystems::Present),
+    );
 }
 
 /// Every game starts with the cursor in the middle of its board (not where the last game left it).
@@ -46,6 +50,26 @@ fn keep_each_players_cursor(
     let (Some(to), Some(view)) = (secrecy.handover, &state.view) else { return };
     saved.cursors[to.opponent().index()] = Some(cursor.index);
     cursor.index = saved.cursors[to.index()].filter(|&i| i < view.cells.len()).unwrap_or_else(|| middle_cell(view));
+}
+
+/// The open choice list's space on the window, for the panel to open the list beside it.
+fn anchor_choices(
+    builder: Res<TurnBuilder>,
+    state: Res<BoardState>,
+    layout: Res<ScreenLayout>,
+    mut anchor: ResMut<ChoiceAnchor>,
+) {
+    if !builder.is_changed() && !state.is_changed() && !layout.is_changed() {
+        return;
+    }
+    let at = builder.at.as_ref().filter(|_| !builder.choices.is_empty()).and_then(|name| {
+        let view = state.view.as_ref()?;
+        let c = &view.cells[state.index_of(name)?];
+        // Board units → world (the board's root sits at the layout's board centre) → window.
+        let world = layout.board_centre_world() + state.to_world(c.x, c.y);
+        Some(Vec2::new(world.x + layout.window.x / 2.0, layout.window.y / 2.0 - world.y))
+    });
+    anchor.set_if_neq(ChoiceAnchor { at, half: state.scale / 2.0 });
 }
 
 /// The index of the space nearest the middle of the board.

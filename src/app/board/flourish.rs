@@ -13,8 +13,7 @@ use crate::app::settings::CurrentSettings;
 use crate::rules::{Cell, EffectKind, Outcome, RemoveCause, Side};
 use bevy::prelude::*;
 
-/// Seconds between cascade waves at normal speed (as the stones' own animations).
-const BEAT: f32 = 0.22;
+use super::fx::BEAT;
 
 /// What an effect looks like, in board cells.
 #[derive(Debug, Clone, PartialEq)]
@@ -137,17 +136,24 @@ fn spawn_flourishes(
     for e in effects.read() {
         for shape in shapes_of(&e.effect.kind) {
             let (points, mesh, duration): (Vec<Vec2>, Mesh, f32) = match &shape {
-                Shape::Ring { cell, big, .. } => {
+                Shape::Ring { cell, big, colour } => {
                     let (inner, outer) = if *big { (0.42, 0.55) } else { (0.4, 0.47) };
                     (
                         at(*cell).into_iter().collect(),
                         Annulus::new(s * inner, s * outer).into(),
-                        if *big { 0.5 } else { 0.3 },
+                        // A burn flares for 400 ms, a capture's burst 300 ms (DESIGN.md, motion).
+                        if *colour == FIRE {
+                            0.4
+                        } else if *big {
+                            0.3
+                        } else {
+                            0.25
+                        },
                     )
                 }
                 Shape::Travel { path, .. } => {
                     let legs = path.len().saturating_sub(1).max(1) as f32;
-                    (path.iter().filter_map(|c| at(*c)).collect(), Circle::new(s * 0.22).into(), 0.18 * legs + 0.1)
+                    (path.iter().filter_map(|c| at(*c)).collect(), Circle::new(s * 0.22).into(), 0.12 * legs + 0.06)
                 }
                 Shape::Flash { .. } => {
                     (vec![Vec2::ZERO], Rectangle::new(2.0 * half.x + s, 2.0 * half.y + s).into(), 0.45)
@@ -163,7 +169,7 @@ fn spawn_flourishes(
                     (
                         [spot(from), spot(to)].into_iter().flatten().collect(),
                         Circle::new(s * if tray { 0.2 } else { 0.3 }).into(),
-                        if tray { 0.45 } else { 0.22 },
+                        if tray { 0.3 } else { 0.15 },
                     )
                 }
             };

@@ -13,10 +13,12 @@ use crate::save::AnimationSpeed;
 use bevy::prelude::*;
 use std::collections::HashMap;
 
-/// Seconds of one drop or removal at normal speed.
-const DURATION: f32 = 0.28;
+/// Seconds of a piece dropping in at normal speed.
+const DROP: f32 = 0.15;
+/// Seconds of a piece lifting away (a capture, a removal) at normal speed.
+const LIFT: f32 = 0.3;
 /// Seconds between cascade waves at normal speed.
-const BEAT: f32 = 0.22;
+pub const BEAT: f32 = 0.25;
 
 /// A running animation on a stone.
 #[derive(Component, Debug, Clone, PartialEq)]
@@ -120,7 +122,7 @@ fn start_tweens(
         commands.entity(e).insert(Tween {
             elapsed: 0.0,
             delay: delay_at(gone.cell),
-            duration: DURATION * factor,
+            duration: LIFT * factor,
             vanish: true,
         });
     }
@@ -137,7 +139,7 @@ fn start_tweens(
         commands.entity(e).insert(Tween {
             elapsed: 0.0,
             delay: delay_at(cell),
-            duration: DURATION * factor,
+            duration: DROP * factor,
             vanish: false,
         });
         if let Ok(mut t) = transforms.get_mut(e) {

@@ -232,6 +232,7 @@ fn apply_drag(drag: &DragChosen, current: &mut ResMut<CurrentMatch>, out: &mut B
         }
         several => {
             out.builder.choices = several.iter().map(|d| Choice::Decision((*d).clone())).collect();
+            out.builder.at = Some(drag.to.clone());
             out.focus.0 = 0;
         }
     }

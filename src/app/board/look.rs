@@ -1,74 +1,103 @@
-//! How board entities look: the board's dressing (background, grid lines, coordinates), each
-//! space's fill and overlays (control tint, the number of a space) read from its components, stones,
-//! stacks piece by piece with their height, figures with their letter and facing, and the cursor.
-//! Added to the logical entities only when the app draws (not in headless tests).
+//! How board entities look. The board: wood with its grain, a darker rim and a soft shadow under
+//! it; grid lines at 70% opacity with star points where a Go board has them, two close wood tones
+//! on a board of squares, lattice lines and node dots on a triangular board; coordinates along two
+//! edges in the notation's own names. Each space reads its components: a scorch when burned, a
+//! tint in the side's colour by the strength of its control, influence or power, and its number on
+//! a badge under the cursor (or always, with numbers on). Pieces: lit stones; stacks as piles of
+//! discs with their height on a badge nothing covers; chess-like figures with an outline and the
+//! knight's facing arrow. And the keyboard cursor, a rounded outline. Only when the app draws.
 
 use super::drawing;
 use super::project::{
-    BoardCell, BoardState, Burned, Chosen, Controlled, Figure, Influence, Power, Stack, StackPiece, Stone,
+    BoardCell, BoardState, Burned, Chosen, Controlled, Figure, Influence, MARGIN_UNITS, Power, Stack, StackPiece, Stone,
 };
+use super::textures::{BoardArt, STONE_PICTURE_SCALE, ThemeArt};
 use crate::app::AppSystems;
+use crate::app::fonts::{ChessFont, figure_symbols};
 use crate::app::match_state::CurrentMatch;
 use crate::app::playing::{BoardCursor, CellChosen, DragChosen};
 use crate::app::settings::CurrentSettings;
 use crate::app::theme::{BoardPalette, board_palette, rgb};
 use crate::games::GameKind;
-use crate::rules::{Layout, Side};
+use crate::rules::{BoardView, Layout, Side, Tone};
 use crate::save::Theme;
 use bevy::prelude::*;
+use bevy::sprite::SpriteImageMode;
 
-/// The ring that shows the cursor.
+/// The diameter of a stone in board units (neighbouring spaces are 1 apart).
+pub const STONE: f32 = 0.92;
+
+/// The keyboard cursor.
 #[derive(Component)]
-struct CursorRing;
+struct CursorMark;
 
-/// The disc of a piece (a stone, a figure, one piece of a stack).
+/// The picture of a piece (a stone, a figure, one piece of a stack).
 #[derive(Component)]
-struct PieceDisc;
+struct PieceLook;
 
-/// A stack's height, written on it.
+/// A stack's height badge and its text.
 #[derive(Component)]
-struct HeightLabel;
+struct HeightBadge;
 
-/// A space's tint: the side that controls it (hints on) or that chose it in an action under way.
+/// A space's tint (control, influence, power, chosen).
 #[derive(Component)]
 struct CellTint;
 
-/// A space's number (influence, power), shown with the hints.
+/// A space's number on its badge.
 #[derive(Component)]
 struct CellNumber;
 
-/// Grid lines, labels and other board dressing rebuilt with the board.
+/// The board's dressing, rebuilt with the board.
 #[derive(Component)]
 struct Dressing;
 
 pub fn plugin(app: &mut App) {
+    app.add_systems(Startup, make_art.run_if(resource_exists::<Assets<Image>>));
     app.add_systems(
         Update,
         (
             dress_board,
             dress_cells,
             recolour_cells,
-            (dress_stones, dress_figures, dress_stacks, dress_stack_pieces, label_stacks),
+            (dress_stones, dress_figures, dress_stacks, dress_stack_pieces),
+            pile_stacks,
             tint_cells,
             number_cells,
             follow_cursor,
         )
             .chain()
             .in_set(AppSystems::Present)
-            .run_if(drawing),
+            .run_if(drawing.and_then(resource_exists::<BoardArt>)),
     );
 }
 
-/// The game on the board (its sides' colours).
+fn make_art(mut commands: Commands, mut images: ResMut<Assets<Image>>) {
+    commands.insert_resource(BoardArt::new(&mut images));
+}
+
+/// The game on the board (its sides' tones).
 fn game_kind(current: &Option<Res<CurrentMatch>>) -> Option<GameKind> {
     current.as_ref().map(|m| m.game.kind())
 }
 
-/// Lines, board background and coordinates, when the board (re)appears.
+/// The picture of a stone of `owner` in game `kind`.
+fn stone_picture(art: &ThemeArt, kind: GameKind, owner: Option<Side>) -> Handle<Image> {
+    match owner.map(|side| kind.tone(side)) {
+        Some(Tone::Dark) => art.dark_stone.clone(),
+        Some(Tone::Light) => art.light_stone.clone(),
+        None => art.neutral_stone.clone(),
+    }
+}
+
+/// The board's face, rim, shadow, lines, points and coordinates, when the board (re)appears or
+/// the theme or the coordinates setting changes.
+#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
 fn dress_board(
     mut commands: Commands,
     state: Res<BoardState>,
     settings: Res<CurrentSettings>,
+    mut art: ResMut<BoardArt>,
+    mut images: ResMut<Assets<Image>>,
     dressing: Query<Entity, With<Dressing>>,
     mut built_for: Local<Option<(Entity, bool, Theme)>>,
 ) {
@@ -82,81 +111,113 @@ fn dress_board(
         commands.entity(e).despawn();
     }
     let pal = board_palette(settings.0.theme);
+    let wood = art.theme(settings.0.theme, &mut images).wood.clone();
     let s = state.scale;
+    let (x0, y0, x1, y1) = view.drawn_bounds();
+    let face = Vec2::new(x1 - x0 + 2.0 * MARGIN_UNITS, y1 - y0 + 2.0 * MARGIN_UNITS) * s;
+    let mut spawn = |bundle: (Sprite, Transform)| {
+        commands.spawn((Dressing, bundle.0, bundle.1, Pickable::IGNORE, ChildOf(root)));
+    };
+    // The soft shadow under the board, down and to the right.
+    let shadow = Sprite { image: art.shadow.clone(), custom_size: Some(face * 1.16), ..default() };
+    spawn((shadow, Transform::from_xyz(face.x * 0.02, -face.y * 0.03, -5.0)));
+    // The rim: a little larger than the face, darker.
+    let rim = Sprite::from_color(rgb(pal.rim), face + Vec2::splat((s * 0.08).max(3.0)));
+    spawn((rim, Transform::from_xyz(0.0, 0.0, -4.5)));
+    // The face: the wood, tiled at its own size so the grain keeps its scale on every board.
+    let face_sprite = Sprite {
+        image: wood,
+        custom_size: Some(face),
+        image_mode: SpriteImageMode::Tiled { tile_x: true, tile_y: true, stretch_value: 1.0 },
+        ..default()
+    };
+    spawn((face_sprite, Transform::from_xyz(0.0, 0.0, -4.0)));
+    grid(&mut commands, &state, view, root, &pal, &art);
+    if settings.0.show_coordinates {
+        coordinates(&mut commands, &state, view, root, &pal);
+    }
+}
+
+/// Lines at 70% opacity; star points on Go-like boards; node dots on triangular ones.
+fn grid(
+    commands: &mut Commands,
+    state: &BoardState,
+    view: &BoardView,
+    root: Entity,
+    pal: &BoardPalette,
+    art: &BoardArt,
+) {
+    let s = state.scale;
+    let colour = rgb(pal.line).with_alpha(0.7);
+    let width = (s * 0.035).max(1.0);
     let (x0, y0, x1, y1) = view.bounds();
-    let board_w = (x1 - x0 + 1.0) * s;
-    let board_h = (y1 - y0 + 1.0) * s;
-    let line = |commands: &mut Commands, a: Vec2, b: Vec2, width: f32, color: Color| {
-        let mid = (a + b) / 2.0;
+    let mut line = |a: Vec2, b: Vec2| {
         let d = b - a;
         commands.spawn((
             Dressing,
-            Sprite::from_color(color, Vec2::new(d.length() + width, width)),
-            Transform::from_translation(mid.extend(-1.0)).with_rotation(Quat::from_rotation_z(d.y.atan2(d.x))),
+            Sprite::from_color(colour, Vec2::new(d.length() + width, width)),
+            Transform::from_translation(((a + b) / 2.0).extend(-1.0))
+                .with_rotation(Quat::from_rotation_z(d.y.atan2(d.x))),
+            Pickable::IGNORE,
             ChildOf(root),
         ));
     };
-    commands.spawn((
-        Dressing,
-        Sprite::from_color(rgb(pal.board), Vec2::new(board_w + s * 0.5, board_h + s * 0.5)),
-        Transform::from_xyz(0.0, 0.0, -3.0),
-        ChildOf(root),
-    ));
-    let width = (s * 0.04).max(1.0);
+    let mut dots: Vec<(Vec2, f32)> = Vec::new();
     match &view.layout {
         Layout::Squares { .. } => {}
         Layout::Points { width: files, height: ranks } => {
             for f in 0..*files {
-                line(&mut commands, state.to_world(f as f32, y0), state.to_world(f as f32, y1), width, rgb(pal.line));
+                line(state.to_world(f as f32, y0), state.to_world(f as f32, y1));
             }
             for r in 0..*ranks {
-                line(&mut commands, state.to_world(x0, r as f32), state.to_world(x1, r as f32), width, rgb(pal.line));
+                line(state.to_world(x0, r as f32), state.to_world(x1, r as f32));
+            }
+            for (f, r) in star_points(*files, *ranks) {
+                dots.push((state.to_world(f as f32, r as f32), (s * 0.16).max(4.0)));
             }
         }
         Layout::Lattice { lines } => {
             for &(a, b) in lines {
                 let (ca, cb) = (&view.cells[a as usize], &view.cells[b as usize]);
-                let (pa, pb) = (state.to_world(ca.x, ca.y), state.to_world(cb.x, cb.y));
-                line(&mut commands, pa, pb, (s * 0.05).max(1.0), rgb(pal.line));
+                line(state.to_world(ca.x, ca.y), state.to_world(cb.x, cb.y));
             }
+            dots.extend(view.cells.iter().map(|c| (state.to_world(c.x, c.y), (s * 0.1).max(3.0))));
         }
     }
-    if settings.0.show_coordinates {
-        coordinates(&mut commands, &state, root, &pal);
+    for (at, size) in dots {
+        commands.spawn((
+            Dressing,
+            Sprite { image: art.disc.clone(), color: rgb(pal.line), custom_size: Some(Vec2::splat(size)), ..default() },
+            Transform::from_translation(at.extend(-0.9)),
+            Pickable::IGNORE,
+            ChildOf(root),
+        ));
     }
 }
 
-/// The names of the files below the board and of the ranks (rows) left of it.
-fn coordinates(commands: &mut Commands, state: &BoardState, root: Entity, pal: &BoardPalette) {
-    let Some(view) = &state.view else { return };
-    let (_, y0, _, _) = view.bounds();
-    let s = state.scale;
-    // Beyond the faded copies of a wrapped board's far side, not on top of them.
-    let left_out = if view.wraps.iter().any(|w| w.dx < -0.1) { 1.62 } else { 0.62 };
-    let below_out = if view.wraps.iter().any(|w| w.dy < -0.1) { 1.62 } else { 0.62 };
-    let font = TextFont { font_size: bevy::text::FontSize::Px((s * 0.28).clamp(10.0, 18.0)), ..default() };
-    let lattice = matches!(view.layout, Layout::Lattice { .. });
-    for c in &view.cells {
-        let (file, rank) = split_name(&c.name);
-        let mut label = |text: String, at: Vec2| {
-            commands.spawn((
-                Dressing,
-                Text2d::new(text),
-                font.clone(),
-                TextColor(rgb(pal.line)),
-                Transform::from_translation(at.extend(1.0)),
-                ChildOf(root),
-            ));
-        };
-        if c.y == y0 && !lattice {
-            label(file.to_string(), state.to_world(c.x, c.y - below_out));
-        }
-        let leftmost = view.cells.iter().filter(|o| o.y == c.y).map(|o| o.x).fold(f32::MAX, f32::min);
-        if c.x == leftmost {
-            let text = if lattice { file.to_string() } else { rank.to_string() };
-            label(text, state.to_world(c.x - left_out, c.y));
-        }
+/// The star points of a Go board of `files` × `ranks`: the 3-3 points (4-4 from 13 lines up), the
+/// centre of an odd board, and the side middles from 15 lines up; none under 7 lines.
+pub fn star_points(files: usize, ranks: usize) -> Vec<(usize, usize)> {
+    let n = files.min(ranks);
+    if n < 7 {
+        return Vec::new();
     }
+    let edge = if n >= 13 { 3 } else { 2 };
+    let line = |len: usize, middle: bool| {
+        let mut v = vec![edge, len - 1 - edge];
+        if middle && len % 2 == 1 {
+            v.push(len / 2);
+        }
+        v
+    };
+    let (xs, ys) = (line(files, n >= 15), line(ranks, n >= 15));
+    let mut points: Vec<(usize, usize)> = xs.iter().flat_map(|&x| ys.iter().map(move |&y| (x, y))).collect();
+    if files % 2 == 1 && ranks % 2 == 1 && n < 15 {
+        points.push((files / 2, ranks / 2));
+    }
+    points.sort();
+    points.dedup();
+    points
 }
 
 /// `"c12"` → `("c", "12")`.
@@ -165,17 +226,92 @@ fn split_name(name: &str) -> (&str, &str) {
     (&name[..i], &name[i..])
 }
 
-/// A space's fill: checkered squares, burned squares scorched; points are invisible click areas.
+/// A label of one axis of the notation and where it goes, in board units.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AxisLabel {
+    pub text: String,
+    pub at: Vec2,
+}
+
+/// The coordinates of a board along two edges, in the notation's own names: every axis the
+/// notation uses. The spaces that share the letters of their names form one line (a file, or a
+/// Throngs row), those that share the number another; each line's name goes one step beyond its
+/// end on the lower side (a vertical line) or the left (any other), beyond the copies a wrapped
+/// board shows across its seams.
+pub fn axis_labels(view: &BoardView) -> Vec<AxisLabel> {
+    let mut groups: Vec<(String, Vec<Vec2>)> = Vec::new();
+    let mut add = |key: String, at: Vec2| match groups.iter_mut().find(|(k, _)| *k == key) {
+        Some((_, points)) => points.push(at),
+        None => groups.push((key, vec![at])),
+    };
+    for c in &view.cells {
+        let (letters, digits) = split_name(&c.name);
+        let at = Vec2::new(c.x, c.y);
+        add(format!("L{letters}"), at);
+        add(format!("N{digits}"), at);
+    }
+    let wraps_left = view.wraps.iter().any(|w| w.dx < -0.1);
+    let wraps_below = view.wraps.iter().any(|w| w.dy < -0.1);
+    let mut labels = Vec::new();
+    for (key, points) in groups {
+        if points.len() < 2 || key.len() < 2 {
+            continue;
+        }
+        // The line's direction from its first point to its farthest one.
+        let start = points[0];
+        let far =
+            points.iter().copied().max_by(|a, b| a.distance(start).total_cmp(&b.distance(start))).unwrap_or(start);
+        let dir = (far - start).normalize_or_zero();
+        let horizontal = dir.y.abs() < 0.2;
+        // The end to label: the leftmost point of a horizontal line, the lowest of any other.
+        let end = if horizontal {
+            points.iter().copied().min_by(|a, b| a.x.total_cmp(&b.x))
+        } else {
+            points.iter().copied().min_by(|a, b| a.y.total_cmp(&b.y))
+        };
+        let Some(end) = end else { continue };
+        // One step beyond that end, along the line: leftward, or downward.
+        let outward = if horizontal {
+            if dir.x > 0.0 { -dir } else { dir }
+        } else if dir.y > 0.0 {
+            -dir
+        } else {
+            dir
+        };
+        let step = if (!horizontal && wraps_below) || (horizontal && wraps_left) { 1.62 } else { 0.72 };
+        labels.push(AxisLabel { text: key[1..].to_string(), at: end + outward * step });
+    }
+    labels
+}
+
+fn coordinates(commands: &mut Commands, state: &BoardState, view: &BoardView, root: Entity, pal: &BoardPalette) {
+    let s = state.scale;
+    let font = TextFont { font_size: bevy::text::FontSize::Px((s * 0.3).clamp(11.0, 20.0)), ..default() };
+    for label in axis_labels(view) {
+        commands.spawn((
+            Dressing,
+            Text2d::new(label.text),
+            font.clone(),
+            TextColor(rgb(pal.label)),
+            Transform::from_translation(state.to_world(label.at.x, label.at.y).extend(1.0)),
+            Pickable::IGNORE,
+            ChildOf(root),
+        ));
+    }
+}
+
+/// A space's fill: the darker squares of a board of squares a shade darker than the wood, burned
+/// squares scorched; elsewhere an invisible area that makes the space easy to click.
 fn cell_colour(pal: &BoardPalette, layout: &Layout, at: Vec2, burned: bool) -> Color {
     if burned {
-        return rgb(pal.burned);
+        return rgb(pal.burned).with_alpha(0.88);
     }
     match layout {
-        Layout::Squares { .. } => {
-            let dark = (at.x.round() as i32 + at.y.round() as i32).rem_euclid(2) == 0;
-            rgb(if dark { pal.square_dark } else { pal.square_light })
+        Layout::Squares { .. } if (at.x.round() as i32 + at.y.round() as i32).rem_euclid(2) == 0 => {
+            // Multiplying by the square tint is blending black at the tint's darkness.
+            let darkness = 1.0 - (pal.square_dark.iter().map(|&c| c as f32).sum::<f32>() / (3.0 * 255.0));
+            Color::srgba(0.18, 0.1, 0.02, darkness * 1.6)
         }
-        // Points: an invisible square makes the whole area around the point clickable.
         _ => Color::NONE,
     }
 }
@@ -185,8 +321,8 @@ fn board_xy(state: &BoardState, cell: &BoardCell) -> Vec2 {
     state.view.as_ref().and_then(|v| v.cells.get(cell.index)).map(|c| Vec2::new(c.x, c.y)).unwrap_or_default()
 }
 
-/// A new space gets its fill, a point mark where lines cross, and the pointer's handlers: a click
-/// chooses it, a drag onto it moves a piece there, hovering moves the cursor to it.
+/// A new space gets its fill and the pointer's handlers: a click chooses it, a drag onto it moves
+/// a piece there, hovering moves the cursor to it.
 fn dress_cells(
     mut commands: Commands,
     state: Res<BoardState>,
@@ -198,7 +334,7 @@ fn dress_cells(
     let s = state.scale;
     for (e, cell, burned) in &cells {
         let color = cell_colour(&pal, &view.layout, board_xy(&state, cell), burned);
-        let size = Vec2::splat(if matches!(view.layout, Layout::Squares { .. }) { s * 0.98 } else { s * 0.9 });
+        let size = Vec2::splat(if matches!(view.layout, Layout::Squares { .. }) { s } else { s * 0.92 });
         commands
             .entity(e)
             .insert((Sprite::from_color(color, size), Pickable::default()))
@@ -225,14 +361,6 @@ fn dress_cells(
                     cursor.index = cell.index;
                 }
             });
-        if matches!(view.layout, Layout::Points { .. } | Layout::Lattice { .. }) {
-            commands.spawn((
-                Sprite::from_color(rgb(pal.line), Vec2::splat((s * 0.12).max(3.0))),
-                Transform::from_xyz(0.0, 0.0, 0.5).with_rotation(Quat::from_rotation_z(std::f32::consts::FRAC_PI_4)),
-                Pickable::IGNORE,
-                ChildOf(e),
-            ));
-        }
     }
 }
 
@@ -258,44 +386,12 @@ fn recolour_cells(
     }
 }
 
-/// One disc of a piece: a darker rim under the fill, so stacked discs read as separate pieces.
-fn disc(
-    commands: &mut Commands,
-    parent: Entity,
-    radius: f32,
-    fill: Color,
-    (meshes, materials): (&mut Assets<Mesh>, &mut Assets<ColorMaterial>),
-) {
-    commands.spawn((
-        PieceDisc,
-        Mesh2d(meshes.add(Circle::new(radius))),
-        MeshMaterial2d(materials.add(fill.darker(0.25))),
-        Transform::from_xyz(0.0, 0.0, 0.0),
-        Pickable::IGNORE,
-        ChildOf(parent),
-    ));
-    commands.spawn((
-        PieceDisc,
-        Mesh2d(meshes.add(Circle::new(radius * 0.9))),
-        MeshMaterial2d(materials.add(fill)),
-        Transform::from_xyz(0.0, 0.0, 0.01),
-        Pickable::IGNORE,
-        ChildOf(parent),
-    ));
+/// The sprite of a stone picture for a stone of `diameter` world units.
+fn stone_sprite(image: Handle<Image>, diameter: f32, tint: Color) -> Sprite {
+    Sprite { image, color: tint, custom_size: Some(Vec2::splat(diameter * STONE_PICTURE_SCALE)), ..default() }
 }
 
-/// Text on a piece (a figure's letter, a stack's height).
-fn piece_text(text: String, size: f32, colour: Color, at: Vec3) -> impl Bundle {
-    (
-        Text2d::new(text),
-        TextFont { font_size: bevy::text::FontSize::Px(size), ..default() },
-        TextColor(colour),
-        Transform::from_translation(at),
-        Pickable::IGNORE,
-    )
-}
-
-type MeshAssets<'a> = (ResMut<'a, Assets<Mesh>>, ResMut<'a, Assets<ColorMaterial>>);
+type Art<'a> = (ResMut<'a, BoardArt>, ResMut<'a, Assets<Image>>);
 
 fn dress_stones(
     mut commands: Commands,
@@ -303,38 +399,79 @@ fn dress_stones(
     settings: Res<CurrentSettings>,
     current: Option<Res<CurrentMatch>>,
     stones: Query<(Entity, &Stone), Added<Stone>>,
-    (mut meshes, mut materials): MeshAssets,
+    (mut art, mut images): Art,
 ) {
     let (Some(kind), false) = (game_kind(&current), stones.is_empty()) else { return };
-    let pal = board_palette(settings.0.theme);
+    let art = art.theme(settings.0.theme, &mut images);
     for (e, stone) in &stones {
-        let (fill, _) = pal.piece(kind, stone.owner);
-        disc(&mut commands, e, state.scale * 0.42, rgb(fill), (&mut meshes, &mut materials));
+        let sprite = stone_sprite(stone_picture(art, kind, stone.owner), state.scale * STONE, Color::WHITE);
+        commands.spawn((PieceLook, sprite, Transform::default(), Pickable::IGNORE, ChildOf(e)));
     }
 }
 
+#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
 fn dress_figures(
     mut commands: Commands,
     state: Res<BoardState>,
     settings: Res<CurrentSettings>,
     current: Option<Res<CurrentMatch>>,
+    chess: Res<ChessFont>,
     figures: Query<(Entity, &Figure), Added<Figure>>,
-    (mut meshes, mut materials): MeshAssets,
+    art: Res<BoardArt>,
 ) {
     let (Some(kind), false) = (game_kind(&current), figures.is_empty()) else { return };
     let pal = board_palette(settings.0.theme);
     let s = state.scale;
+    let font = TextFont {
+        font: bevy::text::FontSource::Handle(chess.0.clone()),
+        font_size: bevy::text::FontSize::Px(s * 0.82),
+        ..default()
+    };
     for (e, figure) in &figures {
-        let (fill, text) = pal.piece(kind, Some(figure.owner));
-        disc(&mut commands, e, s * 0.42, rgb(fill), (&mut meshes, &mut materials));
-        let size = (s * 0.42).clamp(10.0, 40.0);
-        commands.spawn((piece_text(figure.figure.letter().to_string(), size, rgb(text), Vec3::Z * 0.5), ChildOf(e)));
+        let (fill, outline) = match kind.tone(figure.owner) {
+            Tone::Dark => (pal.dark, pal.dark_text),
+            Tone::Light => (pal.light, pal.light_text),
+        };
+        let (filled, outlined) = figure_symbols(figure.figure);
+        let glyph = |c: char, colour: Color, at: Vec3| {
+            (
+                PieceLook,
+                Text2d::new(c.to_string()),
+                font.clone(),
+                TextColor(colour),
+                Transform::from_translation(at),
+                Pickable::IGNORE,
+            )
+        };
+        let lift = Vec3::new(0.0, s * 0.04, 0.0);
+        commands
+            .spawn((glyph(filled, Color::srgba(0.0, 0.0, 0.0, 0.35), Vec3::new(s * 0.04, -s * 0.03, 0.0)), ChildOf(e)));
+        commands.spawn((glyph(filled, rgb(fill), lift + Vec3::Z * 0.1), ChildOf(e)));
+        commands.spawn((glyph(outlined, rgb(outline), lift + Vec3::Z * 0.2), ChildOf(e)));
+        if figure.figure == crate::rules::Figure::DiagonalPawn {
+            // The diagonal pawn: a small diagonal cross at its foot, read as "X".
+            for angle in [std::f32::consts::FRAC_PI_4, -std::f32::consts::FRAC_PI_4] {
+                commands.spawn((
+                    PieceLook,
+                    Sprite::from_color(rgb(pal.capture), Vec2::new(s * 0.3, (s * 0.05).max(2.0))),
+                    Transform::from_xyz(s * 0.28, -s * 0.3, 0.4).with_rotation(Quat::from_rotation_z(angle)),
+                    Pickable::IGNORE,
+                    ChildOf(e),
+                ));
+            }
+        }
         if let Some(f) = figure.facing {
-            // A short tick on the rim, pointing where the knight faces, clear of its letter.
+            // The knight's facing: an arrow on the rim of its space, pointing where it faces.
             let turn = Quat::from_rotation_z(-(f as f32) * std::f32::consts::FRAC_PI_4);
             commands.spawn((
-                Sprite::from_color(rgb(text), Vec2::new(s * 0.07, s * 0.15)),
-                Transform::from_translation(turn * Vec3::new(0.0, s * 0.3, 0.6)).with_rotation(turn),
+                PieceLook,
+                Sprite {
+                    image: art.triangle.clone(),
+                    color: rgb(pal.capture),
+                    custom_size: Some(Vec2::splat(s * 0.2)),
+                    ..default()
+                },
+                Transform::from_translation(turn * Vec3::new(0.0, s * 0.4, 0.5)).with_rotation(turn),
                 Pickable::IGNORE,
                 ChildOf(e),
             ));
@@ -342,94 +479,172 @@ fn dress_figures(
     }
 }
 
-/// How many pieces of a stack are drawn (the height label says the rest).
-const DRAWN_LEVELS: u16 = 4;
+/// How many pieces of a stack are drawn under the top one (the badge says how many there are).
+const PILE: u16 = 3;
 
-/// A new stack gets its height label (its pieces are dressed one by one).
+/// A new stack gets its height badge at its lower right (drawn above every mark).
 fn dress_stacks(
     mut commands: Commands,
     state: Res<BoardState>,
     settings: Res<CurrentSettings>,
-    current: Option<Res<CurrentMatch>>,
-    stacks: Query<(Entity, &Stack), Added<Stack>>,
+    stacks: Query<Entity, Added<Stack>>,
+    art: Res<BoardArt>,
 ) {
-    let (Some(kind), false) = (game_kind(&current), stacks.is_empty()) else { return };
+    if stacks.is_empty() {
+        return;
+    }
     let pal = board_palette(settings.0.theme);
     let s = state.scale;
-    for (e, stack) in &stacks {
-        let (_, text) = pal.piece(kind, Some(stack.owner));
-        let at = Vec3::new(0.0, (DRAWN_LEVELS - 1) as f32 * s * 0.05, 1.0);
-        commands.spawn((
-            HeightLabel,
-            piece_text(String::new(), (s * 0.42).clamp(10.0, 40.0), rgb(text), at),
-            ChildOf(e),
-        ));
+    let size = (s * 0.36).max(14.0);
+    for e in &stacks {
+        commands
+            .spawn((
+                HeightBadge,
+                Sprite {
+                    image: art.disc.clone(),
+                    color: rgb(pal.badge).with_alpha(0.9),
+                    custom_size: Some(Vec2::splat(size)),
+                    ..default()
+                },
+                Transform::from_xyz(s * 0.3, -s * 0.3, 8.0),
+                Visibility::Hidden,
+                Pickable::IGNORE,
+                ChildOf(e),
+            ))
+            .with_child((
+                Text2d::new(""),
+                TextFont { font_size: bevy::text::FontSize::Px(size * 0.62), ..default() },
+                TextColor(rgb(pal.badge_text)),
+                Transform::from_xyz(0.0, 0.0, 0.1),
+                Pickable::IGNORE,
+            ));
     }
 }
 
-/// Each piece of a stack is a disc, a little higher than the one below; only the top few show.
+/// Each piece of a stack is a stone picture; `pile_stacks` places them.
 #[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
 fn dress_stack_pieces(
     mut commands: Commands,
     state: Res<BoardState>,
     settings: Res<CurrentSettings>,
     current: Option<Res<CurrentMatch>>,
-    pieces: Query<(Entity, &StackPiece, &ChildOf), Added<StackPiece>>,
+    pieces: Query<(Entity, &ChildOf), Added<StackPiece>>,
     stacks: Query<&Stack>,
-    mut transforms: Query<&mut Transform>,
-    (mut meshes, mut materials): MeshAssets,
+    (mut art, mut images): Art,
 ) {
     let (Some(kind), false) = (game_kind(&current), pieces.is_empty()) else { return };
-    let pal = board_palette(settings.0.theme);
-    let s = state.scale;
-    for (e, piece, parent) in &pieces {
+    let art = art.theme(settings.0.theme, &mut images);
+    for (e, parent) in &pieces {
         let Ok(stack) = stacks.get(parent.parent()) else { continue };
-        let (fill, _) = pal.piece(kind, Some(stack.owner));
-        disc(&mut commands, e, s * 0.4, rgb(fill), (&mut meshes, &mut materials));
-        if let Ok(mut t) = transforms.get_mut(e) {
-            let level = piece.level.min(DRAWN_LEVELS - 1);
-            t.translation = Vec3::new(0.0, level as f32 * s * 0.05, 0.1 + piece.level as f32 * 0.02);
-        }
+        let sprite = stone_sprite(stone_picture(art, kind, Some(stack.owner)), state.scale * STONE, Color::WHITE);
+        commands.spawn((PieceLook, sprite, Transform::default(), Pickable::IGNORE, ChildOf(e)));
     }
 }
 
-/// A stack's height follows the stack (written from two pieces up).
-fn label_stacks(stacks: Query<(&Stack, &Children), Changed<Stack>>, mut labels: Query<&mut Text2d, With<HeightLabel>>) {
-    for (stack, children) in &stacks {
-        for child in children.iter() {
-            if let Ok(mut text) = labels.get_mut(child) {
-                let want = if stack.height > 1 { stack.height.to_string() } else { String::new() };
-                if text.0 != want {
-                    text.0 = want;
+/// A stack is a pile: the top piece on its space, up to three below it offset down and to the
+/// right and a shade darker, the rest hidden; its height on the badge from two pieces up. Laid out
+/// again when the stack's height changes or a piece lands on it.
+#[allow(clippy::type_complexity, clippy::too_many_arguments)] // a Bevy system: one resource or query each
+fn pile_stacks(
+    state: Res<BoardState>,
+    changed: Query<Entity, Or<(Changed<Stack>, Added<Stack>)>>,
+    added_levels: Query<&ChildOf, Added<StackPiece>>,
+    stacks: Query<(&Stack, &Children)>,
+    mut levels: Query<(&StackPiece, &mut Transform, &mut Visibility, &Children), Without<HeightBadge>>,
+    mut looks: Query<&mut Sprite, (With<PieceLook>, Without<HeightBadge>)>,
+    mut badges: Query<(&mut Visibility, &Children), (With<HeightBadge>, Without<StackPiece>)>,
+    mut texts: Query<&mut Text2d>,
+) {
+    let mut todo: Vec<Entity> = changed.iter().chain(added_levels.iter().map(|p| p.parent())).collect();
+    if todo.is_empty() {
+        return;
+    }
+    todo.sort();
+    todo.dedup();
+    let s = state.scale;
+    for (stack, kids) in stacks.iter_many(&todo) {
+        for kid in kids.iter() {
+            if let Ok((piece, mut t, mut v, looks_of)) = levels.get_mut(kid) {
+                let below = stack.height.saturating_sub(1).saturating_sub(piece.level);
+                v.set_if_neq(if below <= PILE { Visibility::Inherited } else { Visibility::Hidden });
+                t.translation =
+                    Vec3::new(below as f32 * s * 0.05, -(below as f32) * s * 0.07, 0.1 + piece.level as f32 * 0.01);
+                let shade = 1.0 - 0.08 * below as f32;
+                for look in looks_of.iter() {
+                    if let Ok(mut sprite) = looks.get_mut(look) {
+                        sprite.color = Color::srgb(shade, shade, shade);
+                    }
+                }
+            }
+            if let Ok((mut v, texts_of)) = badges.get_mut(kid) {
+                v.set_if_neq(if stack.height > 1 { Visibility::Inherited } else { Visibility::Hidden });
+                for t in texts_of.iter() {
+                    if let Ok(mut text) = texts.get_mut(t) {
+                        text.0 = stack.height.to_string();
+                    }
                 }
             }
         }
     }
 }
 
-/// The tint of a space, as a child sprite made once and recoloured when its state changes:
-/// control with the hints on (Gravel, Hidden Intention), the spaces of an action under way always.
+/// The strength of a space's tint, 0 to 1: control full, influence and power by their size.
+fn tint_strength(controlled: bool, influence: Option<i32>, power: Option<i32>) -> f32 {
+    match (influence, power) {
+        (Some(v), _) => (v.unsigned_abs() as f32 / 4.0).min(1.0),
+        (_, Some(p)) if p > 0 => (p as f32 / 6.0).min(1.0),
+        _ if controlled => 1.0,
+        _ => 0.0,
+    }
+}
+
+/// The tint of a space, as a child sprite made once and recoloured when its state changes: the
+/// spaces chosen in an action under way always; with the hints on, control (Gravel), influence
+/// (Hidden Intention) and the power of the side to move (Throngs), in the side's colour with an
+/// opacity by their size.
 #[allow(clippy::type_complexity, clippy::too_many_arguments)] // a Bevy system: one resource or query each
 fn tint_cells(
     mut commands: Commands,
     state: Res<BoardState>,
     settings: Res<CurrentSettings>,
     current: Option<Res<CurrentMatch>>,
-    changed: Query<(), Or<(Changed<Controlled>, Changed<Chosen>, Added<BoardCell>)>>,
+    changed: Query<
+        (),
+        Or<(Changed<Controlled>, Changed<Chosen>, Changed<Influence>, Changed<Power>, Added<BoardCell>)>,
+    >,
     (mut lost_control, mut unchosen): (RemovedComponents<Controlled>, RemovedComponents<Chosen>),
-    cells: Query<(Entity, Option<&Controlled>, Option<&Chosen>, Option<&Children>), With<BoardCell>>,
+    cells: Query<
+        (Entity, Option<&Controlled>, Option<&Chosen>, Option<&Influence>, Option<&Power>, Option<&Children>),
+        With<BoardCell>,
+    >,
     mut tints: Query<&mut Sprite, With<CellTint>>,
+    art: Res<BoardArt>,
 ) {
     let removed = lost_control.read().count() + unchosen.read().count() > 0;
     if changed.is_empty() && !removed && !settings.is_changed() {
         return;
     }
-    let Some(kind) = game_kind(&current) else { return };
+    let Some(current) = current else { return };
+    let kind = current.game.kind();
+    let mover = current.acting_side().unwrap_or(Side::First);
     let pal = board_palette(settings.0.theme);
-    let size = Vec2::splat(state.scale * 0.9);
-    for (e, controlled, chosen, children) in &cells {
-        let side = chosen.map(|c| c.0).or(controlled.filter(|_| settings.0.show_hints).map(|c| c.0));
-        let colour = side.map_or(Color::NONE, |side: Side| rgb(pal.side(kind, side)).with_alpha(0.28));
+    // Squares are tinted whole; points and sites as discs around them.
+    let square = matches!(state.view.as_ref().map(|v| &v.layout), Some(Layout::Squares { .. }));
+    let size = Vec2::splat(state.scale * if square { 0.94 } else { 0.8 });
+    for (e, controlled, chosen, influence, power, children) in &cells {
+        let hints = settings.0.show_hints;
+        let (side, strength) = if let Some(c) = chosen {
+            (Some(c.0), 1.0)
+        } else if !hints {
+            (None, 0.0)
+        } else if let Some(v) = influence.filter(|v| v.0 != 0) {
+            (Some(if v.0 > 0 { Side::First } else { Side::Second }), tint_strength(false, Some(v.0), None))
+        } else if let Some(p) = power.filter(|p| p.0 > 0) {
+            (Some(mover), tint_strength(false, None, Some(p.0)))
+        } else {
+            (controlled.map(|c| c.0), tint_strength(controlled.is_some(), None, None))
+        };
+        let colour = side.map_or(Color::NONE, |side| rgb(pal.side(kind, side)).with_alpha(0.1 + 0.28 * strength));
         let existing = children.and_then(|kids| kids.iter().find(|k| tints.contains(*k)));
         match existing {
             Some(tint) => {
@@ -440,81 +655,97 @@ fn tint_cells(
                 }
             }
             None if side.is_some() => {
-                commands.spawn((
-                    CellTint,
-                    Sprite::from_color(colour, size),
-                    Transform::from_xyz(0.0, 0.0, 0.2),
-                    Pickable::IGNORE,
-                    ChildOf(e),
-                ));
+                let image = if square { Handle::default() } else { art.disc.clone() };
+                let sprite = Sprite { image, color: colour, custom_size: Some(size), ..default() };
+                commands.spawn((CellTint, sprite, Transform::from_xyz(0.0, 0.0, 0.2), Pickable::IGNORE, ChildOf(e)));
             }
             None => {}
         }
     }
 }
 
-/// A space's number, small in its corner with the hints on: influence (Hidden Intention) or
-/// power (Throngs), when not zero.
-#[allow(clippy::type_complexity)] // a Bevy system: each parameter is one query
+/// A space's number (influence, power), on a small badge in its corner: under the cursor, or on
+/// every space with numbers on.
+#[allow(clippy::type_complexity, clippy::too_many_arguments)] // a Bevy system: one resource or query each
 fn number_cells(
     mut commands: Commands,
     state: Res<BoardState>,
     settings: Res<CurrentSettings>,
+    cursor: Res<BoardCursor>,
     changed: Query<(), Or<(Changed<Influence>, Changed<Power>)>>,
-    cells: Query<(Entity, Option<&Influence>, Option<&Power>, Option<&Children>), With<BoardCell>>,
-    mut numbers: Query<(&mut Text2d, &mut Visibility), With<CellNumber>>,
+    cells: Query<(Entity, &BoardCell, Option<&Influence>, Option<&Power>, Option<&Children>)>,
+    mut numbers: Query<(&mut Visibility, &Children), With<CellNumber>>,
+    mut texts: Query<&mut Text2d>,
+    art: Res<BoardArt>,
 ) {
-    if changed.is_empty() && !settings.is_changed() {
+    if changed.is_empty() && !settings.is_changed() && !cursor.is_changed() {
         return;
     }
     let pal = board_palette(settings.0.theme);
     let s = state.scale;
-    for (e, influence, power, children) in &cells {
-        let value = influence.map(|v| v.0).or(power.map(|p| p.0)).filter(|v| *v != 0);
-        let shown = value.filter(|_| settings.0.show_hints).map(|v| format!("{v:+}"));
+    let size = (s * 0.34).max(14.0);
+    for (e, cell, influence, power, children) in &cells {
+        let value = influence.map(|v| v.0).or(power.map(|p| p.0));
+        let shown = value.filter(|_| settings.0.show_numbers || cell.index == cursor.index);
         let existing = children.and_then(|kids| kids.iter().find(|k| numbers.contains(*k)));
         match (existing, shown) {
-            (Some(label), shown) => {
-                if let Ok((mut text, mut visibility)) = numbers.get_mut(label) {
-                    let want = shown.clone().unwrap_or_default();
-                    if text.0 != want {
-                        text.0 = want;
-                    }
+            (Some(badge), shown) => {
+                if let Ok((mut visibility, kids)) = numbers.get_mut(badge) {
                     visibility.set_if_neq(if shown.is_some() { Visibility::Inherited } else { Visibility::Hidden });
+                    for kid in kids.iter() {
+                        if let (Ok(mut text), Some(v)) = (texts.get_mut(kid), shown) {
+                            let want = if v == 0 { "0".to_string() } else { format!("{v:+}") };
+                            if text.0 != want {
+                                text.0 = want;
+                            }
+                        }
+                    }
                 }
             }
-            (None, Some(text)) => {
-                commands.spawn((
-                    CellNumber,
-                    Text2d::new(text),
-                    TextFont { font_size: bevy::text::FontSize::Px((s * 0.2).clamp(8.0, 16.0)), ..default() },
-                    TextColor(rgb(pal.line)),
-                    Transform::from_xyz(s * 0.3, -s * 0.3, 3.0),
-                    Visibility::Inherited,
-                    Pickable::IGNORE,
-                    ChildOf(e),
-                ));
+            (None, Some(v)) => {
+                commands
+                    .spawn((
+                        CellNumber,
+                        Sprite {
+                            image: art.disc.clone(),
+                            color: rgb(pal.badge).with_alpha(0.85),
+                            custom_size: Some(Vec2::new(size * 1.4, size)),
+                            ..default()
+                        },
+                        Transform::from_xyz(-s * 0.26, s * 0.3, 7.5),
+                        Visibility::Inherited,
+                        Pickable::IGNORE,
+                        ChildOf(e),
+                    ))
+                    .with_child((
+                        Text2d::new(if v == 0 { "0".to_string() } else { format!("{v:+}") }),
+                        TextFont { font_size: bevy::text::FontSize::Px(size * 0.6), ..default() },
+                        TextColor(rgb(pal.badge_text)),
+                        Transform::from_xyz(0.0, 0.0, 0.1),
+                        Pickable::IGNORE,
+                    ));
             }
             (None, None) => {}
         }
     }
 }
 
+/// The keyboard cursor: a rounded outline around the space, in the cursor's colour.
 fn follow_cursor(
     mut commands: Commands,
     state: Res<BoardState>,
     cursor: Res<BoardCursor>,
     settings: Res<CurrentSettings>,
-    mut ring: Query<(Entity, &mut Transform, &ChildOf), With<CursorRing>>,
-    (mut meshes, mut materials): MeshAssets,
+    mut marks: Query<(Entity, &mut Transform, &ChildOf), With<CursorMark>>,
+    art: Res<BoardArt>,
 ) {
     if !cursor.is_changed() && !state.is_changed() && !settings.is_changed() {
         return;
     }
     let (Some(root), Some(view)) = (state.root, &state.view) else { return };
     let Some(c) = view.cells.get(cursor.index) else { return };
-    let at = state.to_world(c.x, c.y).extend(5.0);
-    match ring.single_mut() {
+    let at = state.to_world(c.x, c.y).extend(6.0);
+    match marks.single_mut() {
         Ok((_, mut t, parent)) if parent.parent() == root && !settings.is_changed() && !state.is_changed() => {
             t.translation = at;
         }
@@ -523,15 +754,54 @@ fn follow_cursor(
                 commands.entity(e).despawn();
             }
             let pal = board_palette(settings.0.theme);
-            let s = state.scale;
             commands.spawn((
-                CursorRing,
-                Mesh2d(meshes.add(Annulus::new(s * 0.44, s * 0.5))),
-                MeshMaterial2d(materials.add(rgb(pal.cursor))),
+                CursorMark,
+                Sprite {
+                    image: art.cursor.clone(),
+                    color: rgb(pal.cursor),
+                    custom_size: Some(Vec2::splat(state.scale * 1.02)),
+                    ..default()
+                },
                 Transform::from_translation(at),
                 Pickable::IGNORE,
                 ChildOf(root),
             ));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::GameKind;
+
+    #[test]
+    fn star_points_are_where_a_go_board_has_them() {
+        assert_eq!(star_points(19, 19).len(), 9);
+        assert!(star_points(19, 19).contains(&(3, 3)) && star_points(19, 19).contains(&(9, 9)));
+        assert_eq!(star_points(13, 13), vec![(3, 3), (3, 9), (6, 6), (9, 3), (9, 9)]);
+        assert_eq!(star_points(9, 9), vec![(2, 2), (2, 6), (4, 4), (6, 2), (6, 6)]);
+        assert_eq!(star_points(11, 11), vec![(2, 2), (2, 8), (5, 5), (8, 2), (8, 8)]);
+        assert!(star_points(5, 5).is_empty());
+    }
+
+    #[test]
+    fn coordinates_name_every_axis_of_every_notation() {
+        for kind in GameKind::all() {
+            let view = kind.open(&[], None).unwrap().board_view();
+            let labels = axis_labels(&view);
+            let texts: Vec<&str> = labels.iter().map(|l| l.text.as_str()).collect();
+            // Every letter and every number a space's name uses is written once.
+            for c in &view.cells {
+                let (letters, digits) = split_name(&c.name);
+                assert!(texts.contains(&letters), "{kind}: no label {letters}");
+                assert!(texts.contains(&digits), "{kind}: no label {digits}");
+            }
+            // Outside the spaces, never on one.
+            for l in &labels {
+                let nearest = view.cells.iter().map(|c| Vec2::new(c.x, c.y).distance(l.at)).fold(f32::MAX, f32::min);
+                assert!(nearest > 0.5, "{kind}: label {} sits on a space", l.text);
+            }
         }
     }
 }

@@ -1,18 +1,21 @@
-//! Marks on the board about what to do and what just happened: the last decision's spaces, every
-//! space where a legal decision starts (red where it captures), the stone of a started Throngs part
-//! with the power it has left, the hint's spaces, and where the decision being built can go on.
-//! They are rebuilt only when the match, the turn being built, the hint or the settings change.
+//! Marks on the board about what to do and what just happened: a small contrasting dot on the
+//! last placed piece; small translucent dots where a legal decision starts (red where it captures;
+//! only under the cursor when nearly every space is legal, as on an empty board); the stone of a
+//! started Throngs part with the power it has left; the hint's spaces; where the decision being
+//! built can go on. None covers a piece's information. They are rebuilt only when the match, the
+//! turn being built, the hint, the cursor (for the dense case) or the settings change.
 
 use super::drawing;
+use super::look::STONE;
 use super::project::BoardState;
+use super::textures::{BoardArt, STONE_PICTURE_SCALE};
 use crate::app::AppSystems;
 use crate::app::match_state::CurrentMatch;
-use crate::app::playing::{HintShown, Replay, Secrecy, TurnBuilder, person_acts};
+use crate::app::playing::{BoardCursor, HintShown, Replay, Secrecy, TurnBuilder, person_acts};
 use crate::app::settings::CurrentSettings;
 use crate::app::theme::{BoardPalette, board_palette, rgb};
 use crate::games::GameKind;
-use crate::rules::{CellView, cells_in_token};
-use crate::save::Theme;
+use crate::rules::{CellView, Tone, cells_in_token};
 use bevy::prelude::*;
 use std::collections::HashMap;
 
@@ -20,16 +23,14 @@ use std::collections::HashMap;
 #[derive(Component)]
 struct Mark;
 
-/// The shared mesh and materials of the legal-start rings, for one board scale and theme.
-struct StartRings {
-    key: (f32, Theme),
-    mesh: Handle<Mesh>,
-    plain: Handle<ColorMaterial>,
-    capture: Handle<ColorMaterial>,
-}
+/// More than this share of the spaces legal: the dots show only under the cursor.
+const DENSE: f32 = 0.5;
 
 pub fn plugin(app: &mut App) {
-    app.add_systems(Update, show_marks.in_set(AppSystems::Present).run_if(drawing));
+    app.add_systems(
+        Update,
+        show_marks.in_set(AppSystems::Present).run_if(drawing.and_then(resource_exists::<BoardArt>)),
+    );
 }
 
 /// Where marks go: the board's root, its layout, and the view's spaces by name.
@@ -39,25 +40,35 @@ struct Canvas<'a> {
     by_name: HashMap<&'a str, &'a CellView>,
     pal: BoardPalette,
     kind: GameKind,
+    art: &'a BoardArt,
 }
 
 impl Canvas<'_> {
     fn at(&self, name: &str) -> Option<Vec2> {
         self.by_name.get(name).map(|c| self.state.to_world(c.x, c.y))
     }
-}
 
-type MeshAssets<'a> = (ResMut<'a, Assets<Mesh>>, ResMut<'a, Assets<ColorMaterial>>);
+    /// A round mark of the shared disc picture.
+    fn dot(&self, commands: &mut Commands, at: Vec3, size: f32, colour: Color) {
+        let sprite =
+            Sprite { image: self.art.disc.clone(), color: colour, custom_size: Some(Vec2::splat(size)), ..default() };
+        self.spawn(commands, at, sprite);
+    }
+
+    fn spawn(&self, commands: &mut Commands, at: Vec3, look: impl Bundle) {
+        commands.spawn((Mark, look, Transform::from_translation(at), Pickable::IGNORE, ChildOf(self.root)));
+    }
+}
 
 #[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
 fn show_marks(
     mut commands: Commands,
     state: Res<BoardState>,
     (builder, current, settings): (Res<TurnBuilder>, Res<CurrentMatch>, Res<CurrentSettings>),
-    (secrecy, hint, replay): (Res<Secrecy>, Res<HintShown>, Res<Replay>),
+    (secrecy, hint, replay, cursor): (Res<Secrecy>, Res<HintShown>, Res<Replay>, Res<BoardCursor>),
     old: Query<Entity, With<Mark>>,
-    (mut meshes, mut materials): MeshAssets,
-    mut rings: Local<Option<StartRings>>,
+    art: Res<BoardArt>,
+    mut dense: Local<bool>,
 ) {
     let changed = builder.is_changed()
         || current.is_changed()
@@ -65,7 +76,8 @@ fn show_marks(
         || hint.is_changed()
         || replay.is_changed()
         || secrecy.is_changed()
-        || state.is_changed();
+        || state.is_changed()
+        || (*dense && cursor.is_changed());
     if !changed {
         return;
     }
@@ -79,60 +91,61 @@ fn show_marks(
         by_name: view.cells.iter().map(|c| (c.name.as_str(), c)).collect(),
         pal: board_palette(settings.0.theme),
         kind: current.game.kind(),
+        art: &art,
     };
     let decisions = current.decisions_now();
-    last_decision(&mut commands, &canvas, &current, &secrecy);
+    last_placed(&mut commands, &canvas, &current, &secrecy);
     // A started Throngs part always shows where its stone can go, hints on or off.
     let part_under_way = view.cells.iter().any(|c| c.marks.travelling.is_some());
+    *dense = false;
     if (settings.0.show_hints || part_under_way)
         && person_acts(&current, &replay)
         && builder.start.is_none()
         && builder.choices.is_empty()
     {
-        let key = (state.scale, settings.0.theme);
-        if rings.as_ref().is_none_or(|r| r.key != key) {
-            *rings = Some(StartRings {
-                key,
-                mesh: meshes.add(Annulus::new(state.scale * 0.1, state.scale * 0.16)),
-                plain: materials.add(rgb(canvas.pal.cursor).with_alpha(0.7)),
-                capture: materials.add(Color::srgb(0.85, 0.1, 0.1)),
-            });
-        }
-        if let Some(r) = rings.as_ref() {
-            legal_starts(&mut commands, &canvas, &decisions, r);
-        }
+        let under_cursor = view.cells.get(cursor.index).map(|c| c.name.as_str());
+        *dense = legal_starts(&mut commands, &canvas, &decisions, under_cursor);
     }
-    travelling_stones(&mut commands, &canvas, (&mut meshes, &mut materials));
+    travelling_stones(&mut commands, &canvas);
     if let Some(suggested) = hint.current(&current) {
-        hint_spaces(&mut commands, &canvas, suggested, (&mut meshes, &mut materials));
+        for name in cells_in_token(suggested) {
+            let Some(at) = canvas.at(name) else { continue };
+            let ring = Sprite {
+                image: art.ring.clone(),
+                color: rgb(canvas.pal.hint),
+                custom_size: Some(Vec2::splat(state.scale * 0.8)),
+                ..default()
+            };
+            canvas.spawn(&mut commands, at.extend(4.5), ring);
+        }
     }
     let mut destinations = builder.destinations(&decisions);
     destinations.extend(builder.start.clone());
-    let dot = meshes.add(Circle::new(state.scale * 0.14));
-    let colour = materials.add(rgb(canvas.pal.cursor).with_alpha(0.8));
     for name in destinations {
         let Some(at) = canvas.at(&name) else { continue };
-        spawn_mark(&mut commands, &canvas, at.extend(4.0), (Mesh2d(dot.clone()), MeshMaterial2d(colour.clone())));
+        canvas.dot(&mut commands, at.extend(4.0), state.scale * 0.28, rgb(canvas.pal.cursor).with_alpha(0.85));
     }
 }
 
-fn spawn_mark(commands: &mut Commands, canvas: &Canvas, at: Vec3, look: impl Bundle) {
-    commands.spawn((Mark, look, Transform::from_translation(at), Pickable::IGNORE, ChildOf(canvas.root)));
-}
-
-/// The last decision's spaces (when public) get a small square mark.
-fn last_decision(commands: &mut Commands, canvas: &Canvas, current: &CurrentMatch, secrecy: &Secrecy) {
+/// The last public decision's piece gets a small dot of the contrasting colour, as OGS marks the
+/// last stone: light on a dark piece, dark on a light one.
+fn last_placed(commands: &mut Commands, canvas: &Canvas, current: &CurrentMatch, secrecy: &Secrecy) {
     let Some(last) = current.history.len().checked_sub(1).filter(|&i| secrecy.is_public(i)) else { return };
     let s = canvas.state.scale;
-    for name in cells_in_token(&current.history[last]) {
-        let Some(at) = canvas.at(name) else { continue };
-        let look = Sprite::from_color(rgb(canvas.pal.neutral).with_alpha(0.85), Vec2::splat(s * 0.14));
-        spawn_mark(commands, canvas, (at + Vec2::splat(s * 0.3)).extend(4.0), look);
-    }
+    let Some(name) = cells_in_token(&current.history[last]).last().copied() else { return };
+    let Some(cell) = canvas.by_name.get(name) else { return };
+    let Some(piece) = cell.piece else { return };
+    let colour = match piece.owner.map(|side| canvas.kind.tone(side)) {
+        Some(Tone::Dark) | None => canvas.pal.light,
+        Some(Tone::Light) => canvas.pal.dark,
+    };
+    let at = canvas.state.to_world(cell.x, cell.y);
+    canvas.dot(commands, at.extend(4.2), s * 0.2, rgb(colour));
 }
 
-/// Every space where a legal decision starts; a red ring where it captures.
-fn legal_starts(commands: &mut Commands, canvas: &Canvas, decisions: &[String], rings: &StartRings) {
+/// A small dot where a legal decision starts (red where it captures). Returns whether the dots
+/// were too many to show, so that only the one under the cursor was.
+fn legal_starts(commands: &mut Commands, canvas: &Canvas, decisions: &[String], under_cursor: Option<&str>) -> bool {
     let mut starts: Vec<(&str, bool)> = Vec::new();
     for d in decisions {
         let Some(first) = cells_in_token(d).first().copied() else { continue };
@@ -142,51 +155,44 @@ fn legal_starts(commands: &mut Commands, canvas: &Canvas, decisions: &[String], 
             None => starts.push((first, captures)),
         }
     }
+    let dense = starts.len() as f32 > DENSE * canvas.by_name.len() as f32;
+    let s = canvas.state.scale;
     for (name, captures) in starts {
-        let Some(at) = canvas.at(name) else { continue };
-        let material = if captures { rings.capture.clone() } else { rings.plain.clone() };
-        spawn_mark(commands, canvas, at.extend(4.0), (Mesh2d(rings.mesh.clone()), MeshMaterial2d(material)));
+        if dense && Some(name) != under_cursor {
+            continue;
+        }
+        let Some(cell) = canvas.by_name.get(name) else { continue };
+        let at = canvas.state.to_world(cell.x, cell.y);
+        // On an occupied space the dot sits at the upper left, clear of the piece's own marks.
+        let offset = if cell.piece.is_some() { Vec2::new(-s * 0.3, s * 0.3) } else { Vec2::ZERO };
+        let colour =
+            if captures { rgb(canvas.pal.capture).with_alpha(0.9) } else { rgb(canvas.pal.legal).with_alpha(0.55) };
+        canvas.dot(commands, (at + offset).extend(4.0), s * if captures { 0.26 } else { 0.2 }, colour);
     }
+    dense
 }
 
-/// A stone on its way (a started Throngs part): see-through, with the power it has left.
-fn travelling_stones(
-    commands: &mut Commands,
-    canvas: &Canvas,
-    (meshes, materials): (&mut Assets<Mesh>, &mut Assets<ColorMaterial>),
-) {
+/// A stone on its way (a started Throngs part): see-through, with the power it has left on a badge.
+fn travelling_stones(commands: &mut Commands, canvas: &Canvas) {
     let Some(view) = &canvas.state.view else { return };
     let s = canvas.state.scale;
     for c in &view.cells {
         let Some((side, range)) = c.marks.travelling else { continue };
         let at = canvas.state.to_world(c.x, c.y);
-        let (fill, text) = canvas.pal.piece(canvas.kind, Some(side));
-        let disc =
-            (Mesh2d(meshes.add(Circle::new(s * 0.42))), MeshMaterial2d(materials.add(rgb(fill).with_alpha(0.45))));
-        spawn_mark(commands, canvas, at.extend(4.6), disc);
+        let (fill, _) = canvas.pal.piece(canvas.kind, Some(side));
+        let ghost = Sprite {
+            image: canvas.art.disc.clone(),
+            color: rgb(fill).with_alpha(0.5),
+            custom_size: Some(Vec2::splat(s * STONE / STONE_PICTURE_SCALE * 1.2)),
+            ..default()
+        };
+        canvas.spawn(commands, at.extend(4.6), ghost);
+        canvas.dot(commands, (at + Vec2::new(s * 0.3, -s * 0.3)).extend(4.7), s * 0.36, rgb(canvas.pal.badge));
         let label = (
             Text2d::new(range.to_string()),
-            TextFont { font_size: bevy::text::FontSize::Px((s * 0.4).clamp(10.0, 28.0)), ..default() },
-            TextColor(rgb(text)),
+            TextFont { font_size: bevy::text::FontSize::Px((s * 0.24).max(11.0)), ..default() },
+            TextColor(rgb(canvas.pal.badge_text)),
         );
-        spawn_mark(commands, canvas, at.extend(4.7), label);
-    }
-}
-
-/// The hint's spaces: a green ring each.
-fn hint_spaces(
-    commands: &mut Commands,
-    canvas: &Canvas,
-    suggested: &str,
-    (meshes, materials): (&mut Assets<Mesh>, &mut Assets<ColorMaterial>),
-) {
-    let s = canvas.state.scale;
-    for name in cells_in_token(suggested) {
-        let Some(at) = canvas.at(name) else { continue };
-        let ring = (
-            Mesh2d(meshes.add(Annulus::new(s * 0.3, s * 0.38))),
-            MeshMaterial2d(materials.add(Color::srgba(0.1, 0.65, 0.25, 0.9))),
-        );
-        spawn_mark(commands, canvas, at.extend(4.5), ring);
+        canvas.spawn(commands, (at + Vec2::new(s * 0.3, -s * 0.3)).extend(4.8), label);
     }
 }

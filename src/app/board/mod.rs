@@ -16,6 +16,7 @@ mod marks;
 mod page_mirror;
 mod preview;
 mod project;
+mod textures;
 mod wrap_cue;
 
 pub use project::{

@@ -7,7 +7,7 @@ use crate::app::AppSystems;
 use crate::app::match_state::CurrentMatch;
 use crate::app::playing::{BoardAnimating, BoardCursor, Secrecy};
 use crate::app::screen::Screen;
-use crate::app::ui::PANEL_WIDTH;
+use crate::app::ui::ScreenLayout;
 use crate::rules::{BoardView, Cell, CellMarks, CellValue, HintMark, PieceShape, PieceView, Side};
 use bevy::prelude::*;
 
@@ -110,8 +110,8 @@ pub struct BoardState {
     /// The piece entity on each cell, in the view's order.
     pub pieces: Vec<Option<Entity>>,
     pub root: Option<Entity>,
-    /// The window size the layout was computed for.
-    pub window: Vec2,
+    /// The screen layout the board was laid out for.
+    pub layout: Option<ScreenLayout>,
 }
 
 impl BoardState {
@@ -162,33 +162,37 @@ fn same_board(a: &BoardView, b: &BoardView) -> bool {
         && a.cells.iter().zip(&b.cells).all(|(x, y)| x.name == y.name)
 }
 
-/// Pixels per board unit so that a board of `cols` × `rows` units fits the window beside the panel.
-pub fn board_scale(window_w: f32, window_h: f32, cols: f32, rows: f32) -> f32 {
-    let free_w = (window_w - PANEL_WIDTH - 40.0).max(200.0);
-    let free_h = (window_h - 60.0).max(200.0);
-    (free_w / (cols + 0.6)).min(free_h / (rows + 0.6)).max(8.0)
+/// Board units of room around the spaces: the wood's margin, where the coordinates go.
+pub const MARGIN_UNITS: f32 = 0.75;
+
+/// Pixels per board unit so that a board of `cols` × `rows` units (and its margin) fits the
+/// layout's board area, leaving 3% of the area's height free around it.
+pub fn board_scale(area: Rect, cols: f32, rows: f32) -> f32 {
+    let free = (area.size() - Vec2::splat(area.height() * 0.06)).max(Vec2::splat(100.0));
+    (free.x / (cols + 2.0 * MARGIN_UNITS)).min(free.y / (rows + 2.0 * MARGIN_UNITS)).max(6.0)
 }
 
+#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
 fn project_board(
     mut commands: Commands,
     current: Res<CurrentMatch>,
     mut state: ResMut<BoardState>,
-    windows: Query<&Window>,
+    layout: Res<ScreenLayout>,
     mut stacks: Query<&mut Stack>,
     children: Query<&Children>,
     levels: Query<&StackPiece>,
 ) {
-    let window = windows.iter().next().map(|w| Vec2::new(w.width(), w.height())).unwrap_or(Vec2::new(1280.0, 720.0));
-    if state.root.is_some() && window == state.window && !current.is_changed() {
+    let laid_out = state.layout == Some(*layout);
+    if state.root.is_some() && laid_out && !current.is_changed() {
         return;
     }
     let view = current.game.board_view();
     // A new window size lays the board out again, so it stays readable at any size.
-    let rebuild = window != state.window || state.view.as_ref().is_none_or(|old| !same_board(old, &view));
+    let rebuild = !laid_out || state.view.as_ref().is_none_or(|old| !same_board(old, &view));
     if !rebuild && state.view.as_ref() == Some(&view) {
         return;
     }
-    state.window = window;
+    state.layout = Some(*layout);
     if rebuild {
         build_board(&mut commands, &mut state, &view);
     }
@@ -235,16 +239,13 @@ fn build_board(commands: &mut Commands, state: &mut BoardState, view: &BoardView
         commands.entity(root).despawn();
     }
     let (x0, y0, x1, y1) = view.drawn_bounds();
+    let layout = state.layout.unwrap_or_default();
     state.centre = Vec2::new((x0 + x1) / 2.0, (y0 + y1) / 2.0);
-    state.scale = board_scale(state.window.x, state.window.y, x1 - x0 + 1.0, y1 - y0 + 1.0);
-    // The panel covers the right of the window: centre the board in the rest.
+    state.scale = board_scale(layout.board, x1 - x0, y1 - y0);
+    // Centred in the layout's board area (beside the panel, or above it in portrait).
+    let at = layout.board_centre_world();
     let root = commands
-        .spawn((
-            Name::new("Board"),
-            BoardRoot,
-            Transform::from_xyz(-PANEL_WIDTH / 2.0, 0.0, 0.0),
-            Visibility::default(),
-        ))
+        .spawn((Name::new("Board"), BoardRoot, Transform::from_xyz(at.x, at.y, 0.0), Visibility::default()))
         .id();
     state.root = Some(root);
     state.cells = view

@@ -94,8 +94,9 @@ fn draw_record_window(
     egui::Window::new("Game record")
         .open(&mut open)
         .collapsible(false)
-        .default_width(480.0)
-        .anchor(egui::Align2::CENTER_CENTER, egui::vec2(-120.0, 0.0))
+        .default_width(480.0_f32.min(ctx.viewport_rect().width() - 32.0))
+        .max_width(ctx.viewport_rect().width() - 32.0)
+        .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
         .show(ctx, |ui| {
             ui.label("In the notation of the game's rules: paste it anywhere, or open it again from “Saved games”.");
             egui::ScrollArea::vertical().max_height(300.0).show(ui, |ui| {

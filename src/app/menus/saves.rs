@@ -207,7 +207,8 @@ fn draw_import(ctx: &egui::Context, panel: &mut ImportPanel, imports: &mut Messa
     egui::Window::new("Open a game record")
         .open(&mut open)
         .collapsible(false)
-        .default_width(520.0)
+        .default_width(520.0_f32.min(ctx.viewport_rect().width() - 32.0))
+        .max_width(ctx.viewport_rect().width() - 32.0)
         .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
         .show(ctx, |ui| {
             ui.label("Paste a record: the notation of the game's rules, Stoneyard's text export, or its JSON.");

@@ -25,14 +25,24 @@ enum Row {
     Theme,
     Coordinates,
     Hints,
+    Numbers,
     Key(Action),
     ResetKeys,
     Back,
 }
 
 fn rows() -> Vec<Row> {
-    let options =
-        [Row::Master, Row::Effects, Row::Music, Row::Mute, Row::Speed, Row::Theme, Row::Coordinates, Row::Hints];
+    let options = [
+        Row::Master,
+        Row::Effects,
+        Row::Music,
+        Row::Mute,
+        Row::Speed,
+        Row::Theme,
+        Row::Coordinates,
+        Row::Hints,
+        Row::Numbers,
+    ];
     options.into_iter().chain(BINDABLE.map(Row::Key)).chain([Row::ResetKeys, Row::Back]).collect()
 }
 
@@ -70,6 +80,7 @@ fn adjust(s: &mut Settings, row: Row, delta: i32) {
         Row::Theme => s.theme = cycle(&Theme::ALL, s.theme, delta),
         Row::Coordinates => s.show_coordinates = !s.show_coordinates,
         Row::Hints => s.show_hints = !s.show_hints,
+        Row::Numbers => s.show_numbers = !s.show_numbers,
         Row::Key(_) | Row::ResetKeys | Row::Back => {}
     }
 }
@@ -155,15 +166,30 @@ fn draw_settings(
     screen_frame(ctx, "Settings", "Saved as you change them", |ui| {
         for (i, row) in rows().into_iter().enumerate() {
             let focused = focus.0 == i;
-            let (label, value) = match row {
-                Row::Master => ("Master volume", percent(s.master_volume)),
-                Row::Effects => ("Effects volume", percent(s.effects_volume)),
-                Row::Music => ("Music volume", percent(s.music_volume)),
-                Row::Mute => ("Mute", on_off(s.muted).to_string()),
-                Row::Speed => ("Animation speed", s.animation_speed.label().to_string()),
-                Row::Theme => ("Colour theme", s.theme.label().to_string()),
-                Row::Coordinates => ("Show coordinates", on_off(s.show_coordinates).to_string()),
-                Row::Hints => ("Show hints", on_off(s.show_hints).to_string()),
+            let (label, help, value) = match row {
+                Row::Master => ("Master volume", "", percent(s.master_volume)),
+                Row::Effects => ("Effects volume", "Pieces, captures, menus.", percent(s.effects_volume)),
+                Row::Music => ("Music volume", "", percent(s.music_volume)),
+                Row::Mute => ("Mute", "Silence everything.", on_off(s.muted).to_string()),
+                Row::Speed => {
+                    ("Animation speed", "Off shows every move's end at once.", s.animation_speed.label().to_string())
+                }
+                Row::Theme => {
+                    ("Colour theme", "Classic wood, Night, or colour-blind safe.", s.theme.label().to_string())
+                }
+                Row::Coordinates => {
+                    ("Show coordinates", "Names of files and ranks.", on_off(s.show_coordinates).to_string())
+                }
+                Row::Hints => (
+                    "Show hints",
+                    "Where moves start, control and influence, eyes, groups in danger (H).",
+                    on_off(s.show_hints).to_string(),
+                ),
+                Row::Numbers => (
+                    "Show every number",
+                    "Influence and power on every space, not only under the cursor.",
+                    on_off(s.show_numbers).to_string(),
+                ),
                 Row::Key(action) => {
                     if action == BINDABLE[0] {
                         ui.add_space(8.0);
@@ -190,7 +216,7 @@ fn draw_settings(
                     continue;
                 }
             };
-            value_item(ui, i, focused, label, &value, &mut clicks);
+            value_item(ui, i, focused, (label, help), &value, None, &mut clicks);
         }
         key_hints(ui, "Up/Down: choose    Left/Right: change    Enter on a control: new key    Esc or B: back");
     });

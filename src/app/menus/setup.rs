@@ -5,14 +5,17 @@ use crate::app::input::ActionPressed;
 use crate::app::match_state::CurrentMatch;
 use crate::app::playing::{Replay, SetupRequested};
 use crate::app::screen::Screen;
+use crate::app::settings::CurrentSettings;
+use crate::app::theme::text_size;
 use crate::app::ui::{
-    MenuClicked, MenuFocus, MenuInput, item, key_hints, read_menu_inputs, reset_focus, screen_frame, value_item,
+    MenuClicked, MenuFocus, MenuInput, card_row, item, key_hints, number_item, paint_board, read_menu_inputs,
+    reset_focus, screen_frame, value_item,
 };
 use crate::app::{AppSystems, Launch};
 use crate::games::GameKind;
-use crate::rules::{OptionKind, OptionSpec, Side};
+use crate::rules::{BoardView, OptionKind, OptionSpec, Side};
 use bevy::prelude::*;
-use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 /// The game being set up and the chosen option values.
 #[derive(Resource, Debug, Clone)]
@@ -87,6 +90,16 @@ impl SetupChoice {
             }
             OptionKind::Text => return,
         };
+        self.message = self.kind.open(&self.values, None).err().map(|e| e.to_string());
+    }
+
+    /// Sets option `index` to a typed `value` (a number typed or dragged, a text), and says why the
+    /// options cannot start a game if they cannot.
+    pub fn set(&mut self, index: usize, value: String) {
+        let Some(spec) = self.specs.get(index) else { return };
+        if let Some(slot) = self.values.iter_mut().find(|(k, _)| k.eq_ignore_ascii_case(spec.key)) {
+            slot.1 = value;
+        }
         self.message = self.kind.open(&self.values, None).err().map(|e| e.to_string());
     }
 
@@ -197,25 +210,74 @@ fn setup_input(
     }
 }
 
+/// The board the options make, with the option values it was drawn for.
+type Preview = (Vec<(String, String)>, Option<BoardView>);
+
+/// The side of the setup's picture of the board, in logical pixels.
+const PREVIEW: f32 = 150.0;
+
 fn draw_setup(
     mut contexts: EguiContexts,
     focus: Res<MenuFocus>,
-    setup: Res<SetupChoice>,
+    mut setup: ResMut<SetupChoice>,
+    settings: Res<CurrentSettings>,
     mut clicks: MessageWriter<MenuClicked>,
+    mut preview: Local<Option<Preview>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let kind = setup.kind;
-    screen_frame(ctx, kind.name(), &format!("by {} — {}", kind.designer, kind.tagline), |ui| {
+    // The board as these options make it, redrawn only when an option changes.
+    if preview.as_ref().is_none_or(|(values, _)| *values != setup.values) {
+        let view = kind.open(&setup.values, None).ok().map(|g| g.board_view());
+        *preview = Some((setup.values.clone(), view));
+    }
+    let theme = settings.0.theme;
+    let mut typed: Option<(usize, String)> = None;
+    screen_frame(ctx, kind.name(), &format!("{} — by {}", kind.tagline, kind.designer), |ui| {
+        if let Some((_, Some(view))) = preview.as_ref() {
+            ui.vertical_centered(|ui| paint_board(ui, view, kind, theme, PREVIEW, &[]));
+            ui.add_space(6.0);
+        }
         for (i, spec) in setup.specs.iter().enumerate() {
-            value_item(ui, i, focus.0 == i, spec.label, setup.value(spec.key), &mut clicks);
+            let focused = focus.0 == i;
+            let value = setup.value(spec.key).to_string();
+            match spec.kind {
+                OptionKind::Int { min, max } => {
+                    let now = value.parse().unwrap_or(min);
+                    if let Some(v) = number_item(ui, i, focused, (spec.label, spec.help), now, (min, max), &mut clicks)
+                    {
+                        typed = Some((i, v.to_string()));
+                    }
+                }
+                OptionKind::Choice(_) => {
+                    let words = kind.option_value_words(spec.key, &value);
+                    value_item(ui, i, focused, (spec.label, spec.help), &words, None, &mut clicks);
+                }
+                OptionKind::Text => {
+                    let mut text = value.clone();
+                    card_row(ui, focused, |ui| {
+                        ui.horizontal(|ui| {
+                            ui.label(egui::RichText::new(spec.label).size(18.0).strong());
+                            ui.add(egui::TextEdit::singleline(&mut text).desired_width(140.0));
+                        });
+                        ui.label(egui::RichText::new(spec.help).size(text_size::SMALL).weak());
+                    });
+                    ui.add_space(4.0);
+                    if text != value {
+                        typed = Some((i, text));
+                    }
+                }
+            }
         }
         let n = setup.specs.len();
         for seat in 0..2 {
             let who = match setup.players[seat] {
                 None => "A person".to_string(),
-                Some(level) => format!("Computer ({})", level_name(level)),
+                Some(level) => format!("Computer · {}", crate::app::labels::level_name(level)),
             };
-            value_item(ui, n + seat, focus.0 == n + seat, &setup.side_names[seat], &who, &mut clicks);
+            let help = if seat == 0 { "Moves first." } else { "Moves second." };
+            let label = setup.side_names[seat].clone();
+            value_item(ui, n + seat, focus.0 == n + seat, (&label, help), &who, None, &mut clicks);
         }
         item(ui, n + 2, focus.0 == n + 2, "Start game", &setup.who_plays(), &mut clicks);
         item(ui, n + 3, focus.0 == n + 3, "Back", "", &mut clicks);
@@ -223,17 +285,10 @@ fn draw_setup(
             ui.add_space(8.0);
             ui.colored_label(ui.visuals().warn_fg_color, message);
         }
-        key_hints(ui, "Up/Down: choose    Left/Right: change    Enter or A button: select    Esc or B button: back");
+        key_hints(ui, "Up/Down: choose · Left/Right: change · Enter or A: select · Esc or B: back");
     });
-    Ok(())
-}
-
-/// A level's name for people.
-pub fn level_name(level: Level) -> &'static str {
-    match level {
-        Level::Random => "Random",
-        Level::Easy => "Easy",
-        Level::Medium => "Medium",
-        Level::Hard => "Hard",
+    if let Some((index, value)) = typed {
+        setup.set(index, value);
     }
+    Ok(())
 }

@@ -5,10 +5,15 @@ use crate::app::AppSystems;
 use crate::app::input::ActionPressed;
 use crate::app::match_state::CurrentMatch;
 use crate::app::screen::Screen;
-use crate::app::ui::{MenuClicked, MenuFocus, MenuInput, item, key_hints, read_menu_inputs, reset_focus, screen_frame};
+use crate::app::settings::CurrentSettings;
+use crate::app::ui::{
+    MenuClicked, MenuFocus, MenuInput, item, item_with_picture, key_hints, paint_board, read_menu_inputs, reset_focus,
+    screen_frame,
+};
 use crate::games::GameKind;
+use crate::rules::BoardView;
 use bevy::prelude::*;
-use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 /// The items of the title menu, in order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,26 +74,52 @@ fn title_input(
     }
 }
 
+/// The board each game card shows: its game's first illustration (a position from a worked example
+/// of its spec, drawn by the game itself).
+fn card_picture(kind: GameKind) -> Option<BoardView> {
+    let ill = kind.rules.illustrations.first()?;
+    let options: Vec<(String, String)> = ill.options.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    Some(kind.open(&options, Some(ill.position)).ok()?.board_view())
+}
+
 fn draw_title(
     mut contexts: EguiContexts,
     focus: Res<MenuFocus>,
     current: Option<Res<CurrentMatch>>,
+    settings: Res<CurrentSettings>,
     mut clicks: MessageWriter<MenuClicked>,
+    mut pictures: Local<Vec<(GameKind, Option<BoardView>)>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
+    if pictures.is_empty() {
+        *pictures = GameKind::all().map(|k| (k, card_picture(k))).collect();
+    }
     let items = title_items(current.is_some());
+    let theme = settings.0.theme;
     screen_frame(ctx, "Stoneyard", "Five abstract strategy games", |ui| {
+        // The pictures shrink on a narrow screen so the words keep room.
+        let side = (ui.available_width() * 0.22).clamp(64.0, 104.0);
         for (i, it) in items.iter().enumerate() {
-            let (label, detail) = match it {
-                TitleItem::Continue => ("Continue".to_string(), "Back to the game in progress".to_string()),
-                TitleItem::Game(kind) => (kind.name().to_string(), format!("by {} — {}", kind.designer, kind.tagline)),
-                TitleItem::Saves => ("Saved games".to_string(), "Continue, replay or delete".to_string()),
-                TitleItem::Settings => ("Settings".to_string(), String::new()),
-                TitleItem::Quit => ("Quit".to_string(), String::new()),
-            };
-            item(ui, i, focus.0 == i, &label, &detail, &mut clicks);
+            let focused = focus.0 == i;
+            match it {
+                TitleItem::Game(kind) => {
+                    let picture = pictures.iter().find(|(k, _)| k == kind).and_then(|(_, v)| v.as_ref());
+                    let detail = format!("{}\nby {}", kind.tagline, kind.designer);
+                    let draw = |ui: &mut egui::Ui| match picture {
+                        Some(view) => paint_board(ui, view, *kind, theme, side, &[]),
+                        None => {
+                            ui.allocate_exact_size(egui::vec2(side, side), egui::Sense::hover());
+                        }
+                    };
+                    item_with_picture(ui, i, focused, (kind.name(), &detail), draw, &mut clicks);
+                }
+                TitleItem::Continue => item(ui, i, focused, "Continue", "Back to the game in progress", &mut clicks),
+                TitleItem::Saves => item(ui, i, focused, "Saved games", "Continue, replay or delete", &mut clicks),
+                TitleItem::Settings => item(ui, i, focused, "Settings", "Sound, animation, colours, keys", &mut clicks),
+                TitleItem::Quit => item(ui, i, focused, "Quit", "", &mut clicks),
+            }
         }
-        key_hints(ui, "Arrows or D-pad: choose    Enter or A button: select    Esc or B button: back");
+        key_hints(ui, "Arrows or D-pad: choose · Enter or A: select · Esc or B: back");
     });
     Ok(())
 }

@@ -34,6 +34,37 @@ impl About for Position {
         })
     }
 
+    fn option_value_words(key: &str, value: &str) -> Option<String> {
+        if !key.eq_ignore_ascii_case("layout") {
+            return None;
+        }
+        Some(
+            match value {
+                "squares" => "Squares (a board of squares)",
+                "intersections" => "Intersections (points where lines cross)",
+                _ => return None,
+            }
+            .to_string(),
+        )
+    }
+
+    fn to_do(&self) -> Option<String> {
+        use super::Phase;
+        use crate::rules::{Rules, ToMove};
+        let Some(ToMove::One(side)) = self.to_move() else { return None };
+        let progress = self.progress();
+        let left = self.budget().saturating_sub(progress.used);
+        Some(match progress.phase {
+            Phase::Start if self.pool(side) == 0 && self.pieces_on_board(side) == 0 => {
+                "You have no pieces left: pass".to_string()
+            }
+            Phase::Start => format!("Place, move or return up to {left} pieces — or remove enemy pieces first"),
+            Phase::RemoveFirst => format!("{left} actions left: remove more, then place"),
+            _ if left == 0 => "No actions left: end the turn".to_string(),
+            _ => format!("{left} actions left — or end the turn"),
+        })
+    }
+
     fn is_record_text(text: &str) -> bool {
         text.trim_start().starts_with("[Gravel")
     }

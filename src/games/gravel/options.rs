@@ -68,17 +68,25 @@ static SPECS: [OptionSpec; 4] = [
     OptionSpec {
         key: "N",
         label: "Spaces per side",
+        help: "The board is N × N spaces; each player starts with N²/2 + 1 pieces.",
         kind: OptionKind::Int { min: MIN_SIZE as i64, max: MAX_SIZE as i64 },
     },
     OptionSpec {
         key: "X",
         label: "Actions per turn (and stack cap)",
+        help: "Up to X actions a turn, and no stack grows taller than X.",
         kind: OptionKind::Int { min: MIN_BUDGET as i64, max: MAX_BUDGET as i64 },
     },
-    OptionSpec { key: "layout", label: "Layout", kind: OptionKind::Choice(&["squares", "intersections"]) },
+    OptionSpec {
+        key: "layout",
+        label: "Layout",
+        help: "Pieces on squares or on the crossings of lines: the same board either way.",
+        kind: OptionKind::Choice(&["squares", "intersections"]),
+    },
     OptionSpec {
         key: "turn_limit",
         label: "Turn limit (0 = none)",
+        help: "A draw after this many game turns; 0 plays on until a player loses.",
         kind: OptionKind::Int { min: 0, max: MAX_TURN_LIMIT as i64 },
     },
 ];

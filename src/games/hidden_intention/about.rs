@@ -10,7 +10,7 @@ impl About for Position {
     const DESIGNER: &'static str = "the author of the yaloalo blog";
     const TAGLINE: &'static str =
         "Both players secretly commit a figure at once; clashing influence burns squares and topples figures.";
-    const SIDE_NAMES: [&'static str; 2] = ["Player A", "Player B"];
+    const SIDE_NAMES: [&'static str; 2] = ["A (dark)", "B (light)"];
     const SIDE_TONES: [Tone; 2] = [Tone::Dark, Tone::Light];
     const RULES: RulesHelp = RulesHelp { sections: SECTIONS, illustrations: ILLUSTRATIONS };
 
@@ -32,6 +32,19 @@ impl About for Position {
             square => return Some(format!("On {square}")),
         };
         Some(figure.to_string())
+    }
+
+    fn to_do(&self) -> Option<String> {
+        use crate::rules::{Rules, Side, ToMove};
+        let Some(ToMove::Both) = self.to_move() else { return None };
+        // Said without reading a sealed choice: only how far the side to act has got.
+        let side = if self.is_sealed(Side::First) { Side::Second } else { Side::First };
+        let staged = self.staged(side);
+        Some(match (staged.figure, staged.target) {
+            (None, _) => "Choose a figure — and a swap first if you like — in secret".to_string(),
+            (Some(_), None) => "Now choose an empty square for it".to_string(),
+            (Some(_), Some(_)) => "Choose which corner the knight faces".to_string(),
+        })
     }
 
     fn read_record_text(text: &str) -> Result<(HiddenIntentionOptions, Vec<String>), ParseError> {

@@ -30,6 +30,33 @@ impl About for Position {
         })
     }
 
+    fn option_value_words(key: &str, value: &str) -> Option<String> {
+        if !key.eq_ignore_ascii_case("topology") {
+            return None;
+        }
+        Some(
+            match value {
+                "flat" => "Flat: an ordinary board",
+                "cylinder" => "Cylinder: the a and h files touch",
+                "torus" => "Torus: every edge touches the opposite one",
+                _ => return None,
+            }
+            .to_string(),
+        )
+    }
+
+    fn to_do(&self) -> Option<String> {
+        use crate::rules::Rules;
+        self.to_move()?;
+        Some(if self.pending_spread().is_some() {
+            "Continue the distribution: the next cell of its path".to_string()
+        } else if self.pending_collect().is_some() {
+            "Continue the collect, or choose the cell it gathers on".to_string()
+        } else {
+            "Drop a stone, collect, distribute — or rescue your prisoners".to_string()
+        })
+    }
+
     fn read_record_text(text: &str) -> Result<(InchwormOptions, Vec<String>), ParseError> {
         parse_record(text).map(|record| (record.options, record.tokens))
     }

@@ -72,13 +72,34 @@ const MAX_TARGET: i64 = 1_000_000;
 const MAX_QUIET_LIMIT: i64 = 1_000_000;
 
 static SPECS: [OptionSpec; 5] = [
-    OptionSpec { key: "topology", label: "Board edges", kind: OptionKind::Choice(&Topology::NAMES) },
-    OptionSpec { key: "prisoner_drops", label: "Place prisoners", kind: OptionKind::Choice(&["off", "on"]) },
-    OptionSpec { key: "pieces", label: "Stones Black/White", kind: OptionKind::Text },
-    OptionSpec { key: "target", label: "Points to win", kind: OptionKind::Int { min: 1, max: MAX_TARGET } },
+    OptionSpec {
+        key: "topology",
+        label: "Board edges",
+        help: "flat: an ordinary board. cylinder: the a and h files touch. torus: every edge touches the opposite one.",
+        kind: OptionKind::Choice(&Topology::NAMES),
+    },
+    OptionSpec {
+        key: "prisoner_drops",
+        label: "Place prisoners",
+        help: "on: you may also drop the enemy stones you hold as prisoners.",
+        kind: OptionKind::Choice(&["off", "on"]),
+    },
+    OptionSpec {
+        key: "pieces",
+        label: "Stones Black/White",
+        help: "Stones each side starts with, Black/White (a handicap: 23/25 gives Black two fewer).",
+        kind: OptionKind::Text,
+    },
+    OptionSpec {
+        key: "target",
+        label: "Points to win",
+        help: "The first to capture this many stones wins.",
+        kind: OptionKind::Int { min: 1, max: MAX_TARGET },
+    },
     OptionSpec {
         key: "quiet_limit",
         label: "Plies without capture (0 = off)",
+        help: "The game ends after this many actions without a capture, higher score winning; 0: never.",
         kind: OptionKind::Int { min: 0, max: MAX_QUIET_LIMIT },
     },
 ];

@@ -28,6 +28,20 @@ impl About for Position {
         }
     }
 
+    fn to_do(&self) -> Option<String> {
+        use crate::rules::Rules;
+        self.to_move()?;
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        let swap = moves.iter().any(|m| self.format_move(m) == "swap");
+        let red = moves.iter().any(|m| self.format_move(m).ends_with('*'));
+        Some(match (swap, red) {
+            (true, _) => "Swap colours, or place a stone".to_string(),
+            (false, true) => "Place a stone — or a red stone where it captures".to_string(),
+            (false, false) => "Place a stone of your colour".to_string(),
+        })
+    }
+
     fn is_record_text(text: &str) -> bool {
         let head = text.trim_start();
         // Red Stone's `key: value` record; Stoneyard's own plain text has no `moves:` line.

@@ -36,6 +36,7 @@ impl RedStoneOptions {
 const SPECS: &[OptionSpec] = &[OptionSpec {
     key: "size",
     label: "Board size",
+    help: "N × N points: 11 is the usual board, 7 a quick game, 19 a long one.",
     kind: OptionKind::Int { min: MIN_SIZE as i64, max: MAX_SIZE as i64 },
 }];
 

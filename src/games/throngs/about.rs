@@ -46,6 +46,37 @@ impl About for Position {
         token.strip_suffix('>').map(|site| format!("Move the stone on {site}"))
     }
 
+    fn option_value_words(key: &str, value: &str) -> Option<String> {
+        if !key.eq_ignore_ascii_case("board") {
+            return None;
+        }
+        Some(match value {
+            "T93" => "Throngs 93: the original triangle (93 sites)".to_string(),
+            "R63" => "R63: a small hexagon, quick games (63 sites)".to_string(),
+            "R87" => "R87: a hexagon (87 sites)".to_string(),
+            "R153" => "R153: a large polygon (153 sites)".to_string(),
+            "P156" => "P156: perforated, a hole beside every site (156 sites)".to_string(),
+            torus => {
+                let n: u32 = torus.strip_prefix("Torus-")?.parse().ok()?;
+                format!("Torus {n}: no edges, {n} × {n} ({} sites)", n * n)
+            }
+        })
+    }
+
+    fn to_do(&self) -> Option<String> {
+        use super::Phase;
+        use crate::rules::Rules;
+        self.to_move()?;
+        Some(match (self.phase(), self.started()) {
+            (Phase::PieOffer, _) => "Lay out the opening: the offered stones".to_string(),
+            (Phase::PieChoice, _) => "Choose your colour".to_string(),
+            (_, Some(started)) => {
+                format!("Choose where the stone travels ({} power left), or stop where it is", started.range)
+            }
+            _ => format!("Part {} of 2: place, capture or move a stone", self.part()),
+        })
+    }
+
     fn read_record_text(text: &str) -> Result<(ThrongsOptions, Vec<String>), ParseError> {
         parse_record(text).map(|record| (record.options, record.tokens))
     }

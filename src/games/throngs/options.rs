@@ -61,10 +61,30 @@ const BOARDS: &[&str] = &[
 ];
 
 const SPECS: &[OptionSpec] = &[
-    OptionSpec { key: "board", label: "Board", kind: OptionKind::Choice(BOARDS) },
-    OptionSpec { key: "opening", label: "Opening (standard, pie, pie-n)", kind: OptionKind::Text },
-    OptionSpec { key: "pass_rule", label: "Pass restriction", kind: OptionKind::Choice(&["progress", "legacy"]) },
-    OptionSpec { key: "adjudication", label: "Auto-adjudication", kind: OptionKind::Choice(&["off", "ludii"]) },
+    OptionSpec {
+        key: "board",
+        label: "Board",
+        help: "The original triangle, smaller or larger shapes, a board with holes, or a torus without edges.",
+        kind: OptionKind::Choice(BOARDS),
+    },
+    OptionSpec {
+        key: "opening",
+        label: "Opening (standard, pie, pie-n)",
+        help: "standard: the fixed start. pie: one player sets the opening stones, the other picks a colour. pie-3: the same with 3 black and 4 white.",
+        kind: OptionKind::Text,
+    },
+    OptionSpec {
+        key: "pass_rule",
+        label: "Pass restriction",
+        help: "progress: after three parts without a placement you must place or capture. legacy: the older rule after a passed turn.",
+        kind: OptionKind::Choice(&["progress", "legacy"]),
+    },
+    OptionSpec {
+        key: "adjudication",
+        label: "Auto-adjudication",
+        help: "ludii: the game ends early once one side is sure to win, as in Ludii. off: play until both pass.",
+        kind: OptionKind::Choice(&["off", "ludii"]),
+    },
 ];
 
 impl GameOptions for ThrongsOptions {

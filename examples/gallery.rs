@@ -1,0 +1,288 @@
+//! `make gallery`: the game as a player sees it, to PNG files. For one window size (`--size
+//! 1280x720`), in every theme: the title, settings and each game's setup screens, and each game's
+//! key states — its start; a position from a worked example of its spec with the hints on and the
+//! cursor on the example's move; that move mid-animation (a capture, burn, cascade or hop); the
+//! marks its whole turn leaves; and a game played to its end. Positions, moves and time are
+//! scripted (every frame advances the clock by 1/60 s), so the same command gives the same
+//! pictures. Needs a display (Xvfb with Mesa's software Vulkan under `make gallery`).
+//!
+//! `cargo run --example gallery -- --size 1280x720 --out gallery`
+
+use bevy::prelude::*;
+use bevy::render::view::screenshot::{Screenshot, save_to_disk};
+use bevy::time::TimeUpdateStrategy;
+use bevy::window::WindowResolution;
+use std::path::PathBuf;
+use std::time::Duration;
+use stoneyard::app::testing::{
+    Action, ActionPressed, BoardCursor, BoardState, CurrentMatch, CurrentSettings, DecisionChosen, SaveStore, Screen,
+    Secrecy, SetupChoice,
+};
+use stoneyard::games::{DynGame, GameKind};
+use stoneyard::rules::{Side, cells_in_token, pick_index, seeded};
+use stoneyard::save::{AnimationSpeed, Store, Theme, token_decisions};
+
+/// What a picture shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Scene {
+    Title,
+    Settings,
+    Setup(GameKind),
+    Start(GameKind),
+    Hints(GameKind),
+    Animation(GameKind),
+    LastTurn(GameKind),
+    GameOver(GameKind),
+}
+
+impl Scene {
+    fn file_name(self) -> String {
+        match self {
+            Scene::Title => "title.png".into(),
+            Scene::Settings => "settings.png".into(),
+            Scene::Setup(k) => format!("setup-{k}.png"),
+            Scene::Start(k) => format!("{k}-1-start.png"),
+            Scene::Hints(k) => format!("{k}-2-hints.png"),
+            Scene::Animation(k) => format!("{k}-3-animation.png"),
+            Scene::LastTurn(k) => format!("{k}-4-last-turn.png"),
+            Scene::GameOver(k) => format!("{k}-5-game-over.png"),
+        }
+    }
+}
+
+/// Where the script is in the current picture.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Step {
+    /// Set the scene up.
+    Begin,
+    /// Send its decisions, then wait this many frames.
+    Run(u32),
+    /// The picture was asked for; this many frames until the next scene (the file is written in
+    /// the background).
+    Saving(u32),
+}
+
+/// Every picture to take, in order, and where the script is.
+#[derive(Resource)]
+struct Script {
+    shots: Vec<(Scene, Theme, PathBuf)>,
+    next: usize,
+    step: Step,
+    /// Decisions still to send for the current scene (one a frame).
+    pending: Vec<String>,
+    /// The hand-over screen of a hot-seat game was seen: confirm it next frame.
+    handover_seen: bool,
+}
+
+/// Frames for the screen to settle (egui lays out over two frames, the board appears).
+const SETTLE: u32 = 8;
+/// Frames from a move to its picture mid-animation (100 ms into a 300 ms capture).
+const MID_ANIMATION: u32 = 6;
+/// Frames for every animation of a move to end.
+const ANIMATIONS_END: u32 = 90;
+
+fn main() {
+    let mut size = (1280.0, 720.0);
+    let mut out = PathBuf::from("gallery");
+    let args: Vec<String> = std::env::args().collect();
+    for pair in args.windows(2) {
+        match pair[0].as_str() {
+            "--size" => {
+                if let Some((w, h)) =
+                    pair[1].split_once('x').and_then(|(w, h)| Some((w.parse().ok()?, h.parse().ok()?)))
+                {
+                    size = (w, h);
+                }
+            }
+            "--out" => out = PathBuf::from(&pair[1]),
+            _ => {}
+        }
+    }
+    let dir = out.join(format!("{}x{}", size.0 as u32, size.1 as u32));
+    let mut shots = Vec::new();
+    for theme in Theme::ALL {
+        let theme_dir = dir.join(theme_name(theme));
+        let mut scenes = vec![Scene::Title, Scene::Settings];
+        for kind in GameKind::all() {
+            scenes.extend([
+                Scene::Setup(kind),
+                Scene::Start(kind),
+                Scene::Hints(kind),
+                Scene::Animation(kind),
+                Scene::LastTurn(kind),
+                Scene::GameOver(kind),
+            ]);
+        }
+        shots.extend(scenes.into_iter().map(|s| (s, theme, theme_dir.join(s.file_name()))));
+    }
+    for (_, _, path) in &shots {
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).expect("the gallery's folder can be made");
+        }
+    }
+    let mut app = App::new();
+    app.insert_resource(SaveStore(Store::memory()));
+    app.insert_resource(stoneyard::app::Launch::default());
+    app.add_plugins(stoneyard::app::app_plugin);
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(1.0 / 60.0)));
+    app.insert_resource(Script { shots, next: 0, step: Step::Begin, pending: Vec::new(), handover_seen: false });
+    app.add_systems(Startup, move |mut windows: Query<&mut Window>| {
+        for mut w in &mut windows {
+            w.resolution = WindowResolution::new(size.0 as u32, size.1 as u32).with_scale_factor_override(1.0);
+            // Keep the pointer off the board: hovering would move the cursor.
+            w.set_cursor_position(Some(Vec2::new(1.0, 1.0)));
+        }
+    });
+    app.add_systems(Update, direct.before(stoneyard::app::AppSystems::RecordInput));
+    app.run();
+}
+
+fn theme_name(theme: Theme) -> &'static str {
+    match theme {
+        Theme::Classic => "classic",
+        Theme::Night => "night",
+        Theme::ColourBlindSafe => "colour-blind",
+    }
+}
+
+/// The illustration of a game's rules: a position from a worked example and its move.
+fn example(kind: GameKind) -> Option<(Box<dyn DynGame>, &'static str)> {
+    let ill = kind.rules.illustrations.first()?;
+    let options: Vec<(String, String)> = ill.options.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    Some((kind.open(&options, Some(ill.position)).ok()?, ill.play))
+}
+
+/// A game of `kind` on its quick options, played by seeded random decisions to its end.
+fn finished_game(kind: GameKind) -> CurrentMatch {
+    let game = kind.open(&kind.quick_pairs(), None).expect("the quick options open");
+    let mut current = CurrentMatch::new(game);
+    current.seed = 1;
+    current.started_unix = 1_795_000_000;
+    let mut rng = seeded(2026);
+    for _ in 0..5_000 {
+        if current.is_over() {
+            break;
+        }
+        let legal = current.decisions_now();
+        if legal.is_empty() {
+            break;
+        }
+        let d = legal[pick_index(&mut rng, legal.len())].clone();
+        let before = current.game.clone_box();
+        let maker = current.acting_side().unwrap_or(Side::First);
+        let Ok(effects) = current.game.play_decision(&d) else { break };
+        current.push_undo(before, &d, maker, &effects);
+    }
+    current
+}
+
+/// Sets a scene up: the screen, the match, the decisions to send.
+fn begin(world: &mut World, scene: Scene, theme: Theme) -> Vec<String> {
+    {
+        let mut settings = world.resource_mut::<CurrentSettings>();
+        settings.0.theme = theme;
+        settings.0.show_hints = matches!(scene, Scene::Hints(_));
+        settings.0.animation_speed = AnimationSpeed::Normal;
+    }
+    world.remove_resource::<CurrentMatch>();
+    let mut next = Screen::Playing;
+    let mut pending = Vec::new();
+    match scene {
+        Scene::Title => next = Screen::Title,
+        Scene::Settings => next = Screen::Settings,
+        Scene::Setup(kind) => {
+            world.resource_mut::<SetupChoice>().select(kind, &[]);
+            next = Screen::Setup;
+        }
+        Scene::Start(kind) => {
+            world.insert_resource(CurrentMatch::new(kind.open(&[], None).expect("the default options open")));
+        }
+        Scene::Hints(kind) => {
+            if let Some((game, _)) = example(kind) {
+                world.insert_resource(CurrentMatch::new(game));
+            }
+        }
+        Scene::Animation(kind) | Scene::LastTurn(kind) => {
+            if let Some((game, play)) = example(kind) {
+                pending = token_decisions(game.as_ref(), play).unwrap_or_default();
+                world.insert_resource(CurrentMatch::new(game));
+            }
+        }
+        Scene::GameOver(kind) => world.insert_resource(finished_game(kind)),
+    }
+    world.resource_mut::<NextState<Screen>>().set(next);
+    pending
+}
+
+/// The example's move's first space: where the hints scene puts the cursor.
+fn example_space(kind: GameKind) -> Option<String> {
+    let (_, play) = example(kind)?;
+    cells_in_token(play).first().map(|c| c.to_string())
+}
+
+fn direct(world: &mut World) {
+    let (scene, theme, path) = {
+        let script = world.resource::<Script>();
+        match script.shots.get(script.next) {
+            Some(shot) => shot.clone(),
+            None => {
+                world.write_message(AppExit::Success);
+                return;
+            }
+        }
+    };
+    match world.resource::<Script>().step {
+        Step::Begin => {
+            let pending = begin(world, scene, theme);
+            let mut script = world.resource_mut::<Script>();
+            script.pending = pending;
+            script.step = Step::Run(SETTLE);
+        }
+        Step::Saving(0) => {
+            let mut script = world.resource_mut::<Script>();
+            script.next += 1;
+            script.step = Step::Begin;
+        }
+        Step::Saving(frames) => world.resource_mut::<Script>().step = Step::Saving(frames - 1),
+        Step::Run(wait) => run(world, scene, wait, path),
+    }
+}
+
+/// A frame of a scene: a hand-over to confirm, a decision to send, a frame to wait, or the picture.
+fn run(world: &mut World, scene: Scene, wait: u32, path: PathBuf) {
+    // Hot-seat secrecy: the next player takes the device (confirmed a frame after it shows).
+    if world.resource::<Secrecy>().handover.is_some() {
+        let seen = std::mem::replace(&mut world.resource_mut::<Script>().handover_seen, true);
+        if seen {
+            world.write_message(ActionPressed(Action::Select));
+            world.resource_mut::<Script>().handover_seen = false;
+        }
+        return;
+    }
+    // The scene's decisions, one a frame once the board is up; all but the last shown at once.
+    let board_up = world.resource::<BoardState>().root.is_some();
+    if board_up && !world.resource::<Script>().pending.is_empty() {
+        let decision = world.resource_mut::<Script>().pending.remove(0);
+        let last = world.resource::<Script>().pending.is_empty();
+        world.resource_mut::<CurrentSettings>().0.animation_speed =
+            if last { AnimationSpeed::Normal } else { AnimationSpeed::Off };
+        world.write_message(DecisionChosen(decision));
+        if last {
+            let frames = if matches!(scene, Scene::Animation(_)) { MID_ANIMATION } else { ANIMATIONS_END };
+            world.resource_mut::<Script>().step = Step::Run(frames);
+        }
+        return;
+    }
+    if wait == 2
+        && let Scene::Hints(kind) = scene
+        && let Some(index) = example_space(kind).and_then(|space| world.resource::<BoardState>().index_of(&space))
+    {
+        *world.resource_mut::<BoardCursor>() = BoardCursor { index, recentre: false };
+    }
+    if wait > 0 {
+        world.resource_mut::<Script>().step = Step::Run(wait - 1);
+        return;
+    }
+    world.spawn(Screenshot::primary_window()).observe(save_to_disk(path));
+    world.resource_mut::<Script>().step = Step::Saving(4);
+}

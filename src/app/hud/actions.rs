@@ -1,0 +1,289 @@
+//! The panel's actions: the hint, the choice list of the board, decisions that name no space (the
+//! pie rule as a plain two-way choice), watching two computers, the end of the game, undo and
+//! redo, the rules, saving, the record, resigning, leaving.
+
+use super::{PanelActions, PanelView};
+use crate::app::labels::decision_label;
+use crate::app::match_state::{CurrentMatch, side_label};
+use crate::app::playing::{
+    Choice, DecisionChosen, HintRequested, PACES, Replay, ReplayStep, SetupRequested, Spectating, spaceless,
+    undo_allowed,
+};
+use crate::app::screen::Screen;
+use crate::app::theme::text_size;
+use crate::app::ui::{MenuClicked, button, button_if, card};
+use crate::games::GameKind;
+use bevy::prelude::*;
+use bevy_egui::egui;
+
+/// Every action the panel offers now, in the order a player looks for them.
+pub(super) fn all(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &PanelView, act: &mut PanelActions) {
+    pace(ui, current, &mut act.spectating);
+    let person_acts = current.acting_side().is_some_and(|s| current.player_of(s).is_none());
+    if person_acts && !current.is_over() {
+        hint_row(ui, current, view, &mut act.hint_requests);
+    }
+    choice_list(ui, current, view, &mut act.clicks);
+    if person_acts {
+        spaceless_choices(ui, current, view, &mut act.decide);
+    }
+    if current.is_over() {
+        game_over(ui, current, act);
+    }
+    controls(ui, current, view, act);
+    save_row(ui, current, act);
+}
+
+/// Computer against computer: how fast, and pause.
+fn pace(ui: &mut egui::Ui, current: &CurrentMatch, spectating: &mut ResMut<Spectating>) {
+    if !current.players.iter().all(Option::is_some) || current.is_over() {
+        return;
+    }
+    ui.horizontal_wrapped(|ui| {
+        ui.label("Pace:");
+        for (name, pace) in PACES {
+            if ui.selectable_label(spectating.pace == pace, name).clicked() {
+                spectating.pace = pace;
+            }
+        }
+        let pause = if spectating.paused { "Resume" } else { "Pause" };
+        if button(ui, pause).clicked() {
+            spectating.paused = !spectating.paused;
+        }
+    });
+}
+
+/// "Hint": the decision the computer would make for the person to act.
+fn hint_row(ui: &mut egui::Ui, current: &CurrentMatch, view: &PanelView, requests: &mut MessageWriter<HintRequested>) {
+    let kind = current.game.kind();
+    ui.horizontal_wrapped(|ui| {
+        if button_if(ui, !view.hint.searching, "Hint (Q)").clicked() {
+            requests.write(HintRequested);
+        }
+        let mover = current.acting_side().map(|s| side_label(current.game.as_ref(), s)).unwrap_or_default();
+        if view.hint.searching {
+            ui.add(egui::Spinner::new());
+            ui.label("Looking for a good move…");
+        } else if let Some(d) = view.hint.current(current) {
+            ui.label(egui::RichText::new(decision_label(kind, d, &mover)).strong());
+        }
+    });
+}
+
+/// The open choice list of the board, in the panel when it is about no space (Tab's list).
+fn choice_list(ui: &mut egui::Ui, current: &CurrentMatch, view: &PanelView, clicks: &mut MessageWriter<MenuClicked>) {
+    if view.builder.choices.is_empty() || view.anchor.at.is_some() {
+        return;
+    }
+    choice_buttons(ui, current, view, clicks);
+    ui.separator();
+}
+
+/// The open choice list of a space, in a small menu beside that space on the board.
+pub(super) fn choice_popup(
+    ctx: &egui::Context,
+    current: &CurrentMatch,
+    view: &PanelView,
+    clicks: &mut MessageWriter<MenuClicked>,
+) {
+    let (Some(at), false) = (view.anchor.at, view.builder.choices.is_empty()) else { return };
+    let screen = ctx.viewport_rect();
+    let width = 260.0_f32.min(screen.width() - 16.0);
+    // Right of the space, or left of it near the window's right edge; kept on the window.
+    let x = if at.x + view.anchor.half + 8.0 + width < screen.max.x {
+        at.x + view.anchor.half + 8.0
+    } else {
+        (at.x - view.anchor.half - 8.0 - width).max(8.0)
+    };
+    let y = (at.y - view.anchor.half).clamp(8.0, (screen.max.y - 200.0).max(8.0));
+    egui::Area::new(egui::Id::new("choices beside the space"))
+        .order(egui::Order::Foreground)
+        .fixed_pos(egui::pos2(x, y))
+        .show(ctx, |ui| {
+            card(ui, true).show(ui, |ui| {
+                ui.set_width(width - 24.0);
+                choice_buttons(ui, current, view, clicks);
+            });
+        });
+}
+
+/// The choices as buttons (keys and gamepad move the focus among them), then Cancel.
+fn choice_buttons(
+    ui: &mut egui::Ui,
+    current: &CurrentMatch,
+    view: &PanelView,
+    clicks: &mut MessageWriter<MenuClicked>,
+) {
+    let kind = current.game.kind();
+    ui.label(egui::RichText::new("Choose:").strong());
+    let mover = current.acting_side().map(|s| side_label(current.game.as_ref(), s)).unwrap_or_default();
+    for (i, choice) in view.builder.choices.iter().enumerate() {
+        let text = match choice {
+            Choice::Decision(d) => decision_label(kind, d, &mover),
+            Choice::StartFrom(c) => format!("Start at {c}, then choose where"),
+        };
+        let b = egui::Button::new(egui::RichText::new(text).size(16.0))
+            .selected(view.focus.0 == i)
+            .wrap()
+            .min_size(egui::vec2(ui.available_width(), crate::app::theme::TOUCH - 4.0));
+        if ui.add(b).clicked() {
+            clicks.write(MenuClicked { index: i, delta: 0 });
+        }
+    }
+    let n = view.builder.choices.len();
+    let cancel = egui::Button::new("Cancel")
+        .selected(view.focus.0 == n)
+        .min_size(egui::vec2(0.0, crate::app::theme::TOUCH - 6.0));
+    if ui.add(cancel).clicked() {
+        clicks.write(MenuClicked { index: n, delta: 0 });
+    }
+}
+
+/// Decisions that name no space, as buttons (the pie rule as a plain two-way choice).
+fn spaceless_choices(
+    ui: &mut egui::Ui,
+    current: &CurrentMatch,
+    view: &PanelView,
+    decide: &mut MessageWriter<DecisionChosen>,
+) {
+    let others = spaceless(&current.decisions_now());
+    let listed = view.builder.choices.iter().any(|c| matches!(c, Choice::Decision(d) if others.contains(d)));
+    if others.is_empty() || listed {
+        return;
+    }
+    let kind = current.game.kind();
+    let mover = current.acting_side().map(|s| side_label(current.game.as_ref(), s)).unwrap_or_default();
+    if let Some(pie) = kind.pie_text.filter(|_| others.iter().any(|d| d == "swap" || d.starts_with("choose "))) {
+        ui.label(egui::RichText::new("Pie rule").size(18.0).strong());
+        ui.label(pie);
+    }
+    ui.horizontal_wrapped(|ui| {
+        for d in &others {
+            if button(ui, &decision_label(kind, d, &mover)).clicked() {
+                decide.write(DecisionChosen(d.clone()));
+            }
+        }
+    });
+    ui.label(egui::RichText::new("Tab or X button: these choices").weak().size(text_size::SMALL));
+    ui.separator();
+}
+
+/// What to do after the end: play again, replay, change the options.
+fn game_over(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, act: &mut PanelActions) {
+    ui.horizontal_wrapped(|ui| {
+        if button(ui, "Play again").clicked() {
+            let mut again = CurrentMatch::new(current.start.clone_box());
+            again.players = current.players;
+            again.seed = current.seed.wrapping_add(1);
+            **current = again;
+        }
+        if button(ui, "Replay").clicked() {
+            *act.replay = Replay::of_current(current);
+            act.replay_steps.write(ReplayStep::First);
+        }
+        if button(ui, "Change options").clicked() {
+            act.setup.write(SetupRequested {
+                kind: current.game.kind(),
+                options: current.game.option_pairs(),
+                players: current.players,
+            });
+        }
+    });
+    ui.separator();
+}
+
+/// Undo, redo, the title screen; rules, save, record, resign.
+fn controls(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &PanelView, act: &mut PanelActions) {
+    ui.horizontal_wrapped(|ui| {
+        if button_if(ui, undo_allowed(current, &view.secrecy), "Undo (Z)").clicked() {
+            current.undo_to_person();
+        }
+        if button_if(ui, current.can_redo(), "Redo (Y)").clicked() {
+            current.redo();
+        }
+        let panels = &mut act.panels;
+        if !view.layout.portrait && button(ui, if panels.rules_open { "Hide rules" } else { "Rules" }).clicked() {
+            panels.rules_open = !panels.rules_open;
+        }
+        if button(ui, "Save").clicked() {
+            panels.save_name = Some(default_save_name(current.game.kind(), current.started_unix));
+            panels.save_message = None;
+        }
+        if button(ui, "Record").clicked() {
+            panels.record_open = !panels.record_open;
+        }
+        if let Some(side) = current.resigning_side() {
+            let who = side_label(current.game.as_ref(), side);
+            let text = if panels.confirm_resign { format!("Really resign as {who}?") } else { "Resign".to_string() };
+            if button(ui, &text).clicked() {
+                if panels.confirm_resign {
+                    current.resign(side);
+                }
+                panels.confirm_resign = !panels.confirm_resign;
+            }
+            if panels.confirm_resign && button(ui, "Keep playing").clicked() {
+                panels.confirm_resign = false;
+            }
+        }
+        if button(ui, "Title screen").clicked() {
+            act.next.set(Screen::Title);
+        }
+    });
+}
+
+/// The name being typed for a save, and what the last save did.
+fn save_row(ui: &mut egui::Ui, current: &CurrentMatch, act: &mut PanelActions) {
+    if let Some(mut name) = act.panels.save_name.take() {
+        let mut keep_open = true;
+        ui.horizontal_wrapped(|ui| {
+            ui.add(egui::TextEdit::singleline(&mut name).desired_width(180.0));
+            if button(ui, "Save").clicked() {
+                let saved = crate::save::save_named(&mut act.store.0, &name, &current.record());
+                act.panels.save_message = Some(match saved {
+                    Ok(()) => format!("Saved as “{}”.", name.trim()),
+                    Err(e) => e.to_string(),
+                });
+                keep_open = false;
+            }
+            if button(ui, "Cancel").clicked() {
+                keep_open = false;
+            }
+        });
+        if keep_open {
+            act.panels.save_name = Some(name);
+        }
+    }
+    if let Some(m) = &act.panels.save_message {
+        ui.label(egui::RichText::new(m).size(text_size::SMALL));
+    }
+}
+
+/// "Red Stone 2026-11-22 10.41": the game and when it started (UTC), a name people recognise.
+pub(super) fn default_save_name(kind: GameKind, started_unix: u64) -> String {
+    let days = started_unix / 86_400;
+    let (h, m) = ((started_unix % 86_400) / 3600, (started_unix % 3600) / 60);
+    // Civil date from days since 1970 (Howard Hinnant's algorithm).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{} {year:04}-{month:02}-{d:02} {h:02}.{m:02}", kind.name())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_save_name_is_the_game_and_its_start_time_and_a_valid_name() {
+        let name = default_save_name(GameKind::named("red-stone"), 1_795_342_203);
+        assert_eq!(name, "Red Stone 2026-11-22 10.10");
+        assert!(crate::save::save_key(&name).is_ok());
+        assert_eq!(default_save_name(GameKind::named("gravel"), 951_782_400), "Gravel 2000-02-29 00.00");
+    }
+}

@@ -1,0 +1,137 @@
+//! The panel's player cards (the side's stone, who plays it, its figures, a glow on the side to
+//! move, the computer thinking with "Move now") and the status line under them.
+
+use super::{PanelActions, PanelView};
+use crate::app::labels::{level_name, space_summary};
+use crate::app::match_state::{CurrentMatch, side_label};
+use crate::app::playing::MoveNow;
+use crate::app::theme::{board_palette, egui_rgb, text_size};
+use crate::app::ui::card;
+use crate::rules::{Counter, Side};
+use bevy::prelude::*;
+use bevy_egui::egui;
+
+/// Who plays `side`: "You", "Friend" (the second person on this device), "Computer · Medium".
+pub fn who_plays(current: &CurrentMatch, side: Side) -> String {
+    match current.player_of(side) {
+        Some(level) => format!("Computer · {}", level_name(level)),
+        None if current.players.iter().any(Option::is_some) => "You".to_string(),
+        None if current.seat_of(side) == 0 => "You".to_string(),
+        None => "Friend".to_string(),
+    }
+}
+
+/// A side's figures: its counters, "pool 31 · lost 0".
+fn figures(counters: &[Counter], side: Side) -> String {
+    counters
+        .iter()
+        .filter(|c| c.side == Some(side))
+        .map(|c| format!("{} {}", c.label, c.value))
+        .collect::<Vec<_>>()
+        .join(" · ")
+}
+
+/// The two player cards: one above the other beside the board, side by side under it (`compact`).
+pub(super) fn player_cards(
+    ui: &mut egui::Ui,
+    current: &CurrentMatch,
+    view: &PanelView,
+    act: &mut PanelActions,
+    compact: bool,
+) {
+    let counters = current.game.board_view().counters;
+    let mut draw = |ui: &mut egui::Ui, side: Side| player_card(ui, current, side, &counters, view, act);
+    if compact {
+        ui.columns(2, |columns| {
+            for (column, side) in columns.iter_mut().zip(Side::BOTH) {
+                draw(column, side);
+            }
+        });
+    } else {
+        for side in Side::BOTH {
+            draw(ui, side);
+        }
+    }
+}
+
+fn player_card(
+    ui: &mut egui::Ui,
+    current: &CurrentMatch,
+    side: Side,
+    counters: &[Counter],
+    view: &PanelView,
+    act: &mut PanelActions,
+) {
+    let kind = current.game.kind();
+    let to_move = !current.is_over() && current.acting_side() == Some(side);
+    let thinking = to_move && current.player_of(side).is_some() && view.computer.is_thinking();
+    let pal = board_palette(view.settings.0.theme);
+    let (fill, _) = pal.piece(kind, Some(side));
+    card(ui, to_move).show(ui, |ui| {
+        ui.set_width(ui.available_width());
+        ui.horizontal(|ui| {
+            // The side's stone.
+            let (rect, _) = ui.allocate_exact_size(egui::vec2(24.0, 24.0), egui::Sense::hover());
+            let painter = ui.painter();
+            painter.circle_filled(rect.center() + egui::vec2(1.0, 1.5), 10.0, egui::Color32::from_black_alpha(70));
+            painter.circle_filled(rect.center(), 10.0, egui_rgb(fill));
+            painter.circle_stroke(rect.center(), 10.0, egui::Stroke::new(1.0, egui_rgb(fill).gamma_multiply(0.55)));
+            ui.label(egui::RichText::new(side_label(current.game.as_ref(), side)).size(18.0).strong());
+            if to_move {
+                ui.label(
+                    egui::RichText::new("to move").size(text_size::SMALL).color(ui.visuals().selection.stroke.color),
+                );
+            }
+        });
+        ui.label(egui::RichText::new(who_plays(current, side)).size(text_size::SMALL).weak());
+        let line = figures(counters, side);
+        if !line.is_empty() {
+            ui.label(egui::RichText::new(line).size(text_size::SMALL));
+        }
+        if thinking {
+            ui.horizontal(|ui| {
+                ui.add(egui::Spinner::new().size(18.0));
+                ui.label(egui::RichText::new("Thinking…").size(text_size::SMALL));
+                if ui.button("Move now (E)").clicked() {
+                    act.move_now.write(MoveNow);
+                }
+            });
+        }
+    });
+    ui.add_space(2.0);
+}
+
+/// The status line: what to do now (or the result), the game's other figures, and the space under
+/// the cursor; then the last refusal, if any.
+pub(super) fn status(ui: &mut egui::Ui, current: &CurrentMatch, view: &PanelView) {
+    let game = current.game.as_ref();
+    let text = if current.is_over() {
+        format!("Game over — {}", current.outcome_text())
+    } else {
+        match current.acting_side() {
+            Some(side) if current.player_of(side).is_some() => {
+                format!("{} (the computer) is to move", side_label(game, side))
+            }
+            Some(side) => {
+                let to_do = game.to_do().unwrap_or_default();
+                format!("{}: {to_do}", side_label(game, side))
+            }
+            None => current.turn_text(),
+        }
+    };
+    ui.add_space(2.0);
+    ui.label(egui::RichText::new(text).size(17.0).strong());
+    let board = game.board_view();
+    let shared: Vec<String> =
+        board.counters.iter().filter(|c| c.side.is_none()).map(|c| format!("{}: {}", c.label, c.value)).collect();
+    if !shared.is_empty() {
+        ui.label(egui::RichText::new(shared.join(" · ")).size(text_size::SMALL).weak());
+    }
+    if let (Some(cell), Some(mover)) = (board.cells.get(view.cursor.index), current.acting_side()) {
+        let summary = space_summary(cell, mover, |s| side_label(game, s));
+        ui.label(egui::RichText::new(summary).size(text_size::SMALL).weak());
+    }
+    if let Some(m) = &current.message {
+        ui.colored_label(ui.visuals().warn_fg_color, egui::RichText::new(m).size(15.0));
+    }
+}

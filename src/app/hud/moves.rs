@@ -1,0 +1,97 @@
+//! The panel's move list (in the game's record notation, numbered as the record numbers them) and
+//! the replay's controls with every move a jump.
+
+use crate::app::match_state::CurrentMatch;
+use crate::app::playing::{MoveList, Replay, ReplayStep};
+use crate::app::theme::text_size;
+use bevy::prelude::*;
+use bevy_egui::egui;
+
+/// The moves in the game's record notation.
+pub(super) fn move_list(ui: &mut egui::Ui, moves: &MoveList) {
+    ui.separator();
+    ui.label(egui::RichText::new("Moves").strong());
+    egui::ScrollArea::vertical().stick_to_bottom(true).max_height((ui.available_height() - 60.0).max(120.0)).show(
+        ui,
+        |ui| {
+            for line in &moves.lines {
+                ui.monospace(line);
+            }
+            if moves.pending > 0 {
+                // A turn, part or commitment under way: sealed choices stay hidden.
+                ui.monospace(egui::RichText::new("     … under way").weak());
+            }
+        },
+    );
+    ui.add_space(4.0);
+    ui.label(
+        egui::RichText::new("Arrows or D-pad: cursor · Enter or A: choose · Esc or B: back")
+            .weak()
+            .size(text_size::SMALL),
+    );
+}
+
+/// The replay controls and the whole move list, each move a jump.
+pub(super) fn replay_panel(
+    ui: &mut egui::Ui,
+    current: &CurrentMatch,
+    replay: &Replay,
+    steps: &mut MessageWriter<ReplayStep>,
+) {
+    let at = current.history.len();
+    let total = at + current.redo_len();
+    ui.separator();
+    ui.label(egui::RichText::new(format!("Replay — move {at} of {total}")).size(18.0).strong());
+    ui.horizontal(|ui| {
+        for (label, step, enabled) in [
+            ("|<", ReplayStep::First, at > 0),
+            ("<", ReplayStep::Back, at > 0),
+            (">", ReplayStep::Forward, at < total),
+            (">|", ReplayStep::Last, at < total),
+        ] {
+            let button = egui::Button::new(egui::RichText::new(label).monospace().size(18.0));
+            if ui.add_enabled(enabled, button.min_size(egui::vec2(40.0, 28.0))).clicked() {
+                steps.write(step);
+            }
+        }
+        let auto = if replay.auto { "Stop" } else { "Auto-play" };
+        if ui.button(egui::RichText::new(auto).size(16.0)).clicked() {
+            steps.write(ReplayStep::ToggleAuto);
+        }
+    });
+    ui.label(
+        egui::RichText::new("Left/Right: step · Up/Down: start/end · Enter: auto-play").weak().size(text_size::SMALL),
+    );
+    if !current.is_over() {
+        ui.label("Play on from here:");
+        ui.horizontal(|ui| {
+            if ui.button("Two players").clicked() {
+                steps.write(ReplayStep::PlayOn([None, None]));
+            }
+            // The computer takes the side that is not to move now, so the person moves first.
+            let computer_seat = current.acting_side().map_or(1, |s| 1 - current.seat_of(s));
+            let mut players = [None, None];
+            players[computer_seat] = Some(crate::ai::Level::Medium);
+            if ui.button("Against the computer").clicked() {
+                steps.write(ReplayStep::PlayOn(players));
+            }
+        });
+    }
+    ui.separator();
+    let future: Vec<&str> = current.redo_decisions().collect();
+    egui::ScrollArea::vertical().max_height((ui.available_height() - 30.0).max(120.0)).show(ui, |ui| {
+        for (i, d) in current.history.iter().map(String::as_str).chain(future).enumerate() {
+            let text = egui::RichText::new(format!("{:>3}. {d}", i + 1)).monospace();
+            let text = if i + 1 == at {
+                text.strong()
+            } else if i >= at {
+                text.weak()
+            } else {
+                text
+            };
+            if ui.selectable_label(i + 1 == at, text).clicked() {
+                steps.write(ReplayStep::To(i + 1));
+            }
+        }
+    });
+}
