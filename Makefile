@@ -45,9 +45,8 @@ test-rules:
 	cargo test --no-default-features
 
 # The app: its unit tests, the headless app tests and the builds of the frame benchmark and the
-# gallery, linted by
-# clippy as they build. (The pure layers' tests ran above; running them again linked to Bevy
-# would only cost a link of every test binary against it.)
+# gallery, linted by clippy as they build. (The pure layers' tests ran above; running them again
+# linked to Bevy would only cost a link of every test binary against it.)
 test-app:
 	$(CLIPPY_BUILD) cargo test --lib --test app_headless --example frame_bench --example gallery
 
