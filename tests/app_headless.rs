@@ -484,7 +484,7 @@ mod every_game_by_actions {
     /// from, the move list and the choice list.
     fn shown_text(app: &App) -> String {
         let view = app.world().resource::<BoardState>().view.clone();
-        let moves = app.world().resource::<stoneyard::app::testing::MoveList>().lines.clone();
+        let moves = app.world().resource::<stoneyard::app::testing::MoveList>().texts();
         let choices = app.world().resource::<TurnBuilder>().choices.clone();
         let cursor = app.world().resource::<BoardCursor>().index;
         format!("{view:?} {moves:?} {choices:?} cursor at {cursor}")
@@ -552,7 +552,7 @@ mod every_game_by_actions {
                 .collect()
         };
         assert_eq!(names, ["Qd4", "Re5"]);
-        let moves = app.world().resource::<stoneyard::app::testing::MoveList>().lines.clone();
+        let moves = app.world().resource::<stoneyard::app::testing::MoveList>().texts();
         assert!(moves.len() == 1 && moves[0].ends_with("Qd4|Re5"), "{moves:?}");
         assert_projection_matches(&mut app);
     }
@@ -758,7 +758,7 @@ mod saved_games {
         assert!(!app.world().resource::<Replay>().active, "an unfinished save continues as a game");
         assert_eq!(app.world().resource::<CurrentMatch>().history, vec!["C3", "D3", "E3"]);
         // The side panel lists the moves in the game's record notation.
-        let lines = &app.world().resource::<stoneyard::app::testing::MoveList>().lines;
+        let lines = &app.world().resource::<stoneyard::app::testing::MoveList>().texts();
         assert_eq!(lines.len(), 3);
         assert!(lines[0].ends_with("Black  C3") && lines[1].ends_with("White  D3"), "{lines:?}");
         // Delete it: Tab asks, Select confirms.

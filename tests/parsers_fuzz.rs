@@ -172,17 +172,22 @@ fn atomic_decisions_group_into_record_moves_that_replay_to_the_same_position() {
             let record = sample_record(kind, 60 + seed as usize * 7, seed);
             let decisions: Vec<String> = record.moves.iter().map(|m| m.decision.clone()).collect();
             let start = open(kind, &[], None).unwrap();
-            let (tokens, pending) = start.record_tokens(&decisions).unwrap();
+            let grouped = start.record_tokens(&decisions).unwrap();
             let mut by_tokens = start.clone_box();
-            for (_, t) in &tokens {
-                by_tokens.play_token(t).unwrap_or_else(|e| panic!("{kind} seed {seed}: token '{t}': {e}"));
-            }
             let mut by_decisions = start.clone_box();
-            for d in &decisions[..decisions.len() - pending] {
-                by_decisions.play_decision(d).unwrap();
+            let mut played = 0;
+            for m in &grouped.moves {
+                let t = &m.token;
+                by_tokens.play_token(t).unwrap_or_else(|e| panic!("{kind} seed {seed}: token '{t}': {e}"));
+                // Each move ends where its decisions end: the same position either way.
+                for d in &decisions[played..m.end] {
+                    by_decisions.play_decision(d).unwrap();
+                }
+                played = m.end;
+                assert_eq!(by_tokens.position_text(), by_decisions.position_text(), "{kind} seed {seed} at '{t}'");
             }
-            assert_eq!(by_tokens.position_text(), by_decisions.position_text(), "{kind} seed {seed}: {tokens:?}");
-            assert!(tokens.len() <= decisions.len(), "{kind}: a move is one decision or more");
+            assert_eq!(played + grouped.pending, decisions.len(), "{kind} seed {seed}");
+            assert!(grouped.moves.len() <= decisions.len(), "{kind}: a move is one decision or more");
         }
     }
 }
@@ -198,9 +203,9 @@ fn a_sealed_commitment_never_appears_in_the_move_list() {
         decisions.push(d);
     }
     assert!(!decisions.is_empty());
-    let (tokens, pending) = start.record_tokens(&decisions).unwrap();
-    assert!(tokens.is_empty(), "{tokens:?}");
-    assert_eq!(pending, decisions.len());
+    let grouped = start.record_tokens(&decisions).unwrap();
+    assert!(grouped.moves.is_empty(), "{grouped:?}");
+    assert_eq!(grouped.pending, decisions.len());
 }
 
 /// Records copied out in each game's own record notation read back to the same decisions and the
@@ -212,7 +217,7 @@ fn records_of_every_game_round_trip_through_the_rules_record_notation() {
             let record = sample_record(kind, 50 + seed as usize * 9, seed);
             let start = open(kind, &[], None).unwrap();
             let decisions: Vec<String> = record.moves.iter().map(|m| m.decision.clone()).collect();
-            let (_, pending) = start.record_tokens(&decisions).unwrap();
+            let pending = start.record_tokens(&decisions).unwrap().pending;
             let text = record.to_spec_text().unwrap_or_else(|e| panic!("{kind} seed {seed}: {e}"));
             let back = GameRecord::from_file_text(&text).unwrap_or_else(|e| panic!("{kind} seed {seed}: {e}\n{text}"));
             assert_eq!(back.game, kind);

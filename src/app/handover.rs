@@ -134,9 +134,9 @@ fn draw_handover(
             // The attempt just revealed (only whole attempts are listed, so nothing sealed shows).
             if let Some(last) = moves.lines.last() {
                 ui.add_space(8.0);
-                ui.label(egui::RichText::new(format!("Last attempt: {}", last.trim())).size(18.0).monospace());
-                // The line is "  n. A|B    <attempt>" (the attempt may hold a space after a swap).
-                let attempt = last.split_once("A|B").map_or(last.as_str(), |(_, a)| a.trim());
+                let text = last.text(moves.joiner);
+                ui.label(egui::RichText::new(format!("Last attempt: {}", text.trim())).size(18.0).monospace());
+                let attempt = last.tokens.last().map_or("", String::as_str);
                 if let Some(square) = burned_square(attempt) {
                     ui.label(egui::RichText::new(format!("Both chose {square}: it burned, and both choose again.")));
                 }

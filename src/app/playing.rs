@@ -6,7 +6,7 @@
 use super::match_state::{CurrentMatch, side_label};
 use crate::ai::Level;
 use crate::games::GameKind;
-use crate::rules::{Effect, Side, ToMove, cells_in_token};
+use crate::rules::{Effect, RecordMove, Side, ToMove, cells_in_token};
 use crate::save::GameRecord;
 use bevy::prelude::*;
 
@@ -204,17 +204,45 @@ impl Replay {
 #[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct BoardAnimating(pub bool);
 
-/// The moves in the game's record notation (spec §"game record"), numbered, with who made them.
+/// The moves in the game's record notation (spec §"game record"), numbered as the record numbers
+/// them, with who made them.
 #[derive(Resource, Debug, Default, Clone, PartialEq)]
 pub struct MoveList {
     /// The decisions the list was made from.
     pub for_history: Vec<String>,
-    pub lines: Vec<String>,
+    pub lines: Vec<MoveLine>,
     /// Trailing decisions that do not complete a move yet (not shown: they may be sealed).
     pub pending: usize,
+    /// What stands between the tokens of one line (the game's record joiner).
+    pub joiner: &'static str,
+}
+
+/// One numbered move of the record: "12." and its tokens, with who made it when one side did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MoveLine {
+    /// The number as the record writes it ("1.", "3B", "2.1").
+    pub label: String,
+    /// Who made it ("Black", "A|B" for secret choices revealed together); empty when the line
+    /// holds both sides' moves (Gravel's "1. +a1 ; +b1").
+    pub who: String,
+    pub tokens: Vec<String>,
+    /// How many decisions had been played when the line's last move was complete.
+    pub end: usize,
+}
+
+impl MoveLine {
+    /// The line as the side panel shows it.
+    pub fn text(&self, joiner: &str) -> String {
+        format!("{:>5} {:<6} {}", self.label, self.who, self.tokens.join(joiner)).trim_end().to_string()
+    }
 }
 
 impl MoveList {
+    /// Every line as the side panel shows it.
+    pub fn texts(&self) -> Vec<String> {
+        self.lines.iter().map(|line| line.text(self.joiner)).collect()
+    }
+
     /// The list of `current`'s moves; a no-op when it is already up to date.
     pub fn update(&mut self, current: &CurrentMatch) {
         if self.for_history == current.history {
@@ -223,20 +251,45 @@ impl MoveList {
         let game = current.start.as_ref();
         let simultaneous = game.to_move() == Some(ToMove::Both);
         match game.record_tokens(&current.history) {
-            Ok((tokens, pending)) => {
-                self.lines = tokens
-                    .iter()
-                    .enumerate()
-                    .map(|(i, (side, token))| {
-                        let who = if simultaneous { "A|B".to_string() } else { side_label(game, *side) };
-                        format!("{:>3}. {who:<6} {token}", i + 1)
+            Ok(record) => {
+                let tokens: Vec<String> = record.moves.iter().map(|m| m.token.clone()).collect();
+                self.lines = game
+                    .kind()
+                    .numbered_moves(&tokens)
+                    .into_iter()
+                    .filter_map(|(label, indices)| {
+                        let moves: Vec<&RecordMove> = indices.iter().map(|&i| &record.moves[i]).collect();
+                        let last = moves.last()?;
+                        let one_side = moves.iter().all(|m| m.side == moves[0].side);
+                        let who = match () {
+                            _ if simultaneous => "A|B".to_string(),
+                            _ if one_side => side_label(game, moves[0].side),
+                            _ => String::new(),
+                        };
+                        Some(MoveLine {
+                            label,
+                            who,
+                            tokens: moves.iter().map(|m| m.token.clone()).collect(),
+                            end: last.end,
+                        })
                     })
                     .collect();
-                self.pending = pending;
+                self.pending = record.pending;
+                self.joiner = game.kind().move_joiner();
             }
             // Cannot happen for decisions the engine accepted; show them as they are rather than nothing.
             Err(_) => {
-                self.lines = current.history.iter().enumerate().map(|(i, d)| format!("{:>3}. {d}", i + 1)).collect();
+                self.lines = current
+                    .history
+                    .iter()
+                    .enumerate()
+                    .map(|(i, d)| MoveLine {
+                        label: format!("{}.", i + 1),
+                        who: String::new(),
+                        tokens: vec![d.clone()],
+                        end: i + 1,
+                    })
+                    .collect();
                 self.pending = 0;
             }
         }

@@ -61,11 +61,12 @@ fn record_moves(text: &str, expected: crate::games::GameKind) -> Result<(Box<dyn
     }
     let start = record.replay(Some(0)).map_err(|e| e.to_string())?;
     let decisions: Vec<String> = record.moves.iter().map(|m| m.decision.clone()).collect();
-    let (tokens, pending) = start.record_tokens(&decisions).map_err(|e| e.to_string())?;
-    if pending > 0 {
+    let grouped = start.record_tokens(&decisions).map_err(|e| e.to_string())?;
+    if grouped.pending > 0 {
+        let pending = grouped.pending;
         return Err(format!("the record ends inside a move ({pending} decisions of an unfinished move)"));
     }
-    Ok((start, tokens.into_iter().map(|(_, t)| t).collect::<Vec<_>>().join(";")))
+    Ok((start, grouped.moves.into_iter().map(|m| m.token).collect::<Vec<_>>().join(";")))
 }
 
 /// Splits a move list on `;` and newlines, dropping empty tokens.

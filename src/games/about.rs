@@ -34,6 +34,20 @@ pub trait About: Notation + DrawBoard {
         None
     }
 
+    /// Why the game ended, in words ("Black has no stones left", "A controls 34 squares to 27");
+    /// `None` while it goes on.
+    fn end_reason(&self) -> Option<String>;
+
+    /// How the game's record numbers its moves: the record moves (tokens) grouped into numbered
+    /// moves, each with its number as the record writes it ("1.", "3B", "2.1"). By default every
+    /// token is a numbered move of its own.
+    fn numbered_moves(tokens: &[String]) -> Vec<(String, Vec<usize>)> {
+        (0..tokens.len()).map(|i| (format!("{}.", i + 1), vec![i])).collect()
+    }
+
+    /// What stands between the tokens of one numbered move in the record (" ; " in Gravel).
+    const MOVE_JOINER: &'static str = " ";
+
     /// What the side to act can do now, in words for the status line ("Place a stone, or a red
     /// stone where it captures"); `None` once the game is over.
     fn to_do(&self) -> Option<String>;

@@ -61,6 +61,8 @@ pub trait DynGame: Send + Sync {
     fn bench(&self, seconds: f64, seed: u64) -> BenchReport;
     /// What the side to act can do now, in words (`About::to_do`).
     fn to_do(&self) -> Option<String>;
+    /// Why the game ended, in words (`About::end_reason`).
+    fn end_reason(&self) -> Option<String>;
 }
 
 /// What `stoneyard bench` measures for one game.
@@ -152,6 +154,9 @@ impl<G: About> DynGame for G {
     }
     fn to_do(&self) -> Option<String> {
         About::to_do(self)
+    }
+    fn end_reason(&self) -> Option<String> {
+        About::end_reason(self)
     }
     fn bench(&self, seconds: f64, seed: u64) -> BenchReport {
         let mut rng = crate::rules::seeded(seed);

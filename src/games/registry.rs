@@ -43,6 +43,8 @@ pub struct GameEntry {
     open: OpenFn,
     decision_words: fn(&str, &str) -> Option<String>,
     option_value_words: fn(&str, &str) -> Option<String>,
+    numbered_moves: fn(&[String]) -> Vec<(String, Vec<usize>)>,
+    move_joiner: &'static str,
     is_record_text: fn(&str) -> bool,
     read_record_text: fn(&str) -> Result<RecordText, ParseError>,
     write_record_text: WriteRecordFn,
@@ -70,6 +72,8 @@ impl GameEntry {
             open: open_as::<G>,
             decision_words: G::decision_words,
             option_value_words: G::option_value_words,
+            numbered_moves: G::numbered_moves,
+            move_joiner: G::MOVE_JOINER,
             is_record_text: G::is_record_text,
             read_record_text: read_record_as::<G>,
             write_record_text: write_record_as::<G>,
@@ -178,6 +182,17 @@ impl GameKind {
     /// no words for it).
     pub fn option_value_words(self, key: &str, value: &str) -> String {
         (self.0.option_value_words)(key, value).unwrap_or_else(|| value.to_string())
+    }
+
+    /// The record moves `tokens` grouped into the game record's numbered moves, each with its
+    /// number as the record writes it.
+    pub fn numbered_moves(self, tokens: &[String]) -> Vec<(String, Vec<usize>)> {
+        (self.0.numbered_moves)(tokens)
+    }
+
+    /// What stands between the tokens of one numbered move in the record (" ; " in Gravel).
+    pub fn move_joiner(self) -> &'static str {
+        self.0.move_joiner
     }
 
     /// The options (as pairs) and record moves of a text in this game's record notation.
@@ -313,6 +328,53 @@ mod tests {
         assert!(throngs.option_value_words("board", "P156").starts_with("P156: perforated"));
         assert_eq!(throngs.option_value_words("board", "Torus-9"), "Torus 9: no edges, 9 × 9 (81 sites)");
         assert_eq!(throngs.option_value_words("opening", "pie"), "pie", "no words: the value itself");
+    }
+
+    #[test]
+    fn numbered_moves_cover_every_token_once_in_order() {
+        for k in GameKind::all() {
+            let tokens: Vec<String> = (0..7).map(|i| format!("t{i}")).collect();
+            let moves = k.numbered_moves(&tokens);
+            let flat: Vec<usize> = moves.iter().flat_map(|(_, t)| t.iter().copied()).collect();
+            assert_eq!(flat, (0..7).collect::<Vec<_>>(), "{k}");
+        }
+        let gravel = GameKind::named("gravel").numbered_moves(&["+a1".into(), "+b1".into(), "+c1".into()]);
+        assert_eq!(gravel, vec![("1.".to_string(), vec![0, 1]), ("2.".to_string(), vec![2])]);
+        let hi =
+            GameKind::named("hidden-intention").numbered_moves(&["Pc6|Xc6".into(), "Qd4|Re5".into(), "Pa1|Pb2".into()]);
+        let labels: Vec<&str> = hi.iter().map(|(l, _)| l.as_str()).collect();
+        assert_eq!(labels, ["1.1", "1.2", "2.1"], "a burned attempt is tried again in the same turn");
+        let throngs = GameKind::named("throngs").numbered_moves(&["+k10".into(), "pass".into(), "+c4".into()]);
+        assert_eq!(throngs[0].0, "1B");
+        assert_eq!(throngs[1], ("1W".to_string(), vec![2]));
+    }
+
+    #[test]
+    fn every_game_ends_with_a_reason_in_words() {
+        for k in GameKind::all() {
+            let mut game = k.open(&k.quick_pairs(), None).unwrap();
+            assert_eq!(game.end_reason(), None, "{k}: a reason before the end");
+            let mut rng = crate::rules::seeded(11);
+            for _ in 0..20_000 {
+                let Some(to_move) = game.to_move() else { break };
+                let side = match to_move {
+                    crate::rules::ToMove::One(side) => side,
+                    crate::rules::ToMove::Both => {
+                        if game.legal_decisions(crate::rules::Side::First).is_empty() {
+                            crate::rules::Side::Second
+                        } else {
+                            crate::rules::Side::First
+                        }
+                    }
+                };
+                let legal = game.legal_decisions(side);
+                let d = legal[crate::rules::pick_index(&mut rng, legal.len())].clone();
+                game.play_decision(&d).unwrap();
+            }
+            assert!(game.status().is_over(), "{k}: the random game did not end");
+            let reason = game.end_reason().unwrap_or_else(|| panic!("{k}: no reason at the end"));
+            assert!(reason.len() > 10, "{k}: {reason}");
+        }
     }
 
     #[test]

@@ -276,9 +276,25 @@ pub(crate) fn position_after<G: Notation>(options: &[(&str, &str)], tokens: &[&s
     position
 }
 
-/// Record moves with the side that made each, and the number of trailing atomic decisions that do
-/// not complete a move yet.
-pub type RecordTokens = (Vec<(Side, String)>, usize);
+/// Atomic decisions grouped into the moves of the game record.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RecordTokens {
+    pub moves: Vec<RecordMove>,
+    /// Trailing decisions that do not complete a move yet (a turn or part under way, a sealed
+    /// commitment).
+    pub pending: usize,
+}
+
+/// One move of the game record made of atomic decisions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordMove {
+    /// The side that made it.
+    pub side: Side,
+    /// Its token in the spec's record notation.
+    pub token: String,
+    /// How many decisions had been played when it was complete (its last decision's index + 1).
+    pub end: usize,
+}
 
 /// Plays `decisions` from `start`, closing a record move after each decision for which `done`
 /// (given the position after it, the decision and its effects) says so; `join` writes a move from
@@ -294,7 +310,7 @@ pub fn group_decisions<G: Notation>(
     let mut group: Vec<G::Move> = Vec::new();
     let mut side = Side::First;
     let mut out = Vec::new();
-    for d in decisions {
+    for (i, d) in decisions.iter().enumerate() {
         let m = pos.parse_move(d).map_err(|source| RecordError::Parse { token: d.clone(), source })?;
         if group.is_empty() {
             side = pos.mover(&m);
@@ -303,12 +319,12 @@ pub fn group_decisions<G: Notation>(
         let finished = done(&pos, &m, &effects);
         group.push(m);
         if finished {
-            out.push((side, join(&group_start, &group)));
+            out.push(RecordMove { side, token: join(&group_start, &group), end: i + 1 });
             group.clear();
             group_start = pos.clone();
         }
     }
-    Ok((out, group.len()))
+    Ok(RecordTokens { moves: out, pending: group.len() })
 }
 
 /// The referee's `legal` listing.

@@ -24,8 +24,8 @@ pub use error::{OptionError, ParseError, PlayError, RecordError};
 #[cfg(test)]
 pub(crate) use game::position_after;
 pub use game::{
-    GameOptions, LegalTokens, NoOptions, Notation, OptionKind, OptionSpec, RecordTokens, Rules, choice_name,
-    choice_option, group_decisions, int_option,
+    GameOptions, LegalTokens, NoOptions, Notation, OptionKind, OptionSpec, RecordMove, RecordTokens, Rules,
+    choice_name, choice_option, group_decisions, int_option,
 };
 pub use grid::{DIRECTIONS, SquareGrid, Wrap};
 pub use hash::{GOLDEN_GAMMA, mix64, splitmix64, splitmix64_nth};

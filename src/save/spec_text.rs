@@ -38,8 +38,8 @@ impl GameRecord {
         }
         let start = self.game.open(&self.options, None).map_err(setup_error)?;
         let decisions: Vec<String> = self.moves.iter().map(|m| m.decision.clone()).collect();
-        let (grouped, _pending) = start.record_tokens(&decisions).map_err(setup_error)?;
-        let tokens: Vec<String> = grouped.into_iter().map(|(_, t)| t).collect();
+        let grouped = start.record_tokens(&decisions).map_err(setup_error)?;
+        let tokens: Vec<String> = grouped.moves.into_iter().map(|m| m.token).collect();
         let names = [player_name(&self.players[0]), player_name(&self.players[1])];
         let text = self.game.write_record_text(&self.options, [&names[0], &names[1]], &tokens).map_err(setup_error)?;
         Ok(text + "\n")
@@ -161,14 +161,16 @@ fn search(
             path.push(d);
             match start.record_tokens(path) {
                 // One whole move: the right one if it leaves the goal's position.
-                Ok((tokens, 0)) if tokens.len() == 1 && next.position_text() == goal.position => {
-                    if tokens[0].1.split_whitespace().collect::<String>() == goal.text {
+                Ok(grouped)
+                    if grouped.pending == 0 && grouped.moves.len() == 1 && next.position_text() == goal.position =>
+                {
+                    if grouped.moves[0].token.split_whitespace().collect::<String>() == goal.text {
                         return true;
                     }
                     same_position.get_or_insert_with(|| path.clone());
                 }
-                Ok((tokens, _))
-                    if tokens.is_empty()
+                Ok(grouped)
+                    if grouped.moves.is_empty()
                         && search(start, next.as_ref(), goal, allowed, path, same_position, visited) =>
                 {
                     return true;

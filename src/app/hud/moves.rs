@@ -14,7 +14,7 @@ pub(super) fn move_list(ui: &mut egui::Ui, moves: &MoveList) {
     egui::ScrollArea::vertical().stick_to_bottom(true).max_height((ui.available_height() - 60.0).max(120.0)).show(
         ui,
         |ui| {
-            for line in &moves.lines {
+            for line in moves.texts() {
                 ui.monospace(line);
             }
             if moves.pending > 0 {

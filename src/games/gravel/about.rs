@@ -48,6 +48,37 @@ impl About for Position {
         )
     }
 
+    fn end_reason(&self) -> Option<String> {
+        use super::EndReason;
+        let result = self.result()?;
+        Some(match result.reason {
+            EndReason::LossCondition => {
+                let loser = if result.flags[0].any() { 0 } else { 1 };
+                let name = Self::SIDE_NAMES[loser];
+                match (result.flags[loser].attrition, result.flags[loser].territory) {
+                    (true, true) => {
+                        format!("{name} lost more than half of their pieces, and holds fewer spaces than pieces lost")
+                    }
+                    (true, false) => format!("{name} lost more than half of their pieces"),
+                    _ => format!("{name} holds fewer spaces than pieces lost"),
+                }
+            }
+            EndReason::MutualLoss => "Both players met a loss condition at once: a draw".to_string(),
+            EndReason::Deadlock => "Neither player can remove a piece or gain a space: a draw".to_string(),
+            EndReason::TurnLimit => "The turn limit was reached: a draw".to_string(),
+        })
+    }
+
+    fn numbered_moves(tokens: &[String]) -> Vec<(String, Vec<usize>)> {
+        // §9.3: a numbered line per game turn, Light's turn then Dark's.
+        (0..tokens.len())
+            .step_by(2)
+            .map(|i| (format!("{}.", i / 2 + 1), (i..tokens.len().min(i + 2)).collect()))
+            .collect()
+    }
+
+    const MOVE_JOINER: &'static str = " ; ";
+
     fn to_do(&self) -> Option<String> {
         use super::Phase;
         use crate::rules::{Rules, ToMove};

@@ -34,6 +34,30 @@ impl About for Position {
         Some(figure.to_string())
     }
 
+    fn end_reason(&self) -> Option<String> {
+        use crate::rules::{Rules, Status};
+        let Status::Over(_) = self.status() else { return None };
+        let counts = self.field_counts();
+        let (a, b) = (Self::SIDE_NAMES[0], Self::SIDE_NAMES[1]);
+        Some(format!("Both supplies are empty: {a} controls {} squares, {b} {}", counts.a, counts.b))
+    }
+
+    fn numbered_moves(tokens: &[String]) -> Vec<(String, Vec<usize>)> {
+        // §8.3: `turn.attempt`; an attempt that burned a square is tried again in the same turn.
+        let (mut turn, mut attempt) = (1, 1);
+        let mut moves = Vec::new();
+        for (i, token) in tokens.iter().enumerate() {
+            moves.push((format!("{turn}.{attempt}"), vec![i]));
+            if burned_target(token) {
+                attempt += 1;
+            } else {
+                turn += 1;
+                attempt = 1;
+            }
+        }
+        moves
+    }
+
     fn to_do(&self) -> Option<String> {
         use crate::rules::{Rules, Side, ToMove};
         let Some(ToMove::Both) = self.to_move() else { return None };
@@ -91,3 +115,10 @@ const ILLUSTRATIONS: &[Illustration] = &[Illustration {
     position: "Nd4/ne Pd5 ; Ra5 Rh5 ; P7R2B2N0Q1 P8R0B2N1Q1 ; 2 2 ; - ; 3.1",
     play: "Pg2|Nc4/ne",
 }];
+
+/// Whether both commitments of an attempt token (`Pc6|Xc6`) name the same target square: it
+/// burned (§6.6), and the same turn is tried again.
+fn burned_target(token: &str) -> bool {
+    let target = |commitment: &str| crate::rules::cells_in_token(commitment).last().map(|c| c.to_string());
+    token.split_once('|').is_some_and(|(a, b)| target(a).is_some() && target(a) == target(b))
+}

@@ -45,6 +45,30 @@ impl About for Position {
         )
     }
 
+    fn end_reason(&self) -> Option<String> {
+        use crate::rules::{Rules, Side, Status};
+        let Status::Over(_) = self.status() else { return None };
+        let [black, white] = Side::BOTH.map(|s| self.score(s));
+        let (b, w) = (Self::SIDE_NAMES[0], Self::SIDE_NAMES[1]);
+        let target = self.options.target;
+        Some(if black >= target || white >= target {
+            let (winner, score) = if black >= white { (b, black) } else { (w, white) };
+            format!("{winner} reached {score} points (the target is {target})")
+        } else if self.options.quiet_limit > 0 && self.quiet() >= self.options.quiet_limit {
+            format!("{} actions without a capture: {b} {black}, {w} {white}", self.quiet())
+        } else {
+            format!("Both players passed in a row: {b} {black}, {w} {white}")
+        })
+    }
+
+    fn numbered_moves(tokens: &[String]) -> Vec<(String, Vec<usize>)> {
+        // §10.4: `1. Da1 Db1 2. …`, Black's action then White's under one number.
+        (0..tokens.len())
+            .step_by(2)
+            .map(|i| (format!("{}.", i / 2 + 1), (i..tokens.len().min(i + 2)).collect()))
+            .collect()
+    }
+
     fn to_do(&self) -> Option<String> {
         use crate::rules::Rules;
         self.to_move()?;

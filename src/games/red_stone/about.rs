@@ -28,6 +28,20 @@ impl About for Position {
         }
     }
 
+    fn end_reason(&self) -> Option<String> {
+        use super::EndReason;
+        let (winner, reason) = self.result()?;
+        let (won, lost) = (Self::SIDE_NAMES[winner.index()], Self::SIDE_NAMES[winner.opponent().index()]);
+        Some(match reason {
+            EndReason::Annihilation => format!("{lost} has no stones left"),
+            EndReason::DoubleAnnihilation => {
+                format!("{won}'s red stone removed every black and white stone, and the mover wins")
+            }
+            EndReason::SelfAnnihilation => format!("{lost}'s red stone removed {lost}'s own last stones"),
+            EndReason::NoLegalPlacement => format!("{lost} had no legal placement"),
+        })
+    }
+
     fn to_do(&self) -> Option<String> {
         use crate::rules::Rules;
         self.to_move()?;

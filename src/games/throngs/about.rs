@@ -63,6 +63,39 @@ impl About for Position {
         })
     }
 
+    fn end_reason(&self) -> Option<String> {
+        use crate::rules::{Outcome, Rules, Side, Status};
+        let Status::Over(outcome) = self.status() else { return None };
+        let [black, white] = Side::BOTH.map(|s| self.stones_of(s));
+        let count = format!("{} has {black} stones on the board, {} {white}", Self::SIDE_NAMES[0], Self::SIDE_NAMES[1]);
+        if self.adjudicated().is_some() {
+            let winner = match outcome {
+                Outcome::Winner(side) => Self::SIDE_NAMES[side.index()],
+                Outcome::Draw => return Some(format!("Ended early by Ludii's estimate: {count}")),
+            };
+            return Some(format!("{winner} is sure to hold more of the board (Ludii's estimate)"));
+        }
+        Some(format!("Both players passed a whole turn: {count}"))
+    }
+
+    fn numbered_moves(tokens: &[String]) -> Vec<(String, Vec<usize>)> {
+        // §5: the pie lines, then a line per turn, `1B`, `1W`, `2B`, … with its two parts.
+        let mut moves = Vec::new();
+        let mut i = 0;
+        while i < tokens.len() && super::record::is_pie_token(tokens[i].trim()) {
+            moves.push((String::new(), vec![i]));
+            i += 1;
+        }
+        let mut turn = 0;
+        while i < tokens.len() {
+            let side = if turn % 2 == 0 { "B" } else { "W" };
+            moves.push((format!("{}{side}", turn / 2 + 1), (i..tokens.len().min(i + 2)).collect()));
+            i += 2;
+            turn += 1;
+        }
+        moves
+    }
+
     fn to_do(&self) -> Option<String> {
         use super::Phase;
         use crate::rules::Rules;

@@ -27,7 +27,7 @@ pub fn record_header_full(options: &ThrongsOptions) -> String {
     out
 }
 
-fn is_pie_token(token: &str) -> bool {
+pub(super) fn is_pie_token(token: &str) -> bool {
     let lower = token.trim().to_ascii_lowercase();
     lower.starts_with("pie ") || lower.starts_with("choose ")
 }

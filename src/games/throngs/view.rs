@@ -62,11 +62,16 @@ impl DrawBoard for Position {
             Phase::Over(_) => "game over".to_string(),
         };
         counters.push(Counter { side: None, label: "Turn".into(), value: stage });
-        counters.push(Counter {
-            side: Some(mover),
-            label: "turns without placing".into(),
-            value: self.idle(mover).to_string(),
-        });
+        // The placement obligation (§4.4, progress rule): after a placement a side may make three
+        // more parts without placing; the fourth must place or capture when it can.
+        if self.options.pass_rule == super::PassRule::Progress && matches!(self.phase(), Phase::Play) {
+            let left = 4u16.saturating_sub(self.idle(mover));
+            counters.push(Counter {
+                side: Some(mover),
+                label: "parts before placing is due".into(),
+                value: if left == 0 { "now: place or capture".to_string() } else { left.to_string() },
+            });
+        }
         BoardView { layout: Layout::Lattice { lines }, cells, counters, wraps }
     }
 }
