@@ -624,7 +624,6 @@ mod animations {
 mod replays {
     use super::common::{assert_projection_matches, headless_app, press, screen};
     use bevy::prelude::*;
-    use stoneyard::app::testing::AUTOSAVE;
     use stoneyard::app::testing::Action::*;
     use stoneyard::app::testing::CurrentMatch;
     use stoneyard::app::testing::SaveStore;
@@ -695,9 +694,14 @@ mod replays {
     #[test]
     fn playing_on_starts_a_match_from_the_shown_position_and_a_replay_never_autosaves() {
         let mut app = replay_of_four_moves();
-        let saved = app.world().resource::<SaveStore>().0.read(AUTOSAVE).unwrap();
+        let kept = |app: &App| {
+            let store = &app.world().resource::<SaveStore>().0;
+            stoneyard::save::list_games(store).unwrap().0.iter().map(|g| g.moves).collect::<Vec<_>>()
+        };
+        let before = kept(&app);
+        assert_eq!(before, [4], "the hot-seat game is kept, the replay is not a second one");
         press(&mut app, &[Left, Left]);
-        assert_eq!(app.world().resource::<SaveStore>().0.read(AUTOSAVE).unwrap(), saved);
+        assert_eq!(kept(&app), before, "stepping back in a replay changes no game in progress");
         app.world_mut().write_message(ReplayStep::PlayOn([None, None]));
         app.update();
         assert!(!app.world().resource::<Replay>().active);
@@ -716,7 +720,11 @@ mod replays {
         press(&mut app, &[Up]);
         press(&mut app, &[Back]);
         assert_eq!(screen(&app), Screen::Title);
-        // The autosaved hot-seat game (four moves) is the match to continue, not the replay.
+        // The kept hot-seat game (four moves) is the one to continue, not the replay.
+        press(&mut app, &[Select]);
+        assert_eq!(screen(&app), Screen::Continue);
+        press(&mut app, &[Select]);
+        assert_eq!(screen(&app), Screen::Playing);
         assert_eq!(at(&app), 4);
         assert!(!app.world().resource::<Replay>().active);
     }
@@ -825,11 +833,11 @@ mod key_rebinding {
     use stoneyard::app::testing::{BINDABLE, KeyBindings};
     use stoneyard::app::testing::{CurrentSettings, SaveStore};
 
-    /// Settings, then down to the row of `action` (after the eight option rows).
+    /// Settings, then down to the row of `action` (after the nine option rows).
     fn focus_key_row(app: &mut bevy::prelude::App, action: Action) {
         press(app, &[Up, Up, Select]);
         assert_eq!(screen(app), Screen::Settings);
-        let row = 8 + BINDABLE.iter().position(|a| *a == action).unwrap();
+        let row = 9 + BINDABLE.iter().position(|a| *a == action).unwrap();
         press(app, &vec![Down; row]);
     }
 
@@ -1070,5 +1078,117 @@ mod idle_frames {
             assert!(changes.iter().all(|&(m, b)| !m && !b), "{kind}: an idle frame changed {changes:?}");
             assert_eq!(app.world().entities().len(), entities, "{kind}: an idle frame spawned or despawned entities");
         }
+    }
+}
+
+mod games_in_progress {
+    use super::common::{headless_app, press, screen};
+    use bevy::prelude::*;
+    use stoneyard::app::testing::Action::*;
+    use stoneyard::app::testing::{CurrentMatch, DecisionChosen, GamesInProgress, SaveStore, Screen, Secrecy};
+    use stoneyard::games::GameKind;
+    use stoneyard::rules::ToMove;
+
+    /// The title index of `kind`: after "Continue" when there are games in progress.
+    fn title_index(app: &App, kind: GameKind) -> usize {
+        let continues = usize::from(!app.world().resource::<GamesInProgress>().games.is_empty());
+        continues + GameKind::all().position(|k| k == kind).unwrap()
+    }
+
+    /// Starts a hot-seat game of `kind` with its default options and plays two of its legal
+    /// decisions, then goes back to the title.
+    fn start_and_play_two(app: &mut App, kind: GameKind) -> Vec<String> {
+        let mut keys = vec![Down; title_index(app, kind)];
+        keys.push(Select);
+        press(app, &keys);
+        assert_eq!(screen(app), Screen::Setup);
+        // "Start game" is the row before the last ("Back"): Up from the first row wraps there.
+        press(app, &[Up, Up, Select]);
+        assert_eq!(screen(app), Screen::Playing, "{kind}");
+        for _ in 0..2 {
+            let decision = app.world().resource::<CurrentMatch>().decisions_now()[0].clone();
+            app.world_mut().write_message(DecisionChosen(decision));
+            app.update();
+            app.update();
+        }
+        let history = app.world().resource::<CurrentMatch>().history.clone();
+        assert!(!history.is_empty(), "{kind}: a decision was played");
+        back_to_title(app);
+        // The next game is played at a later moment of the clock (the list orders by it).
+        std::thread::sleep(std::time::Duration::from_millis(3));
+        history
+    }
+
+    /// Esc until the title shows (a hand-over screen first goes back to the board).
+    fn back_to_title(app: &mut App) {
+        for _ in 0..3 {
+            if screen(app) != Screen::Title {
+                press(app, &[Back]);
+            }
+        }
+        assert_eq!(screen(app), Screen::Title);
+    }
+
+    #[test]
+    fn starting_every_game_one_after_another_keeps_them_all_resumable() {
+        let mut app = headless_app();
+        let mut played = Vec::new();
+        for kind in GameKind::all() {
+            played.push((kind, start_and_play_two(&mut app, kind)));
+        }
+        let games = &app.world().resource::<GamesInProgress>().games;
+        assert_eq!(games.len(), played.len(), "no game was discarded");
+        // Last played first: the list is the games in reverse order of play.
+        let listed: Vec<GameKind> = games.iter().map(|g| g.game).collect();
+        let mut expected: Vec<GameKind> = played.iter().map(|(k, _)| *k).collect();
+        expected.reverse();
+        assert_eq!(listed, expected);
+        // Each one continues where it was left, with its moves.
+        for (i, (kind, history)) in expected.iter().zip(played.iter().rev().map(|(_, h)| h)).enumerate() {
+            press(&mut app, &[Select]);
+            assert_eq!(screen(&app), Screen::Continue);
+            let mut keys = vec![Down; i];
+            keys.push(Select);
+            press(&mut app, &keys);
+            assert_eq!(screen(&app), Screen::Playing);
+            let current = app.world().resource::<CurrentMatch>();
+            assert_eq!(current.game.kind(), *kind);
+            assert_eq!(&current.history, history, "{kind}");
+            if current.game.to_move() == Some(ToMove::Both) {
+                // Secret choices: whoever holds the device says who they are before the board shows.
+                assert!(app.world().resource::<Secrecy>().handover.is_some(), "{kind}");
+            }
+            back_to_title(&mut app);
+        }
+    }
+
+    #[test]
+    fn a_game_in_progress_is_deleted_only_after_a_second_press_and_a_finished_one_is_never_offered() {
+        let mut app = headless_app();
+        start_and_play_two(&mut app, GameKind::named("red-stone"));
+        start_and_play_two(&mut app, GameKind::named("inchworm"));
+        press(&mut app, &[Select]);
+        assert_eq!(screen(&app), Screen::Continue);
+        press(&mut app, &[CycleOption]);
+        assert_eq!(app.world().resource::<GamesInProgress>().confirm_delete, Some(0));
+        press(&mut app, &[Back]);
+        assert_eq!(app.world().resource::<GamesInProgress>().games.len(), 2, "Esc keeps it");
+        press(&mut app, &[CycleOption, Select]);
+        let games = &app.world().resource::<GamesInProgress>().games;
+        assert_eq!(games.len(), 1);
+        assert_eq!(games[0].game, GameKind::named("red-stone"));
+        // The Red Stone game ends by resignation: it leaves the list.
+        press(&mut app, &[Select]);
+        assert_eq!(screen(&app), Screen::Playing);
+        {
+            let mut current = app.world_mut().resource_mut::<CurrentMatch>();
+            let side = current.resigning_side().unwrap();
+            current.resign(side);
+        }
+        app.update();
+        let store = &app.world().resource::<SaveStore>().0;
+        assert!(stoneyard::save::list_games(store).unwrap().0.is_empty(), "a finished game is not a game in progress");
+        back_to_title(&mut app);
+        assert!(app.world().resource::<GamesInProgress>().games.is_empty());
     }
 }

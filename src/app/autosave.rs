@@ -1,55 +1,46 @@
-//! Nothing a player does is lost: the match in progress is saved after every decision and offered
-//! as "Continue" on the next start.
+//! Nothing a player does is lost: every game in progress is kept in its own slot after every
+//! decision and listed under Continue; starting another game never discards one, and a finished
+//! game leaves the list by itself.
 
-use super::Launch;
 use super::match_state::CurrentMatch;
 use super::playing::Replay;
-use super::screen::Screen;
 use super::settings::{SaveStore, StorageWarning};
-use crate::save::GameRecord;
+use crate::save::{keep_game, new_game_key};
 use bevy::prelude::*;
 
-/// The autosave's name in the store.
-pub const AUTOSAVE: &str = "autosave.json";
-
 pub fn plugin(app: &mut App) {
-    app.add_systems(
-        Startup,
-        resume_autosave.run_if(|launch: Option<Res<Launch>>| launch.is_none_or(|l| l.load.is_none())),
-    );
-    // Back from a replay, the game in progress (if any) is the one to continue.
-    app.add_systems(OnEnter(Screen::Title), resume_autosave.run_if(not(resource_exists::<CurrentMatch>)));
-    // A replay is not a game in progress: it must never overwrite the autosave.
+    // A replay is not a game in progress: it must never be kept as one.
     app.add_systems(
         Last,
-        autosave.run_if(resource_exists_and_changed::<CurrentMatch>.and_then(|r: Res<Replay>| !r.active)),
+        keep_current_game.run_if(resource_exists_and_changed::<CurrentMatch>.and_then(|r: Res<Replay>| !r.active)),
     );
 }
 
-fn autosave(current: Res<CurrentMatch>, mut store: ResMut<SaveStore>, mut warning: ResMut<StorageWarning>) {
-    if let Err(e) = store.0.write(AUTOSAVE, &current.record().to_json()) {
+fn keep_current_game(
+    mut current: ResMut<CurrentMatch>,
+    mut store: ResMut<SaveStore>,
+    mut warning: ResMut<StorageWarning>,
+) {
+    let record = current.record();
+    let key = match &current.slot {
+        Some(key) => key.clone(),
+        // A match with no decision yet is not worth a slot.
+        None if record.moves.is_empty() => return,
+        None => match new_game_key(&store.0, &record) {
+            Ok(key) => {
+                // Where it is kept is not a change of the match (nothing to draw or save again).
+                current.bypass_change_detection().slot = Some(key.clone());
+                key
+            }
+            Err(e) => {
+                warning.0 = Some(e.to_string());
+                return;
+            }
+        },
+    };
+    let now_ms = web_time::SystemTime::now().duration_since(web_time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64);
+    if let Err(e) = keep_game(&mut store.0, &key, &record, now_ms) {
         warn!("{e}");
         warning.0 = Some(e.to_string());
-    }
-}
-
-fn resume_autosave(mut commands: Commands, store: Res<SaveStore>, mut warning: ResMut<StorageWarning>) {
-    let text = match store.0.read(AUTOSAVE) {
-        Ok(Some(text)) => text,
-        Ok(None) => return,
-        Err(e) => {
-            warning.0 = Some(e.to_string());
-            return;
-        }
-    };
-    match GameRecord::from_json(&text).and_then(|r| r.replay(None).map(|g| (r, g))) {
-        Ok((record, game)) if !game.status().is_over() && !CurrentMatch::record_resigned(&record) => {
-            match CurrentMatch::from_record(&record) {
-                Ok(current) => commands.insert_resource(current),
-                Err(e) => warning.0 = Some(format!("The saved game could not be resumed: {e}")),
-            }
-        }
-        Ok(_) => {}
-        Err(e) => warning.0 = Some(format!("The saved game could not be resumed: {e}")),
     }
 }

@@ -58,9 +58,25 @@ pub fn plugin(app: &mut App) {
     app.add_systems(EguiPrimaryContextPass, draw_handover.run_if(in_state(Screen::Playing)));
 }
 
-fn start_secrecy(mut secrecy: ResMut<Secrecy>, mut tracker: ResMut<Tracker>, current: Option<Res<CurrentMatch>>) {
+/// On entering the board: what is public so far, and, in a hot-seat game of secret choices, the
+/// hand-over first (a game continued later may hold a sealed choice, and whoever holds the device
+/// must say who they are before the board shows).
+fn start_secrecy(
+    mut secrecy: ResMut<Secrecy>,
+    mut tracker: ResMut<Tracker>,
+    current: Option<Res<CurrentMatch>>,
+    replay: Res<Replay>,
+) {
     let Some(current) = current else { return };
-    *secrecy = Secrecy { revealed: current.history.len(), handover: None };
+    let simultaneous = current.game.to_move() == Some(ToMove::Both);
+    let hot_seat = !replay.active && current.players.iter().all(Option::is_none);
+    let sealed = if simultaneous && hot_seat {
+        current.start.record_tokens(&current.history).map_or(0, |r| r.pending)
+    } else {
+        0
+    };
+    let handover = (simultaneous && hot_seat && !current.history.is_empty()).then(|| current.acting_side()).flatten();
+    *secrecy = Secrecy { revealed: current.history.len() - sealed, handover };
     *tracker = Tracker { last_acting: current.acting_side(), last_position: current.game.position_text() };
 }
 
@@ -91,7 +107,8 @@ fn track_secrecy(
     tracker.set_if_neq(t);
 }
 
-/// The next player confirms with Select or Confirm. Only a press made while the hand-over screen
+/// The next player confirms with Select or Confirm; Esc (or Menu) leaves for the title, the game
+/// kept. Only a press made while the hand-over screen
 /// already shows counts: the press that sealed the last commitment (same frame) must not also
 /// dismiss the screen meant to hide the board from the next player.
 fn confirm_handover(
@@ -99,8 +116,15 @@ fn confirm_handover(
     mut secrecy: ResMut<Secrecy>,
     animating: Res<BoardAnimating>,
     mut showing: Local<bool>,
+    mut next: ResMut<NextState<Screen>>,
 ) {
-    let pressed = actions.read().any(|a| matches!(a.0, Action::Select | Action::Confirm));
+    let pressed: Vec<Action> = actions.read().map(|a| a.0).collect();
+    if secrecy.handover.is_some() && pressed.iter().any(|a| matches!(a, Action::Back | Action::Menu)) {
+        next.set(Screen::Title);
+        *showing = false;
+        return;
+    }
+    let pressed = pressed.iter().any(|a| matches!(a, Action::Select | Action::Confirm));
     if secrecy.handover.is_none() || animating.0 {
         *showing = false;
     } else if *showing && pressed {
@@ -143,7 +167,7 @@ fn draw_handover(
             }
             ui.add_space(16.0);
             ready = ui.button(egui::RichText::new(format!("I am {who} — show the board")).size(22.0)).clicked();
-            ui.label(egui::RichText::new("Enter or A button").weak());
+            ui.label(egui::RichText::new("Enter or A button · Esc or B: back to the title, the game is kept").weak());
         });
     });
     if ready {

@@ -46,6 +46,8 @@ pub struct CurrentMatch {
     pub resigned: Option<Side>,
     /// The seed of the computer's choices in this match.
     pub seed: u64,
+    /// Where the match is kept while it goes on (`games/….json`); `None` until its first save.
+    pub slot: Option<String>,
 }
 
 impl CurrentMatch {
@@ -68,6 +70,7 @@ impl CurrentMatch {
             seats_swapped: false,
             resigned: None,
             seed: started_unix,
+            slot: None,
         }
     }
 

@@ -1,4 +1,4 @@
-//! Which screen shows: the title, a game's setup, the settings, the saved games, or the board.
+//! Which screen shows: the title, a game's setup, the settings, the saved games, the games in progress, or the board.
 
 use bevy::prelude::*;
 
@@ -12,6 +12,8 @@ pub enum Screen {
     Playing,
     /// The list of named saves.
     Saves,
+    /// The games in progress.
+    Continue,
 }
 
 pub fn plugin(app: &mut App) {

@@ -7,13 +7,12 @@ use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 
 pub use super::AppSystems;
-pub use super::autosave::AUTOSAVE;
 pub use super::board::{
     BoardCell, BoardState, Burned, Controlled, Figure, Influence, Piece, Power, Stack, StackPiece, Stone,
 };
 pub use super::input::{Action, ActionPressed, BINDABLE, KeyBindings};
 pub use super::match_state::CurrentMatch;
-pub use super::menus::{ImportRecord, SavesList, SetupChoice};
+pub use super::menus::{GamesInProgress, ImportRecord, SavesList, SetupChoice};
 pub use super::playing::{
     BoardAnimating, BoardCursor, Choice, DecisionChosen, DragChosen, EffectHappened, HintShown, MoveList, Replay,
     ReplayStep, Secrecy, Spectating, TurnBuilder,

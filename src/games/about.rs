@@ -4,6 +4,10 @@
 
 use crate::rules::{DrawBoard, Notation, ParseError, RulesHelp, Tone};
 
+/// A game's record moves grouped as its record numbers them: each number as the record writes it
+/// ("1.", "3B", "2.1") with the indices of the tokens it holds.
+pub type NumberedMoves = Vec<(String, Vec<usize>)>;
+
 /// Everything about a game that is not its rules, as data and plain functions.
 pub trait About: Notation + DrawBoard {
     /// The game's name for people ("Red Stone").
@@ -41,7 +45,7 @@ pub trait About: Notation + DrawBoard {
     /// How the game's record numbers its moves: the record moves (tokens) grouped into numbered
     /// moves, each with its number as the record writes it ("1.", "3B", "2.1"). By default every
     /// token is a numbered move of its own.
-    fn numbered_moves(tokens: &[String]) -> Vec<(String, Vec<usize>)> {
+    fn numbered_moves(tokens: &[String]) -> NumberedMoves {
         (0..tokens.len()).map(|i| (format!("{}.", i + 1), vec![i])).collect()
     }
 

@@ -11,6 +11,6 @@ pub mod red_stone;
 mod registry;
 pub mod throngs;
 
-pub use about::About;
+pub use about::{About, NumberedMoves};
 pub use dyn_game::{BenchReport, DynGame, GameError, PLAYOUT_PLY_LIMIT, open, status_json};
 pub use registry::{GAMES, GameEntry, GameKind, RecordText};

@@ -2,7 +2,7 @@
 //! means its folder and one line in [`GAMES`]; everything else (the command line, saves, records,
 //! menus, the board, the tests) reads the list.
 
-use super::about::About;
+use super::about::{About, NumberedMoves};
 use super::dyn_game::{DynGame, GameError};
 use super::{gravel, hidden_intention, inchworm, red_stone, throngs};
 use crate::rules::{GameOptions, OptionSpec, ParseError, RulesHelp, Side, Tone};
@@ -43,7 +43,7 @@ pub struct GameEntry {
     open: OpenFn,
     decision_words: fn(&str, &str) -> Option<String>,
     option_value_words: fn(&str, &str) -> Option<String>,
-    numbered_moves: fn(&[String]) -> Vec<(String, Vec<usize>)>,
+    numbered_moves: fn(&[String]) -> NumberedMoves,
     move_joiner: &'static str,
     is_record_text: fn(&str) -> bool,
     read_record_text: fn(&str) -> Result<RecordText, ParseError>,
@@ -186,7 +186,7 @@ impl GameKind {
 
     /// The record moves `tokens` grouped into the game record's numbered moves, each with its
     /// number as the record writes it.
-    pub fn numbered_moves(self, tokens: &[String]) -> Vec<(String, Vec<usize>)> {
+    pub fn numbered_moves(self, tokens: &[String]) -> NumberedMoves {
         (self.0.numbered_moves)(tokens)
     }
 

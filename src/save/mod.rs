@@ -1,11 +1,16 @@
-//! What Stoneyard keeps between runs: settings, the autosave and named game records. No Bevy.
+//! What Stoneyard keeps between runs: settings, the games in progress and named game records. No Bevy.
 
+mod in_progress;
 mod record;
 mod saves;
 mod settings;
 mod spec_text;
 mod store;
 
+pub use in_progress::{
+    GAMES_FOLDER, GameInProgress, KEEP_GAMES, adopt_old_autosave, keep_game, list_games, load_game, new_game_key,
+    numbered_move_count, record_finished,
+};
 pub use record::{GameRecord, Player, RECORD_FORMAT, RecordError as RecordLoadError, RecordedMove};
 pub use saves::{
     MAX_NAME, SAVES_FOLDER, SaveEntry, SaveError, delete_named, list_saves, load_named, save_key, save_named,

@@ -43,6 +43,10 @@ pub struct GameRecord {
     /// Seconds since 1970 when the game started.
     #[serde(default)]
     pub started_unix: u64,
+    /// Milliseconds since 1970 when it was last kept as a game in progress (orders the Continue
+    /// list; 0 when never kept).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub saved_unix_ms: u64,
     /// The result as the referee writes it (`"ongoing"`, `"draw"`, `{"winner":"b"}`).
     #[serde(default)]
     pub result: Option<serde_json::Value>,
@@ -63,6 +67,10 @@ pub enum RecordError {
     BadMove { index: usize, decision: String, reason: String },
 }
 
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
 impl GameRecord {
     /// A new record of a game about to start.
     pub fn new(game: &dyn DynGame, players: [Player; 2], seed: u64, started_unix: u64) -> Self {
@@ -75,6 +83,7 @@ impl GameRecord {
             start: None,
             moves: Vec::new(),
             started_unix,
+            saved_unix_ms: 0,
             result: None,
         }
     }
@@ -184,6 +193,7 @@ impl GameRecord {
             start,
             moves,
             started_unix: 0,
+            saved_unix_ms: 0,
             result: None,
         };
         record.replay(None)?;

@@ -89,7 +89,7 @@ pub fn list_saves(store: &Store) -> Result<(Vec<SaveEntry>, Vec<String>), SaveEr
             Ok(record) => entries.push(SaveEntry {
                 name: name.to_string(),
                 game: record.game,
-                moves: record.moves.len(),
+                moves: super::numbered_move_count(&record),
                 started_unix: record.started_unix,
                 finished: record.result.as_ref().is_some_and(|r| r != "ongoing"),
             }),

@@ -71,6 +71,7 @@ impl GameRecord {
             start: None,
             moves,
             started_unix: 0,
+            saved_unix_ms: 0,
             result: Some(games::status_json(position.as_ref())),
         })
     }

@@ -1,9 +1,9 @@
 //! The title screen: the five games, continue, saved games, settings, quit.
 
+use super::continue_games::GamesInProgress;
 use super::setup::SetupChoice;
 use crate::app::AppSystems;
 use crate::app::input::ActionPressed;
-use crate::app::match_state::CurrentMatch;
 use crate::app::screen::Screen;
 use crate::app::settings::CurrentSettings;
 use crate::app::ui::{
@@ -28,9 +28,9 @@ enum TitleItem {
 }
 
 /// The title items; "Continue" only while a game is in progress.
-fn title_items(has_match: bool) -> Vec<TitleItem> {
+fn title_items(has_games: bool) -> Vec<TitleItem> {
     let mut items = Vec::new();
-    if has_match {
+    if has_games {
         items.push(TitleItem::Continue);
     }
     items.extend(GameKind::all().map(TitleItem::Game));
@@ -51,16 +51,16 @@ fn title_input(
     mut focus: ResMut<MenuFocus>,
     mut actions: MessageReader<ActionPressed>,
     mut clicks: MessageReader<MenuClicked>,
-    current: Option<Res<CurrentMatch>>,
+    games: Res<GamesInProgress>,
     mut setup: ResMut<SetupChoice>,
     mut next: ResMut<NextState<Screen>>,
     mut exit: MessageWriter<AppExit>,
 ) {
-    let items = title_items(current.is_some());
+    let items = title_items(!games.games.is_empty());
     for input in read_menu_inputs(&mut focus, items.len(), &mut actions, &mut clicks) {
         let MenuInput::Activate(i) = input else { continue };
         match items[i] {
-            TitleItem::Continue => next.set(Screen::Playing),
+            TitleItem::Continue => next.set(Screen::Continue),
             TitleItem::Game(kind) => {
                 setup.select(kind, &[]);
                 next.set(Screen::Setup);
@@ -85,7 +85,7 @@ fn card_picture(kind: GameKind) -> Option<BoardView> {
 fn draw_title(
     mut contexts: EguiContexts,
     focus: Res<MenuFocus>,
-    current: Option<Res<CurrentMatch>>,
+    games: Res<GamesInProgress>,
     settings: Res<CurrentSettings>,
     mut clicks: MessageWriter<MenuClicked>,
     mut pictures: Local<Vec<(GameKind, Option<BoardView>)>>,
@@ -94,7 +94,7 @@ fn draw_title(
     if pictures.is_empty() {
         *pictures = GameKind::all().map(|k| (k, card_picture(k))).collect();
     }
-    let items = title_items(current.is_some());
+    let items = title_items(!games.games.is_empty());
     let theme = settings.0.theme;
     screen_frame(ctx, "Stoneyard", "Five abstract strategy games", |ui| {
         // The pictures shrink on a narrow screen so the words keep room.
@@ -113,7 +113,16 @@ fn draw_title(
                     };
                     item_with_picture(ui, i, focused, (kind.name(), &detail), draw, &mut clicks);
                 }
-                TitleItem::Continue => item(ui, i, focused, "Continue", "Back to the game in progress", &mut clicks),
+                TitleItem::Continue => {
+                    let detail = match games.games.as_slice() {
+                        [one] => format!("Your game of {} in progress", one.game.name()),
+                        [latest, ..] => {
+                            format!("{} games in progress, the latest {}", games.games.len(), latest.game.name())
+                        }
+                        [] => String::new(),
+                    };
+                    item(ui, i, focused, "Continue", &detail, &mut clicks);
+                }
                 TitleItem::Saves => item(ui, i, focused, "Saved games", "Continue, replay or delete", &mut clicks),
                 TitleItem::Settings => item(ui, i, focused, "Settings", "Sound, animation, colours, keys", &mut clicks),
                 TitleItem::Quit => item(ui, i, focused, "Quit", "", &mut clicks),

@@ -2,7 +2,7 @@
 //! brief with the spec's worked examples, and its record text (`games::About`).
 
 use super::{GravelOptions, Position, format_record, parse_record};
-use crate::games::About;
+use crate::games::{About, NumberedMoves};
 use crate::rules::{Illustration, ParseError, RulesHelp, Tone};
 
 impl About for Position {
@@ -69,7 +69,7 @@ impl About for Position {
         })
     }
 
-    fn numbered_moves(tokens: &[String]) -> Vec<(String, Vec<usize>)> {
+    fn numbered_moves(tokens: &[String]) -> NumberedMoves {
         // §9.3: a numbered line per game turn, Light's turn then Dark's.
         (0..tokens.len())
             .step_by(2)

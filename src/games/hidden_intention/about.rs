@@ -2,7 +2,7 @@
 //! brief with the spec's worked examples, and its record text (`games::About`).
 
 use super::{HiddenIntentionOptions, Position, format_record, parse_record};
-use crate::games::About;
+use crate::games::{About, NumberedMoves};
 use crate::rules::{Illustration, NoOptions, ParseError, RulesHelp, Tone};
 
 impl About for Position {
@@ -42,7 +42,7 @@ impl About for Position {
         Some(format!("Both supplies are empty: {a} controls {} squares, {b} {}", counts.a, counts.b))
     }
 
-    fn numbered_moves(tokens: &[String]) -> Vec<(String, Vec<usize>)> {
+    fn numbered_moves(tokens: &[String]) -> NumberedMoves {
         // §8.3: `turn.attempt`; an attempt that burned a square is tried again in the same turn.
         let (mut turn, mut attempt) = (1, 1);
         let mut moves = Vec::new();

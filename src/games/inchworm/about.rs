@@ -2,7 +2,7 @@
 //! brief with the spec's worked examples, and its record text (`games::About`).
 
 use super::{InchwormOptions, Position, format_record, parse_record};
-use crate::games::About;
+use crate::games::{About, NumberedMoves};
 use crate::rules::{Illustration, ParseError, RulesHelp, Tone};
 
 impl About for Position {
@@ -61,7 +61,7 @@ impl About for Position {
         })
     }
 
-    fn numbered_moves(tokens: &[String]) -> Vec<(String, Vec<usize>)> {
+    fn numbered_moves(tokens: &[String]) -> NumberedMoves {
         // §10.4: `1. Da1 Db1 2. …`, Black's action then White's under one number.
         (0..tokens.len())
             .step_by(2)

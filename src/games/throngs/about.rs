@@ -2,7 +2,7 @@
 //! brief with the spec's worked examples, and its record text (`games::About`).
 
 use super::{Position, ThrongsOptions, format_record, parse_record};
-use crate::games::About;
+use crate::games::{About, NumberedMoves};
 use crate::rules::{Illustration, ParseError, RulesHelp, Tone};
 
 impl About for Position {
@@ -78,7 +78,7 @@ impl About for Position {
         Some(format!("Both players passed a whole turn: {count}"))
     }
 
-    fn numbered_moves(tokens: &[String]) -> Vec<(String, Vec<usize>)> {
+    fn numbered_moves(tokens: &[String]) -> NumberedMoves {
         // §5: the pie lines, then a line per turn, `1B`, `1W`, `2B`, … with its two parts.
         let mut moves = Vec::new();
         let mut i = 0;
