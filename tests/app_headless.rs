@@ -1192,3 +1192,58 @@ mod games_in_progress {
         assert!(app.world().resource::<GamesInProgress>().games.is_empty());
     }
 }
+
+mod event_log {
+    use super::common::headless_app;
+    use bevy::prelude::*;
+    use stoneyard::app::testing::{CurrentMatch, DecisionChosen, EventLog, Screen, Secrecy};
+    use stoneyard::games::GameKind;
+    use stoneyard::save::token_decisions;
+
+    /// A hot-seat match of `slug` from `position`, on the board.
+    fn app_at(slug: &str, options: &[(&str, &str)], position: &str) -> App {
+        let mut app = headless_app();
+        let options: Vec<(String, String)> = options.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let game = GameKind::named(slug).open(&options, Some(position)).unwrap();
+        app.world_mut().insert_resource(CurrentMatch::new(game));
+        app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Playing);
+        app.update();
+        app
+    }
+
+    /// Plays the spec move `token` as the player's decisions, one per frame.
+    fn play_token(app: &mut App, token: &str) {
+        let decisions = token_decisions(app.world().resource::<CurrentMatch>().game.as_ref(), token).unwrap();
+        for d in decisions {
+            // A hand-over screen in between is confirmed by the next player.
+            app.world_mut().resource_mut::<Secrecy>().handover = None;
+            app.world_mut().write_message(DecisionChosen(d));
+            app.update();
+        }
+        app.update();
+    }
+
+    fn lines(app: &App) -> Vec<String> {
+        app.world().resource::<EventLog>().lines.iter().map(|(_, l)| l.clone()).collect()
+    }
+
+    #[test]
+    fn a_red_stone_capture_is_told_with_its_count_and_undo_takes_the_line_back() {
+        let mut app = app_at("red-stone", &[("size", "5")], "..X../.XOX./.XO../..X../....O b");
+        play_token(&mut app, "D3*");
+        assert_eq!(lines(&app), ["Black's red stone on D3 captured 2 white stones"]);
+        app.world_mut().resource_mut::<CurrentMatch>().undo();
+        app.update();
+        assert!(lines(&app).is_empty(), "the undone capture leaves the log");
+    }
+
+    #[test]
+    fn a_burn_is_told_on_the_hand_over_screen_before_the_next_player_looks() {
+        let mut app = app_at("hidden-intention", &[], "Qd4 ; Re5 ; P8R2B2N1Q0 P8R1B2N1Q1 ; 2 2 ; - ; 2.1");
+        play_token(&mut app, "Pc6|Xc6");
+        assert_eq!(lines(&app), ["c6 burned: both chose it"]);
+        // The hand-over screen (shown to both) holds the lines of the decision just made.
+        let history = app.world().resource::<CurrentMatch>().history.len();
+        assert!(app.world().resource::<EventLog>().lines.iter().all(|(n, _)| *n == history));
+    }
+}

@@ -6,7 +6,7 @@ use super::AppSystems;
 use super::input::{Action, ActionPressed};
 use super::labels::burned_square;
 use super::match_state::{CurrentMatch, side_label};
-use super::playing::{BoardAnimating, MoveList, Replay, Secrecy};
+use super::playing::{BoardAnimating, EventLog, MoveList, Replay, Secrecy};
 use super::screen::Screen;
 use super::ui::root_ui;
 use crate::rules::{Side, ToMove};
@@ -140,6 +140,7 @@ fn draw_handover(
     mut secrecy: ResMut<Secrecy>,
     current: Option<Res<CurrentMatch>>,
     moves: Res<MoveList>,
+    events: Res<EventLog>,
     animating: Res<BoardAnimating>,
 ) -> Result {
     let (Some(side), Some(current)) = (secrecy.handover, current) else { return Ok(()) };
@@ -164,6 +165,10 @@ fn draw_handover(
                 if let Some(square) = burned_square(attempt) {
                     ui.label(egui::RichText::new(format!("Both chose {square}: it burned, and both choose again.")));
                 }
+            }
+            // What the reveal did, for both players to see before the device changes hands.
+            for (_, line) in events.lines.iter().filter(|(n, _)| *n == current.history.len()) {
+                ui.label(egui::RichText::new(line).size(18.0));
             }
             ui.add_space(16.0);
             ready = ui.button(egui::RichText::new(format!("I am {who} — show the board")).size(22.0)).clicked();

@@ -141,6 +141,11 @@ impl CurrentMatch {
         self.message = None;
     }
 
+    /// The position before decision `i` of the history (0-based), while it is on the undo stack.
+    pub fn position_before(&self, i: usize) -> Option<&dyn DynGame> {
+        self.undo.get(i).map(|step| step.game.as_ref())
+    }
+
     /// Forgets the last `push_undo` after the decision was refused, restoring the position.
     pub fn cancel_last(&mut self) {
         if let Some(step) = self.undo.pop() {

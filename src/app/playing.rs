@@ -5,7 +5,7 @@
 
 use super::match_state::{CurrentMatch, side_label};
 use crate::ai::Level;
-use crate::games::GameKind;
+use crate::games::{EventContext, GameKind, describe_effects};
 use crate::rules::{Effect, RecordMove, Side, ToMove, cells_in_token};
 use crate::save::GameRecord;
 use bevy::prelude::*;
@@ -27,6 +27,7 @@ pub fn plugin(app: &mut App) {
         .init_resource::<Replay>()
         .init_resource::<BoardAnimating>()
         .init_resource::<MoveList>()
+        .init_resource::<EventLog>()
         .init_resource::<TurnBuilder>()
         .init_resource::<ChoiceAnchor>()
         .init_resource::<BoardCursor>();
@@ -292,6 +293,46 @@ impl MoveList {
                     .collect();
                 self.pending = 0;
             }
+        }
+        self.for_history = current.history.clone();
+    }
+}
+
+/// What the decisions did, in words (captures with counts, burns and re-openings, cascade rounds
+/// with the figures that fell, swaps, pie swaps, rescues, scores), for the panel's event log.
+#[derive(Resource, Debug, Default, Clone, PartialEq)]
+pub struct EventLog {
+    /// The decisions the log was made from.
+    pub for_history: Vec<String>,
+    /// Each line with the number of the decision (1-based) that made it, oldest first.
+    pub lines: Vec<(usize, String)>,
+}
+
+impl EventLog {
+    /// How many of the last decisions a log opened on a long game describes.
+    const REACH: usize = 60;
+
+    /// The log of `current`'s decisions: lines of decisions taken back go, new decisions are
+    /// described from the position before them (kept on the undo stack).
+    pub fn update(&mut self, current: &CurrentMatch) {
+        if self.for_history == current.history {
+            return;
+        }
+        let common = self.for_history.iter().zip(&current.history).take_while(|(a, b)| a == b).count();
+        self.lines.retain(|(n, _)| *n <= common);
+        let from = common.max(current.history.len().saturating_sub(Self::REACH));
+        for (i, decision) in current.history.iter().enumerate().skip(from) {
+            let Some(before) = current.position_before(i) else { continue };
+            let mut after = before.clone_box();
+            let Ok(effects) = after.play_decision(decision) else { continue };
+            let (before_view, after_view) = (before.board_view(), after.board_view());
+            let context = EventContext {
+                kind: before.kind(),
+                before: &before_view,
+                after: &after_view,
+                simultaneous: before.to_move() == Some(ToMove::Both),
+            };
+            self.lines.extend(describe_effects(&context, &effects).into_iter().map(|line| (i + 1, line)));
         }
         self.for_history = current.history.clone();
     }

@@ -4,6 +4,7 @@
 
 mod about;
 mod dyn_game;
+mod events;
 pub mod gravel;
 pub mod hidden_intention;
 pub mod inchworm;
@@ -13,4 +14,5 @@ pub mod throngs;
 
 pub use about::{About, NumberedMoves};
 pub use dyn_game::{BenchReport, DynGame, GameError, PLAYOUT_PLY_LIMIT, open, status_json};
+pub use events::{EventContext, describe_effects};
 pub use registry::{GAMES, GameEntry, GameKind, RecordText};

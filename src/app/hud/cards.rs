@@ -134,4 +134,17 @@ pub(super) fn status(ui: &mut egui::Ui, current: &CurrentMatch, view: &PanelView
     if let Some(m) = &current.message {
         ui.colored_label(ui.visuals().warn_fg_color, egui::RichText::new(m).size(15.0));
     }
+    event_log(ui, view);
+}
+
+/// The event log under the status, newest first: the last decision's lines in full colour, a few
+/// older ones weaker (the portrait panel has room for fewer).
+fn event_log(ui: &mut egui::Ui, view: &PanelView) {
+    let Some(&(last, _)) = view.events.lines.last() else { return };
+    let room = if view.layout.portrait { 2 } else { 5 };
+    ui.add_space(2.0);
+    for (n, line) in view.events.lines.iter().rev().take(room) {
+        let text = egui::RichText::new(format!("• {line}")).size(text_size::SMALL);
+        ui.label(if *n == last { text } else { text.weak() });
+    }
 }

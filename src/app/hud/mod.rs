@@ -12,8 +12,8 @@ mod rules_window;
 use super::AppSystems;
 use super::match_state::CurrentMatch;
 use super::playing::{
-    BoardCursor, ChoiceAnchor, ComputerStatus, DecisionChosen, HintRequested, HintShown, MoveList, MoveNow, Replay,
-    ReplayStep, Secrecy, SetupRequested, Spectating, TurnBuilder,
+    BoardCursor, ChoiceAnchor, ComputerStatus, DecisionChosen, EventLog, HintRequested, HintShown, MoveList, MoveNow,
+    Replay, ReplayStep, Secrecy, SetupRequested, Spectating, TurnBuilder,
 };
 use super::screen::Screen;
 use super::settings::{CurrentSettings, SaveStore};
@@ -25,7 +25,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 pub fn plugin(app: &mut App) {
     app.init_resource::<Panels>();
     app.add_plugins((rules_window::plugin, record_window::plugin));
-    app.add_systems(Update, update_move_list.in_set(AppSystems::Present));
+    app.add_systems(Update, (update_move_list, update_event_log).in_set(AppSystems::Present));
     app.add_systems(OnEnter(Screen::Playing), |mut p: ResMut<Panels>| *p = Panels::default());
     app.add_systems(EguiPrimaryContextPass, draw_panel.run_if(in_state(Screen::Playing)));
 }
@@ -33,6 +33,12 @@ pub fn plugin(app: &mut App) {
 fn update_move_list(current: Res<CurrentMatch>, mut list: ResMut<MoveList>) {
     if list.for_history != current.history {
         list.update(&current);
+    }
+}
+
+fn update_event_log(current: Res<CurrentMatch>, mut log: ResMut<EventLog>) {
+    if log.for_history != current.history {
+        log.update(&current);
     }
 }
 
@@ -72,6 +78,7 @@ struct PanelView<'w> {
     computer: Res<'w, ComputerStatus>,
     hint: Res<'w, HintShown>,
     moves: Res<'w, MoveList>,
+    events: Res<'w, EventLog>,
     layout: Res<'w, ScreenLayout>,
     settings: Res<'w, CurrentSettings>,
     anchor: Res<'w, ChoiceAnchor>,
