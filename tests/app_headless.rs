@@ -1247,3 +1247,51 @@ mod event_log {
         assert!(app.world().resource::<EventLog>().lines.iter().all(|(n, _)| *n == history));
     }
 }
+
+mod last_turn_marks {
+    use super::common::headless_app;
+    use bevy::prelude::*;
+    use stoneyard::app::testing::{CurrentMatch, DecisionChosen, LastTurn, Screen, Secrecy};
+    use stoneyard::games::GameKind;
+    use stoneyard::rules::cells_in_token;
+
+    /// Plays one whole turn of the side to move (decisions naming spaces first), one per frame;
+    /// returns its decisions.
+    fn play_a_turn(app: &mut App) -> Vec<String> {
+        let mover = app.world().resource::<CurrentMatch>().acting_side();
+        let mut played = Vec::new();
+        while app.world().resource::<CurrentMatch>().acting_side() == mover && played.len() < 12 {
+            let decisions = app.world().resource::<CurrentMatch>().decisions_now();
+            let d = decisions.iter().find(|d| !cells_in_token(d).is_empty()).unwrap_or(&decisions[0]).clone();
+            app.world_mut().write_message(DecisionChosen(d.clone()));
+            app.update();
+            played.push(d);
+        }
+        played
+    }
+
+    #[test]
+    fn the_marks_cover_every_space_a_multi_part_turn_touched() {
+        for slug in ["gravel", "throngs", "inchworm"] {
+            let mut app = headless_app();
+            let kind = GameKind::named(slug);
+            let game = kind.open(&kind.quick_pairs(), None).unwrap();
+            app.world_mut().insert_resource(CurrentMatch::new(game));
+            app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Playing);
+            app.update();
+            play_a_turn(&mut app);
+            let turn = play_a_turn(&mut app);
+            let current = app.world().resource::<CurrentMatch>();
+            let marks = LastTurn::of(current, app.world().resource::<Secrecy>());
+            for d in &turn {
+                for cell in cells_in_token(d) {
+                    assert!(
+                        marks.touched.iter().any(|t| t == cell),
+                        "{slug}: {cell} of {turn:?} not in {:?}",
+                        marks.touched
+                    );
+                }
+            }
+        }
+    }
+}

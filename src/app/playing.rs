@@ -5,8 +5,8 @@
 
 use super::match_state::{CurrentMatch, side_label};
 use crate::ai::Level;
-use crate::games::{EventContext, GameKind, describe_effects};
-use crate::rules::{Effect, RecordMove, Side, ToMove, cells_in_token};
+use crate::games::{EventContext, GameKind, describe_effects, removed_pieces, touched_cells};
+use crate::rules::{Cell, Effect, PieceView, RecordMove, Side, ToMove, cells_in_token};
 use crate::save::GameRecord;
 use bevy::prelude::*;
 
@@ -335,6 +335,45 @@ impl EventLog {
             self.lines.extend(describe_effects(&context, &effects).into_iter().map(|line| (i + 1, line)));
         }
         self.for_history = current.history.clone();
+    }
+}
+
+/// What the last public turn did on the board (all its decisions: Gravel's actions, Throngs'
+/// two parts, an Inchworm collect): the spaces it touched and the pieces it removed.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct LastTurn {
+    pub touched: Vec<String>,
+    /// Where removed pieces stood, and what they were (drawn as fading ghosts).
+    pub ghosts: Vec<(String, PieceView)>,
+}
+
+impl LastTurn {
+    /// The longest turn looked back over, in decisions.
+    const REACH: usize = 16;
+
+    /// The last turn of `current` whose decisions are public.
+    pub fn of(current: &CurrentMatch, secrecy: &Secrecy) -> LastTurn {
+        let public = current.history.len().min(secrecy.revealed);
+        let Some(last) = public.checked_sub(1) else { return LastTurn::default() };
+        let maker = current.makers.get(last).copied();
+        let mut first = last;
+        while first > 0 && last - first < Self::REACH && current.makers.get(first - 1).copied() == maker {
+            first -= 1;
+        }
+        let mut turn = LastTurn::default();
+        for i in first..=last {
+            let Some(before) = current.position_before(i) else { continue };
+            let mut after = before.clone_box();
+            let Ok(effects) = after.play_decision(&current.history[i]) else { continue };
+            let view = before.board_view();
+            let name = |c: Cell| view.cells.get(usize::from(c)).map(|v| v.name.clone());
+            turn.touched.extend(touched_cells(&effects).into_iter().filter_map(name));
+            turn.touched.extend(cells_in_token(&current.history[i]).into_iter().map(str::to_string));
+            turn.ghosts.extend(removed_pieces(&view, &effects).into_iter().filter_map(|(c, p)| Some((name(c)?, p))));
+        }
+        turn.touched.sort();
+        turn.touched.dedup();
+        turn
     }
 }
 

@@ -14,8 +14,8 @@ pub use super::input::{Action, ActionPressed, BINDABLE, KeyBindings};
 pub use super::match_state::CurrentMatch;
 pub use super::menus::{GamesInProgress, ImportRecord, SavesList, SetupChoice};
 pub use super::playing::{
-    BoardAnimating, BoardCursor, Choice, DecisionChosen, DragChosen, EffectHappened, EventLog, HintShown, MoveList,
-    Replay, ReplayStep, Secrecy, Spectating, TurnBuilder,
+    BoardAnimating, BoardCursor, Choice, DecisionChosen, DragChosen, EffectHappened, EventLog, HintShown, LastTurn,
+    MoveList, Replay, ReplayStep, Secrecy, Spectating, TurnBuilder,
 };
 pub use super::screen::Screen;
 pub use super::settings::{CurrentSettings, SaveStore};

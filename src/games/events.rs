@@ -31,16 +31,9 @@ impl EventContext<'_> {
         self.before.cells.get(usize::from(cell)).and_then(|c| c.piece)
     }
 
-    /// What stood on `cell` when `effects` removed it: a piece from before the decision, or one
-    /// the decision itself placed (a revealed figure that fell in the cascade).
+    /// What stood on `cell` when `effects` removed it.
     fn piece_removed(&self, cell: Cell, effects: &[Effect]) -> Option<PieceView> {
-        let placed = effects.iter().rev().find_map(|e| match e.kind {
-            EffectKind::Placed { cell: c, by, piece, .. } if c == cell => {
-                Some(figure_of(piece).map_or(PieceView::stone(Some(by)), |f| PieceView::figure(by, f, None)))
-            }
-            _ => None,
-        });
-        placed.or_else(|| self.piece_before(cell))
+        piece_removed(self.before, cell, effects)
     }
 
     fn piece_after(&self, cell: Cell) -> Option<PieceView> {
@@ -291,6 +284,67 @@ fn sentence(context: &EventContext, effects: &[Effect], effect: &Effect) -> Opti
     Some(line)
 }
 
+/// Every space a decision's effects touched: where pieces arrived, left, travelled, were spread or
+/// gathered, were removed or captured, swapped, burned or reopened (the last turn's trace).
+pub fn touched_cells(effects: &[Effect]) -> Vec<Cell> {
+    let mut cells = Vec::new();
+    for effect in effects {
+        match &effect.kind {
+            EffectKind::Placed { cell, .. }
+            | EffectKind::Stacked { cell, .. }
+            | EffectKind::Removed { cell, .. }
+            | EffectKind::Burned { cell }
+            | EffectKind::Unburned { cell } => cells.push(*cell),
+            EffectKind::Moved { from, to, .. } => cells.extend([*from, *to]),
+            EffectKind::Swapped { a, b, .. } => cells.extend([*a, *b]),
+            EffectKind::Hopped { path, .. } | EffectKind::Distributed { path, .. } => cells.extend(path),
+            EffectKind::Collected { from, to, .. } => cells.extend(from.iter().chain([to])),
+            EffectKind::Captured { cells: taken, .. } => cells.extend(taken),
+            EffectKind::Scored { .. }
+            | EffectKind::Rescued { .. }
+            | EffectKind::PieSwap { .. }
+            | EffectKind::Passed { .. }
+            | EffectKind::GameOver { .. } => {}
+        }
+    }
+    cells.sort_unstable();
+    cells.dedup();
+    cells
+}
+
+/// What stood on `cell` when `effects` removed it: a piece from `before` the decision, or one the
+/// decision itself placed (a revealed figure that fell in the cascade).
+fn piece_removed(before: &BoardView, cell: Cell, effects: &[Effect]) -> Option<PieceView> {
+    let placed = effects.iter().rev().find_map(|e| match e.kind {
+        EffectKind::Placed { cell: c, by, piece, .. } if c == cell => {
+            Some(figure_of(piece).map_or(PieceView::stone(Some(by)), |f| PieceView::figure(by, f, None)))
+        }
+        _ => None,
+    });
+    placed.or_else(|| before.cells.get(usize::from(cell)).and_then(|c| c.piece))
+}
+
+/// The pieces a decision took off the board and where they stood (`before` is the board before
+/// it): the last turn's ghosts.
+pub fn removed_pieces(before: &BoardView, effects: &[Effect]) -> Vec<(Cell, PieceView)> {
+    removed_cells(effects).into_iter().filter_map(|c| piece_removed(before, c, effects).map(|p| (c, p))).collect()
+}
+
+/// The spaces pieces were taken from by a capture or a removal (where a ghost of them shows).
+pub fn removed_cells(effects: &[Effect]) -> Vec<Cell> {
+    let mut cells: Vec<Cell> = effects
+        .iter()
+        .flat_map(|e| match &e.kind {
+            EffectKind::Removed { cell, .. } => vec![*cell],
+            EffectKind::Captured { cells, .. } => cells.clone(),
+            _ => Vec::new(),
+        })
+        .collect();
+    cells.sort_unstable();
+    cells.dedup();
+    cells
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -372,6 +426,21 @@ mod tests {
             }
         }
         assert!(named > 20, "the examples hold many events ({named})");
+    }
+
+    #[test]
+    fn a_capture_touches_the_placed_space_and_every_captured_one() {
+        let mut game = open("red-stone", &[("size", "5")], Some("..X../.XOX./.XO../..X../....O b"));
+        let view = game.board_view();
+        let effects = game.play_token("D3*").unwrap();
+        let names = |cells: Vec<Cell>| -> Vec<String> {
+            cells.into_iter().map(|c| view.cells[usize::from(c)].name.clone()).collect()
+        };
+        let touched = names(touched_cells(&effects));
+        let removed = names(removed_cells(&effects));
+        assert_eq!(removed.len(), 2, "{removed:?}");
+        assert!(touched.contains(&"D3".to_string()), "{touched:?}");
+        assert!(removed.iter().all(|r| touched.contains(r)), "{touched:?} {removed:?}");
     }
 
     #[test]

@@ -11,11 +11,11 @@ use super::project::BoardState;
 use super::textures::{BoardArt, STONE_PICTURE_SCALE};
 use crate::app::AppSystems;
 use crate::app::match_state::CurrentMatch;
-use crate::app::playing::{BoardCursor, HintShown, Replay, Secrecy, TurnBuilder, person_acts};
+use crate::app::playing::{BoardCursor, HintShown, LastTurn, Replay, Secrecy, TurnBuilder, person_acts};
 use crate::app::settings::CurrentSettings;
 use crate::app::theme::{BoardPalette, board_palette, rgb};
 use crate::games::GameKind;
-use crate::rules::{CellView, Tone, cells_in_token};
+use crate::rules::{CellView, Layout, Tone, cells_in_token};
 use bevy::prelude::*;
 use std::collections::HashMap;
 
@@ -94,6 +94,7 @@ fn show_marks(
         art: &art,
     };
     let decisions = current.decisions_now();
+    last_turn(&mut commands, &canvas, &LastTurn::of(&current, &secrecy));
     last_placed(&mut commands, &canvas, &current, &secrecy);
     // A started Throngs part always shows where its stone can go, hints on or off.
     let part_under_way = view.cells.iter().any(|c| c.marks.travelling.is_some());
@@ -124,6 +125,52 @@ fn show_marks(
     for name in destinations {
         let Some(at) = canvas.at(&name) else { continue };
         canvas.dot(&mut commands, at.extend(4.0), state.scale * 0.28, rgb(canvas.pal.cursor).with_alpha(0.85));
+    }
+}
+
+/// The last turn's trace: every space it touched faintly tinted (under the pieces), and a ghost
+/// of each piece it removed where that space is empty now.
+fn last_turn(commands: &mut Commands, canvas: &Canvas, turn: &LastTurn) {
+    let s = canvas.state.scale;
+    let squares = matches!(canvas.state.view.as_ref().map(|v| &v.layout), Some(Layout::Squares { .. }));
+    for name in &turn.touched {
+        let Some(at) = canvas.at(name) else { continue };
+        let tint = rgb(canvas.pal.cursor).with_alpha(0.22);
+        if squares {
+            let square = Sprite { color: tint, custom_size: Some(Vec2::splat(s * 0.96)), ..default() };
+            canvas.spawn(commands, at.extend(1.5), square);
+        } else {
+            canvas.dot(commands, at.extend(1.5), s * 0.9, tint);
+        }
+    }
+    for (name, piece) in &turn.ghosts {
+        let Some(cell) = canvas.by_name.get(name.as_str()) else { continue };
+        if cell.piece.is_some() {
+            continue;
+        }
+        let colour = match piece.owner.map(|side| canvas.kind.tone(side)) {
+            Some(Tone::Dark) => canvas.pal.dark,
+            Some(Tone::Light) => canvas.pal.light,
+            None => canvas.pal.neutral,
+        };
+        let at = canvas.state.to_world(cell.x, cell.y);
+        canvas.dot(commands, at.extend(1.6), s * STONE * 0.8, rgb(colour).with_alpha(0.35));
+        // A small cross says the piece was taken, not just moved.
+        let bar = Sprite {
+            color: rgb(canvas.pal.capture).with_alpha(0.7),
+            custom_size: Some(Vec2::new(s * 0.34, s * 0.06)),
+            ..default()
+        };
+        for turn in [1.0_f32, -1.0] {
+            let tilt = Quat::from_rotation_z(turn * std::f32::consts::FRAC_PI_4);
+            commands.spawn((
+                Mark,
+                bar.clone(),
+                Transform::from_translation(at.extend(1.7)).with_rotation(tilt),
+                Pickable::IGNORE,
+                ChildOf(canvas.root),
+            ));
+        }
     }
 }
 

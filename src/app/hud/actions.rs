@@ -5,10 +5,7 @@
 use super::{PanelActions, PanelView};
 use crate::app::labels::decision_label;
 use crate::app::match_state::{CurrentMatch, side_label};
-use crate::app::playing::{
-    Choice, DecisionChosen, HintRequested, PACES, Replay, ReplayStep, SetupRequested, Spectating, spaceless,
-    undo_allowed,
-};
+use crate::app::playing::{Choice, DecisionChosen, HintRequested, PACES, Spectating, spaceless, undo_allowed};
 use crate::app::screen::Screen;
 use crate::app::theme::text_size;
 use crate::app::ui::{MenuClicked, button, button_if, card};
@@ -168,27 +165,16 @@ fn spaceless_choices(
     ui.separator();
 }
 
-/// What to do after the end: play again, replay, change the options.
+/// After the end, in the panel: the result and, when the card over the board was put aside, its
+/// buttons and a way back to it.
 fn game_over(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, act: &mut PanelActions) {
-    ui.horizontal_wrapped(|ui| {
-        if button(ui, "Play again").clicked() {
-            let mut again = CurrentMatch::new(current.start.clone_box());
-            again.players = current.players;
-            again.seed = current.seed.wrapping_add(1);
-            **current = again;
-        }
-        if button(ui, "Replay").clicked() {
-            *act.replay = Replay::of_current(current);
-            act.replay_steps.write(ReplayStep::First);
-        }
-        if button(ui, "Change options").clicked() {
-            act.setup.write(SetupRequested {
-                kind: current.game.kind(),
-                options: current.game.option_pairs(),
-                players: current.players,
-            });
-        }
-    });
+    if !act.panels.game_over_aside {
+        return;
+    }
+    super::game_over::buttons(ui, current, act);
+    if button(ui, "Show the result").clicked() {
+        act.panels.game_over_aside = false;
+    }
     ui.separator();
 }
 

@@ -106,7 +106,8 @@ fn player_card(
 pub(super) fn status(ui: &mut egui::Ui, current: &CurrentMatch, view: &PanelView) {
     let game = current.game.as_ref();
     let text = if current.is_over() {
-        format!("Game over — {}", current.outcome_text())
+        // The card over the board says who won and why; the status only says where things stand.
+        format!("Game over · {}", super::game_over::result_text(current))
     } else {
         match current.acting_side() {
             Some(side) if current.player_of(side).is_some() => {

@@ -5,6 +5,7 @@
 
 mod actions;
 mod cards;
+mod game_over;
 mod moves;
 mod record_window;
 mod rules_window;
@@ -58,6 +59,8 @@ struct Panels {
     rules_open: bool,
     /// The record window.
     record_open: bool,
+    /// The game-over card was put aside to look at the board.
+    game_over_aside: bool,
     /// "Resign?" was pressed once; the second press resigns.
     confirm_resign: bool,
     /// The name being typed for a save (the save row is open).
@@ -112,6 +115,7 @@ fn draw_panel(
     }
     let ctx = contexts.ctx_mut()?;
     actions::choice_popup(ctx, &current, &view, &mut act.clicks);
+    game_over::card_over_board(ctx, &mut current, &view, &mut act);
     let mut root = root_ui_in(ctx, "hud", view.layout.panel_rect());
     let frame = egui::Frame::new().fill(root.visuals().panel_fill).inner_margin(egui::Margin::symmetric(12, 8));
     frame.show(&mut root, |ui| {

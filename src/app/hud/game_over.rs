@@ -1,0 +1,111 @@
+//! The game-over card over the board: the result, the reason in words, the final figures, and
+//! Play again, Replay, Change options and Title screen; it can be put aside to look at the board.
+
+use super::{PanelActions, PanelView};
+use crate::app::match_state::{CurrentMatch, side_label};
+use crate::app::playing::{Replay, ReplayStep, SetupRequested};
+use crate::app::screen::Screen;
+use crate::app::theme::text_size;
+use crate::app::ui::{button, card};
+use crate::rules::Side;
+use bevy::prelude::*;
+use bevy_egui::egui;
+
+/// The result as a heading: "Black wins", "Draw", "White resigns: Black wins".
+pub(super) fn result_text(current: &CurrentMatch) -> String {
+    let outcome = current.outcome_text();
+    let mut chars = outcome.chars();
+    chars.next().map_or_else(String::new, |first| first.to_uppercase().chain(chars).collect())
+}
+
+/// Why the game ended, in words ("Black has no stones left").
+pub(super) fn reason_text(current: &CurrentMatch) -> Option<String> {
+    match current.resigned {
+        Some(side) => Some(format!("{} gave the game up", side_label(current.game.as_ref(), side))),
+        None => current.game.end_reason(),
+    }
+}
+
+/// Each side's final figures in one line ("Black · Stones 12 · Captured 3").
+fn figures(current: &CurrentMatch) -> Vec<String> {
+    let view = current.game.board_view();
+    Side::BOTH
+        .into_iter()
+        .filter_map(|side| {
+            let own: Vec<String> = view
+                .counters
+                .iter()
+                .filter(|c| c.side == Some(side))
+                .map(|c| format!("{} {}", c.label, c.value))
+                .collect();
+            (!own.is_empty()).then(|| format!("{} · {}", side_label(current.game.as_ref(), side), own.join(" · ")))
+        })
+        .collect()
+}
+
+/// The card, centred on the board, while the game is over and the player has not put it aside.
+pub(super) fn card_over_board(
+    ctx: &egui::Context,
+    current: &mut ResMut<CurrentMatch>,
+    view: &PanelView,
+    act: &mut PanelActions,
+) {
+    if !current.is_over() || act.replay.active || act.panels.game_over_aside {
+        return;
+    }
+    let board = view.layout.board;
+    let width = (board.width() - 32.0).clamp(240.0, 420.0);
+    egui::Area::new(egui::Id::new("game over"))
+        .order(egui::Order::Foreground)
+        .pivot(egui::Align2::CENTER_CENTER)
+        .fixed_pos(egui::pos2(board.center().x, board.center().y))
+        .show(ctx, |ui| {
+            card(ui, true).show(ui, |ui| {
+                ui.set_width(width);
+                ui.vertical_centered(|ui| {
+                    ui.label(egui::RichText::new("Game over").size(text_size::SMALL).weak());
+                    ui.label(egui::RichText::new(result_text(current)).size(text_size::HEADING).strong());
+                    if let Some(reason) = reason_text(current) {
+                        ui.label(egui::RichText::new(reason).size(text_size::BODY));
+                    }
+                    ui.add_space(6.0);
+                    for line in figures(current) {
+                        ui.label(egui::RichText::new(line).size(text_size::SMALL));
+                    }
+                    ui.add_space(8.0);
+                    buttons(ui, current, act);
+                    ui.add_space(4.0);
+                    if ui.small_button("Look at the board").clicked() {
+                        act.panels.game_over_aside = true;
+                    }
+                });
+            });
+        });
+}
+
+/// What to do after the end: play again, replay, change the options, leave.
+pub(super) fn buttons(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, act: &mut PanelActions) {
+    ui.horizontal_wrapped(|ui| {
+        if button(ui, "Play again").clicked() {
+            let mut again = CurrentMatch::new(current.start.clone_box());
+            again.players = current.players;
+            again.seed = current.seed.wrapping_add(1);
+            **current = again;
+            act.panels.game_over_aside = false;
+        }
+        if button(ui, "Replay").clicked() {
+            *act.replay = Replay::of_current(current);
+            act.replay_steps.write(ReplayStep::First);
+        }
+        if button(ui, "Change options").clicked() {
+            act.setup.write(SetupRequested {
+                kind: current.game.kind(),
+                options: current.game.option_pairs(),
+                players: current.players,
+            });
+        }
+        if button(ui, "Title screen").clicked() {
+            act.next.set(Screen::Title);
+        }
+    });
+}
