@@ -450,17 +450,20 @@ mod every_game_by_actions {
         press(&mut app, &keys);
         assert_eq!(screen(&app), Screen::Playing, "{kind}");
         let mut rng = seeded(GameKind::all().position(|k| k == kind).unwrap() as u64);
-        for n in 0..decisions {
+        for _ in 0..decisions {
             let m = app.world().resource::<CurrentMatch>();
             if m.game.status().is_over() {
                 break;
             }
+            let before = m.history.len();
             let legal = m.decisions_now();
             let d = legal[pick_index(&mut rng, legal.len())].clone();
             play_by_keys(&mut app, &d);
             let m = app.world().resource::<CurrentMatch>();
-            assert_eq!(m.history.len(), n + 1, "{kind}: decision {d} was not played ({:?})", m.message);
-            assert_eq!(m.history.last(), Some(&d), "{kind}");
+            assert!(m.history.len() > before, "{kind}: decision {d} was not played ({:?})", m.message);
+            assert_eq!(m.history[before], d, "{kind}");
+            // Only a decision that was the single one left may follow by itself (Gravel's "end").
+            assert!(m.history.len() <= before + 2, "{kind}: {:?}", &m.history[before..]);
             assert_projection_matches(&mut app);
         }
         let m = app.world().resource::<CurrentMatch>();
@@ -1293,5 +1296,41 @@ mod last_turn_marks {
                 }
             }
         }
+    }
+}
+
+mod forced_decisions {
+    use super::common::{headless_app, press};
+    use bevy::prelude::*;
+    use stoneyard::app::testing::Action::Undo;
+    use stoneyard::app::testing::{CurrentMatch, DecisionChosen, Screen};
+    use stoneyard::games::GameKind;
+    use stoneyard::rules::cells_in_token;
+
+    #[test]
+    fn a_gravel_turn_ends_by_itself_when_no_action_is_left_and_undo_takes_both_back() {
+        let mut app = headless_app();
+        let kind = GameKind::named("gravel");
+        app.world_mut().insert_resource(CurrentMatch::new(kind.open(&kind.quick_pairs(), None).unwrap()));
+        app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Playing);
+        app.update();
+        let first = app.world().resource::<CurrentMatch>().acting_side();
+        let mut sent = 0;
+        while app.world().resource::<CurrentMatch>().acting_side() == first {
+            let decisions = app.world().resource::<CurrentMatch>().decisions_now();
+            let action = decisions.iter().find(|d| !cells_in_token(d).is_empty()).expect("an action is left").clone();
+            app.world_mut().write_message(DecisionChosen(action));
+            app.update();
+            app.update();
+            sent += 1;
+            assert!(sent < 20, "the turn ends");
+        }
+        let current = app.world().resource::<CurrentMatch>();
+        assert_eq!(current.history.last().map(String::as_str), Some("end"), "{:?}", current.history);
+        assert_eq!(current.history.len(), sent + 1, "only the end was played for the player");
+        press(&mut app, &[Undo]);
+        let current = app.world().resource::<CurrentMatch>();
+        assert_eq!(current.history.len(), sent - 1, "undo takes back the end and the action that forced it");
+        assert_eq!(current.acting_side(), first);
     }
 }

@@ -3,7 +3,7 @@
 
 use crate::ai::Level;
 use crate::games::{DynGame, status_json};
-use crate::rules::{Effect, EffectKind, Outcome, Side, Status, ToMove};
+use crate::rules::{Effect, EffectKind, Outcome, Side, Status, ToMove, cells_in_token};
 use crate::save::{GameRecord, Player, RecordedMove};
 use bevy::prelude::*;
 
@@ -187,15 +187,35 @@ impl CurrentMatch {
         self.message = None;
     }
 
+    /// The one decision left to a person in the middle of their turn when it names no space (Gravel's
+    /// "end" after the last allowed action): the board plays it for them.
+    pub fn forced_continuation(&self) -> Option<String> {
+        let side = self.acting_side()?;
+        if self.is_over() || self.player_of(side).is_some() || self.makers.last() != Some(&side) {
+            return None;
+        }
+        match self.game.to_move()? {
+            ToMove::Both => None,
+            ToMove::One(_) => match self.decisions_now().as_slice() {
+                [only] if cells_in_token(only).is_empty() => Some(only.clone()),
+                _ => None,
+            },
+        }
+    }
+
     /// Takes back decisions until a person is to act again: against the computer, its reply goes
-    /// with the person's move. A resignation is taken back first, on its own.
+    /// with the person's move, and a decision the board played by itself goes with the one that
+    /// forced it. A resignation is taken back first, on its own.
     pub fn undo_to_person(&mut self) {
         if self.resigned.is_some() {
             self.undo();
             return;
         }
         self.undo();
-        while self.can_undo() && self.computer_to_act().is_some() && self.players.iter().any(Option::is_none) {
+        while self.can_undo()
+            && ((self.computer_to_act().is_some() && self.players.iter().any(Option::is_none))
+                || self.forced_continuation().is_some())
+        {
             self.undo();
         }
     }

@@ -4,7 +4,7 @@
 
 use super::AppSystems;
 use super::match_state::CurrentMatch;
-use super::playing::{DecisionChosen, DecisionRefused, EffectHappened};
+use super::playing::{DecisionChosen, DecisionRefused, EffectHappened, Replay};
 use crate::games::DynGame;
 use crate::rules::{Effects, Side};
 use bevy::prelude::*;
@@ -18,6 +18,7 @@ pub fn plugin(app: &mut App) {
     app.add_systems(
         Update,
         (
+            play_forced_decision.in_set(AppSystems::Choose),
             take_intent.in_set(AppSystems::Intent),
             place.in_set(AppSystems::Place),
             capture_sweep.in_set(AppSystems::CaptureSweep),
@@ -25,6 +26,26 @@ pub fn plugin(app: &mut App) {
             end_check.in_set(AppSystems::EndCheck),
         ),
     );
+}
+
+/// After a person's decision leaves them a single decision that names no space (Gravel's "end"
+/// once no action is allowed), the board plays it: no second press for what cannot be otherwise.
+/// Only when the history grew, so a step back with undo or in a replay is left alone.
+fn play_forced_decision(
+    current: Option<Res<CurrentMatch>>,
+    replay: Res<Replay>,
+    mut seen: Local<usize>,
+    mut chosen: MessageWriter<DecisionChosen>,
+) {
+    let Some(current) = current else { return };
+    let grew = current.history.len() > *seen;
+    *seen = current.history.len();
+    if !grew || replay.active {
+        return;
+    }
+    if let Some(decision) = current.forced_continuation() {
+        chosen.write(DecisionChosen(decision));
+    }
 }
 
 /// Takes the first decision chosen this frame if it is legal for the acting side.
