@@ -190,7 +190,11 @@ mod against_the_computer {
         let m = app.world().resource::<CurrentMatch>();
         assert!(app.world().resource::<TurnBuilder>().choices.is_empty());
         assert_eq!(m.history.len(), 1, "the person decided for the computer: {:?}", m.history);
-        assert_eq!(m.message.as_deref(), Some("The computer is to move."));
+        assert_eq!(
+            m.message.as_deref(),
+            Some("The computer is thinking: your move comes after its reply."),
+            "the press is answered"
+        );
     }
 }
 

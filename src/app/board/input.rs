@@ -111,7 +111,7 @@ fn board_input(
     if computer_to_move {
         if !chosen_cells.is_empty() || !dragged.is_empty() {
             // The cursor still moves, but the board waits for the computer's decision.
-            current.message = Some("The computer is to move.".to_string());
+            current.message = Some("The computer is thinking: your move comes after its reply.".to_string());
         }
         return;
     }
@@ -255,7 +255,9 @@ fn apply_cell(
             out.decide.write(DecisionChosen(d));
         }
         None if out.builder.start.is_none() && out.builder.choices.is_empty() => {
-            current.message = Some(format!("No move starts at {cell}."));
+            // Say what can be done instead of only what cannot.
+            let to_do = current.game.to_do().map_or_else(String::new, |t| format!(" {t}."));
+            current.message = Some(format!("Nothing to do at {cell}.{to_do}"));
         }
         None => {}
     }

@@ -210,8 +210,9 @@ fn legal_starts(commands: &mut Commands, canvas: &Canvas, decisions: &[String], 
         }
         let Some(cell) = canvas.by_name.get(name) else { continue };
         let at = canvas.state.to_world(cell.x, cell.y);
-        // On an occupied space the dot sits at the upper left, clear of the piece's own marks.
-        let offset = if cell.piece.is_some() { Vec2::new(-s * 0.3, s * 0.3) } else { Vec2::ZERO };
+        // On an occupied space the dot sits at the upper right, clear of the piece's own marks
+        // (the danger flag at the upper left, a stack's height at the lower right).
+        let offset = if cell.piece.is_some() { Vec2::new(s * 0.3, s * 0.3) } else { Vec2::ZERO };
         let colour =
             if captures { rgb(canvas.pal.capture).with_alpha(0.9) } else { rgb(canvas.pal.legal).with_alpha(0.55) };
         canvas.dot(commands, (at + offset).extend(4.0), s * if captures { 0.26 } else { 0.2 }, colour);
