@@ -1,7 +1,7 @@
 //! `stoneyard referee`: apply record tokens to a position and print one JSON object.
 
 use super::{RefereeArgs, fail};
-use crate::games::{self, DynGame, status_json};
+use crate::games::{self, DynGame, GameKind, status_json};
 use crate::rules::{LegalTokens, Side, ToMove};
 use serde_json::{Map, Value, json};
 use std::process::ExitCode;
@@ -26,40 +26,53 @@ pub fn run(args: RefereeArgs) -> ExitCode {
         },
         (None, None) => String::new(),
     };
-    // A saved game record (JSON, or the plain text export) instead of a move list: its own start
-    // position and options, its decisions grouped into record tokens.
-    let record = match args.moves_file.as_ref().filter(|_| args.moves.is_none()) {
-        Some(f) if looks_like_record(&moves) => match record_moves(&moves, args.game.game) {
-            Ok(r) => Some(r),
-            Err(e) => return fail(format!("{}: {e}", f.display())),
-        },
-        _ => None,
-    };
-    let (game, moves) = match record {
-        Some((start, tokens)) => (start, tokens),
-        None => match games::open(args.game.game, &args.game.options, position.as_deref()) {
-            Ok(g) => (g, moves),
-            Err(e) => return fail(e),
-        },
-    };
-    let (out, code) = referee(game, &moves, args.legal);
+    // A game record in any form instead of a move list: its own options and start position
+    // (checked against those given here), its moves as record tokens.
+    if looks_like_record(&moves) {
+        let source = args.moves_file.as_ref().map_or("--moves".to_string(), |f| f.display().to_string());
+        return match record_moves(&moves, args.game.game, &args.game.options, position.as_deref()) {
+            Ok((start, tokens)) => print_referee(start, &tokens, args.legal),
+            Err(e) => fail(format!("{source}: {e}")),
+        };
+    }
+    match games::open(args.game.game, &args.game.options, position.as_deref()) {
+        Ok(game) => print_referee(game, &moves, args.legal),
+        Err(e) => fail(e),
+    }
+}
+
+fn print_referee(game: Box<dyn DynGame>, moves: &str, legal: bool) -> ExitCode {
+    let (out, code) = referee(game, moves, legal);
     println!("{out}");
     code
 }
 
-/// A record file starts with `{` (JSON) or a `game:` header line.
+/// Whether a move text is a game record rather than a move list: JSON (`{`), a header (`[…]`,
+/// `game:`) or a move number first (`1.`, `1.1`, `1B`). No game's move token starts with a digit.
 fn looks_like_record(text: &str) -> bool {
     let t = text.trim_start();
-    t.starts_with('{') || t.starts_with("game:")
+    t.starts_with(['{', '[']) || t.starts_with("game:") || t.starts_with(|c: char| c.is_ascii_digit())
 }
 
-/// The start position of a record and its moves as record tokens (`;`-separated).
-fn record_moves(text: &str, expected: crate::games::GameKind) -> Result<(Box<dyn DynGame>, String), String> {
-    let record = crate::save::GameRecord::from_file_text(text).map_err(|e| e.to_string())?;
-    if record.game != expected {
-        return Err(format!("this is a record of {}, not {}", record.game.slug(), expected.slug()));
-    }
+/// The start position of a record (in any form, see [`crate::save::read_record`]) and its moves as
+/// record tokens (`;`-separated). A start position given beside it must be the record's.
+fn record_moves(
+    text: &str,
+    game: GameKind,
+    options: &[(String, String)],
+    position: Option<&str>,
+) -> Result<(Box<dyn DynGame>, String), String> {
+    let record = crate::save::read_record(text, Some(game), options).map_err(|e| e.to_string())?;
     let start = record.replay(Some(0)).map_err(|e| e.to_string())?;
+    if let Some(given) = position {
+        let given = games::open(game, &record.options, Some(given)).map_err(|e| format!("--position: {e}"))?;
+        if given.position_text() != start.position_text() {
+            return Err(format!(
+                "the record starts from '{}', not from the --position given; leave --position out",
+                start.position_text()
+            ));
+        }
+    }
     let decisions: Vec<String> = record.moves.iter().map(|m| m.decision.clone()).collect();
     let grouped = start.record_tokens(&decisions).map_err(|e| e.to_string())?;
     if grouped.pending > 0 {
@@ -147,11 +160,12 @@ mod tests {
             .collect();
         let json = record.to_json();
         assert!(looks_like_record(&json) && looks_like_record(&record.to_text()));
-        let (start, moves) = record_moves(&json, crate::games::GameKind::named("red-stone")).unwrap();
+        let red_stone = GameKind::named("red-stone");
+        let (start, moves) = record_moves(&json, red_stone, &[], None).unwrap();
         assert_eq!(moves, "C3;A1;B1");
         let (out, _) = referee(start, &moves, false);
         assert_eq!(out["position"], json!(game.position_text()));
-        let e = record_moves(&json, crate::games::GameKind::named("gravel")).err().expect("wrong game refused");
+        let e = record_moves(&json, GameKind::named("gravel"), &[], None).err().expect("wrong game refused");
         assert!(e.contains("red-stone"), "{e}");
         assert!(!looks_like_record("C3;A1"));
     }

@@ -1,11 +1,13 @@
 //! What Stoneyard keeps between runs: settings, the autosave and named game records. No Bevy.
 
+mod reading;
 mod record;
 mod saves;
 mod settings;
 mod spec_text;
 mod store;
 
+pub use reading::{MAX_RECORD_BYTES, read_record, read_record_file};
 pub use record::{GameRecord, Player, RECORD_FORMAT, RecordError as RecordLoadError, RecordedMove};
 pub use saves::{
     MAX_NAME, SAVES_FOLDER, SaveEntry, SaveError, delete_named, list_saves, load_named, save_key, save_named,
