@@ -642,6 +642,15 @@ fn all_referee_cases_pass() {
 // Other rules: pie, legacy pass rule, adjudication, phases, position text errors
 
 #[test]
+fn a_pie_offer_of_seven_is_counted_exactly_beyond_u64() {
+    // C(93, 7) × C(86, 8): the offer's one Black stone set and its White set (issue 25, which
+    // saw the count stop at u64::MAX).
+    let options = ThrongsOptions::from_pairs([("opening", "pie-7")]).unwrap();
+    let p = Position::new(&options);
+    assert_eq!(p.legal_record_tokens(), LegalTokens::CountOnly(502_673_804_972_274_438_360));
+}
+
+#[test]
 fn s3_2_pie_opening_offer_then_choice() {
     let options = ThrongsOptions::from_pairs([("opening", "pie")]).unwrap();
     let p = Position::new(&options);

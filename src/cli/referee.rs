@@ -116,7 +116,17 @@ pub fn referee(mut game: Box<dyn DynGame>, moves: &str, legal: bool) -> (Value, 
                 }
             }
             LegalTokens::CountOnly(n) => {
-                out.insert("legal_count".into(), json!(n));
+                // Exact: a number while JSON readers keep it whole, else its digits as a string.
+                let count = u64::try_from(n).map_or_else(|_| json!(n.to_string()), |n| json!(n));
+                out.insert("legal_count".into(), count);
+            }
+            LegalTokens::Uncounted { counted_before_giving_up } => {
+                out.insert("legal_count".into(), Value::Null);
+                let note = format!(
+                    "too many distributions to count in bounded memory; {counted_before_giving_up} tokens counted \
+                     before giving up"
+                );
+                out.insert("legal_note".into(), json!(note));
             }
             LegalTokens::PerSide(a, b) => {
                 let (na, nb) = (game.side_name(Side::First), game.side_name(Side::Second));
