@@ -3,6 +3,7 @@
 use super::{RefereeArgs, fail};
 use crate::games::{self, DynGame, GameKind, status_json};
 use crate::rules::{LegalTokens, Side, ToMove};
+use crate::save::{MAX_RECORD_BYTES, read_text_file};
 use serde_json::{Map, Value, json};
 use std::process::ExitCode;
 
@@ -12,17 +13,17 @@ const MAX_LISTED: u64 = 100_000;
 pub fn run(args: RefereeArgs) -> ExitCode {
     let position = match (&args.position, &args.position_file) {
         (Some(p), _) => Some(p.clone()),
-        (None, Some(f)) => match std::fs::read_to_string(f) {
+        (None, Some(f)) => match read_text_file(f, MAX_RECORD_BYTES) {
             Ok(text) => Some(text.trim().to_string()),
-            Err(e) => return fail(format!("cannot read {}: {e}", f.display())),
+            Err(e) => return fail(format!("cannot read {e}")),
         },
         (None, None) => None,
     };
     let moves = match (&args.moves, &args.moves_file) {
         (Some(m), _) => m.clone(),
-        (None, Some(f)) => match std::fs::read_to_string(f) {
+        (None, Some(f)) => match read_text_file(f, MAX_RECORD_BYTES) {
             Ok(text) => text,
-            Err(e) => return fail(format!("cannot read {}: {e}", f.display())),
+            Err(e) => return fail(format!("cannot read {e}")),
         },
         (None, None) => String::new(),
     };
@@ -50,8 +51,15 @@ fn print_referee(game: Box<dyn DynGame>, moves: &str, legal: bool) -> ExitCode {
 /// Whether a move text is a game record rather than a move list: JSON (`{`), a header (`[…]`,
 /// `game:`) or a move number first (`1.`, `1.1`, `1B`). No game's move token starts with a digit.
 fn looks_like_record(text: &str) -> bool {
-    let t = text.trim_start();
-    t.starts_with(['{', '[']) || t.starts_with("game:") || t.starts_with(|c: char| c.is_ascii_digit())
+    if crate::save::looks_like_json(text) {
+        return true;
+    }
+    // Leading `{comments}` say nothing about the form.
+    let mut t = text.trim_start();
+    while let Some(rest) = t.strip_prefix('{').and_then(|r| r.split_once('}')).map(|(_, rest)| rest.trim_start()) {
+        t = rest;
+    }
+    t.starts_with('[') || t.starts_with("game:") || t.starts_with(|c: char| c.is_ascii_digit())
 }
 
 /// The start position of a record (in any form, see [`crate::save::read_record`]) and its moves as
@@ -178,6 +186,7 @@ mod tests {
         let e = record_moves(&json, GameKind::named("gravel"), &[], None).err().expect("wrong game refused");
         assert!(e.contains("red-stone"), "{e}");
         assert!(!looks_like_record("C3;A1"));
+        assert!(looks_like_record("{from the spec} 1. Da1 Db1 *") && !looks_like_record("{a comment}\nDa1;Db1"));
     }
 
     #[test]

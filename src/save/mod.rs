@@ -7,11 +7,11 @@ mod settings;
 mod spec_text;
 mod store;
 
-pub use reading::{MAX_RECORD_BYTES, read_record, read_record_file};
+pub use reading::{MAX_RECORD_BYTES, looks_like_json, read_record, read_record_file, read_text_file};
 pub use record::{GameRecord, Player, RECORD_FORMAT, RecordError as RecordLoadError, RecordedMove};
 pub use saves::{
     MAX_NAME, SAVES_FOLDER, SaveEntry, SaveError, delete_named, list_saves, load_named, save_key, save_named,
 };
 pub use settings::{AnimationSpeed, KeyBinding, Settings, Theme};
 pub use spec_text::{spec_text_game, token_decisions};
-pub use store::{Store, StoreError};
+pub use store::{MAX_FILE_BYTES, Store, StoreError};

@@ -33,7 +33,7 @@ pub fn read_record(
         return Err(RecordError::WrongGame { found, expected });
     }
     let base_for = |kind: GameKind| if game == Some(kind) { options } else { &[] };
-    let record = if trimmed.starts_with('{') {
+    let record = if looks_like_json(trimmed) {
         GameRecord::from_json(text)?
     } else if let Some(kind) = headed {
         GameRecord::from_spec_text_of(kind, text, base_for(kind))?
@@ -58,20 +58,36 @@ pub fn read_record(
     Ok(record)
 }
 
+/// Whether a text is JSON rather than a record opening with a `{comment}`: a JSON object's `{`
+/// is followed by a quoted key (or closes at once).
+pub fn looks_like_json(text: &str) -> bool {
+    text.trim_start()
+        .strip_prefix('{')
+        .is_some_and(|rest| rest.trim_start().is_empty() || rest.trim_start().starts_with(['"', '}']))
+}
+
 /// Reads a record file (see [`read_record`]); the error names the file.
 pub fn read_record_file(
     path: &Path,
     game: Option<GameKind>,
     options: &[(String, String)],
 ) -> Result<GameRecord, String> {
+    let text = read_text_file(path, MAX_RECORD_BYTES)?;
+    read_record(&text, game, options).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// The text of a file a player named, refused with a clear reason (naming the file) when it is
+/// longer than `limit` bytes (read no further: `/dev/zero` is refused too) or not UTF-8.
+pub fn read_text_file(path: &Path, limit: u64) -> Result<String, String> {
+    use std::io::Read;
     let at = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
-    let size = std::fs::metadata(path).map_err(|e| at(&e))?.len();
-    if size > MAX_RECORD_BYTES {
-        return Err(at(&format!("{size} bytes is too big for a game record (at most {MAX_RECORD_BYTES})")));
+    let file = std::fs::File::open(path).map_err(|e| at(&e))?;
+    let mut bytes = Vec::new();
+    file.take(limit + 1).read_to_end(&mut bytes).map_err(|e| at(&e))?;
+    if bytes.len() as u64 > limit {
+        return Err(at(&format!("more than {limit} bytes is too big for this input")));
     }
-    let bytes = std::fs::read(path).map_err(|e| at(&e))?;
-    let text = String::from_utf8(bytes).map_err(|_| at(&"this is not a text file (it is not UTF-8)"))?;
-    read_record(&text, game, options).map_err(|e| at(&e))
+    String::from_utf8(bytes).map_err(|_| at(&"this is not a text file (it is not UTF-8)"))
 }
 
 /// Every option the player named must be the record's: a record says how its game was played.
@@ -127,6 +143,14 @@ mod tests {
     }
 
     #[test]
+    fn a_record_opening_with_a_comment_is_no_json() {
+        let text = "{E18, from the spec} 1. Da1 Db1 *";
+        assert!(!looks_like_json(text) && looks_like_json("{\n  \"format\": 1"));
+        let r = read_record(text, Some(GameKind::named("inchworm")), &[]).unwrap();
+        assert_eq!(r.moves.len(), 2);
+    }
+
+    #[test]
     fn a_record_of_another_game_empty_text_and_garbage_are_refused() {
         let gravel = Some(GameKind::named("gravel"));
         let err = read_record("[Game \"Inchworm\"]\n1. Da1 *", gravel, &[]).unwrap_err();
@@ -145,6 +169,9 @@ mod tests {
         let big = dir.join("big.txt");
         std::fs::write(&big, vec![b' '; MAX_RECORD_BYTES as usize + 1]).unwrap();
         assert!(read_record_file(&big, None, &[]).unwrap_err().contains("too big"));
+        // A file without end is refused after the limit, not read until memory runs out.
+        #[cfg(unix)]
+        assert!(read_record_file(Path::new("/dev/zero"), None, &[]).unwrap_err().contains("too big"));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
