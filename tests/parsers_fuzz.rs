@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 use stoneyard::games::{GameKind, open};
 use stoneyard::rules::{Side, ToMove, pick_index, seeded};
-use stoneyard::save::{GameRecord, Player, RecordedMove, Settings};
+use stoneyard::save::{GameRecord, Player, RecordedMove, Settings, Store};
 
 /// A random legal game of `kind` as a record (decisions chosen with a fixed seed).
 fn sample_record(kind: GameKind, decisions: usize, seed: u64) -> GameRecord {
@@ -41,7 +41,16 @@ fn read_every_way(text: &str) {
     let _ = GameRecord::from_text(text);
     let _ = GameRecord::from_spec_text(text);
     let _ = GameRecord::from_file_text(text);
+    // As `--load`/`--moves-file` read it, with the game named: headerless moves, each game.
+    for kind in GameKind::all() {
+        let _ = stoneyard::save::read_record(text, Some(kind), &[]);
+    }
     let _ = serde_json::from_str::<Settings>(text);
+    // A settings file with these contents: read, kept aside when damaged, saved over.
+    let mut store = Store::memory();
+    store.write("settings.json", text).unwrap();
+    let (settings, _) = store.load_settings();
+    store.save_settings(&settings).unwrap();
 }
 
 /// Small edits a damaged or hand-edited file shows: cut, a changed byte, a dropped or doubled line.
@@ -93,6 +102,13 @@ proptest! {
     #[test]
     fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
         read_every_way(&String::from_utf8_lossy(&bytes));
+        // The bytes as a settings file on disk, UTF-8 or not.
+        let dir = std::env::temp_dir().join(format!("stoneyard-fuzz-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("settings.json"), &bytes).unwrap();
+        let (settings, _) = Store::Dir(dir.clone()).load_settings();
+        prop_assert_eq!(settings, Store::Dir(dir.clone()).load_settings().0, "settings read twice differ");
     }
 
     #[test]

@@ -792,6 +792,19 @@ fn records_of_atomic_games_replay_as_turn_strings() {
 }
 
 #[test]
+fn turn_lines_without_a_header_take_the_options_given() {
+    use stoneyard::games::gravel::{parse_record, parse_record_over};
+    let (o, turns) = parse_record("1. +d4*2,+e5,+d5 ; +e4,+f5*2").unwrap();
+    assert_eq!((o, turns), (GravelOptions::default(), vec!["+d4*2,+e5,+d5".to_string(), "+e4,+f5*2".to_string()]));
+    let small = GravelOptions { size: 5, budget: 3, ..GravelOptions::default() };
+    let (o, _) = parse_record_over("1. +a1 ; +e5", &small).unwrap();
+    assert_eq!(o, small);
+    let (o, _) = parse_record_over("[Gravel X=2]\n1. +a1 ; +e5", &small).unwrap();
+    assert_eq!((o.size, o.budget), (5, 2), "the header overrides only what it names");
+    assert!(parse_record(" \n ").unwrap_err().to_string().contains("empty"));
+}
+
+#[test]
 fn turn_limit_draws_after_darks_turn_only() {
     let o = GravelOptions { size: 4, budget: 2, turn_limit: 2, ..GravelOptions::default() };
     let mut p = Position::new(&o);

@@ -508,6 +508,23 @@ fn s13_distribution_counts_of_the_implementation_notes() {
 }
 
 #[test]
+fn the_tallest_stack_gets_its_legal_count_in_bounded_time_and_memory() {
+    // Issue 25: a stack of 13 or 14 in the open once built every distribution (2.8 GB, then a
+    // 9.1 GB allocation). The listing now gives up after MAX_PARTIAL_SETS partial sets (a peak
+    // of about 75 MB, measured with /usr/bin/time on the referee).
+    for height in [11, 14, 25] {
+        let p = at(&format!(
+            "......../......../......../......../...B{height}..../......../......../........ b {} 25 0 0 0 0",
+            25 - height
+        ));
+        let started = std::time::Instant::now();
+        let listing = p.legal_record_tokens();
+        assert!(matches!(listing, LegalTokens::Uncounted { .. }), "height {height}: {listing:?}");
+        assert!(started.elapsed() < std::time::Duration::from_secs(20), "height {height}: {:?}", started.elapsed());
+    }
+}
+
+#[test]
 fn s13_height_10_stack_in_the_centre_counts_1326564_distributions() {
     let p = at("......../......../......../......../...B10..../......../......../........ b 15 25 0 0 0 0");
     assert_eq!(p.legal_record_tokens(), LegalTokens::CountOnly(1_326_564 + 64));

@@ -642,6 +642,15 @@ fn all_referee_cases_pass() {
 // Other rules: pie, legacy pass rule, adjudication, phases, position text errors
 
 #[test]
+fn a_pie_offer_of_seven_is_counted_exactly_beyond_u64() {
+    // C(93, 7) × C(86, 8): the offer's one Black stone set and its White set (issue 25, which
+    // saw the count stop at u64::MAX).
+    let options = ThrongsOptions::from_pairs([("opening", "pie-7")]).unwrap();
+    let p = Position::new(&options);
+    assert_eq!(p.legal_record_tokens(), LegalTokens::CountOnly(502_673_804_972_274_438_360));
+}
+
+#[test]
 fn s3_2_pie_opening_offer_then_choice() {
     let options = ThrongsOptions::from_pairs([("opening", "pie")]).unwrap();
     let p = Position::new(&options);
@@ -1208,6 +1217,20 @@ mod game_record {
     }
 
     #[test]
+    fn turn_lines_without_a_header_are_played_under_the_options_given() {
+        use stoneyard::games::throngs::parse_record_over;
+        let turns = SPEC_RECORD.split_once('\n').unwrap().1;
+        let bare = parse_record(turns).unwrap();
+        assert_eq!(bare.tokens, parse_record(SPEC_RECORD).unwrap().tokens);
+        let mut torus = ThrongsOptions::default();
+        torus.set("board", "Torus-9").unwrap();
+        let err = parse_record_over(turns, &torus).unwrap_err().to_string();
+        assert!(err.contains("turn 1B"), "k10 is no site of Torus-9: {err}");
+        let r = parse_record_over("1B pass pass", &torus).unwrap();
+        assert_eq!(r.options, torus);
+    }
+
+    #[test]
     fn s14b_record_ends_by_passing_and_white_wins() {
         let text = "[Game \"Throngs\"] [Board \"T93\"] [Opening \"standard\"] [PassRule \"progress\"]
 1B pass pass
@@ -1299,7 +1322,6 @@ choose White
         let h = "[Game \"Throngs\"] [Board \"T93\"] [Opening \"standard\"] [PassRule \"progress\"]";
         let cases: Vec<(String, &str)> = vec![
             (String::new(), "header"),
-            ("1B pass pass".into(), "header"),
             ("[Game \"Gravel\"]\n1B pass pass".into(), "not of Throngs"),
             ("[Game \"Throngs\"] [Board \"T94\"]".into(), "header"),
             ("[Game \"Throngs\"] [Colour \"red\"]".into(), "unknown tag"),

@@ -160,7 +160,7 @@ impl CurrentMatch {
     /// Milliseconds since the match started (its records' move times).
     fn elapsed_ms(&self) -> u64 {
         let now = web_time::SystemTime::now().duration_since(web_time::UNIX_EPOCH).map(|d| d.as_millis() as u64);
-        now.unwrap_or(0).saturating_sub(self.started_unix * 1000)
+        now.unwrap_or(0).saturating_sub(self.started_unix.saturating_mul(1000))
     }
 
     pub fn can_undo(&self) -> bool {

@@ -71,7 +71,10 @@ impl Launch {
             other => return Err(format!("--vs {other}: the opponent is one of human, easy, medium, hard")),
         };
         let load = match &args.load {
-            Some(path) => Some(read_record(path)?),
+            // Any form of record, checked against the game and options named beside it.
+            Some(path) => {
+                Some(crate::save::read_record_file(path, args.game, &args.options).map_err(|e| format!("--load {e}"))?)
+            }
             None => None,
         };
         Ok(Launch {
@@ -82,16 +85,6 @@ impl Launch {
             quit_after_title: args.quit_after_title,
         })
     }
-}
-
-/// A record file, as JSON or as the plain text export.
-fn read_record(path: &std::path::Path) -> Result<crate::save::GameRecord, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("--load {}: {e}", path.display()))?;
-    let record =
-        crate::save::GameRecord::from_file_text(&text).map_err(|e| format!("--load {}: {e}", path.display()))?;
-    // Replaying checks every move now, so a bad file is reported before the window opens.
-    record.replay(None).map_err(|e| format!("--load {}: {e}", path.display()))?;
-    Ok(record)
 }
 
 /// The global order of our `Update` systems, one frame from input to presentation. Features join

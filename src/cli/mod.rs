@@ -51,7 +51,8 @@ pub struct PlayArgs {
     /// The opponent: human (same device), easy, medium or hard.
     #[arg(long, default_value = "human")]
     pub vs: String,
-    /// Open a game record (JSON or the plain text export) in the replay, ready to play on.
+    /// Open a game record in the replay, ready to play on: JSON, the plain text export, or the
+    /// rules' own record notation (with its tags, or the moves alone of the game given by --game).
     #[arg(long, value_name = "FILE")]
     pub load: Option<std::path::PathBuf>,
     /// Measure start-up: quit once the title screen has been drawn, printing the seconds since
@@ -70,11 +71,13 @@ pub struct RefereeArgs {
     /// Read the position text from a file.
     #[arg(long, value_name = "F")]
     pub position_file: Option<std::path::PathBuf>,
-    /// Moves in the game-record notation, separated by ';' or newlines.
+    /// Moves in the game-record notation, separated by ';' or newlines (or a record, as for
+    /// --moves-file).
     #[arg(long, conflicts_with = "moves_file", allow_hyphen_values = true)]
     pub moves: Option<String>,
-    /// Read the moves from a file: a move list, or a saved game record (JSON or its plain text
-    /// export), whose own start position and options are used.
+    /// Read the moves from a file: a move list, or a game record in any form (JSON, the plain text
+    /// export, the rules' own record notation with or without its tags), whose own options and
+    /// start position are used; options given with --option must agree with the record's.
     #[arg(long, value_name = "F")]
     pub moves_file: Option<std::path::PathBuf>,
     /// Also list every legal move of the final position.

@@ -1,8 +1,9 @@
 //! `stoneyard referee`: apply record tokens to a position and print one JSON object.
 
 use super::{RefereeArgs, fail};
-use crate::games::{self, DynGame, status_json};
+use crate::games::{self, DynGame, GameKind, status_json};
 use crate::rules::{LegalTokens, Side, ToMove};
+use crate::save::{MAX_RECORD_BYTES, read_text_file};
 use serde_json::{Map, Value, json};
 use std::process::ExitCode;
 
@@ -12,54 +13,74 @@ const MAX_LISTED: u64 = 100_000;
 pub fn run(args: RefereeArgs) -> ExitCode {
     let position = match (&args.position, &args.position_file) {
         (Some(p), _) => Some(p.clone()),
-        (None, Some(f)) => match std::fs::read_to_string(f) {
+        (None, Some(f)) => match read_text_file(f, MAX_RECORD_BYTES) {
             Ok(text) => Some(text.trim().to_string()),
-            Err(e) => return fail(format!("cannot read {}: {e}", f.display())),
+            Err(e) => return fail(format!("cannot read {e}")),
         },
         (None, None) => None,
     };
     let moves = match (&args.moves, &args.moves_file) {
         (Some(m), _) => m.clone(),
-        (None, Some(f)) => match std::fs::read_to_string(f) {
+        (None, Some(f)) => match read_text_file(f, MAX_RECORD_BYTES) {
             Ok(text) => text,
-            Err(e) => return fail(format!("cannot read {}: {e}", f.display())),
+            Err(e) => return fail(format!("cannot read {e}")),
         },
         (None, None) => String::new(),
     };
-    // A saved game record (JSON, or the plain text export) instead of a move list: its own start
-    // position and options, its decisions grouped into record tokens.
-    let record = match args.moves_file.as_ref().filter(|_| args.moves.is_none()) {
-        Some(f) if looks_like_record(&moves) => match record_moves(&moves, args.game.game) {
-            Ok(r) => Some(r),
-            Err(e) => return fail(format!("{}: {e}", f.display())),
-        },
-        _ => None,
-    };
-    let (game, moves) = match record {
-        Some((start, tokens)) => (start, tokens),
-        None => match games::open(args.game.game, &args.game.options, position.as_deref()) {
-            Ok(g) => (g, moves),
-            Err(e) => return fail(e),
-        },
-    };
-    let (out, code) = referee(game, &moves, args.legal);
+    // A game record in any form instead of a move list: its own options and start position
+    // (checked against those given here), its moves as record tokens.
+    if looks_like_record(&moves) {
+        let source = args.moves_file.as_ref().map_or("--moves".to_string(), |f| f.display().to_string());
+        return match record_moves(&moves, args.game.game, &args.game.options, position.as_deref()) {
+            Ok((start, tokens)) => print_referee(start, &tokens, args.legal),
+            Err(e) => fail(format!("{source}: {e}")),
+        };
+    }
+    match games::open(args.game.game, &args.game.options, position.as_deref()) {
+        Ok(game) => print_referee(game, &moves, args.legal),
+        Err(e) => fail(e),
+    }
+}
+
+fn print_referee(game: Box<dyn DynGame>, moves: &str, legal: bool) -> ExitCode {
+    let (out, code) = referee(game, moves, legal);
     println!("{out}");
     code
 }
 
-/// A record file starts with `{` (JSON) or a `game:` header line.
+/// Whether a move text is a game record rather than a move list: JSON (`{`), a header (`[…]`,
+/// `game:`) or a move number first (`1.`, `1.1`, `1B`). No game's move token starts with a digit.
 fn looks_like_record(text: &str) -> bool {
-    let t = text.trim_start();
-    t.starts_with('{') || t.starts_with("game:")
+    if crate::save::looks_like_json(text) {
+        return true;
+    }
+    // Leading `{comments}` say nothing about the form.
+    let mut t = text.trim_start();
+    while let Some(rest) = t.strip_prefix('{').and_then(|r| r.split_once('}')).map(|(_, rest)| rest.trim_start()) {
+        t = rest;
+    }
+    t.starts_with('[') || t.starts_with("game:") || t.starts_with(|c: char| c.is_ascii_digit())
 }
 
-/// The start position of a record and its moves as record tokens (`;`-separated).
-fn record_moves(text: &str, expected: crate::games::GameKind) -> Result<(Box<dyn DynGame>, String), String> {
-    let record = crate::save::GameRecord::from_file_text(text).map_err(|e| e.to_string())?;
-    if record.game != expected {
-        return Err(format!("this is a record of {}, not {}", record.game.slug(), expected.slug()));
-    }
+/// The start position of a record (in any form, see [`crate::save::read_record`]) and its moves as
+/// record tokens (`;`-separated). A start position given beside it must be the record's.
+fn record_moves(
+    text: &str,
+    game: GameKind,
+    options: &[(String, String)],
+    position: Option<&str>,
+) -> Result<(Box<dyn DynGame>, String), String> {
+    let record = crate::save::read_record(text, Some(game), options).map_err(|e| e.to_string())?;
     let start = record.replay(Some(0)).map_err(|e| e.to_string())?;
+    if let Some(given) = position {
+        let given = games::open(game, &record.options, Some(given)).map_err(|e| format!("--position: {e}"))?;
+        if given.position_text() != start.position_text() {
+            return Err(format!(
+                "the record starts from '{}', not from the --position given; leave --position out",
+                start.position_text()
+            ));
+        }
+    }
     let decisions: Vec<String> = record.moves.iter().map(|m| m.decision.clone()).collect();
     let grouped = start.record_tokens(&decisions).map_err(|e| e.to_string())?;
     if grouped.pending > 0 {
@@ -103,7 +124,17 @@ pub fn referee(mut game: Box<dyn DynGame>, moves: &str, legal: bool) -> (Value, 
                 }
             }
             LegalTokens::CountOnly(n) => {
-                out.insert("legal_count".into(), json!(n));
+                // Exact: a number while JSON readers keep it whole, else its digits as a string.
+                let count = u64::try_from(n).map_or_else(|_| json!(n.to_string()), |n| json!(n));
+                out.insert("legal_count".into(), count);
+            }
+            LegalTokens::Uncounted { counted_before_giving_up } => {
+                out.insert("legal_count".into(), Value::Null);
+                let note = format!(
+                    "too many distributions to count in bounded memory; {counted_before_giving_up} tokens counted \
+                     before giving up"
+                );
+                out.insert("legal_note".into(), json!(note));
             }
             LegalTokens::PerSide(a, b) => {
                 let (na, nb) = (game.side_name(Side::First), game.side_name(Side::Second));
@@ -147,13 +178,15 @@ mod tests {
             .collect();
         let json = record.to_json();
         assert!(looks_like_record(&json) && looks_like_record(&record.to_text()));
-        let (start, moves) = record_moves(&json, crate::games::GameKind::named("red-stone")).unwrap();
+        let red_stone = GameKind::named("red-stone");
+        let (start, moves) = record_moves(&json, red_stone, &[], None).unwrap();
         assert_eq!(moves, "C3;A1;B1");
         let (out, _) = referee(start, &moves, false);
         assert_eq!(out["position"], json!(game.position_text()));
-        let e = record_moves(&json, crate::games::GameKind::named("gravel")).err().expect("wrong game refused");
+        let e = record_moves(&json, GameKind::named("gravel"), &[], None).err().expect("wrong game refused");
         assert!(e.contains("red-stone"), "{e}");
         assert!(!looks_like_record("C3;A1"));
+        assert!(looks_like_record("{from the spec} 1. Da1 Db1 *") && !looks_like_record("{a comment}\nDa1;Db1"));
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! rules in brief and its record text. Each game's folder implements it (`about.rs`), and the
 //! registry (`registry.rs`) turns every implementation into one row of the list of games.
 
-use crate::rules::{DrawBoard, Notation, ParseError, RulesHelp, Tone};
+use crate::rules::{DrawBoard, Notation, ParseError, RecordPiece, RulesHelp, Tone, lex_record};
 
 /// A game's record moves grouped as its record numbers them: each number as the record writes it
 /// ("1.", "3B", "2.1") with the indices of the tokens it holds.
@@ -57,16 +57,50 @@ pub trait About: Notation + DrawBoard {
     fn to_do(&self) -> Option<String>;
 
     /// Whether `text` is written in this game's record notation (its header says so). By
-    /// default: it opens with the PGN-like tag `[Game "<NAME>"]`.
+    /// default: among the PGN-like tags it opens with is `[Game "<NAME>"]`, in any place.
     fn is_record_text(text: &str) -> bool {
-        let rest = text.trim_start().strip_prefix("[Game \"").and_then(|rest| rest.strip_prefix(Self::NAME));
-        rest.is_some_and(|rest| rest.starts_with("\"]"))
+        leading_tags(text).iter().any(|(key, value)| *key == "Game" && value.eq_ignore_ascii_case(Self::NAME))
     }
 
     /// The options and the record moves (tokens of the spec's notation) of a record text.
-    fn read_record_text(text: &str) -> Result<(Self::Options, Vec<String>), ParseError>;
+    /// `base` are the options of everything the record's tags leave unsaid: the defaults, or
+    /// what the player asked for; a record without a header is its moves under `base`.
+    fn read_record_text(text: &str, base: &Self::Options) -> Result<(Self::Options, Vec<String>), ParseError>;
 
     /// The record text of a game played from the initial position of `options`: `players` name
     /// the players of the first and second side, `tokens` are its record moves.
     fn write_record_text(options: &Self::Options, players: [&str; 2], tokens: &[String]) -> Result<String, ParseError>;
+}
+
+/// The `[Key "value"]` tags on the lines a text opens with (lines that start with `[`), in order;
+/// none when those lines do not read as tags.
+pub fn leading_tags(text: &str) -> Vec<(&str, String)> {
+    let head_end = text
+        .lines()
+        .map(str::trim)
+        .take_while(|line| line.is_empty() || line.starts_with('['))
+        .last()
+        .map_or(0, |last| last.as_ptr() as usize - text.as_ptr() as usize + last.len());
+    let Ok(items) = lex_record(&text[..head_end]) else { return Vec::new() };
+    items
+        .into_iter()
+        .map_while(|item| match item.piece {
+            RecordPiece::Tag { key, value, .. } => Some((key, value)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn leading_tags_are_read_from_the_header_lines_only() {
+        let text = "\n[Topology \"flat\"] [Game \"Inchworm\"]\n[White \"x\"]\n1. Da1 [Game \"Gravel\"]";
+        let tags = leading_tags(text);
+        assert_eq!(tags, vec![("Topology", "flat".into()), ("Game", "Inchworm".into()), ("White", "x".into())]);
+        assert!(leading_tags("1. Da1").is_empty());
+        assert!(leading_tags("[Game \"Inchworm\"").is_empty(), "a broken tag is no header");
+    }
 }

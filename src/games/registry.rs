@@ -46,12 +46,14 @@ pub struct GameEntry {
     numbered_moves: fn(&[String]) -> NumberedMoves,
     move_joiner: &'static str,
     is_record_text: fn(&str) -> bool,
-    read_record_text: fn(&str) -> Result<RecordText, ParseError>,
+    read_record_text: ReadRecordFn,
     write_record_text: WriteRecordFn,
 }
 
 /// Opens a game from option pairs and, optionally, a position text.
 type OpenFn = fn(&[(String, String)], Option<&str>) -> Result<Box<dyn DynGame>, GameError>;
+/// Reads a record text with option pairs for what its tags leave unsaid.
+type ReadRecordFn = fn(&str, &[(String, String)]) -> Result<RecordText, ParseError>;
 /// Writes the record text of a game from option pairs, the players' names and the record moves.
 type WriteRecordFn = fn(&[(String, String)], [&str; 2], &[String]) -> Result<String, GameError>;
 
@@ -93,8 +95,9 @@ fn open_as<G: About>(options: &[(String, String)], position: Option<&str>) -> Re
     })
 }
 
-fn read_record_as<G: About>(text: &str) -> Result<RecordText, ParseError> {
-    let (options, tokens) = G::read_record_text(text)?;
+fn read_record_as<G: About>(text: &str, base: &[(String, String)]) -> Result<RecordText, ParseError> {
+    let base: G::Options = typed_options(base).map_err(|e| ParseError::new(e.to_string()))?;
+    let (options, tokens) = G::read_record_text(text, &base)?;
     Ok((options.to_pairs(), tokens))
 }
 
@@ -195,9 +198,11 @@ impl GameKind {
         self.0.move_joiner
     }
 
-    /// The options (as pairs) and record moves of a text in this game's record notation.
-    pub fn read_record_text(self, text: &str) -> Result<RecordText, ParseError> {
-        (self.0.read_record_text)(text)
+    /// The options (as pairs) and record moves of a text in this game's record notation; `base`
+    /// are the options of what its tags leave unsaid (a record without tags is its moves under
+    /// `base`).
+    pub fn read_record_text(self, text: &str, base: &[(String, String)]) -> Result<RecordText, ParseError> {
+        (self.0.read_record_text)(text, base)
     }
 
     /// The record text of a game from the initial position of `options`.

@@ -332,8 +332,11 @@ pub fn group_decisions<G: Notation>(
 pub enum LegalTokens {
     /// Every legal token, sorted.
     List(Vec<String>),
-    /// Too many to list: only the exact count.
-    CountOnly(u64),
+    /// Too many to list: only the exact count (beyond `u64` for Throngs' pie offers).
+    CountOnly(u128),
+    /// Too many even to count in bounded memory and time: more than the listing cap, and how
+    /// many of them were counted before the work ran out.
+    Uncounted { counted_before_giving_up: u64 },
     /// Per side at a simultaneous node (sorted lists for `First` and `Second`).
     PerSide(Vec<String>, Vec<String>),
 }
@@ -347,11 +350,13 @@ impl LegalTokens {
         LegalTokens::List(tokens)
     }
 
-    pub fn count(&self) -> u64 {
+    /// The number of tokens (for `Uncounted`, the ones counted before giving up).
+    pub fn count(&self) -> u128 {
         match self {
-            LegalTokens::List(v) => v.len() as u64,
+            LegalTokens::List(v) => v.len() as u128,
             LegalTokens::CountOnly(n) => *n,
-            LegalTokens::PerSide(a, b) => (a.len() + b.len()) as u64,
+            LegalTokens::Uncounted { counted_before_giving_up } => *counted_before_giving_up as u128,
+            LegalTokens::PerSide(a, b) => (a.len() + b.len()) as u128,
         }
     }
 }

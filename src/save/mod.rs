@@ -1,6 +1,7 @@
 //! What Stoneyard keeps between runs: settings, the games in progress and named game records. No Bevy.
 
 mod in_progress;
+mod reading;
 mod record;
 mod saves;
 mod settings;
@@ -11,10 +12,11 @@ pub use in_progress::{
     GAMES_FOLDER, GameInProgress, KEEP_GAMES, adopt_old_autosave, keep_game, list_games, load_game, new_game_key,
     numbered_move_count, record_finished,
 };
+pub use reading::{MAX_RECORD_BYTES, looks_like_json, read_record, read_record_file, read_text_file};
 pub use record::{GameRecord, Player, RECORD_FORMAT, RecordError as RecordLoadError, RecordedMove};
 pub use saves::{
     MAX_NAME, SAVES_FOLDER, SaveEntry, SaveError, delete_named, list_saves, load_named, save_key, save_named,
 };
 pub use settings::{AnimationSpeed, KeyBinding, Settings, Theme};
 pub use spec_text::{spec_text_game, token_decisions};
-pub use store::{Store, StoreError};
+pub use store::{MAX_FILE_BYTES, Store, StoreError};

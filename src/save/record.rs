@@ -65,6 +65,8 @@ pub enum RecordError {
     Setup(String),
     #[error("move {index} ('{decision}') of the record cannot be played: {reason}")]
     BadMove { index: usize, decision: String, reason: String },
+    #[error("the record's game was played with {key}={record}, but {key}={given} was asked for")]
+    OptionConflict { key: String, record: String, given: String },
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -122,16 +124,12 @@ impl GameRecord {
         Ok(game)
     }
 
-    /// Reads any form of a record: JSON (it starts with `{`), a game's own record notation (its
-    /// header says which game), or Stoneyard's plain text.
+    /// Reads any form of a record: JSON (it starts with `{`), a game's own record notation (with
+    /// its header, or the moves alone of the one game they read as), or Stoneyard's plain text;
+    /// every move is replayed. See [`super::read_record`], which also checks a record against a
+    /// game and options named beside it.
     pub fn from_file_text(text: &str) -> Result<GameRecord, RecordError> {
-        if text.trim_start().starts_with('{') {
-            GameRecord::from_json(text)
-        } else if super::spec_text::spec_text_game(text).is_some() {
-            GameRecord::from_spec_text(text)
-        } else {
-            GameRecord::from_text(text)
-        }
+        super::read_record(text, None, &[])
     }
 
     /// The record as plain text: a header of `key: value` lines, then one decision per line.

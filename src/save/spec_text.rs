@@ -45,13 +45,26 @@ impl GameRecord {
         Ok(text + "\n")
     }
 
+    /// The record as the board's Record window shows and exports it: in the rules' own notation,
+    /// or, for a game that notation cannot hold (one set up from a position), the plain text.
+    pub fn to_shown_text(&self) -> String {
+        self.to_spec_text().unwrap_or_else(|_| self.to_text())
+    }
+
     /// Reads a record in a game's record notation (any game's; the header says which) and turns
     /// every move back into the engine's decisions, so it replays, continues and saves like any
     /// record. A move that cannot be played is reported with its number.
     pub fn from_spec_text(text: &str) -> Result<GameRecord, RecordError> {
         let game = GameKind::of_record_text(text)
             .ok_or_else(|| RecordError::NotARecord("no header of a game's record notation".to_string()))?;
-        let (options, tokens) = game.read_record_text(text).map_err(|e| RecordError::NotARecord(e.to_string()))?;
+        GameRecord::from_spec_text_of(game, text, &[])
+    }
+
+    /// Reads a record in `game`'s record notation, header or not: what its tags leave unsaid
+    /// takes the options `base` (a record without tags is its moves under `base`).
+    pub fn from_spec_text_of(game: GameKind, text: &str, base: &[(String, String)]) -> Result<GameRecord, RecordError> {
+        let (options, tokens) =
+            game.read_record_text(text, base).map_err(|e| RecordError::NotARecord(e.to_string()))?;
         let mut position = game.open(&options, None).map_err(setup_error)?;
         let mut moves = Vec::new();
         for (index, token) in tokens.iter().enumerate() {

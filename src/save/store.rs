@@ -1,6 +1,7 @@
 //! Where files live: the platform's data directory on native, the page's localStorage in the
-//! browser, memory in tests. Names may have one folder (`saves/x.json`). Writes are atomic: a
-//! temporary file, then a rename (localStorage replaces a value in one step by itself).
+//! browser, memory in tests. Names may have one folder (`saves/x.json`). Writes are atomic and
+//! durable: a temporary file synced to disk, then a rename and a sync of its folder
+//! (localStorage replaces a value in one step by itself).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -12,6 +13,31 @@ pub enum StoreError {
     Read { name: String, reason: String },
     #[error("cannot write {name}: {reason}")]
     Write { name: String, reason: String },
+}
+
+/// The largest file the store reads: far above any settings file or game record (a long game's
+/// JSON record is tens of kilobytes), small enough that a wrong or hostile file costs little.
+pub const MAX_FILE_BYTES: u64 = 16 << 20;
+
+/// Writes `bytes` to `path` so that a crash or power cut leaves either the old file or the new
+/// one whole: a temporary file, synced to the disk, renamed over the old one, then the folder
+/// synced so the rename itself is kept (where the platform lets a folder be synced).
+fn write_durably(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let folder = path.parent().unwrap_or(std::path::Path::new("."));
+    std::fs::create_dir_all(folder)?;
+    let file_name = path.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
+    let tmp = folder.join(format!(".{file_name}.tmp"));
+    let mut file = std::fs::File::create(&tmp)?;
+    file.write_all(bytes)?;
+    file.sync_all()?;
+    drop(file);
+    std::fs::rename(&tmp, path)?;
+    // Windows cannot open a folder as a file; there the rename is as durable as it gets.
+    if let Ok(folder) = std::fs::File::open(folder) {
+        let _ = folder.sync_all();
+    }
+    Ok(())
 }
 
 /// A small key → text store.
@@ -71,20 +97,72 @@ impl Store {
         }
     }
 
-    /// The text stored under `name`, or `None` when there is none.
+    /// The text stored under `name`, or `None` when there is none. A file bigger than
+    /// [`MAX_FILE_BYTES`] or not UTF-8 is refused (and left as it is).
     pub fn read(&self, name: &str) -> Result<Option<String>, StoreError> {
+        match self.read_bytes(name)? {
+            None => Ok(None),
+            Some(bytes) => String::from_utf8(bytes).map(Some).map_err(|_| StoreError::Read {
+                name: name.to_string(),
+                reason: "it is not text (not UTF-8)".to_string(),
+            }),
+        }
+    }
+
+    /// The bytes stored under `name`, as they are, or `None` when there is none; at most
+    /// [`MAX_FILE_BYTES`] (a bigger file is refused without being read).
+    pub fn read_bytes(&self, name: &str) -> Result<Option<Vec<u8>>, StoreError> {
         match self {
-            Store::Memory(map) => Ok(map.get(name).cloned()),
+            Store::Memory(map) => Ok(map.get(name).map(|t| t.as_bytes().to_vec())),
             #[cfg(target_arch = "wasm32")]
             Store::Browser => local_storage(name)?
                 .get_item(&browser_key(name))
+                .map(|t| t.map(String::into_bytes))
                 .map_err(|e| StoreError::Read { name: name.to_string(), reason: format!("{e:?}") }),
-            Store::Dir(dir) => match std::fs::read_to_string(dir.join(name)) {
-                Ok(text) => Ok(Some(text)),
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-                Err(e) => Err(StoreError::Read { name: name.to_string(), reason: e.to_string() }),
-            },
+            Store::Dir(dir) => {
+                let err = |e: std::io::Error| StoreError::Read { name: name.to_string(), reason: e.to_string() };
+                let path = dir.join(name);
+                let size = match std::fs::metadata(&path) {
+                    Ok(meta) => meta.len(),
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+                    Err(e) => return Err(err(e)),
+                };
+                if size > MAX_FILE_BYTES {
+                    return Err(StoreError::Read {
+                        name: name.to_string(),
+                        reason: format!("it is {size} bytes, more than the {MAX_FILE_BYTES} a Stoneyard file can be"),
+                    });
+                }
+                // Read through a limit too: the file may grow after its size was looked at.
+                let mut bytes = Vec::new();
+                let file = std::fs::File::open(&path).map_err(err)?;
+                std::io::Read::read_to_end(&mut std::io::Read::take(file, MAX_FILE_BYTES + 1), &mut bytes)
+                    .map_err(err)?;
+                if bytes.len() as u64 > MAX_FILE_BYTES {
+                    return Err(StoreError::Read { name: name.to_string(), reason: "it kept growing".to_string() });
+                }
+                Ok(Some(bytes))
+            }
         }
+    }
+
+    /// Keeps a copy of a damaged or newer file's `bytes` beside it as `<name>.corrupt` (or
+    /// `.corrupt-2`, `-3`, … when that is taken: an earlier copy is never written over) and
+    /// returns the name of the copy.
+    pub fn keep_aside(&mut self, name: &str, bytes: &[u8]) -> Result<String, StoreError> {
+        let copy = (1..)
+            .map(|n| if n == 1 { format!("{name}.corrupt") } else { format!("{name}.corrupt-{n}") })
+            .find(|copy| matches!(self.read_bytes(copy), Ok(None)))
+            .expect("a free name");
+        match self {
+            // Bytes that are not text cannot go into a text store as they are.
+            Store::Memory(_) => self.write(&copy, &String::from_utf8_lossy(bytes))?,
+            #[cfg(target_arch = "wasm32")]
+            Store::Browser => self.write(&copy, &String::from_utf8_lossy(bytes))?,
+            Store::Dir(dir) => write_durably(&dir.join(&copy), bytes)
+                .map_err(|e| StoreError::Write { name: copy.clone(), reason: e.to_string() })?,
+        }
+        Ok(copy)
     }
 
     /// Stores `text` under `name`, replacing what was there only once the new text is complete.
@@ -99,16 +177,8 @@ impl Store {
                 name: name.to_string(),
                 reason: format!("the browser refused to store it ({e:?}); its storage may be full"),
             }),
-            Store::Dir(dir) => {
-                let err = |e: std::io::Error| StoreError::Write { name: name.to_string(), reason: e.to_string() };
-                let path = dir.join(name);
-                let folder = path.parent().unwrap_or(dir).to_path_buf();
-                std::fs::create_dir_all(&folder).map_err(err)?;
-                let file = path.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
-                let tmp = folder.join(format!(".{file}.tmp"));
-                std::fs::write(&tmp, text).map_err(err)?;
-                std::fs::rename(&tmp, path).map_err(err)
-            }
+            Store::Dir(dir) => write_durably(&dir.join(name), text.as_bytes())
+                .map_err(|e| StoreError::Write { name: name.to_string(), reason: e.to_string() }),
         }
     }
 
@@ -162,30 +232,43 @@ impl Store {
         }
     }
 
-    /// Loads the settings; a missing file gives defaults, and an unreadable or corrupt one gives
-    /// defaults too after keeping a copy of it as `<name>.corrupt` (returned as a warning).
+    /// Loads the settings; a missing file gives defaults, and an unreadable, corrupt or not-UTF-8
+    /// one gives defaults too after keeping a copy of it aside (see [`Store::keep_aside`]; the
+    /// warning names the copy).
     pub fn load_settings(&mut self) -> (super::Settings, Option<String>) {
         const NAME: &str = "settings.json";
-        match self.read(NAME) {
-            Ok(None) => (super::Settings::default(), None),
-            Ok(Some(text)) => match serde_json::from_str::<super::Settings>(&text) {
-                Ok(s) => (s.sanitised(), None),
-                Err(e) => {
-                    let kept = self.write("settings.json.corrupt", &text).is_ok();
-                    let note = if kept { " (a copy was kept as settings.json.corrupt)" } else { "" };
-                    (
-                        super::Settings::default(),
-                        Some(format!("settings file was unreadable ({e}); using defaults{note}")),
-                    )
-                }
+        let bytes = match self.read_bytes(NAME) {
+            Ok(None) => return (super::Settings::default(), None),
+            Ok(Some(bytes)) => bytes,
+            Err(e) => return (super::Settings::default(), Some(e.to_string())),
+        };
+        let problem = match std::str::from_utf8(&bytes) {
+            Err(_) => "it is not text (not UTF-8)".to_string(),
+            Ok(text) => match serde_json::from_str::<super::Settings>(text) {
+                Ok(s) => return (s.sanitised(), None),
+                Err(e) => e.to_string(),
             },
-            Err(e) => (super::Settings::default(), Some(e.to_string())),
-        }
+        };
+        let note = match self.keep_aside(NAME, &bytes) {
+            Ok(copy) => format!(" (a copy was kept as {copy})"),
+            Err(e) => format!(" (no copy could be kept: {e})"),
+        };
+        (super::Settings::default(), Some(format!("settings file was unreadable ({problem}); using defaults{note}")))
     }
 
+    /// Saves the settings. Fields this version does not know (written by a newer one) are kept
+    /// as they were in the file, so going back to an older version and forward loses nothing.
     pub fn save_settings(&mut self, settings: &super::Settings) -> Result<(), StoreError> {
-        let text = serde_json::to_string_pretty(settings).expect("settings serialise");
-        self.write("settings.json", &text)
+        const NAME: &str = "settings.json";
+        let mut value = serde_json::to_value(settings).expect("settings serialise");
+        let previous = self.read(NAME).ok().flatten().and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok());
+        if let (Some(serde_json::Value::Object(old)), serde_json::Value::Object(new)) = (previous, &mut value) {
+            for (key, old_value) in old {
+                new.entry(key).or_insert(old_value);
+            }
+        }
+        let text = serde_json::to_string_pretty(&value).expect("settings serialise");
+        self.write(NAME, &text)
     }
 }
 
@@ -242,6 +325,53 @@ mod tests {
         let s = Settings { theme: Theme::Night, ..Settings::default() };
         store.save_settings(&s).unwrap();
         assert_eq!(Store::Dir(dir.clone()).load_settings(), (s, None));
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_second_corruption_is_kept_beside_the_first_copy_and_bytes_stay_as_they_were() {
+        let dir = temp_dir("corrupt-twice");
+        let mut store = Store::Dir(dir.clone());
+        store.write("settings.json", "{ first damage").unwrap();
+        let (_, first) = store.load_settings();
+        assert!(first.unwrap().contains("settings.json.corrupt"));
+        std::fs::write(dir.join("settings.json"), [b'{', 0xff, 0xfe, b'}']).unwrap();
+        let (s, second) = store.load_settings();
+        assert_eq!(s, Settings::default());
+        assert!(second.as_deref().unwrap().contains("UTF-8"), "{second:?}");
+        assert!(second.as_deref().unwrap().contains("settings.json.corrupt-2"), "{second:?}");
+        assert_eq!(store.read("settings.json.corrupt").unwrap().as_deref(), Some("{ first damage"));
+        assert_eq!(std::fs::read(dir.join("settings.json.corrupt-2")).unwrap(), [b'{', 0xff, 0xfe, b'}']);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn settings_of_a_newer_version_keep_their_unknown_fields() {
+        let mut store = Store::memory();
+        let mut newer = serde_json::to_value(Settings::default()).unwrap();
+        newer["haptics"] = serde_json::json!({"strength": 3});
+        store.write("settings.json", &newer.to_string()).unwrap();
+        let (mut s, warning) = store.load_settings();
+        assert_eq!(warning, None);
+        s.theme = Theme::Night;
+        store.save_settings(&s).unwrap();
+        let saved: serde_json::Value = serde_json::from_str(&store.read("settings.json").unwrap().unwrap()).unwrap();
+        assert_eq!(saved["haptics"]["strength"], 3);
+        assert_eq!(store.load_settings().0.theme, Theme::Night);
+    }
+
+    #[test]
+    fn a_file_too_big_is_refused_unread_and_left_alone() {
+        let dir = temp_dir("too-big");
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = std::fs::File::create(dir.join("settings.json")).unwrap();
+        file.set_len(MAX_FILE_BYTES + 1).unwrap();
+        let mut store = Store::Dir(dir.clone());
+        let err = store.read("settings.json").unwrap_err().to_string();
+        assert!(err.contains("bytes"), "{err}");
+        let (s, warning) = store.load_settings();
+        assert_eq!((s, warning.is_some()), (Settings::default(), true));
+        assert_eq!(std::fs::metadata(dir.join("settings.json")).unwrap().len(), MAX_FILE_BYTES + 1);
         std::fs::remove_dir_all(dir).unwrap();
     }
 

@@ -224,12 +224,27 @@ fn save_row(ui: &mut egui::Ui, current: &CurrentMatch, act: &mut PanelActions) {
         ui.horizontal_wrapped(|ui| {
             ui.add(egui::TextEdit::singleline(&mut name).desired_width(180.0));
             if button(ui, "Save").clicked() {
-                let saved = crate::save::save_named(&mut act.store.0, &name, &current.record());
-                act.panels.save_message = Some(match saved {
-                    Ok(()) => format!("Saved as “{}”.", name.trim()),
-                    Err(e) => e.to_string(),
-                });
-                keep_open = false;
+                let trimmed = name.trim().to_string();
+                // A save of that name is replaced only on a second press; a damaged one never.
+                match crate::save::load_named(&act.store.0, &trimmed) {
+                    Ok(_) if act.panels.replace_confirmed.as_ref() != Some(&trimmed) => {
+                        act.panels.save_message = Some(format!("“{trimmed}” exists: press Save again to replace it."));
+                        act.panels.replace_confirmed = Some(trimmed);
+                    }
+                    Err(crate::save::SaveError::Damaged { .. }) => {
+                        act.panels.save_message =
+                            Some(format!("“{trimmed}” is a damaged save, kept as it is: choose another name."));
+                    }
+                    _ => {
+                        let saved = crate::save::save_named(&mut act.store.0, &trimmed, &current.record());
+                        act.panels.save_message = Some(match saved {
+                            Ok(()) => format!("Saved as “{trimmed}”."),
+                            Err(e) => e.to_string(),
+                        });
+                        act.panels.replace_confirmed = None;
+                        keep_open = false;
+                    }
+                }
             }
             if button(ui, "Cancel").clicked() {
                 keep_open = false;

@@ -61,6 +61,8 @@ struct Panels {
     record_open: bool,
     /// The game-over card was put aside to look at the board.
     game_over_aside: bool,
+    /// The save name whose replacement was asked for once (the next Save replaces it).
+    replace_confirmed: Option<String>,
     /// "Resign?" was pressed once; the second press resigns.
     confirm_resign: bool,
     /// The name being typed for a save (the save row is open).

@@ -34,12 +34,6 @@ pub fn plugin(app: &mut App) {
     app.add_systems(EguiPrimaryContextPass, draw_record_window.run_if(in_state(Screen::Playing)));
 }
 
-/// The record as the spec writes it; when a record cannot be written that way (it should not
-/// happen for a game the engine played), the plain decision list says as much as can be said.
-fn spec_text(record: &GameRecord) -> String {
-    record.to_spec_text().unwrap_or_else(|_| record.to_text())
-}
-
 /// A file name for an export: the game and when it started (`red-stone-1763820000.txt`).
 fn export_file_name(record: &GameRecord, form: ExportForm) -> String {
     let ext = match form {
@@ -71,7 +65,7 @@ fn refresh(window: &mut RecordWindow, current: &CurrentMatch) {
         return;
     }
     let record = current.record();
-    window.text = spec_text(&record);
+    window.text = record.to_shown_text();
     window.json = record.to_json();
     window.made_from = Some(current.history.clone());
 }

@@ -147,11 +147,12 @@ fn saves_input(
     }
 }
 
-/// The name an imported record is kept under: its game and the first free number.
-fn import_name(list: &SavesList, game: crate::games::GameKind) -> String {
+/// The name an imported record is kept under: its game and the first number no file uses (a
+/// damaged save keeps its name too: it is never written over).
+fn import_name(store: &crate::save::Store, game: crate::games::GameKind) -> String {
     (1..)
         .map(|i| format!("Imported {} {i}", game.name()))
-        .find(|name| list.entries.iter().all(|e| &e.name != name))
+        .find(|name| matches!(load_named(store, name), Err(crate::save::SaveError::Missing(_))))
         .expect("a free name")
 }
 
@@ -170,7 +171,7 @@ fn import_record(
             .and_then(|record| Replay::open(&record).map(|(current, replay)| (current, replay, record)));
         match opened {
             Ok((current, replay, record)) => {
-                let name = import_name(&list, record.game);
+                let name = import_name(&store.0, record.game);
                 if let Err(e) = crate::save::save_named(&mut store.0, &name, &record) {
                     // Still worth opening: the player sees it, and hears it was not kept.
                     warn!("{e}");
@@ -238,11 +239,12 @@ fn draw_import(ctx: &egui::Context, panel: &mut ImportPanel, imports: &mut Messa
                 ui.label("Or a file:");
                 ui.add(egui::TextEdit::singleline(&mut panel.path).hint_text("/path/to/game.txt").desired_width(300.0));
                 if ui.add_enabled(!panel.path.trim().is_empty(), egui::Button::new("Read")).clicked() {
-                    match std::fs::read_to_string(panel.path.trim()) {
+                    let path = std::path::Path::new(panel.path.trim());
+                    match crate::save::read_text_file(path, crate::save::MAX_RECORD_BYTES) {
                         Ok(text) => {
                             imports.write(ImportRecord(text));
                         }
-                        Err(e) => panel.problem = Some(format!("{}: {e}", panel.path.trim())),
+                        Err(e) => panel.problem = Some(e),
                     }
                 }
             });

@@ -1,7 +1,7 @@
 //! What Gravel says about itself beyond its rules: names, decisions in words, the rules in
 //! brief with the spec's worked examples, and its record text (`games::About`).
 
-use super::{GravelOptions, Position, format_record, parse_record};
+use super::{GravelOptions, Position, format_record, parse_record_over};
 use crate::games::{About, NumberedMoves};
 use crate::rules::{Illustration, ParseError, RulesHelp, Tone};
 
@@ -100,8 +100,8 @@ impl About for Position {
         text.trim_start().starts_with("[Gravel")
     }
 
-    fn read_record_text(text: &str) -> Result<(GravelOptions, Vec<String>), ParseError> {
-        parse_record(text)
+    fn read_record_text(text: &str, base: &GravelOptions) -> Result<(GravelOptions, Vec<String>), ParseError> {
+        parse_record_over(text, base)
     }
 
     fn write_record_text(

@@ -72,7 +72,7 @@ mod view;
 pub use moves::{Action, Illegal};
 pub use notation::{
     Square, TurnError, TurnStep, TurnString, WrittenAction, action_text, format_record, format_turn, parse_action,
-    parse_record, parse_turn, record_header, square_name,
+    parse_record, parse_record_over, parse_turn, record_header, square_name,
 };
 pub use options::{GravelOptions, Layout};
 pub use position::{EndReason, GameResult, LossFlags, MAX_SPACES, Phase, Position, TurnProgress};

@@ -482,20 +482,32 @@ pub fn format_record(options: &GravelOptions, turns: &[String]) -> String {
 
 /// Reads a game record of §9.3 back into its options and turn strings (not yet played).
 pub fn parse_record(text: &str) -> Result<(GravelOptions, Vec<String>), ParseError> {
+    parse_record_over(text, &GravelOptions::default())
+}
+
+/// [`parse_record`] with the options of a setting the header leaves out given (the player's, not
+/// the defaults); a record without its header line is its turn lines under `base`.
+pub fn parse_record_over(text: &str, base: &GravelOptions) -> Result<(GravelOptions, Vec<String>), ParseError> {
     use crate::rules::GameOptions;
-    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
-    let header = lines.next().ok_or_else(|| ParseError::new("empty record"))?;
-    let not_a_header = || ParseError::new("a Gravel record starts with a header like [Gravel N=8 X=4 ...]");
-    let items = lex_record(header).map_err(|_| not_a_header())?;
-    let [RecordItem { piece: RecordPiece::Tag { key: "Gravel", value: settings, quoted: false }, .. }] = &items[..]
-    else {
-        return Err(not_a_header());
-    };
-    let mut options = GravelOptions::default();
-    for pair in settings.split_whitespace() {
-        let (k, v) =
-            pair.split_once('=').ok_or_else(|| ParseError::new(format!("'{pair}' in the header is not key=value")))?;
-        options.set(k, v).map_err(|e| ParseError::new(e.to_string()))?;
+    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty()).peekable();
+    if lines.peek().is_none() {
+        return Err(ParseError::new("empty record"));
+    }
+    let mut options = base.clone();
+    if let Some(header) = lines.next_if(|line| line.starts_with('[')) {
+        let not_a_header = || ParseError::new("a Gravel record starts with a header like [Gravel N=8 X=4 ...]");
+        let items = lex_record(header).map_err(|_| not_a_header())?;
+        let [RecordItem { piece: RecordPiece::Tag { key: "Gravel", value: settings, quoted: false }, .. }] = &items[..]
+        else {
+            return Err(not_a_header());
+        };
+        for pair in settings.split_whitespace() {
+            let (k, v) = pair
+                .split_once('=')
+                .ok_or_else(|| ParseError::new(format!("'{pair}' in the header is not key=value")))?;
+            options.set(k, v).map_err(|e| ParseError::new(e.to_string()))?;
+        }
+        options.validate().map_err(|e| ParseError::new(e.to_string()))?;
     }
     let mut turns = Vec::new();
     for (k, line) in lines.enumerate() {

@@ -71,7 +71,10 @@ impl About for Position {
         })
     }
 
-    fn read_record_text(text: &str) -> Result<(HiddenIntentionOptions, Vec<String>), ParseError> {
+    fn read_record_text(
+        text: &str,
+        _base: &HiddenIntentionOptions,
+    ) -> Result<(HiddenIntentionOptions, Vec<String>), ParseError> {
         // The game has no options: a record is its attempts.
         parse_record(text).map(|record| (NoOptions, record.tokens))
     }

@@ -58,7 +58,7 @@ pub use moves::{Move, all_candidate_moves, can_extend, canonical_path, distribut
 pub use notation::{MAX_LISTED_TOKENS, parse_square, square_name};
 pub use options::{InchwormOptions, Topology};
 pub use position::{Geometry, Position, Sq};
-pub use record::{InchwormRecord, format_record, parse_record, record_header, result_token};
+pub use record::{InchwormRecord, format_record, parse_record, parse_record_over, record_header, result_token};
 
 use crate::rules::Side;
 

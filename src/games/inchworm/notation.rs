@@ -231,15 +231,19 @@ impl Notation for Position {
             .map(|m| self.format_move(m))
             .collect();
         tokens.extend(self.whole_collects().iter().map(|c| self.format_collect(c)));
-        let by_source = if moves.iter().any(|m| matches!(m, Move::SpreadFrom(_))) {
-            self.distribution_sets_by_source()
+        let (spreads, by_source) = if moves.iter().any(|m| matches!(m, Move::SpreadFrom(_))) {
+            match self.distribution_sets_by_source(MAX_LISTED_TOKENS) {
+                Ok(found) => found,
+                Err(found) => {
+                    return LegalTokens::Uncounted { counted_before_giving_up: tokens.len() as u64 + found };
+                }
+            }
         } else {
-            Vec::new()
+            (0, Vec::new())
         };
-        let spreads: u64 = by_source.iter().map(|(_, sets)| sets.len() as u64).sum();
         let total = tokens.len() as u64 + spreads;
         if total > MAX_LISTED_TOKENS {
-            return LegalTokens::CountOnly(total);
+            return LegalTokens::CountOnly(total as u128);
         }
         let geom = self.geometry();
         for (source, sets) in &by_source {

@@ -102,7 +102,12 @@ pub fn format_record(options: &InchwormOptions, tokens: &[String]) -> Result<Str
 /// result token, if present, ends the record and must agree with the replayed game. Errors name
 /// the move.
 pub fn parse_record(text: &str) -> Result<InchwormRecord, ParseError> {
-    let mut options = InchwormOptions::default();
+    parse_record_over(text, &InchwormOptions::default())
+}
+
+/// [`parse_record`] with the options a missing tag takes given (the player's, not the defaults).
+pub fn parse_record_over(text: &str, base: &InchwormOptions) -> Result<InchwormRecord, ParseError> {
+    let mut options = *base;
     let mut tags = Vec::new();
     let mut moves: Vec<String> = Vec::new();
     let mut result: Option<String> = None;

@@ -1,7 +1,7 @@
 //! What Red Stone says about itself beyond its rules: names, decisions in words, the rules in
 //! brief with the spec's worked examples, and its record text (`games::About`).
 
-use super::{Position, RecordResult, RedStoneOptions, format_record, parse_record};
+use super::{Position, RecordResult, RedStoneOptions, format_record, parse_record_over};
 use crate::games::About;
 use crate::rules::Rules;
 use crate::rules::{Illustration, Notation, ParseError, RulesHelp, Tone};
@@ -62,8 +62,8 @@ impl About for Position {
         head.starts_with("game:") && text.lines().any(|l| l.trim_start().starts_with("moves:"))
     }
 
-    fn read_record_text(text: &str) -> Result<(RedStoneOptions, Vec<String>), ParseError> {
-        let r = parse_record(text)?;
+    fn read_record_text(text: &str, base: &RedStoneOptions) -> Result<(RedStoneOptions, Vec<String>), ParseError> {
+        let r = parse_record_over(text, base)?;
         // A final `resign` is an app-level token (decision D13), not a move to replay.
         Ok((r.options, r.tokens.into_iter().filter(|t| t != "resign").collect()))
     }

@@ -56,4 +56,4 @@ mod view;
 pub use moves::{Group, Move, PlacementChoice, PointClass};
 pub use options::{DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, RedStoneOptions, SIZE_PRESETS};
 pub use position::{EndReason, Position, Stone};
-pub use record::{RecordReason, RecordResult, RedStoneRecord, format_record, parse_record};
+pub use record::{RecordReason, RecordResult, RedStoneRecord, format_record, parse_record, parse_record_over};

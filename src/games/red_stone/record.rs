@@ -135,9 +135,21 @@ fn parse_moves(text: &str) -> Result<Vec<String>, ParseError> {
 /// most once; `game:` and `moves:` are required, `size:` defaults to 11, `p1:`, `p2:` and
 /// `result:` are optional. A stated result must agree with the replay.
 pub fn parse_record(text: &str) -> Result<RedStoneRecord, ParseError> {
+    parse_record_over(text, &RedStoneOptions::default())
+}
+
+/// [`parse_record`] with the size a record without `size:` has given (the player's, not the
+/// default). A text of numbered moves alone (`1. C3 2. swap`) is the `moves:` of a record under
+/// `base`.
+pub fn parse_record_over(text: &str, base: &RedStoneOptions) -> Result<RedStoneRecord, ParseError> {
     const KEYS: [&str; 6] = ["game", "size", "p1", "p2", "moves", "result"];
     let mut values: [Option<String>; 6] = Default::default();
-    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+    let moves_alone = !text.trim().is_empty() && !text.contains(':');
+    if moves_alone {
+        values[0] = Some(Position::SLUG.to_string());
+        values[4] = Some(text.split_whitespace().collect::<Vec<_>>().join(" "));
+    }
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !moves_alone) {
         let (key, value) =
             line.split_once(':').ok_or_else(|| ParseError::new(format!("record line '{line}' is not 'key: value'")))?;
         let key = key.trim().to_ascii_lowercase();
@@ -156,7 +168,7 @@ pub fn parse_record(text: &str) -> Result<RedStoneRecord, ParseError> {
         }
         Some(_) => {}
     }
-    let mut options = RedStoneOptions::default();
+    let mut options = *base;
     if let Some(size) = size {
         options.set("size", &size).map_err(|e| ParseError::new(format!("size: {e}")))?;
     }

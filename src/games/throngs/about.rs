@@ -1,7 +1,7 @@
 //! What Throngs says about itself beyond its rules: names, decisions in words, the rules in
 //! brief with the spec's worked examples, and its record text (`games::About`).
 
-use super::{Position, ThrongsOptions, format_record, parse_record};
+use super::{Position, ThrongsOptions, format_record, parse_record_over};
 use crate::games::{About, NumberedMoves};
 use crate::rules::{Illustration, ParseError, RulesHelp, Tone};
 
@@ -110,8 +110,8 @@ impl About for Position {
         })
     }
 
-    fn read_record_text(text: &str) -> Result<(ThrongsOptions, Vec<String>), ParseError> {
-        parse_record(text).map(|record| (record.options, record.tokens))
+    fn read_record_text(text: &str, base: &ThrongsOptions) -> Result<(ThrongsOptions, Vec<String>), ParseError> {
+        parse_record_over(text, base).map(|record| (record.options, record.tokens))
     }
 
     fn write_record_text(

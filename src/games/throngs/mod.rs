@@ -71,4 +71,4 @@ pub use moves::Move;
 pub use notation::record_header;
 pub use options::{Adjudication, Opening, PassRule, ThrongsOptions};
 pub use position::{PartKind, Phase, Position, Started};
-pub use record::{ThrongsRecord, format_record, parse_record, record_header_full};
+pub use record::{ThrongsRecord, format_record, parse_record, parse_record_over, record_header_full};

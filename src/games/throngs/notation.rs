@@ -236,9 +236,9 @@ impl Notation for Position {
         let mut tokens = Vec::new();
         match self.phase {
             Phase::PieOffer if self.count == [0, 0] => {
-                let sites = self.geo.len() as u64;
-                let n = self.pie_size() as u64;
-                return LegalTokens::CountOnly(binomial(sites, n).saturating_mul(binomial(sites - n, n + 1)));
+                let sites = self.geo.len() as u128;
+                let n = self.pie_size() as u128;
+                return LegalTokens::CountOnly(binomial(sites, n) * binomial(sites - n, n + 1));
             }
             Phase::Play if self.started.is_none() => {
                 for m in &moves {
@@ -528,13 +528,15 @@ impl Position {
 }
 
 /// `C(n, k)`, saturating.
-fn binomial(n: u64, k: u64) -> u64 {
+/// `n` choose `k`, exact: each step's product of consecutive numbers divides evenly, and every
+/// board's counts (at most 156 sites) stay far inside `u128`.
+fn binomial(n: u128, k: u128) -> u128 {
     if k > n {
         return 0;
     }
-    let mut r: u64 = 1;
+    let mut r: u128 = 1;
     for i in 0..k {
-        r = r.saturating_mul(n - i) / (i + 1);
+        r = r * (n - i) / (i + 1);
     }
     r
 }

@@ -88,16 +88,23 @@ fn read_tags(line: &str, options: &mut ThrongsOptions, seen: &mut Vec<String>) -
     Ok(())
 }
 
-/// Reads a game record (§5) and replays it. The header must include `[Game "Throngs"]`; missing
+/// Reads a game record (§5) and replays it. A header must include `[Game "Throngs"]`; missing
 /// option tags take their defaults. Errors name the line and part that failed.
 pub fn parse_record(text: &str) -> Result<ThrongsRecord, ParseError> {
+    parse_record_over(text, &ThrongsOptions::default())
+}
+
+/// [`parse_record`] with the options of a missing tag given (the player's, not the defaults); a
+/// record without a header is its turn lines under `base`.
+pub fn parse_record_over(text: &str, base: &ThrongsOptions) -> Result<ThrongsRecord, ParseError> {
     let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty()).peekable();
-    let mut options = ThrongsOptions::default();
+    let mut options = *base;
     let mut seen = Vec::new();
     while let Some(line) = lines.next_if(|l| l.starts_with('[')) {
         read_tags(line, &mut options, &mut seen)?;
     }
-    if !seen.iter().any(|k| k == "game") {
+    let headerless_moves = seen.is_empty() && lines.peek().is_some();
+    if !headerless_moves && !seen.iter().any(|k| k == "game") {
         return Err(ParseError::new("a Throngs record starts with a header like [Game \"Throngs\"] [Board \"T93\"]"));
     }
     options.validate().map_err(|e| ParseError::new(format!("header: {e}")))?;
