@@ -680,6 +680,38 @@ mod replays {
     }
 
     #[test]
+    fn a_replay_steps_move_by_move_as_the_record_numbers_them() {
+        use stoneyard::app::testing::MoveList;
+        use stoneyard::games::GameKind;
+        // A hot-seat Gravel game of three whole turns (each several decisions).
+        let kind = GameKind::named("gravel");
+        let mut m = CurrentMatch::new(kind.open(&kind.quick_pairs(), None).unwrap());
+        while m.makers.iter().filter(|s| Some(**s) != m.makers.first().copied()).count() < 2 || m.history.len() < 8 {
+            let d = m.decisions_now().iter().find(|d| d.as_str() != "pass").unwrap().clone();
+            let before = m.game.clone_box();
+            let maker = m.acting_side().unwrap();
+            let effects = m.game.play_decision(&d).unwrap();
+            m.push_undo(before, &d, maker, &effects);
+        }
+        let record = m.record();
+        let lines = MoveList::of(m.start.as_ref(), &m.history).lines;
+        assert!(lines.len() < record.moves.len(), "a numbered move holds several decisions");
+        assert_eq!(stoneyard::save::numbered_move_count(&record), lines.len(), "the saves list counts the same");
+        let mut app = super::common::headless_app();
+        let (current, replay) = Replay::open(&record).unwrap();
+        app.world_mut().insert_resource(current);
+        app.world_mut().insert_resource(replay);
+        app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Playing);
+        app.update();
+        press(&mut app, &[Up, Right]);
+        assert_eq!(at(&app), lines[0].end, "one step is one numbered move");
+        press(&mut app, &[Right]);
+        assert_eq!(at(&app), lines[1].end);
+        press(&mut app, &[Left]);
+        assert_eq!(at(&app), lines[0].end);
+    }
+
+    #[test]
     fn jump_and_auto_play_reach_the_end() {
         let mut app = replay_of_four_moves();
         app.world_mut().write_message(ReplayStep::To(1));

@@ -5,7 +5,7 @@
 
 use super::match_state::{CurrentMatch, side_label};
 use crate::ai::Level;
-use crate::games::{EventContext, GameKind, describe_effects, removed_pieces, touched_cells};
+use crate::games::{DynGame, EventContext, GameKind, describe_effects, removed_pieces, touched_cells};
 use crate::rules::{Cell, Effect, PieceView, RecordMove, Side, ToMove, cells_in_token};
 use crate::save::GameRecord;
 use bevy::prelude::*;
@@ -249,12 +249,16 @@ impl MoveList {
         if self.for_history == current.history {
             return;
         }
-        let game = current.start.as_ref();
-        let simultaneous = game.to_move() == Some(ToMove::Both);
-        match game.record_tokens(&current.history) {
+        *self = MoveList::of(current.start.as_ref(), &current.history);
+    }
+
+    /// The numbered moves of `decisions` played from `start`.
+    pub fn of(start: &dyn DynGame, decisions: &[String]) -> MoveList {
+        let simultaneous = start.to_move() == Some(ToMove::Both);
+        let (lines, pending) = match start.record_tokens(decisions) {
             Ok(record) => {
                 let tokens: Vec<String> = record.moves.iter().map(|m| m.token.clone()).collect();
-                self.lines = game
+                let lines = start
                     .kind()
                     .numbered_moves(&tokens)
                     .into_iter()
@@ -264,24 +268,18 @@ impl MoveList {
                         let one_side = moves.iter().all(|m| m.side == moves[0].side);
                         let who = match () {
                             _ if simultaneous => "A|B".to_string(),
-                            _ if one_side => side_label(game, moves[0].side),
+                            _ if one_side => side_label(start, moves[0].side),
                             _ => String::new(),
                         };
-                        Some(MoveLine {
-                            label,
-                            who,
-                            tokens: moves.iter().map(|m| m.token.clone()).collect(),
-                            end: last.end,
-                        })
+                        let tokens = moves.iter().map(|m| m.token.clone()).collect();
+                        Some(MoveLine { label, who, tokens, end: last.end })
                     })
                     .collect();
-                self.pending = record.pending;
-                self.joiner = game.kind().move_joiner();
+                (lines, record.pending)
             }
             // Cannot happen for decisions the engine accepted; show them as they are rather than nothing.
             Err(_) => {
-                self.lines = current
-                    .history
+                let lines = decisions
                     .iter()
                     .enumerate()
                     .map(|(i, d)| MoveLine {
@@ -291,10 +289,28 @@ impl MoveList {
                         end: i + 1,
                     })
                     .collect();
-                self.pending = 0;
+                (lines, 0)
             }
-        }
-        self.for_history = current.history.clone();
+        };
+        MoveList { for_history: decisions.to_vec(), lines, pending, joiner: start.kind().move_joiner() }
+    }
+
+    /// The numbered moves of the whole game a replay shows (the moves played so far and those
+    /// still ahead).
+    pub fn of_whole_game(current: &CurrentMatch) -> MoveList {
+        let mut all = current.history.clone();
+        all.extend(current.redo_decisions().map(str::to_string));
+        MoveList::of(current.start.as_ref(), &all)
+    }
+
+    /// Where the replay stops: the start, the end of every numbered move, and the last decision.
+    pub fn stops(&self) -> Vec<usize> {
+        let mut stops = vec![0];
+        stops.extend(self.lines.iter().map(|l| l.end));
+        stops.push(self.for_history.len());
+        stops.sort_unstable();
+        stops.dedup();
+        stops
     }
 }
 

@@ -5,7 +5,7 @@
 use super::AppSystems;
 use super::input::{Action, ActionPressed};
 use super::match_state::CurrentMatch;
-use super::playing::{Replay, ReplayStep};
+use super::playing::{MoveList, Replay, ReplayStep};
 use super::screen::Screen;
 use bevy::prelude::*;
 
@@ -96,10 +96,13 @@ fn apply_steps(
     for step in steps.read() {
         let at = current.history.len();
         let total = at + current.redo_len();
+        // Steps go move by move as the record numbers them (a Gravel turn of several actions is
+        // one step, a Hidden Intention attempt is one step, not its figure and square).
+        let stops = MoveList::of_whole_game(&current).stops();
         match *step {
             ReplayStep::First => current.go_to(0),
-            ReplayStep::Back => current.go_to(at.saturating_sub(1)),
-            ReplayStep::Forward => current.go_to(at + 1),
+            ReplayStep::Back => current.go_to(stops.iter().rev().copied().find(|&s| s < at).unwrap_or(0)),
+            ReplayStep::Forward => current.go_to(stops.iter().copied().find(|&s| s > at).unwrap_or(total)),
             ReplayStep::Last => current.go_to(total),
             ReplayStep::To(n) => current.go_to(n),
             ReplayStep::ToggleAuto => {

@@ -40,8 +40,12 @@ pub(super) fn replay_panel(
 ) {
     let at = current.history.len();
     let total = at + current.redo_len();
+    // One numbering for the list, the record and the steps: the record's numbered moves.
+    let whole = MoveList::of_whole_game(current);
+    let shown = whole.lines.iter().filter(|l| l.end <= at).count();
     ui.separator();
-    ui.label(egui::RichText::new(format!("Replay — move {at} of {total}")).size(18.0).strong());
+    let heading = format!("Replay — move {shown} of {}", whole.lines.len());
+    ui.label(egui::RichText::new(heading).size(18.0).strong());
     ui.horizontal(|ui| {
         for (label, step, enabled) in [
             ("|<", ReplayStep::First, at > 0),
@@ -78,19 +82,19 @@ pub(super) fn replay_panel(
         });
     }
     ui.separator();
-    let future: Vec<&str> = current.redo_decisions().collect();
     egui::ScrollArea::vertical().max_height((ui.available_height() - 30.0).max(120.0)).show(ui, |ui| {
-        for (i, d) in current.history.iter().map(String::as_str).chain(future).enumerate() {
-            let text = egui::RichText::new(format!("{:>3}. {d}", i + 1)).monospace();
-            let text = if i + 1 == at {
+        for (i, line) in whole.lines.iter().enumerate() {
+            let here = i + 1 == shown;
+            let text = egui::RichText::new(line.text(whole.joiner)).monospace();
+            let text = if here {
                 text.strong()
-            } else if i >= at {
+            } else if line.end > at {
                 text.weak()
             } else {
                 text
             };
-            if ui.selectable_label(i + 1 == at, text).clicked() {
-                steps.write(ReplayStep::To(i + 1));
+            if ui.selectable_label(here, text).clicked() {
+                steps.write(ReplayStep::To(line.end));
             }
         }
     });
