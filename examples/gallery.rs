@@ -33,6 +33,8 @@ enum Scene {
     Animation(GameKind),
     LastTurn(GameKind),
     GameOver(GameKind),
+    /// The games in progress the other scenes left.
+    Continue,
 }
 
 impl Scene {
@@ -46,6 +48,7 @@ impl Scene {
             Scene::Animation(k) => format!("{k}-3-animation.png"),
             Scene::LastTurn(k) => format!("{k}-4-last-turn.png"),
             Scene::GameOver(k) => format!("{k}-5-game-over.png"),
+            Scene::Continue => "continue.png".into(),
         }
     }
 }
@@ -113,6 +116,8 @@ fn main() {
                 Scene::GameOver(kind),
             ]);
         }
+        // Last: by now the scenes have left games in progress to list.
+        scenes.push(Scene::Continue);
         shots.extend(scenes.into_iter().map(|s| (s, theme, theme_dir.join(s.file_name()))));
     }
     for (_, _, path) in &shots {
@@ -190,6 +195,7 @@ fn begin(world: &mut World, scene: Scene, theme: Theme) -> Vec<String> {
     match scene {
         Scene::Title => next = Screen::Title,
         Scene::Settings => next = Screen::Settings,
+        Scene::Continue => next = Screen::Continue,
         Scene::Setup(kind) => {
             world.resource_mut::<SetupChoice>().select(kind, &[]);
             next = Screen::Setup;

@@ -311,7 +311,13 @@ impl CurrentMatch {
         let player = |p: Option<Level>| p.map_or(Player::Human, |l| Player::Computer(l.slug().to_string()));
         let players = [player(self.players[0]), player(self.players[1])];
         let mut record = GameRecord::new(self.start.as_ref(), players, self.seed, self.started_unix);
-        record.start = self.start_text.clone();
+        // A match begun from a position other than its options' initial one (an example, a
+        // position played on from) records that position, so the record replays.
+        record.start = self.start_text.clone().or_else(|| {
+            let initial = self.start.kind().open(&self.start.option_pairs(), None).ok()?;
+            let here = self.start.position_text();
+            (initial.position_text() != here).then_some(here)
+        });
         record.moves = self
             .history
             .iter()

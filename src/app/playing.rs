@@ -234,7 +234,11 @@ pub struct MoveLine {
 impl MoveLine {
     /// The line as the side panel shows it.
     pub fn text(&self, joiner: &str) -> String {
-        format!("{:>5} {:<6} {}", self.label, self.who, self.tokens.join(joiner)).trim_end().to_string()
+        let moves = self.tokens.join(joiner);
+        match self.who.as_str() {
+            "" => format!("{:>5} {moves}", self.label),
+            who => format!("{:>5} {who:<6} {moves}", self.label),
+        }
     }
 }
 

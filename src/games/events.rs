@@ -162,6 +162,13 @@ pub fn describe_effects(context: &EventContext, effects: &[Effect]) -> Vec<Strin
             i += same;
             continue;
         }
+        // One capture sentence per capturer: the groups it took in one decision read together.
+        let captured_before =
+            |by: Side| effects[..i].iter().any(|e| matches!(e.kind, EffectKind::Captured { by: b, .. } if b == by));
+        if matches!(effect.kind, EffectKind::Captured { by, .. } if captured_before(by)) {
+            i += 1;
+            continue;
+        }
         if let Some(line) = sentence(context, effects, effect) {
             lines.push(line);
         }
@@ -220,8 +227,16 @@ fn removal_sentence(
 /// The sentence for one effect other than a removal, if it says more than the move list.
 fn sentence(context: &EventContext, effects: &[Effect], effect: &Effect) -> Option<String> {
     let line = match &effect.kind {
-        EffectKind::Captured { cells, by } => {
+        EffectKind::Captured { by, .. } => {
             let by_name = context.side(*by);
+            let cells: Vec<Cell> = effects
+                .iter()
+                .flat_map(|e| match &e.kind {
+                    EffectKind::Captured { cells, by: b } if b == by => cells.clone(),
+                    _ => Vec::new(),
+                })
+                .collect();
+            let cells = &cells;
             // The piece that made the capture: the one this decision placed, still standing.
             let capturer = effects.iter().find_map(|e| match e.kind {
                 EffectKind::Placed { cell, by: placer, .. } if placer == *by => {

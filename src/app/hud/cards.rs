@@ -144,7 +144,11 @@ fn event_log(ui: &mut egui::Ui, view: &PanelView) {
     let Some(&(last, _)) = view.events.lines.last() else { return };
     let room = if view.layout.portrait { 2 } else { 5 };
     ui.add_space(2.0);
-    for (n, line) in view.events.lines.iter().rev().take(room) {
+    // Decisions newest first; one decision's lines in the order they happened (reveal, round 1, 2).
+    let mut recent: Vec<&(usize, String)> = view.events.lines.iter().rev().take(room).collect();
+    recent.reverse();
+    recent.sort_by_key(|(n, _)| std::cmp::Reverse(*n));
+    for (n, line) in recent {
         let text = egui::RichText::new(format!("• {line}")).size(text_size::SMALL);
         ui.label(if *n == last { text } else { text.weak() });
     }
