@@ -770,6 +770,22 @@ fn an_action_under_way_is_finished_by_the_token_of_the_whole_action() {
     assert_eq!(written, ["Sd4-d5-d6", "Dd1"]);
 }
 
+/// The board is always 8×8; what a position must share with the options is the number of
+/// stones each side has, so a position of another `pieces` than the options' is refused, naming
+/// both.
+#[test]
+fn a_position_of_other_pieces_than_the_options_is_refused() {
+    let inchworm = GameKind::named("inchworm");
+    let full = "......../......../......../......../......../......../......../........ b 25 25 0 0 0 0";
+    let handicap = [("pieces".to_string(), "25/20".to_string())];
+    let e = stoneyard::games::open(inchworm, &handicap, Some(full)).err().expect("25 White stones with pieces=25/20");
+    let e = e.to_string();
+    assert!(e.contains("25 in stock") && e.contains("pieces=25/20"), "{e}");
+    assert!(stoneyard::games::open(inchworm, &[], Some(full)).is_ok());
+    let fewer = "......../......../......../......../......../......../......../........ b 25 20 0 0 0 0";
+    assert!(stoneyard::games::open(inchworm, &handicap, Some(fewer)).is_ok());
+}
+
 #[test]
 fn a_capturing_drop_reports_the_drop_in_wave_0_and_the_captures_in_wave_1_as_its_record_token_does() {
     let mut by_token = at(P0);

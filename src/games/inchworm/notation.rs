@@ -507,8 +507,12 @@ impl Position {
     fn check_read_position(&self) -> Result<(), ParseError> {
         for side in Side::BOTH {
             if !self.conserves_stones(side) {
+                // The options fix the number; a handicap game's position read without its
+                // option (or the other way round) ends up here, so the option is named.
+                let [black, white] = self.options.pieces;
                 return Err(ParseError::new(format!(
-                    "{}'s stones do not add up: {} on the board + {} in stock + {} held by the opponent should be {}",
+                    "{}'s stones do not add up: {} on the board + {} in stock + {} held by the opponent should be {} \
+                     (the options say pieces={black}/{white})",
                     Position::SIDE_NAMES[side.index()],
                     self.stones_on_board(side),
                     self.stock(side),
