@@ -1131,3 +1131,15 @@ fn malformed_records_are_refused_with_the_attempt_named() {
     }
     assert!(parse_record("").unwrap().tokens.is_empty());
 }
+
+/// Hidden Intention has no options: any option given with a position, such as a board, is
+/// refused by its name rather than ignored.
+#[test]
+fn an_option_given_with_a_position_is_refused() {
+    let game = GameKind::named("hidden-intention");
+    let start = "- ; - ; P8R2B2N1Q1 P8R2B2N1Q1 ; 2 2 ; - ; 1.1";
+    let board = [("board".to_string(), "10x10".to_string())];
+    let e = stoneyard::games::open(game, &board, Some(start)).err().expect("an option of a game without options");
+    assert!(e.to_string().contains("unknown option 'board'"), "{e}");
+    assert!(stoneyard::games::open(game, &[], Some(start)).is_ok());
+}

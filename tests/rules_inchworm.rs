@@ -732,6 +732,60 @@ fn refusals_explain_themselves() {
     assert!(staged.play(&Move::Drop(0)).unwrap_err().reason.contains("finish the collect"));
 }
 
+/// The spec writes one token per whole action, so between the decisions of an action the
+/// referee lists and takes the tokens of the whole actions that finish it, and a record that
+/// starts there writes its first move as the whole action.
+#[test]
+fn an_action_under_way_is_finished_by_the_token_of_the_whole_action() {
+    let spreading = "......../......../......../......../...B3..../......../......../........ b 22 25 0 0 0 0 0 Sd4-d5";
+    let p = at(spreading);
+    let finishing = ["c4", "c5", "c6", "d6", "e4", "e5", "e6"].map(|c| format!("Sd4-d5-{c}"));
+    assert_eq!(tokens(&p), finishing);
+    assert_eq!(
+        after(spreading, &[], "Sd4-d5-d6"),
+        "......../......../...B1..../...B1..../...B1..../......../......../........ w 22 25 0 0 0 0 1"
+    );
+    let reason = |text: &str, token: &str| {
+        assert!(refused(text, &[], token), "{token} accepted at {text}");
+        at(text).play_record_token(token).unwrap_err().to_string()
+    };
+    assert!(reason(spreading, "Sd4-e5-e6").contains("starts with those cells, Sd4-d5-"));
+    assert!(reason(spreading, "-d6").contains("write its whole path, Sd4-d5-"));
+    assert!(reason(spreading, "Dd1").contains("write its whole path"));
+    assert!(reason(spreading, "Sd4-d5-d6-d7").contains("exactly 3"));
+
+    let collecting = "......../......../......../...B1..../...B1..../...B1..../......../........ b 22 25 0 0 0 0 0 Cd4";
+    assert_eq!(tokens(&at(collecting)), ["Cd3-d4>d3", "Cd3-d4>d4", "Cd4-d5>d4", "Cd4-d5>d5"]);
+    // Either way along the line, as the spec's collect tokens are read.
+    assert_eq!(after(collecting, &[], "Cd5-d4>d5"), after(collecting, &[], "Cd4-d5>d5"));
+    let collecting_up = format!("{collecting}-d5");
+    assert_eq!(tokens(&at(&collecting_up)), ["Cd4-d5>d4", "Cd4-d5>d5"]);
+    assert!(reason(&collecting_up, "Cd3-d4-d5>d3").contains("has d4 at one end and goes on past d5"));
+    assert!(reason(collecting, "Cd3-d4-d5>d3").contains("has d4 at one end"));
+    assert!(reason(collecting, "Cd4-e4>d4").contains("e4 is empty"));
+
+    let game = stoneyard::games::open(GameKind::named("inchworm"), &[], Some(spreading)).unwrap();
+    let record = game.record_tokens(&["-d6".to_string(), "Dd1".to_string()]).unwrap();
+    let written: Vec<&str> = record.moves.iter().map(|m| m.token.as_str()).collect();
+    assert_eq!(written, ["Sd4-d5-d6", "Dd1"]);
+}
+
+/// The board is always 8×8; what a position must share with the options is the number of
+/// stones each side has, so a position of another `pieces` than the options' is refused, naming
+/// both.
+#[test]
+fn a_position_of_other_pieces_than_the_options_is_refused() {
+    let inchworm = GameKind::named("inchworm");
+    let full = "......../......../......../......../......../......../......../........ b 25 25 0 0 0 0";
+    let handicap = [("pieces".to_string(), "25/20".to_string())];
+    let e = stoneyard::games::open(inchworm, &handicap, Some(full)).err().expect("25 White stones with pieces=25/20");
+    let e = e.to_string();
+    assert!(e.contains("25 in stock") && e.contains("pieces=25/20"), "{e}");
+    assert!(stoneyard::games::open(inchworm, &[], Some(full)).is_ok());
+    let fewer = "......../......../......../......../......../......../......../........ b 25 20 0 0 0 0";
+    assert!(stoneyard::games::open(inchworm, &handicap, Some(fewer)).is_ok());
+}
+
 #[test]
 fn a_capturing_drop_reports_the_drop_in_wave_0_and_the_captures_in_wave_1_as_its_record_token_does() {
     let mut by_token = at(P0);
@@ -861,4 +915,125 @@ fn malformed_records_are_refused_with_the_move_named() {
         let _ = parse_record(text);
     }
     assert!(parse_record("1.Da1 Db1").is_ok());
+}
+
+/// A position reached by `plies` random atomic decisions from the start of `pairs`' game, then,
+/// when `stop_mid_action`, the first decision of a collect or distribution (when one can start)
+/// and up to `steps_within` more decisions of it while it is still under way.
+fn random_position(
+    pairs: &[(&str, &str)],
+    seed: u64,
+    plies: usize,
+    stop_mid_action: bool,
+    steps_within: usize,
+) -> Position {
+    use stoneyard::rules::pick_index;
+    let mut rng = seeded(seed);
+    let mut p = Position::new(&opts(pairs));
+    let mut moves = Vec::new();
+    for _ in 0..plies {
+        if p.status().is_over() {
+            return p;
+        }
+        p.legal_moves(&mut moves);
+        p.play_unchecked(&moves[pick_index(&mut rng, moves.len())]);
+    }
+    if !stop_mid_action || p.status().is_over() {
+        return p;
+    }
+    if !p.action_under_way() {
+        p.legal_moves(&mut moves);
+        moves.retain(|m| matches!(m, Move::CollectFrom(_) | Move::SpreadFrom(_)));
+        // Distributions are the longer actions; prefer them when there are any.
+        let spreads: Vec<Move> = moves.iter().copied().filter(|m| matches!(m, Move::SpreadFrom(_))).collect();
+        let starts = if spreads.is_empty() { moves.clone() } else { spreads };
+        if starts.is_empty() {
+            return p;
+        }
+        p.play_unchecked(&starts[pick_index(&mut rng, starts.len())]);
+    }
+    for _ in 0..steps_within {
+        p.legal_moves(&mut moves);
+        let steps: Vec<Move> = moves.iter().copied().filter(|m| !matches!(m, Move::CollectOnto(_))).collect();
+        let mut next = p.clone();
+        if steps.is_empty() {
+            break;
+        }
+        next.play_unchecked(&steps[pick_index(&mut rng, steps.len())]);
+        if !next.action_under_way() {
+            break;
+        }
+        p = next;
+    }
+    p
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 160, ..Default::default() })]
+
+    /// Every token the referee lists for a position, with or without an action under way, is a
+    /// token the referee accepts from that position, and it completes one whole action.
+    #[test]
+    fn every_listed_token_is_accepted_by_the_referee(
+        variant in 0usize..4,
+        seed in proptest::prelude::any::<u64>(),
+        plies in 0usize..160,
+        stop_mid_action in proptest::prelude::any::<bool>(),
+        steps_within in 0usize..6,
+    ) {
+        use stoneyard::cli::referee::referee;
+        let variants: [&[(&str, &str)]; 4] = [
+            &[],
+            &[("topology", "cylinder")],
+            &[("topology", "torus"), ("prisoner_drops", "on")],
+            &[("pieces", "25/20"), ("quiet_limit", "60")],
+        ];
+        let pairs = variants[variant];
+        let p = random_position(pairs, seed, plies, stop_mid_action, steps_within);
+        let text = p.format_position();
+        let options: Vec<(String, String)> = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let open = || stoneyard::games::open(GameKind::named("inchworm"), &options, Some(&text)).unwrap();
+        let (listing, _) = referee(open(), "", true);
+        let Some(legal) = listing["legal"].as_array() else {
+            // Only counted (too many distributions to list): nothing to play one by one.
+            proptest::prop_assume!(false);
+            unreachable!()
+        };
+        let mut reached = std::collections::BTreeSet::new();
+        for token in legal {
+            let token = token.as_str().unwrap();
+            let (out, _) = referee(open(), token, true);
+            proptest::prop_assert_eq!(&out["ok"], &serde_json::json!(true), "{} refused at {}: {}", token, text, out);
+            let after = out["position"].as_str().unwrap();
+            // The position text shows an action under way as a trailing `S…` or `C…` field.
+            proptest::prop_assert!(!after.contains(['S', 'C']), "{} left an action under way: {}", token, after);
+            reached.insert(after.to_string());
+        }
+        // And nothing is missing: the listed tokens reach every position the remaining decisions of
+        // an action under way can reach.
+        let mut by_decisions = std::collections::BTreeSet::new();
+        if p.action_under_way() && completions(&p, &mut by_decisions, &mut 20_000) {
+            proptest::prop_assert_eq!(reached, by_decisions, "at {}", text);
+        }
+    }
+}
+
+/// The positions the decisions that finish the action under way reach, into `out`; false when
+/// that takes more than `budget` decisions.
+fn completions(p: &Position, out: &mut std::collections::BTreeSet<String>, budget: &mut u32) -> bool {
+    if !p.action_under_way() {
+        out.insert(p.format_position());
+        return true;
+    }
+    let mut moves = Vec::new();
+    p.legal_moves(&mut moves);
+    moves.iter().all(|m| {
+        if *budget == 0 {
+            return false;
+        }
+        *budget -= 1;
+        let mut next = p.clone();
+        next.play_unchecked(m);
+        completions(&next, out, budget)
+    })
 }

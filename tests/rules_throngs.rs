@@ -24,6 +24,12 @@ fn pos(text: &str) -> Position {
     Position::parse_position(&ThrongsOptions::default(), text).unwrap_or_else(|e| panic!("{text}: {e}"))
 }
 
+/// A position read with the options of the board its text names (other options default).
+fn pos_on_its_board(text: &str) -> Position {
+    let board = Board::parse(text.split_whitespace().next().unwrap_or_default()).expect("a board name first");
+    Position::parse_position(&options_with(board), text).unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
 fn start() -> Position {
     Position::new(&ThrongsOptions::default())
 }
@@ -798,15 +804,36 @@ fn bad_position_texts_are_refused_with_a_reason() {
         let e = Position::parse_position(&o, text).err().unwrap_or_else(|| panic!("'{text}' accepted"));
         assert!(e.to_string().contains(words), "'{text}': {e}");
     }
-    // Missing keys default; the board in the text wins over the option.
+    // Missing keys default; the board in the text must be the board of the options.
     assert_eq!(pos("T93 B1 B:k9 W:b3,b6").format_position(), "T93 B1 B:k9 W:b3,b6 idle=0,0 passrun=0 turn=1");
-    let r = pos("R63 W2 W:f4 B:c5 turn=4 passrun=1 idle=3,2");
+    let r63 = "R63 W2 W:f4 B:c5 turn=4 passrun=1 idle=3,2";
+    let r = Position::parse_position(&options_with(Board::R63), r63).unwrap();
     assert_eq!(r.format_position(), "R63 W2 B:c5 W:f4 idle=3,2 passrun=1 turn=4");
     assert_eq!(r.options().board, Board::R63);
     // A started part round-trips.
     let s = pos("T93 B1 B:e5,f5,f7,g7 W:g6 idle=2,0 passrun=0 turn=1 started=+f6");
     assert_eq!(s.destinations().len(), 10);
     assert_eq!(pos(&s.format_position()).format_position(), s.format_position());
+}
+
+/// A position of one board with the options of another is refused, naming both, as Gravel and
+/// Red Stone refuse a size that is not the options'; the referee says so too.
+#[test]
+fn a_position_of_another_board_than_the_options_is_refused() {
+    let r63 = "R63 B1 B:c5 W:f4,g8 idle=0,0 passrun=0 turn=1";
+    let e = Position::parse_position(&ThrongsOptions::default(), r63).unwrap_err().to_string();
+    assert!(e.contains("board R63") && e.contains("board=T93"), "{e}");
+    let torus = options_with(Board::Torus(9));
+    let e = Position::parse_position(&torus, "Torus-8 B1 B:a1 W:a5,e5").unwrap_err().to_string();
+    assert!(e.contains("board Torus-8") && e.contains("board=Torus-9"), "{e}");
+    assert!(Position::parse_position(&options_with(Board::R63), r63).is_ok());
+
+    let throngs = GameKind::named("throngs");
+    let t93 = [("board".to_string(), "T93".to_string())];
+    let e = stoneyard::games::open(throngs, &t93, Some(r63)).err().expect("R63 position refused with board=T93");
+    assert!(e.to_string().contains("board=T93"), "{e}");
+    let r63_option = [("board".to_string(), "R63".to_string())];
+    assert!(stoneyard::games::open(throngs, &r63_option, Some(r63)).is_ok());
 }
 
 #[test]
@@ -1163,7 +1190,7 @@ fn perft_counts_match_the_committed_data_and_the_literal_rule() {
     let data = perft_data();
     assert!(data.len() >= 3);
     for (text, counts) in data {
-        let p = pos(&text);
+        let p = pos_on_its_board(&text);
         for (depth, count) in counts {
             assert_eq!(perft(&p, depth), count, "perft {depth} of {text}");
             if depth <= 3 {
@@ -1178,7 +1205,7 @@ fn perft_counts_match_the_committed_data_and_the_literal_rule() {
 #[ignore = "a data printer for new perft lines, not a check: run by hand in release"]
 fn print_perft_counts() {
     for (text, _) in perft_data() {
-        let p = pos(&text);
+        let p = pos_on_its_board(&text);
         println!("position {text}");
         for depth in 1..=4 {
             let n = perft(&p, depth);

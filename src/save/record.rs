@@ -58,7 +58,7 @@ pub enum RecordError {
     #[error("this is not a Stoneyard game record ({0})")]
     NotARecord(String),
     #[error("this record was written by a newer Stoneyard (format {found}, this one reads up to {RECORD_FORMAT})")]
-    FutureFormat { found: u32 },
+    FutureFormat { found: u64 },
     #[error("this record is a game of {found}, not {expected}")]
     WrongGame { found: GameKind, expected: GameKind },
     #[error("the record cannot be set up: {0}")]
@@ -98,12 +98,15 @@ impl GameRecord {
     pub fn from_json(text: &str) -> Result<GameRecord, RecordError> {
         let value: serde_json::Value =
             serde_json::from_str(text).map_err(|e| RecordError::NotARecord(format!("not JSON: {e}")))?;
-        let format = value
-            .get("format")
-            .and_then(|f| f.as_u64())
-            .ok_or_else(|| RecordError::NotARecord("it has no format version".to_string()))?;
-        if format > RECORD_FORMAT as u64 {
-            return Err(RecordError::FutureFormat { found: format as u32 });
+        let format = match value.get("format") {
+            None => return Err(RecordError::NotARecord("it has no format version".to_string())),
+            // Read whole, never narrowed: a format of 2^32 + 1 is a future one, not format 1.
+            Some(f) => f
+                .as_u64()
+                .ok_or_else(|| RecordError::NotARecord(format!("its format version {f} is not a whole number")))?,
+        };
+        if format > u64::from(RECORD_FORMAT) {
+            return Err(RecordError::FutureFormat { found: format });
         }
         serde_json::from_value(value).map_err(|e| RecordError::NotARecord(e.to_string()))
     }
@@ -230,6 +233,20 @@ mod tests {
         let mut again = r.replay(Some(2)).unwrap();
         again.play_decision("D4").unwrap();
         assert_eq!(again.position_text(), full.position_text());
+    }
+
+    #[test]
+    fn a_format_beyond_32_bits_is_refused_as_the_future_format_it_names() {
+        let json = red_stone_record().to_json();
+        for format in [4_294_967_297u64, u64::MAX] {
+            let future = json.replacen("\"format\": 1", &format!("\"format\": {format}"), 1);
+            let err = GameRecord::from_json(&future).unwrap_err();
+            assert_eq!(err, RecordError::FutureFormat { found: format });
+            assert!(err.to_string().contains(&format!("format {format},")), "{err}");
+        }
+        let fractional = json.replacen("\"format\": 1", "\"format\": 1.5", 1);
+        let err = GameRecord::from_json(&fractional).unwrap_err();
+        assert!(err.to_string().contains("format version 1.5 is not a whole number"), "{err}");
     }
 
     #[test]

@@ -29,8 +29,11 @@
 //! - Effects: the action is wave 0; captures (`Captured` per group, `Scored` per capturer) are
 //!   wave 1; `GameOver` closes the last wave used.
 //! - A half-chosen action is shown in the position text as a trailing ` S<path so far>` or
-//!   ` C<stacks so far>` (the spec's text has no field for it; positions between whole actions,
-//!   which are all the referee and records see, never show it).
+//!   ` C<stacks so far>` (the spec's text has no field for it; positions between whole actions
+//!   never show it). From such a position the referee lists and takes the spec's tokens of the
+//!   whole actions that finish it (`Sd4-d5-d6` after `Sd4-d5`; a collect whose line has the
+//!   first chosen stack at one end and goes on past the last), never bare decisions such as
+//!   `-d6`, which the spec's notation does not have; a record from there writes them so too.
 //! - Staged actions cannot be abandoned once started (no cancel decision): the UI's undo covers
 //!   that, and it keeps the decision tree free of no-op loops.
 //! - The position text cannot say that a game ended by two passes (the spec's format has no

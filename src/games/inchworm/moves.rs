@@ -244,9 +244,32 @@ pub fn distribution_sets_within(geom: &Geometry, empty: u64, source: Sq, h: u32,
     if h < 2 {
         return Some(Vec::new());
     }
+    path_sets_grown_within(geom, empty, bit(source), source, h - 1, cap)
+}
+
+/// Every distinct cell set of the ways to finish the distribution under way (`spread`, of a stack
+/// of height `h`), as masks (the cells chosen so far included), sorted; `None` as soon as one
+/// level holds more than `cap` sets.
+pub fn distribution_completions_within(
+    geom: &Geometry,
+    empty: u64,
+    spread: &Spread,
+    h: u32,
+    cap: usize,
+) -> Option<Vec<u64>> {
+    let remaining = h.saturating_sub(spread.len as u32);
+    if remaining == 0 {
+        return Some(Vec::new());
+    }
+    path_sets_grown_within(geom, empty, spread.visited, spread.end(), remaining, cap)
+}
+
+/// The cell sets of paths that start at `end` (in `set`) and take `steps` more king steps through
+/// distinct `empty` cells outside `set`, each with `set` added; `None` past `cap` sets in a level.
+fn path_sets_grown_within(geom: &Geometry, empty: u64, set: u64, end: Sq, steps: u32, cap: usize) -> Option<Vec<u64>> {
     let mut level: FastMap<u64, u64> = FastMap::default();
-    level.insert(bit(source), bit(source));
-    for _ in 1..h {
+    level.insert(set, bit(end));
+    for _ in 0..steps {
         let mut next: FastMap<u64, u64> =
             FastMap::with_capacity_and_hasher((level.len() * 4).min(cap.saturating_add(1)), Default::default());
         for (&set, &ends) in &level {

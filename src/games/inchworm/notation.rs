@@ -4,9 +4,12 @@
 //! decision tokens (`Sb8` = start spreading b8, `-a7` = next path cell), and the position string
 //! with its invariants.
 
-use super::moves::{Move, WholeCollect, canonical_line, canonical_path, direction_between};
+use super::moves::{
+    MAX_PARTIAL_SETS, Move, WholeCollect, canonical_line, canonical_path, direction_between,
+    distribution_completions_within, line_cells,
+};
 use super::options::InchwormOptions;
-use super::position::{MAX_HEIGHT, Position, Spread, Sq, bit, bits};
+use super::position::{CollectRun, MAX_HEIGHT, Position, Spread, Sq, bit, bits};
 use crate::games::About;
 use crate::rules::{
     Cell, DiscardEffects, Effects, FileLetters, LegalTokens, Notation, ParseError, PlayError, RecordError,
@@ -99,13 +102,17 @@ impl Notation for Position {
         }
     }
 
-    /// A record move is one whole action: its staged decisions written one after the other.
+    /// A record move is one whole action: its staged decisions written one after the other,
+    /// after the cells already chosen when it was under way at the start (`Sd4` + `-d5-d6`).
     fn group_record_tokens(&self, decisions: &[String]) -> Result<RecordTokens, RecordError> {
         group_decisions(
             self,
             decisions,
             |pos, _, _| !pos.action_under_way(),
-            |pos, moves| moves.iter().map(|m| pos.format_move(m)).collect(),
+            |pos, moves| {
+                let chosen = pos.chosen_so_far().unwrap_or_default();
+                moves.iter().fold(chosen, |token, m| token + &pos.format_move(m))
+            },
         )
     }
 
@@ -153,24 +160,32 @@ impl Notation for Position {
         if self.pass_streak {
             s.push_str(" 1");
         }
-        if let Some(spread) = &self.spread {
-            let cells: Vec<String> = spread.cells().iter().map(|&c| square_name(c)).collect();
-            s.push_str(&format!(" S{}", cells.join("-")));
-        }
-        if let Some(cells) = self.pending_collect() {
-            let cells: Vec<String> = cells.iter().map(|&c| square_name(c)).collect();
-            s.push_str(&format!(" C{}", cells.join("-")));
+        if let Some(chosen) = self.chosen_so_far() {
+            s.push(' ');
+            s.push_str(&chosen);
         }
         s
     }
 
     /// Applies one whole-action record token (a distribution path = several atomic decisions).
+    /// With an action under way, the token is the whole action it finishes (see
+    /// [`Position::decisions_finishing`]).
     fn play_record_token(&mut self, token: &str) -> Result<Effects, RecordError> {
         let text = strip_comments(token);
         let parse_err = |source: ParseError| RecordError::Parse { token: token.to_string(), source };
         let illegal = |source: PlayError| RecordError::Illegal { token: token.to_string(), source };
         if self.action_under_way() {
-            return Err(illegal(PlayError::new("an action is half chosen; finish it with its decisions first")));
+            let rest = self.decisions_finishing(&text).map_err(|e| match e {
+                Refusal::Parse(source) => parse_err(source),
+                Refusal::Illegal(source) => illegal(source),
+            })?;
+            let mut next = self.clone();
+            let mut effects = Effects::new();
+            for m in &rest {
+                effects.extend(next.play(m).map_err(illegal)?);
+            }
+            *self = next;
+            return Ok(effects);
         }
         if let Some(body) = text.strip_prefix('C') {
             let collect = self.parse_collect(body).map_err(parse_err)?;
@@ -218,13 +233,14 @@ impl Notation for Position {
         if self.result.is_some() {
             return LegalTokens::List(Vec::new());
         }
+        if let Some(spread) = &self.spread {
+            return self.distribution_completion_tokens(spread);
+        }
+        if let Some(run) = &self.collect {
+            return LegalTokens::sorted(self.collect_completions(run).iter().map(|c| self.format_collect(c)));
+        }
         let mut moves = Vec::new();
         self.legal_moves(&mut moves);
-        if self.action_under_way() {
-            let mut tokens: Vec<String> = moves.iter().map(|m| self.format_move(m)).collect();
-            tokens.sort();
-            return LegalTokens::List(tokens);
-        }
         let mut tokens: Vec<String> = moves
             .iter()
             .filter(|m| !matches!(m, Move::SpreadFrom(_) | Move::CollectFrom(_)))
@@ -259,7 +275,124 @@ impl Notation for Position {
     }
 }
 
+/// Why a token cannot finish the action under way.
+enum Refusal {
+    Parse(ParseError),
+    Illegal(PlayError),
+}
+
 impl Position {
+    /// The action under way as the position text's trailing field writes it: `S<path so far>` or
+    /// `C<stacks so far>`; it is also the start of the token of the whole action.
+    fn chosen_so_far(&self) -> Option<String> {
+        let (letter, cells) = if let Some(spread) = &self.spread {
+            ('S', spread.cells().to_vec())
+        } else {
+            ('C', self.pending_collect()?)
+        };
+        let cells: Vec<String> = cells.iter().map(|&c| square_name(c)).collect();
+        Some(format!("{letter}{}", cells.join("-")))
+    }
+
+    /// The decisions still to make when the whole-action token `text` finishes the action under
+    /// way. The spec writes one token per whole action, so a position between decisions takes the
+    /// whole action's token: a distribution path that starts with the cells chosen so far
+    /// (`Sd4-e5-f6` after `Sd4-e5`), or a collect, written either way along its line, whose line
+    /// goes on from the stacks chosen so far in their direction (`Cd3-d4-d5>d4` after `Cd4-d5`).
+    fn decisions_finishing(&self, text: &str) -> Result<Vec<Move>, Refusal> {
+        let illegal = |m: String| Refusal::Illegal(PlayError::new(m));
+        let chosen = self.chosen_so_far().unwrap_or_default();
+        if let Some(spread) = &self.spread {
+            let Some(body) = text.strip_prefix('S') else {
+                return Err(illegal(format!(
+                    "the distribution {chosen} is under way; write its whole path, {chosen}-…"
+                )));
+            };
+            let path = parse_cell_list(body).map_err(Refusal::Parse)?;
+            if !path.starts_with(spread.cells()) {
+                return Err(illegal(format!(
+                    "the distribution {chosen} is under way; its whole path starts with those cells, {chosen}-…"
+                )));
+            }
+            // The board does not change while a path is chosen, so the whole path is checked as if
+            // nothing were chosen yet.
+            let unchosen = Position { spread: None, ..self.clone() };
+            unchosen.check_distribution_path(&path).map_err(Refusal::Illegal)?;
+            return Ok(path[spread.cells().len()..].iter().map(|&c| Move::SpreadStep(c)).collect());
+        }
+        let Some(run) = &self.collect else { return Ok(Vec::new()) };
+        let Some(body) = text.strip_prefix('C') else {
+            return Err(illegal(format!(
+                "the collect {chosen} is under way; write the whole collect, e.g. {chosen}>…"
+            )));
+        };
+        let collect = self.parse_collect(body).map_err(Refusal::Parse)?;
+        let unchosen = Position { collect: None, ..self.clone() };
+        unchosen.check_whole_collect(&collect).map_err(Refusal::Illegal)?;
+        let geom = self.geometry();
+        let whole = line_cells(geom, collect.start, collect.dir as usize, collect.len as usize)
+            .map_or(0, |cells| cells.iter().fold(0, |set, &c| set | bit(c)));
+        let line = Self::collect_directions(run)
+            .filter(|_| collect.len >= run.len)
+            .filter_map(|d| line_cells(geom, run.start, d, collect.len as usize))
+            .find(|cells| cells.iter().fold(0, |set, &c| set | bit(c)) == whole)
+            .ok_or_else(|| {
+                let cells = self.pending_collect().unwrap_or_default();
+                let first = square_name(run.start);
+                illegal(match cells[..] {
+                    [_] => format!("the collect {chosen} is under way; its whole line has {first} at one end"),
+                    _ => format!(
+                        "the collect {chosen} is under way; its whole line has {first} at one end and goes on past {}",
+                        square_name(run.end)
+                    ),
+                })
+            })?;
+        let steps = line[run.len as usize..].iter().map(|&c| Move::CollectStep(c));
+        Ok(steps.chain(std::iter::once(Move::CollectOnto(collect.target))).collect())
+    }
+
+    /// The directions a collect under way can still take: any while one stack is chosen, then
+    /// the one the second stack fixed.
+    fn collect_directions(run: &CollectRun) -> std::ops::Range<usize> {
+        if run.len >= 2 { run.dir as usize..run.dir as usize + 1 } else { 0..8 }
+    }
+
+    /// Every whole collect (canonical) that finishes the collect under way.
+    fn collect_completions(&self, run: &CollectRun) -> Vec<WholeCollect> {
+        let geom = self.geometry();
+        let own = self.occupied[self.side.index()];
+        let mut out = Vec::new();
+        for d in Self::collect_directions(run) {
+            for len in (run.len as usize).max(2)..=8 {
+                let Some(cells) = line_cells(geom, run.start, d, len) else { break };
+                if cells.iter().any(|&c| own & bit(c) == 0) {
+                    break;
+                }
+                let (start, dir) = canonical_line(geom, run.start, d, len);
+                out.extend(cells.iter().map(|&target| WholeCollect { start, dir: dir as u8, len: len as u8, target }));
+            }
+        }
+        out
+    }
+
+    /// The referee's listing with a distribution under way: one token per cell set it can still
+    /// cover, each the smallest path (by cell index) that starts with the cells chosen so far.
+    fn distribution_completion_tokens(&self, spread: &Spread) -> LegalTokens {
+        let geom = self.geometry();
+        let h = self.height[spread.source() as usize] as u32;
+        let Some(sets) = distribution_completions_within(geom, self.empty_mask(), spread, h, MAX_PARTIAL_SETS) else {
+            return LegalTokens::Uncounted { counted_before_giving_up: 0 };
+        };
+        if sets.len() as u64 > MAX_LISTED_TOKENS {
+            return LegalTokens::CountOnly(sets.len() as u128);
+        }
+        let chosen = self.chosen_so_far().unwrap_or_default();
+        LegalTokens::sorted(sets.iter().filter_map(|&set| {
+            let rest = canonical_path(geom, (set & !spread.visited) | bit(spread.end()), spread.end())?;
+            Some(rest[1..].iter().fold(chosen.clone(), |token, &c| token + "-" + &square_name(c)))
+        }))
+    }
+
     /// Puts the stacks of the board field (`B1W3../…`, rank 8 first) on the empty board.
     fn read_board(&mut self, field: &str) -> Result<(), ParseError> {
         for (rank, text) in split_ranks(field, 8)? {
@@ -374,8 +507,12 @@ impl Position {
     fn check_read_position(&self) -> Result<(), ParseError> {
         for side in Side::BOTH {
             if !self.conserves_stones(side) {
+                // The options fix the number; a handicap game's position read without its
+                // option (or the other way round) ends up here, so the option is named.
+                let [black, white] = self.options.pieces;
                 return Err(ParseError::new(format!(
-                    "{}'s stones do not add up: {} on the board + {} in stock + {} held by the opponent should be {}",
+                    "{}'s stones do not add up: {} on the board + {} in stock + {} held by the opponent should be {} \
+                     (the options say pieces={black}/{white})",
                     Position::SIDE_NAMES[side.index()],
                     self.stones_on_board(side),
                     self.stock(side),

@@ -34,7 +34,7 @@
 //! - Position text extensions (the spec writes none for these states): a part whose destination
 //!   is still open adds `started=+f6`, `started=xf6` or `started=f6>`; during the pie opening the
 //!   side/part field is `pie` (offer being placed) or `choose` (chooser to decide).
-//! - The board named in the position text wins over the `board` option.
+//! - The board named in the position text must be the `board` option's; another is refused.
 //! - Under the `legacy` pass rule there are no placement counters: `idle` stays `0,0`.
 //! - Pie seats: the offerer is `Side::First` during the offer and the chooser `Side::Second`;
 //!   `choose Black` emits `PieSwap` (the seats exchange colours), `choose White` keeps them.

@@ -129,10 +129,18 @@ impl Notation for Position {
     fn parse_position(options: &ThrongsOptions, text: &str) -> Result<Position, ParseError> {
         let mut fields = text.split_whitespace();
         let board_text = fields.next().ok_or_else(|| ParseError::new("the position text is empty"))?;
-        let mut options = *options;
-        // The text names its board; it wins over the board option.
-        options.board = Board::parse(board_text).map_err(ParseError::new)?;
-        let mut p = Position::empty_board(&options);
+        // The text names its board; it must be the board of the options, as the other games
+        // refuse a position of another size than their options'.
+        let board = Board::parse(board_text).map_err(ParseError::new)?;
+        if board != options.board {
+            return Err(ParseError::new(format!(
+                "the position is on board {} but the options say board={}; set the option board={} to match",
+                board.name(),
+                options.board.name(),
+                board.name()
+            )));
+        }
+        let mut p = Position::empty_board(options);
         let mover_text = fields.next().ok_or_else(|| ParseError::new("missing the side and part (B1, B2, W1, W2)"))?;
         p.read_mover(mover_text)?;
         let mut read = FieldsRead::default();
