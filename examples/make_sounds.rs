@@ -1,5 +1,5 @@
 //! Writes every synthesised cue and the music loop as WAV files into a folder (the first
-//! argument); `scripts/make-sounds.sh` encodes them to the committed Ogg files.
+//! argument), to listen to them outside the game (which synthesises them at start-up).
 
 use stoneyard::synth::{Cue, SAMPLE_RATE, render, render_music, wav_bytes};
 

@@ -1,6 +1,6 @@
 //! Stoneyard's own sounds, synthesised in code (no recorded samples): short percussive cues for
-//! every effect and menu action, and a quiet music loop. `scripts/make-sounds.sh` renders them to
-//! the Ogg files committed under `assets/sounds/`, which the game plays. No Bevy.
+//! every effect and menu action, and a quiet music loop. The game renders them at start-up;
+//! `examples/make_sounds.rs` writes them as WAV files. No Bevy.
 
 mod wav;
 

@@ -1,8 +1,7 @@
 //! Sound: every effect, refusal, turn change, game end and menu action plays its cue on the right
-//! channel (effects or UI), at the volumes of the settings. The cues are the committed Ogg files
-//! (`assets/sounds`, synthesised by `scripts/make-sounds.sh`), embedded and decoded at start-up.
-
-mod sound_files;
+//! channel (effects or UI), at the volumes of the settings. The cues and the music are synthesised
+//! by `crate::synth` at start-up (tens of milliseconds): no sound files and no decoder in the
+//! download.
 
 use super::AppSystems;
 use super::input::{Action, ActionPressed};
@@ -10,18 +9,17 @@ use super::match_state::CurrentMatch;
 use super::playing::{DecisionRefused, EffectHappened};
 use super::third_party::{EffectsChannel, MusicChannel, UiChannel};
 use crate::rules::{EffectKind, Outcome};
-use crate::synth::Cue;
+use crate::synth::{Cue, SAMPLE_RATE, render, render_music};
 use bevy::prelude::*;
 use bevy_kira_audio::prelude::*;
-use sound_files::SOUND_FILES;
 use std::collections::HashMap;
 
-/// The decoded cues.
+/// The synthesised cues.
 #[derive(Resource, Default)]
 struct Sounds(HashMap<Cue, Handle<AudioSource>>);
 
 /// Capture sizes get their own cue up to this size (larger ones share the last); the same
-/// number as `examples/make_sounds.rs`.
+/// number as `examples/make_sounds.rs` (which writes the cues to WAV files for listening).
 const CAPTURE_SIZES: u16 = 12;
 
 pub fn plugin(app: &mut App) {
@@ -31,36 +29,23 @@ pub fn plugin(app: &mut App) {
     app.add_systems(Update, ui_sounds.in_set(AppSystems::Menus));
 }
 
-/// Decodes the embedded sound file `stem`; a file that does not decode is reported and left out
-/// (the game stays playable, silently for that cue).
-fn decode_sound(stem: &str) -> Option<AudioSource> {
-    let bytes = SOUND_FILES.iter().find(|(name, _)| *name == stem).map(|(_, bytes)| *bytes);
-    let Some(bytes) = bytes else {
-        warn!("no sound file for '{stem}'");
-        return None;
-    };
-    match StaticSoundData::from_cursor(std::io::Cursor::new(bytes)) {
-        Ok(sound) => Some(AudioSource { sound }),
-        Err(e) => {
-            warn!("the sound '{stem}' cannot be decoded: {e}");
-            None
-        }
+/// A sound of mono samples at the synthesiser's rate.
+fn sound_of(samples: Vec<f32>) -> AudioSource {
+    let frames: std::sync::Arc<[Frame]> = samples.into_iter().map(Frame::from_mono).collect();
+    AudioSource {
+        sound: StaticSoundData { sample_rate: SAMPLE_RATE, frames, settings: Default::default(), slice: None },
     }
 }
 
 /// The background music loops quietly on its own channel from the start (its volume, and mute,
 /// are in the settings; at volume 0 nothing is heard).
 fn start_music(mut assets: ResMut<Assets<AudioSource>>, channel: Res<AudioChannel<MusicChannel>>) {
-    if let Some(music) = decode_sound("music") {
-        channel.play(assets.add(music)).looped();
-    }
+    channel.play(assets.add(sound_of(render_music()))).looped();
 }
 
 fn load_sounds(mut sounds: ResMut<Sounds>, mut assets: ResMut<Assets<AudioSource>>) {
     for cue in Cue::all(CAPTURE_SIZES) {
-        if let Some(source) = decode_sound(&cue.file_stem()) {
-            sounds.0.insert(cue, assets.add(source));
-        }
+        sounds.0.insert(cue, assets.add(sound_of(render(cue))));
     }
 }
 
@@ -152,13 +137,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_cue_and_the_music_have_a_committed_file_that_decodes() {
-        for stem in Cue::all(CAPTURE_SIZES).into_iter().map(Cue::file_stem).chain(["music".to_string()]) {
-            let sound = decode_sound(&stem).unwrap_or_else(|| panic!("{stem} decodes"));
-            let seconds = sound.sound.frames.len() as f64 / sound.sound.sample_rate as f64;
-            assert!(seconds > 0.02 && seconds < 30.0, "{stem}: {seconds} s");
-            let loudest = sound.sound.frames.iter().map(|f| f.left.abs()).fold(0.0, f32::max);
-            assert!(loudest > 0.01, "{stem} is not silent");
+    fn every_cue_and_the_music_become_an_audible_sound() {
+        let sounds = Cue::all(CAPTURE_SIZES).into_iter().map(render).chain([render_music()]);
+        for (i, samples) in sounds.enumerate() {
+            let sound = sound_of(samples).sound;
+            let seconds = sound.frames.len() as f64 / f64::from(sound.sample_rate);
+            assert!(seconds > 0.02 && seconds < 30.0, "sound {i}: {seconds} s");
+            let loudest = sound.frames.iter().map(|f| f.left.abs()).fold(0.0, f32::max);
+            assert!(loudest > 0.01 && loudest <= 1.0, "sound {i}: peak {loudest}");
         }
     }
 }
