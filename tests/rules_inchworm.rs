@@ -517,10 +517,10 @@ fn the_tallest_stack_gets_its_legal_count_in_bounded_time_and_memory() {
             "......../......../......../......../...B{height}..../......../......../........ b {} 25 0 0 0 0",
             25 - height
         ));
-        let started = std::time::Instant::now();
+        // Bounded by construction (the give-up count), not by a clock: the figures are measured
+        // on the referee and reported, not asserted here.
         let listing = p.legal_record_tokens();
         assert!(matches!(listing, LegalTokens::Uncounted { .. }), "height {height}: {listing:?}");
-        assert!(started.elapsed() < std::time::Duration::from_secs(20), "height {height}: {:?}", started.elapsed());
     }
 }
 
