@@ -153,14 +153,17 @@ try {
   await page.waitForTimeout(1000);
   await page.screenshot({ path: join(shots, '4-reply.png') });
   if (s.history[0] !== 'C3') fail(`the click played ${s.history[0]}, not C3`);
-  // The game is autosaved in the page's localStorage after every move.
+  // The game in progress is kept in the page's localStorage (its own slot under games/) after
+  // every move.
   await page.waitForTimeout(500);
-  const saved = await page.evaluate(() => window.localStorage.getItem('stoneyard/autosave.json'));
-  const savedMoves = saved ? JSON.parse(saved).moves.map((m) => m.decision) : null;
+  const kept = await page.evaluate(() => Object.keys(window.localStorage)
+    .filter((k) => k.startsWith('stoneyard/games/'))
+    .map((k) => window.localStorage.getItem(k)));
+  const savedMoves = kept.length === 1 ? JSON.parse(kept[0]).moves.map((m) => m.decision) : null;
   if (JSON.stringify(savedMoves) !== JSON.stringify(s.history)) {
-    fail(`localStorage autosave holds ${JSON.stringify(savedMoves)}, the game ${JSON.stringify(s.history)}`);
+    fail(`localStorage holds ${kept.length} games in progress, with ${JSON.stringify(savedMoves)}; the game ${JSON.stringify(s.history)}`);
   } else {
-    console.log(`web-test: localStorage autosave holds the moves ${JSON.stringify(savedMoves)}`);
+    console.log(`web-test: localStorage keeps the game in progress with the moves ${JSON.stringify(savedMoves)}`);
   }
   console.log(`web-test: moves ${JSON.stringify(s.history)}; ${frames} frames in the ${seconds.toFixed(1)} s until the reply, longest gap ${maxGap.toFixed(0)} ms`);
   // Software rendering is slow (a few frames a second), but a search that blocked the page would
