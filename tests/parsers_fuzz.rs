@@ -1,35 +1,21 @@
 //! Property tests: arbitrary bytes and mutated valid inputs fed to every parser a player's file or
 //! text can reach. None may panic; each answers with a value or a typed error.
 
+mod random_play;
+
 use proptest::prelude::*;
 use stoneyard::games::{GameKind, open};
-use stoneyard::rules::{Side, ToMove, pick_index, seeded};
+use stoneyard::rules::Side;
 use stoneyard::save::{GameRecord, Player, RecordedMove, Settings, Store};
 
 /// A random legal game of `kind` as a record (decisions chosen with a fixed seed).
 fn sample_record(kind: GameKind, decisions: usize, seed: u64) -> GameRecord {
     let start = open(kind, &[], None).unwrap();
-    let mut game = start.clone_box();
-    let mut rng = seeded(seed);
-    let mut moves = Vec::new();
-    for _ in 0..decisions {
-        let legal: Vec<String> = match game.to_move() {
-            None => break,
-            Some(ToMove::One(side)) => game.legal_decisions(side),
-            // Simultaneous: the first side that still has a choice to seal.
-            Some(ToMove::Both) => {
-                Side::BOTH.into_iter().map(|s| game.legal_decisions(s)).find(|l| !l.is_empty()).unwrap_or_default()
-            }
-        };
-        if legal.is_empty() {
-            break;
-        }
-        let d = legal[pick_index(&mut rng, legal.len())].clone();
-        game.play_decision(&d).unwrap();
-        moves.push(RecordedMove { decision: d, at_ms: 0 });
-    }
     let mut record = GameRecord::new(start.as_ref(), [Player::Human, Player::Computer("easy".into())], seed, 1);
-    record.moves = moves;
+    record.moves = random_play::random_decisions(start.as_ref(), decisions, seed)
+        .into_iter()
+        .map(|decision| RecordedMove { decision, at_ms: 0 })
+        .collect();
     record
 }
 

@@ -3,11 +3,12 @@
 //! upload (`GameRecord::from_file_text`) and `stoneyard play --load` (`save::read_record_file`),
 //! each replayed to the result the spec states; and what the Record window writes, read back by all.
 
+mod random_play;
+
 use serde_json::Value;
 use std::path::PathBuf;
 use std::process::Command;
 use stoneyard::games::{DynGame, GameKind, open};
-use stoneyard::rules::{Side, ToMove, pick_index, seeded};
 use stoneyard::save::{GameRecord, Player, RecordedMove, read_record_file};
 
 /// Inchworm §10.4 (test E18), as the spec prints it.
@@ -219,24 +220,7 @@ fn after_tokens(slug: &str, options: &[(&str, &str)], tokens: &[&str]) -> String
 /// notation has no way to write half a move).
 fn random_record(kind: GameKind, decisions: usize, seed: u64) -> GameRecord {
     let start = open(kind, &kind.quick_pairs(), None).unwrap();
-    let mut game = start.clone_box();
-    let mut rng = seeded(seed);
-    let mut moves = Vec::new();
-    for _ in 0..decisions {
-        let legal: Vec<String> = match game.to_move() {
-            None => break,
-            Some(ToMove::One(side)) => game.legal_decisions(side),
-            Some(ToMove::Both) => {
-                Side::BOTH.into_iter().map(|s| game.legal_decisions(s)).find(|l| !l.is_empty()).unwrap_or_default()
-            }
-        };
-        if legal.is_empty() {
-            break;
-        }
-        let d = legal[pick_index(&mut rng, legal.len())].clone();
-        game.play_decision(&d).unwrap();
-        moves.push(d);
-    }
+    let mut moves = random_play::random_decisions(start.as_ref(), decisions, seed);
     let pending = start.record_tokens(&moves).unwrap().pending;
     moves.truncate(moves.len() - pending);
     let mut record = GameRecord::new(start.as_ref(), [Player::Human, Player::Computer("easy".into())], seed, 1);
