@@ -28,6 +28,7 @@ pub fn plugin(app: &mut App) {
         .init_resource::<BoardAnimating>()
         .init_resource::<MoveList>()
         .init_resource::<EventLog>()
+        .init_resource::<ReplayMoves>()
         .init_resource::<TurnBuilder>()
         .init_resource::<ChoiceAnchor>()
         .init_resource::<BoardCursor>();
@@ -315,6 +316,25 @@ impl MoveList {
         stops.sort_unstable();
         stops.dedup();
         stops
+    }
+}
+
+/// The numbered moves of the game a replay shows, kept while it lasts: stepping does not change
+/// the game's decisions, so the whole list (a replay of every decision through the record) is made
+/// again only for another game.
+#[derive(Resource, Debug, Default, Clone, PartialEq)]
+pub struct ReplayMoves(pub MoveList);
+
+impl ReplayMoves {
+    /// The whole game's list for `current`, made again only when its decisions differ.
+    pub fn refresh(&mut self, current: &CurrentMatch) -> &MoveList {
+        let all = current.history.iter().map(String::as_str).chain(current.redo_decisions());
+        let total = current.history.len() + current.redo_len();
+        let same = self.0.for_history.len() == total && self.0.for_history.iter().map(String::as_str).eq(all);
+        if !same {
+            self.0 = MoveList::of_whole_game(current);
+        }
+        &self.0
     }
 }
 

@@ -5,7 +5,7 @@
 use super::AppSystems;
 use super::input::{Action, ActionPressed};
 use super::match_state::CurrentMatch;
-use super::playing::{MoveList, Replay, ReplayStep};
+use super::playing::{Replay, ReplayMoves, ReplayStep};
 use super::screen::Screen;
 use bevy::prelude::*;
 
@@ -88,6 +88,7 @@ fn apply_steps(
     mut steps: MessageReader<ReplayStep>,
     current: Option<ResMut<CurrentMatch>>,
     mut replay: ResMut<Replay>,
+    mut whole: ResMut<ReplayMoves>,
 ) {
     let (Some(mut current), true) = (current, replay.active) else {
         steps.clear();
@@ -98,7 +99,7 @@ fn apply_steps(
         let total = at + current.redo_len();
         // Steps go move by move as the record numbers them (a Gravel turn of several actions is
         // one step, a Hidden Intention attempt is one step, not its figure and square).
-        let stops = MoveList::of_whole_game(&current).stops();
+        let stops = whole.refresh(&current).stops();
         match *step {
             ReplayStep::First => current.go_to(0),
             ReplayStep::Back => current.go_to(stops.iter().rev().copied().find(|&s| s < at).unwrap_or(0)),

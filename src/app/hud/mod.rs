@@ -14,7 +14,7 @@ use super::AppSystems;
 use super::match_state::CurrentMatch;
 use super::playing::{
     BoardCursor, ChoiceAnchor, ComputerStatus, DecisionChosen, EventLog, HintRequested, HintShown, MoveList, MoveNow,
-    Replay, ReplayStep, Secrecy, SetupRequested, Spectating, TurnBuilder,
+    Replay, ReplayMoves, ReplayStep, Secrecy, SetupRequested, Spectating, TurnBuilder,
 };
 use super::screen::Screen;
 use super::settings::{CurrentSettings, SaveStore};
@@ -26,7 +26,12 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 pub fn plugin(app: &mut App) {
     app.init_resource::<Panels>();
     app.add_plugins((rules_window::plugin, record_window::plugin));
-    app.add_systems(Update, (update_move_list, update_event_log).in_set(AppSystems::Present));
+    app.add_systems(
+        Update,
+        (update_move_list, update_event_log, update_replay_moves)
+            .in_set(AppSystems::Present)
+            .run_if(resource_exists::<CurrentMatch>),
+    );
     app.add_systems(OnEnter(Screen::Playing), |mut p: ResMut<Panels>| *p = Panels::default());
     app.add_systems(EguiPrimaryContextPass, draw_panel.run_if(in_state(Screen::Playing)));
 }
@@ -34,6 +39,13 @@ pub fn plugin(app: &mut App) {
 fn update_move_list(current: Res<CurrentMatch>, mut list: ResMut<MoveList>) {
     if list.for_history != current.history {
         list.update(&current);
+    }
+}
+
+/// The replay's whole-game list, made again only for another game.
+fn update_replay_moves(current: Res<CurrentMatch>, replay: Res<Replay>, mut whole: ResMut<ReplayMoves>) {
+    if replay.active {
+        whole.refresh(&current);
     }
 }
 
@@ -84,6 +96,7 @@ struct PanelView<'w> {
     hint: Res<'w, HintShown>,
     moves: Res<'w, MoveList>,
     events: Res<'w, EventLog>,
+    replay_moves: Res<'w, ReplayMoves>,
     layout: Res<'w, ScreenLayout>,
     settings: Res<'w, CurrentSettings>,
     anchor: Res<'w, ChoiceAnchor>,
@@ -139,7 +152,7 @@ fn landscape(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &Panel
     cards::status(ui, current, view);
     if act.replay.active {
         let replay = act.replay.clone();
-        moves::replay_panel(ui, current, &replay, &mut act.replay_steps);
+        moves::replay_panel(ui, current, (&replay, &view.replay_moves.0), &mut act.replay_steps);
         return;
     }
     actions::all(ui, current, view, act);
@@ -165,7 +178,7 @@ fn portrait(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &PanelV
     egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| match act.panels.tab {
         Tab::Actions if act.replay.active => {
             let replay = act.replay.clone();
-            moves::replay_panel(ui, current, &replay, &mut act.replay_steps);
+            moves::replay_panel(ui, current, (&replay, &view.replay_moves.0), &mut act.replay_steps);
         }
         Tab::Actions => actions::all(ui, current, view, act),
         Tab::Moves => moves::move_list(ui, &view.moves),

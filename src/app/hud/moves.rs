@@ -35,13 +35,12 @@ pub(super) fn move_list(ui: &mut egui::Ui, moves: &MoveList) {
 pub(super) fn replay_panel(
     ui: &mut egui::Ui,
     current: &CurrentMatch,
-    replay: &Replay,
+    (replay, whole): (&Replay, &MoveList),
     steps: &mut MessageWriter<ReplayStep>,
 ) {
     let at = current.history.len();
     let total = at + current.redo_len();
     // One numbering for the list, the record and the steps: the record's numbered moves.
-    let whole = MoveList::of_whole_game(current);
     let shown = whole.lines.iter().filter(|l| l.end <= at).count();
     ui.separator();
     let heading = format!("Replay — move {shown} of {}", whole.lines.len());
