@@ -37,8 +37,8 @@ CLIPPY_BUILD = RUSTC_WORKSPACE_WRAPPER="$$(rustup which clippy-driver)" \
   CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__"
 
 lint:
-	cargo fmt --check
-	cargo clippy --all-targets --no-default-features -- -D warnings
+	cargo fmt --all --check
+	cargo clippy --workspace --all-targets --no-default-features -- -D warnings
 
 # Every test of the pure layers (rules, games, AI, saves, command line): no Bevy in the build.
 test-rules:
@@ -102,14 +102,27 @@ WASM_OPT = scripts/wasm-opt/node_modules/.bin/wasm-opt
 WASM_FEATURES = --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
   --enable-mutable-globals --enable-reference-types --enable-multivalue --enable-simd
 
+# The computer's Web Worker module (ai-worker/: the rules and the AI without Bevy), always the
+# size-tuned release build: it is small and quick to build, and the browser test then measures the
+# computer at the speed players get. Clippy lints it as it builds.
+WORKER_OUT = $${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/wasm-release/stoneyard_ai_worker.wasm
+define build-worker
+	@[ -x $(WASM_OPT) ] || (cd scripts/wasm-opt && npm ci --no-audit --no-fund)
+	$(CLIPPY_BUILD) cargo build -p stoneyard-ai-worker --profile wasm-release --target wasm32-unknown-unknown
+	wasm-bindgen --target web --no-typescript --out-dir web/pkg --out-name ai_worker $(WORKER_OUT)
+	$(WASM_OPT) -Oz --strip-debug --strip-producers $(WASM_FEATURES) web/pkg/ai_worker_bg.wasm -o web/pkg/ai_worker_bg.wasm
+endef
+
 web: web-deps
 	@[ -x $(WASM_OPT) ] || (cd scripts/wasm-opt && npm ci --no-audit --no-fund)
 	cargo build --profile wasm-release --target wasm32-unknown-unknown
 	wasm-bindgen --target web --no-typescript --out-dir web/pkg --out-name stoneyard $(WASM_OUT)
 	@# Binaryen 132 from npm (Debian's 108 broke wasm-bindgen's externref table): -Oz, no debug names.
 	$(WASM_OPT) -Oz --strip-debug --strip-producers $(WASM_FEATURES) web/pkg/stoneyard_bg.wasm -o web/pkg/stoneyard_bg.wasm
+	$(build-worker)
 	@echo "wasm-release + wasm-opt -Oz" > web/pkg/BUILD
-	@ls -l web/pkg/*.wasm; echo "gzipped: $$(gzip -9 -c web/pkg/stoneyard_bg.wasm | wc -c) bytes"
+	@ls -l web/pkg/*.wasm; echo "gzipped: game $$(gzip -9 -c web/pkg/stoneyard_bg.wasm | wc -c) bytes, computer's worker $$(gzip -9 -c web/pkg/ai_worker_bg.wasm | wc -c) bytes"
+	bash scripts/build-id.sh
 
 # The end-to-end browser test needs Chromium, Node.js and playwright-core (pinned in tests/web).
 web-test-deps: web-deps
@@ -126,7 +139,9 @@ WASM_TEST_OUT = $${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/web-test/sto
 web-test: web-test-deps
 	$(CLIPPY_BUILD) cargo build --profile web-test --target wasm32-unknown-unknown
 	wasm-bindgen --target web --no-typescript --out-dir web/pkg --out-name stoneyard $(WASM_TEST_OUT)
-	@echo "web-test (no LTO, not size-tuned)" > web/pkg/BUILD
+	$(build-worker)
+	@echo "web-test (game: no LTO, not size-tuned; computer's worker: wasm-release)" > web/pkg/BUILD
+	bash scripts/build-id.sh
 	cd tests/web && node e2e.mjs ../../web
 
 serve-web:

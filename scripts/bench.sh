@@ -46,11 +46,12 @@ if command -v Xvfb >/dev/null && command -v /usr/bin/time >/dev/null; then
   rm -rf "$data"
 fi
 
-wasm="n/a"; wasm_gz="n/a"; wasm_build="not built (run make web)"
+wasm="n/a"; wasm_gz="n/a"; worker_gz="n/a"; wasm_build="not built (run make web)"
 if [ -f web/pkg/stoneyard_bg.wasm ]; then
   wasm_build=$(cat web/pkg/BUILD 2>/dev/null || echo "unknown build")
   wasm=$(stat -c %s web/pkg/stoneyard_bg.wasm | awk '{printf "%.1f MB", $1/1e6}')
   wasm_gz=$(gzip -9 -c web/pkg/stoneyard_bg.wasm | wc -c | awk '{printf "%.2f MB", $1/1e6}')
+  [ -f web/pkg/ai_worker_bg.wasm ] && worker_gz=$(gzip -9 -c web/pkg/ai_worker_bg.wasm | wc -c | awk '{printf "%.2f MB", $1/1e6}')
 fi
 
 field() { sed -n "s/.*\"$1\":\([0-9.e+-]*\).*/\1/p"; }
@@ -90,5 +91,6 @@ field() { sed -n "s/.*\"$1\":\([0-9.e+-]*\).*/\1/p"; }
   echo "| Peak memory (max RSS) | ${rss} |"
   echo "| Web .wasm in web/pkg (${wasm_build}) | ${wasm} |"
   echo "| Web .wasm gzipped | ${wasm_gz} |"
+  echo "| The computer's worker .wasm gzipped (same build) | ${worker_gz} |"
 } > "$OUT"
 cat "$OUT"

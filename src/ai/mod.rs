@@ -21,6 +21,7 @@
 //!   functions that think about a game behind a `DynGame` handle: [`games::session`] (an
 //!   [`AiSession`], one decision thought about in slices, for the app), [`games::decide`],
 //!   [`games::arena`].
+//! - [`job`]: one decision as plain data ([`job::DecisionJob`]), for the browser's Web Worker.
 //! - [`run_arena`]: levels against each other with an Elo estimate (`stoneyard arena`).
 //!
 //! # For the app
@@ -64,6 +65,7 @@ mod alpha_beta;
 mod arena;
 mod budget;
 pub mod games;
+pub mod job;
 mod knowledge;
 mod level;
 mod mcts;

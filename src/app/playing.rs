@@ -133,6 +133,19 @@ pub fn person_acts(current: &CurrentMatch, replay: &Replay) -> bool {
 pub struct ComputerStatus {
     /// It is thinking about its next decision: since when.
     pub thinking_since: Option<web_time::Instant>,
+    /// How its last decision was found.
+    pub last: Option<ThinkingReport>,
+}
+
+/// How the computer found a decision: where it thought, how much, how long.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ThinkingReport {
+    /// "task" (a background thread), "worker" (the browser's Web Worker) or "page" (slices
+    /// between the page's frames, when the browser has no worker).
+    pub place: &'static str,
+    pub iterations: u64,
+    /// From the start of the search to the answer on the app's side.
+    pub millis: u64,
 }
 
 impl ComputerStatus {

@@ -382,8 +382,21 @@ pub fn number_item(
     (edited != value).then_some(edited)
 }
 
-/// The key hints line at the bottom of menus.
+/// Whether the player plays by touch (egui has seen a touch): keys are not worth naming then.
+pub fn by_touch(ui: &egui::Ui) -> bool {
+    ui.ctx().input(|i| i.has_touch_screen())
+}
+
+/// A button's label with its key ("Hint (Q)"), or without it for a player who plays by touch.
+pub fn with_key(ui: &egui::Ui, label: &str, key: &str) -> String {
+    if by_touch(ui) { label.to_string() } else { format!("{label} ({key})") }
+}
+
+/// The key hints line at the bottom of menus (none for a player who plays by touch).
 pub fn key_hints(ui: &mut egui::Ui, text: &str) {
+    if by_touch(ui) {
+        return;
+    }
     ui.add_space(8.0);
     ui.label(egui::RichText::new(text).size(text_size::SMALL).weak());
 }

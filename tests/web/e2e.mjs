@@ -1,6 +1,12 @@
-// End-to-end test of the browser build: serve web/, load it in headless Chromium with SwiftShader
-// WebGL, see the title screen, start Red Stone against the computer by keyboard, place a stone by
-// mouse, wait for the computer's reply. Run by `make web-test`.
+// End-to-end test of the browser build in headless Chromium with SwiftShader WebGL, run by
+// `make web-test`. Two runs:
+// - desktop (1280×720, keyboard and mouse): the title, Red Stone 5×5 against the computer at Hard
+//   by keyboard, a stone placed by mouse, the computer's reply thought in its Web Worker while the
+//   page keeps drawing, "move now", a hint, the game kept in localStorage;
+// - phone (390×844, touch, device scale factor 2): taps through the title and setup, a game
+//   against the computer played by tapping spaces, a 19×19 board zoomed by pinching and by its
+//   button and then played by tapping, and a Gravel stack dragged onto another.
+// Screenshots go to $WEB_TEST_SHOTS (default /tmp/stoneyard-web-test), the phone's under phone-*.
 import { chromium } from 'playwright-core';
 import { createServer } from 'node:http';
 import { readFile, mkdir } from 'node:fs/promises';
@@ -9,7 +15,12 @@ import { extname, join, normalize, resolve } from 'node:path';
 const webRoot = resolve(process.argv[2] ?? '../../web');
 const shots = resolve(process.env.WEB_TEST_SHOTS ?? '/tmp/stoneyard-web-test');
 const chromiumPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
-const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.json': 'application/json' };
+const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.json': 'application/json',
+  '.webmanifest': 'application/manifest+json', '.png': 'image/png' };
+// While the computer thinks (in its worker) no task may hold the page's thread this long. Frame gaps
+// are reported, not checked: under SwiftShader they measure the software renderer (the page gets
+// frames no faster when idle), not the page's thread.
+const LONGEST_TASK_MS = 100;
 
 function fail(message) {
   console.error(`web-test FAILED: ${message}`);
@@ -35,14 +46,11 @@ const url = `http://127.0.0.1:${server.address().port}/`;
 await mkdir(shots, { recursive: true });
 console.log(`web-test: serving ${webRoot} at ${url}; screenshots in ${shots}`);
 
-const browser = await chromium.launch({
-  executablePath: chromiumPath,
-  args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-background-networking',
-    '--disable-component-update', '--autoplay-policy=user-gesture-required'],
-});
-const problems = [];
-try {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+/** One page of the game in its own browser context, with helpers to follow and drive it. */
+async function openGame(browser, name, contextOptions) {
+  const context = await browser.newContext(contextOptions);
+  const page = await context.newPage();
+  const problems = [];
   page.on('console', (m) => {
     // ANGLE's SwiftShader backend reports its own performance notes ("GL Driver Message"); they
     // come from the software renderer of this test machine, not from the page.
@@ -50,10 +58,15 @@ try {
     if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
   });
   page.on('pageerror', (e) => problems.push(`page error: ${e}`));
-  // Counts animation frames the page gets: a blocked main thread (a computer thinking on it) stops them.
+  // Counts animation frames the page gets and the tasks that held its thread for 50 ms or more (a
+  // computer thinking on the page's thread would show as both).
   await page.addInitScript(() => {
     window.__frames = 0;
     window.__maxGap = 0;
+    window.__longestTask = 0;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__longestTask = Math.max(window.__longestTask, e.duration);
+    }).observe({ type: 'longtask' });
     let last = performance.now();
     const tick = (now) => {
       window.__frames++;
@@ -63,62 +76,146 @@ try {
     };
     requestAnimationFrame(tick);
   });
-
-  const state = async () => {
-    const text = await page.evaluate(() => document.getElementById('stoneyard-state')?.textContent ?? '');
-    return text ? JSON.parse(text) : null;
-  };
-  const waitFor = async (what, test, seconds) => {
-    const until = Date.now() + seconds * 1000;
-    for (;;) {
-      const s = await state();
-      if (s && test(s)) return s;
-      if (Date.now() > until) {
-        await page.screenshot({ path: join(shots, 'timeout.png') });
-        fail(`${what} did not happen within ${seconds} s; state: ${JSON.stringify(s)?.slice(0, 300)}; console: ${problems.join(' | ')}`);
+  const game = {
+    page,
+    context,
+    problems,
+    shot: (file) => page.screenshot({ path: join(shots, `${name}${file}.png`) }),
+    state: async () => {
+      const text = await page.evaluate(() => document.getElementById('stoneyard-state')?.textContent ?? '');
+      return text ? JSON.parse(text) : null;
+    },
+    async waitFor(what, test, seconds) {
+      const until = Date.now() + seconds * 1000;
+      for (;;) {
+        const s = await game.state();
+        if (s && test(s)) return s;
+        if (Date.now() > until) {
+          await game.shot('timeout');
+          fail(`${name}${what} did not happen within ${seconds} s; state: ${JSON.stringify(s)?.slice(0, 400)}; console: ${problems.join(' | ')}`);
+        }
+        await page.waitForTimeout(150);
       }
-      await page.waitForTimeout(250);
-    }
+    },
+    // Frames the page drew since `startFrames`, and the longest gap between two.
+    startFrames: () => page.evaluate(() => {
+      window.__maxGap = 0;
+      window.__longestTask = 0;
+      window.__since = performance.now();
+      return window.__frames;
+    }),
+    frames: async (before) => {
+      const { frames, gap, task, ms } = await page.evaluate(() => ({
+        frames: window.__frames, gap: window.__maxGap, task: window.__longestTask, ms: performance.now() - window.__since,
+      }));
+      return { frames: frames - before, gap, task, fps: ((frames - before) * 1000) / ms };
+    },
+    // The page's frames over `ms` of doing nothing, to compare with the frames while thinking.
+    async idleFrames(ms) {
+      const before = await game.startFrames();
+      await page.waitForTimeout(ms);
+      return game.frames(before);
+    },
+    // A drag by one finger (Chromium's touch events through the DevTools protocol).
+    async touchPath(points, stepMs = 30) {
+      const cdp = await context.newCDPSession(page);
+      const [first, ...rest] = points;
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: first[0], y: first[1] }] });
+      for (const [x, y] of rest) {
+        await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x, y }] });
+        await page.waitForTimeout(stepMs);
+      }
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    },
+    async swipe(from, to) {
+      const steps = Array.from({ length: 11 }, (_, k) => [from[0] + ((to[0] - from[0]) * k) / 10, from[1] + ((to[1] - from[1]) * k) / 10]);
+      await game.touchPath(steps);
+      await page.waitForTimeout(600);
+    },
+    // Two fingers moving apart around `centre`, from `from` to `to` pixels between them.
+    async pinch(centre, from, to) {
+      const cdp = await context.newCDPSession(page);
+      const points = (d) => [{ x: centre[0] - d / 2, y: centre[1], id: 1 }, { x: centre[0] + d / 2, y: centre[1], id: 2 }];
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: points(from) });
+      for (let k = 1; k <= 12; k++) {
+        await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: points(from + ((to - from) * k) / 12) });
+        await page.waitForTimeout(40);
+      }
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+      await page.waitForTimeout(600);
+    },
   };
-  // Distinct colours and dark pixels of a screenshot, decoded by the page itself.
-  const pixels = async (png) => page.evaluate(async (b64) => {
-    const img = new Image();
-    img.src = `data:image/png;base64,${b64}`;
-    await img.decode();
-    const c = document.createElement('canvas');
-    c.width = img.width; c.height = img.height;
-    const g = c.getContext('2d');
-    g.drawImage(img, 0, 0);
-    const d = g.getImageData(0, 0, c.width, c.height).data;
-    const colours = new Set();
-    let dark = 0;
-    for (let i = 0; i < d.length; i += 4) {
-      colours.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
-      if (d[i] + d[i + 1] + d[i + 2] < 200) dark++;
-    }
-    return { colours: colours.size, dark, total: d.length / 4 };
-  }, png.toString('base64'));
+  return game;
+}
 
-  const started = Date.now();
-  await page.goto(url);
-  // The page downloads and compiles the game, then waits for a first key or click (sound needs one).
-  await page.waitForSelector('#overlay.ready', { timeout: 240_000 });
-  const loaded = (Date.now() - started) / 1000;
-  await page.keyboard.press('Enter');
-  await waitFor('the title screen', (s) => s.screen === 'Title', 240);
-  // The state says Title before the first frame is drawn: wait until the title really shows.
-  let title;
-  for (let i = 0; ; i++) {
-    const png = await page.screenshot({ path: join(shots, '1-title.png') });
-    title = await pixels(png);
-    if (title.colours > 50 && title.dark > 500) break;
-    if (i > 120) fail(`the title screen never rendered (pixels: ${JSON.stringify(title)})`);
-    await page.waitForTimeout(500);
+// Distinct colours and dark pixels of a screenshot, decoded by the page itself.
+const pixels = async (page, png) => page.evaluate(async (b64) => {
+  const img = new Image();
+  img.src = `data:image/png;base64,${b64}`;
+  await img.decode();
+  const c = document.createElement('canvas');
+  c.width = img.width; c.height = img.height;
+  const g = c.getContext('2d');
+  g.drawImage(img, 0, 0);
+  const d = g.getImageData(0, 0, c.width, c.height).data;
+  const colours = new Set();
+  let dark = 0;
+  for (let i = 0; i < d.length; i += 4) {
+    colours.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
+    if (d[i] + d[i + 1] + d[i + 2] < 200) dark++;
   }
-  const toTitle = (Date.now() - started) / 1000;
-  console.log(`web-test: downloaded and compiled in ${loaded.toFixed(1)} s; title screen rendered ${toTitle.toFixed(1)} s after navigation (${title.colours} colours)`);
+  return { colours: colours.size, dark, total: d.length / 4 };
+}, png.toString('base64'));
 
-  // Keyboard only: Red Stone (second game), size 5 (far left), White played by the computer (Easy), start.
+/** Loads the page, starts the game with `start` (a key or a tap) and waits for the drawn title. */
+async function toTitle(game, start) {
+  const started = Date.now();
+  await game.page.goto(url);
+  // The page downloads and compiles the game, then waits for a first key or tap (sound needs one).
+  await game.page.waitForSelector('#overlay.ready', { timeout: 240_000 });
+  const loaded = (Date.now() - started) / 1000;
+  await start();
+  await game.waitFor('the title screen', (s) => s.screen === 'Title', 240);
+  // The state says Title before the first frame is drawn: wait until the title really shows.
+  for (let i = 0; ; i++) {
+    const png = await game.shot('1-title');
+    const title = await pixels(game.page, png);
+    if (title.colours > 50 && title.dark > 500) {
+      return { loaded, toTitle: (Date.now() - started) / 1000, colours: title.colours };
+    }
+    if (i > 120) fail(`the title screen never rendered (pixels: ${JSON.stringify(title)})`);
+    await game.page.waitForTimeout(500);
+  }
+}
+
+/** Waits for the computer's reply to decision `n`, measuring the page's frames meanwhile. */
+async function computerReply(game, n, what) {
+  const before = await game.startFrames();
+  const askedAt = Date.now();
+  const s = await game.waitFor(what, (s) => s.history.length > n && !s.computer.thinking, 180);
+  const seconds = (Date.now() - askedAt) / 1000;
+  const { frames, gap, task, fps } = await game.frames(before);
+  const last = s.computer.last;
+  if (!last || last.place !== 'worker') fail(`${what}: the computer did not think in its Web Worker (${JSON.stringify(last)})`);
+  if (task >= LONGEST_TASK_MS) fail(`${what}: a task held the page's thread for ${task.toFixed(0)} ms while the computer thought`);
+  if (frames < seconds) fail(`${what}: only ${frames} frames in ${seconds.toFixed(1)} s while the computer thought`);
+  return { s, seconds, frames, gap, task, fps, last };
+}
+
+const browser = await chromium.launch({
+  executablePath: chromiumPath,
+  args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-background-networking',
+    '--disable-component-update', '--autoplay-policy=user-gesture-required'],
+});
+const report = [];
+try {
+  // ---------------------------------------------------------------- desktop: keyboard and mouse
+  const desk = await openGame(browser, '', { viewport: { width: 1280, height: 720 } });
+  const page = desk.page;
+  const title = await toTitle(desk, () => page.keyboard.press('Enter'));
+  console.log(`web-test: downloaded and compiled in ${title.loaded.toFixed(1)} s; title screen rendered ${title.toTitle.toFixed(1)} s after navigation (${title.colours} colours)`);
+
+  // Keyboard only: Red Stone (second game), size 5 (far left), White played by the computer (Hard), start.
   await page.focus('#bevy');
   const press = async (keys) => {
     for (const key of keys) {
@@ -128,31 +225,32 @@ try {
   };
   // A screen ignores presses made before it opened, so wait for each screen as a player would.
   await press(['ArrowDown', 'Enter']);
-  await waitFor('the setup screen', (s) => s.screen === 'Setup', 30);
+  await desk.waitFor('the setup screen', (s) => s.screen === 'Setup', 30);
   await press(['ArrowLeft', 'ArrowLeft', 'ArrowLeft', 'ArrowLeft', 'ArrowLeft', 'ArrowLeft',
-    'ArrowDown', 'ArrowDown', 'ArrowRight', 'ArrowDown', 'Enter']);
+    'ArrowDown', 'ArrowDown', 'ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowDown', 'Enter']);
   await page.waitForTimeout(500);
-  await page.screenshot({ path: join(shots, '2-setup.png') });
-  let s = await waitFor('the Red Stone board', (s) => s.screen === 'Playing' && Object.keys(s.cells).length > 0, 60);
+  await desk.shot('2-setup');
+  let s = await desk.waitFor('the Red Stone board', (s) => s.screen === 'Playing' && Object.keys(s.cells).length > 0, 60);
   if (s.game !== 'red-stone') fail(`the keyboard started ${s.game}, not red-stone`);
-  if (JSON.stringify(s.players) !== JSON.stringify(['human', 'easy'])) fail(`players are ${JSON.stringify(s.players)}`);
+  if (JSON.stringify(s.players) !== JSON.stringify(['human', 'hard'])) fail(`players are ${JSON.stringify(s.players)}`);
   if (Object.keys(s.cells).length !== 25) fail(`a 5×5 board has 25 points, got ${Object.keys(s.cells).length}`);
-  await page.screenshot({ path: join(shots, '3-board.png') });
+  await desk.shot('3-board');
+  await page.mouse.move(...s.cells.C3);
+  const idle = await desk.idleFrames(3000);
 
-  // Mouse: click the centre point.
+  // Mouse: click the centre point; the computer (Hard, its full budget) replies from its worker.
   const [x, y] = s.cells.C3;
-  const framesBefore = await page.evaluate(() => { window.__maxGap = 0; return window.__frames; });
-  const clickedAt = Date.now();
   await page.mouse.move(x, y);
   await page.waitForTimeout(200);
   await page.mouse.click(x, y);
-  s = await waitFor("the computer's reply", (s) => s.history.length >= 2, 90);
-  const seconds = (Date.now() - clickedAt) / 1000;
-  const frames = (await page.evaluate(() => window.__frames)) - framesBefore;
-  const maxGap = await page.evaluate(() => window.__maxGap);
+  const hard = await computerReply(desk, 1, "the Hard computer's reply");
+  s = hard.s;
   await page.waitForTimeout(1000);
-  await page.screenshot({ path: join(shots, '4-reply.png') });
+  await desk.shot('4-reply');
   if (s.history[0] !== 'C3') fail(`the click played ${s.history[0]}, not C3`);
+  report.push(`desktop: Hard's reply (${hard.last.iterations} iterations) took ${hard.last.ms} ms; while it thought ${hard.fps.toFixed(1)} frames per second, longest gap ${hard.gap.toFixed(0)} ms, longest task ${hard.task.toFixed(0)} ms; idle ${idle.fps.toFixed(1)} frames per second, longest gap ${idle.gap.toFixed(0)} ms`);
+  console.log(`web-test: ${report.at(-1)}`);
+
   // The game in progress is kept in the page's localStorage (its own slot under games/) after
   // every move.
   await page.waitForTimeout(500);
@@ -162,14 +260,128 @@ try {
   const savedMoves = kept.length === 1 ? JSON.parse(kept[0]).moves.map((m) => m.decision) : null;
   if (JSON.stringify(savedMoves) !== JSON.stringify(s.history)) {
     fail(`localStorage holds ${kept.length} games in progress, with ${JSON.stringify(savedMoves)}; the game ${JSON.stringify(s.history)}`);
-  } else {
-    console.log(`web-test: localStorage keeps the game in progress with the moves ${JSON.stringify(savedMoves)}`);
   }
-  console.log(`web-test: moves ${JSON.stringify(s.history)}; ${frames} frames in the ${seconds.toFixed(1)} s until the reply, longest gap ${maxGap.toFixed(0)} ms`);
-  // Software rendering is slow (a few frames a second), but a search that blocked the page would
-  // show as one long gap: the computer thinks in slices between frames.
-  if (frames < 3 || maxGap > 1200) fail(`the page stalled while the computer thought (${frames} frames, longest gap ${maxGap.toFixed(0)} ms)`);
-  if (problems.length) fail(`console errors or warnings:\n  ${problems.join('\n  ')}`);
+  console.log(`web-test: localStorage keeps the game in progress with the moves ${JSON.stringify(savedMoves)}`);
+
+  // A hint (Q) comes from the worker too: one of the legal decisions.
+  await press(['q']);
+  s = await desk.waitFor('a hint', (s) => s.computer.hint !== null, 60);
+  if (!s.decisions.includes(s.computer.hint)) fail(`the hint ${s.computer.hint} is not a legal decision (${s.decisions})`);
+  console.log(`web-test: hint ${s.computer.hint}`);
+
+  // "Move now" (E) while Hard thinks: the worker answers at once with fewer iterations.
+  const free = s.decisions.find((d) => s.cells[d] && d !== s.computer.hint) ?? s.computer.hint;
+  await page.mouse.move(...s.cells[free]);
+  await page.waitForTimeout(200);
+  await page.mouse.click(...s.cells[free]);
+  await desk.waitFor(`the computer thinking after ${free}`, (s) => s.computer.thinking, 30);
+  await page.waitForTimeout(300);
+  const movedAt = Date.now();
+  await press(['e']);
+  const quick = await computerReply(desk, 3, 'the reply after "move now"');
+  const afterPress = (Date.now() - movedAt) / 1000;
+  if (quick.last.iterations >= hard.last.iterations) fail(`"move now" did not cut the search short (${quick.last.iterations} iterations)`);
+  console.log(`web-test: "move now" answered ${afterPress.toFixed(1)} s after the press, after ${quick.last.iterations} iterations`);
+  if (desk.problems.length) fail(`console errors or warnings:\n  ${desk.problems.join('\n  ')}`);
+  await desk.context.close();
+
+  // ---------------------------------------------------------------- phone: touch only
+  const phoneOptions = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, hasTouch: true, isMobile: true };
+  const phone = await openGame(browser, 'phone-', phoneOptions);
+  const tap = async (x, y, wait = 350) => {
+    await phone.page.touchscreen.tap(x, y);
+    await phone.page.waitForTimeout(wait);
+  };
+  const phoneTitle = await toTitle(phone, () => phone.page.tap('#play'));
+  // The title's game cards fill the phone's width, one under the other (Red Stone is the second).
+  await tap(195, 310, 800);
+  await phone.waitFor('the setup screen after a tap', (s) => s.screen === 'Setup', 30);
+  // Board size 11 → 7 with the "−" button, then scroll down and make White the computer (Easy).
+  for (let i = 0; i < 4; i++) await tap(47, 380, 250);
+  await phone.swipe([195, 600], [195, 300]);
+  await tap(97, 564);
+  await phone.shot('2-setup');
+  await tap(195, 665);
+  s = await phone.waitFor('the 7×7 board', (s) => s.screen === 'Playing' && Object.keys(s.cells).length === 49, 60);
+  if (JSON.stringify(s.players) !== JSON.stringify(['human', 'easy'])) fail(`phone: players are ${JSON.stringify(s.players)}`);
+  await phone.shot('3-board');
+  const phoneIdle = await phone.idleFrames(3000);
+  // Three moves by tapping free points; the computer answers each.
+  let worst = { gap: 0, fps: Infinity, task: 0 };
+  for (let move = 0; move < 3; move++) {
+    const n = s.history.length;
+    const point = ['D4', 'C3', 'E5', 'C5', 'E3', 'B2', 'F6'].find((p) => s.decisions.includes(p));
+    await tap(...s.cells[point], 0);
+    const reply = await computerReply(phone, n + 1, `the reply to the phone's move ${move + 1}`);
+    s = reply.s;
+    if (s.history[n] !== point) fail(`phone: tapping ${point} played ${s.history[n]}`);
+    worst = { gap: Math.max(worst.gap, reply.gap), fps: Math.min(worst.fps, reply.fps), task: Math.max(worst.task, reply.task) };
+    await phone.page.waitForTimeout(800);
+  }
+  await phone.shot('4-played');
+  report.push(`phone: while the computer thought, slowest ${worst.fps.toFixed(1)} frames per second, longest gap ${worst.gap.toFixed(0)} ms, longest task ${worst.task.toFixed(0)} ms; idle ${phoneIdle.fps.toFixed(1)} frames per second, longest gap ${phoneIdle.gap.toFixed(0)} ms`);
+  console.log(`web-test: phone moves ${JSON.stringify(s.history)}; ${report.at(-1)}`);
+  if (phone.problems.length) fail(`phone console errors or warnings:\n  ${phone.problems.join('\n  ')}`);
+  await phone.context.close();
+
+  // A 19×19 board: its spaces are too small for a finger, so it zooms (pinch, then the button).
+  const big = await openGame(browser, 'phone-zoom-', phoneOptions);
+  await toTitle(big, () => big.page.tap('#play'));
+  await big.page.touchscreen.tap(195, 310);
+  await big.waitFor('the setup screen', (s) => s.screen === 'Setup', 30);
+  await big.page.waitForTimeout(800);
+  for (let i = 0; i < 8; i++) {
+    await big.page.touchscreen.tap(171, 380);
+    await big.page.waitForTimeout(250);
+  }
+  await big.swipe([195, 600], [195, 300]);
+  await big.page.touchscreen.tap(195, 665);
+  s = await big.waitFor('the 19×19 board', (s) => s.screen === 'Playing' && Object.keys(s.cells).length === 361, 60);
+  if (!s.zoom.offered) fail('a 19×19 board on a phone does not offer zoom');
+  const spacing = (s) => s.cells.K10[0] - s.cells.J10[0];
+  const unzoomed = spacing(s);
+  await big.pinch(s.cells.K10, 60, 180);
+  s = await big.waitFor('the pinch zooming in', (s) => s.zoom.factor > 1.5, 20);
+  const pinched = spacing(s);
+  await big.shot('1-pinched');
+  // Tap the space nearest the middle of the board area: it is the one played.
+  const middle = Object.entries(s.cells).sort(([, a], [, b]) => Math.hypot(a[0] - 195, a[1] - 190) - Math.hypot(b[0] - 195, b[1] - 190))[0];
+  await big.page.touchscreen.tap(...middle[1]);
+  s = await big.waitFor('a stone placed on the zoomed board', (s) => s.history.length === 1, 20);
+  if (s.history[0] !== middle[0]) fail(`tapping ${middle[0]} on the zoomed board played ${s.history[0]}`);
+  console.log(`web-test: phone 19×19: points ${unzoomed} px apart, ${pinched} px after the pinch (zoom ${s.zoom.factor.toFixed(2)}); tapped ${middle[0]}`);
+  if (big.problems.length) fail(`phone console errors or warnings:\n  ${big.problems.join('\n  ')}`);
+  await big.context.close();
+
+  // Gravel, two people on the phone: two stacks placed by tapping (a turn goes on until "end"),
+  // then one dragged onto the other.
+  const gravel = await openGame(browser, 'phone-gravel-', phoneOptions);
+  await toTitle(gravel, () => gravel.page.tap('#play'));
+  await gravel.page.touchscreen.tap(195, 180);
+  await gravel.waitFor('the Gravel setup', (s) => s.screen === 'Setup', 30);
+  await gravel.page.waitForTimeout(800);
+  await gravel.swipe([195, 700], [195, 100]);
+  await gravel.swipe([195, 700], [195, 100]);
+  await gravel.page.touchscreen.tap(195, 667);
+  s = await gravel.waitFor('the Gravel board', (s) => s.screen === 'Playing' && s.game === 'gravel' && Object.keys(s.cells).length > 0, 60);
+  for (const [i, space] of ['d4', 'd5'].entries()) {
+    await gravel.page.touchscreen.tap(...s.cells[space]);
+    s = await gravel.waitFor(`the stack placed on ${space}`, (s) => s.history.length === i + 1, 20);
+    await gravel.page.waitForTimeout(700);
+  }
+  if (!s.decisions.includes('d4>d5')) fail(`Gravel offers no move d4>d5 (${s.decisions})`);
+  const [from, to] = [s.cells.d4, s.cells.d5];
+  await gravel.touchPath(Array.from({ length: 11 }, (_, k) => [from[0] + ((to[0] - from[0]) * k) / 10, from[1] + ((to[1] - from[1]) * k) / 10]), 50);
+  s = await gravel.waitFor('the dragged stack moving', (s) => s.history.length === 3, 20);
+  if (s.history[2] !== 'd4>d5') fail(`dragging d4 onto d5 played ${s.history[2]}`);
+  await gravel.page.waitForTimeout(800);
+  await gravel.shot('1-dragged');
+  console.log(`web-test: phone Gravel: ${JSON.stringify(s.history)} (the last one dragged)`);
+  if (gravel.problems.length) fail(`phone console errors or warnings:\n  ${gravel.problems.join('\n  ')}`);
+  await gravel.context.close();
+
+  console.log(`web-test: phone title rendered ${phoneTitle.toTitle.toFixed(1)} s after navigation`);
+  for (const line of report) console.log(`web-test: ${line}`);
   console.log('web-test: passed');
 } finally {
   await browser.close();

@@ -2,6 +2,7 @@
 //! every game plays without a mouse; the mouse moves it by hovering. A game starts with it in the
 //! middle, and in hot-seat play each player keeps their own.
 
+use super::gestures::BoardZoom;
 use super::project::BoardState;
 use crate::app::AppSystems;
 use crate::app::playing::{BoardCursor, ChoiceAnchor, Secrecy, TurnBuilder};
@@ -57,9 +58,10 @@ fn anchor_choices(
     builder: Res<TurnBuilder>,
     state: Res<BoardState>,
     layout: Res<ScreenLayout>,
+    zoom: Res<BoardZoom>,
     mut anchor: ResMut<ChoiceAnchor>,
 ) {
-    if !builder.is_changed() && !state.is_changed() && !layout.is_changed() {
+    if !builder.is_changed() && !state.is_changed() && !layout.is_changed() && !zoom.is_changed() {
         return;
     }
     let at = builder.at.as_ref().filter(|_| !builder.choices.is_empty()).and_then(|name| {
@@ -67,9 +69,9 @@ fn anchor_choices(
         let c = &view.cells[state.index_of(name)?];
         // Board units → world (the board's root sits at the layout's board centre) → window.
         let world = layout.board_centre_world() + state.to_world(c.x, c.y);
-        Some(Vec2::new(world.x + layout.window.x / 2.0, layout.window.y / 2.0 - world.y))
+        Some(zoom.window_of(&layout, world))
     });
-    anchor.set_if_neq(ChoiceAnchor { at, half: state.scale / 2.0 });
+    anchor.set_if_neq(ChoiceAnchor { at, half: state.scale * zoom.factor / 2.0 });
 }
 
 /// The index of the space nearest the middle of the board.

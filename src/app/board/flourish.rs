@@ -110,10 +110,37 @@ struct Flourish {
 }
 
 pub fn plugin(app: &mut App) {
+    app.add_systems(Startup, warm_up.run_if(super::drawing));
     app.add_systems(
         Update,
-        (spawn_flourishes, run_flourishes).chain().in_set(AppSystems::Present).run_if(super::drawing),
+        (spawn_flourishes, run_flourishes, end_warm_up).chain().in_set(AppSystems::Present).run_if(super::drawing),
     );
+}
+
+/// An invisible flourish drawn during the first frames, so that its render pipeline (the only
+/// mesh-and-material one on the board) is compiled then. In the browser compiling it holds the
+/// page's thread for a quarter of a second, which would otherwise freeze the first move's
+/// animation.
+#[derive(Component)]
+struct WarmUp(u32);
+
+fn warm_up(mut commands: Commands, mut meshes: ResMut<Assets<Mesh>>, mut materials: ResMut<Assets<ColorMaterial>>) {
+    commands.spawn((
+        Name::new("Flourish warm-up"),
+        WarmUp(3),
+        Mesh2d(meshes.add(Circle::new(1.0))),
+        MeshMaterial2d(materials.add(Color::srgba(0.0, 0.0, 0.0, 0.0))),
+        Transform::from_xyz(0.0, 0.0, -100.0),
+    ));
+}
+
+fn end_warm_up(mut commands: Commands, mut warming: Query<(Entity, &mut WarmUp)>) {
+    for (entity, mut frames) in &mut warming {
+        frames.0 = frames.0.saturating_sub(1);
+        if frames.0 == 0 {
+            commands.entity(entity).despawn();
+        }
+    }
 }
 
 fn spawn_flourishes(

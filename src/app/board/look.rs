@@ -338,8 +338,10 @@ fn dress_cells(
         commands
             .entity(e)
             .insert((Sprite::from_color(color, size), Pickable::default()))
+            // Mouse clicks and drags; touches are read from the touch events (`gestures`).
             .observe(|click: On<Pointer<Click>>, cells: Query<&BoardCell>, mut out: MessageWriter<CellChosen>| {
                 if click.button == PointerButton::Primary
+                    && click.pointer_id.is_mouse()
                     && let Ok(cell) = cells.get(click.event_target())
                 {
                     out.write(CellChosen(cell.name.clone()));
@@ -349,6 +351,7 @@ fn dress_cells(
                 // Drag a stack or stone onto another space: a move without two clicks.
                 |drop: On<Pointer<DragDrop>>, cells: Query<&BoardCell>, mut out: MessageWriter<DragChosen>| {
                     if drop.button == PointerButton::Primary
+                        && drop.pointer_id.is_mouse()
                         && let (Ok(from), Ok(to)) = (cells.get(drop.dropped), cells.get(drop.event_target()))
                         && from.cell != to.cell
                     {

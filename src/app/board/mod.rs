@@ -2,12 +2,13 @@
 //! `Controlled`, `Influence`, `Power`, `Chosen`, `Travelling`, `Hinted`), and on it at most one
 //! piece — a `Stone`, a `Stack` whose pieces are child entities (`StackPiece`), or a `Figure`.
 //! The projection keeps them equal to the match's position; looks, animations, marks and input
-//! are built on them.
+//! are built on them; touch gestures and zoom for big boards (`gestures`).
 
 mod builder;
 mod cursor;
 mod flourish;
 mod fx;
+mod gestures;
 mod hint_marks;
 mod input;
 mod look;
@@ -37,6 +38,7 @@ pub fn plugin(app: &mut App) {
         flourish::plugin,
         wrap_cue::plugin,
         hint_marks::plugin,
+        gestures::plugin,
     ));
     #[cfg(target_arch = "wasm32")]
     app.add_plugins(page_mirror::plugin);

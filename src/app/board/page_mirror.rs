@@ -1,8 +1,11 @@
-//! The browser page mirrors the match (screen, moves, where each space is on the canvas) into a
-//! hidden element, so end-to-end tests can follow a game without reading pixels.
+//! The browser page mirrors the match (screen, moves, where each space is on the canvas, what the
+//! computer did) into a hidden element, so end-to-end tests can follow a game without reading
+//! pixels.
 
+use super::gestures::BoardZoom;
 use super::project::BoardState;
 use crate::app::match_state::CurrentMatch;
+use crate::app::playing::{ComputerStatus, HintShown};
 use crate::app::screen::Screen;
 use bevy::prelude::*;
 use serde_json::json;
@@ -13,7 +16,10 @@ pub fn plugin(app: &mut App) {
         mirror_state.run_if(
             state_changed::<Screen>
                 .or_else(resource_exists_and_changed::<CurrentMatch>)
-                .or_else(resource_changed::<BoardState>),
+                .or_else(resource_changed::<BoardState>)
+                .or_else(resource_changed::<ComputerStatus>)
+                .or_else(resource_changed::<BoardZoom>)
+                .or_else(resource_changed::<HintShown>),
         ),
     );
 }
@@ -24,6 +30,9 @@ fn state_json(
     screen: Screen,
     current: Option<&CurrentMatch>,
     board: &BoardState,
+    computer: &ComputerStatus,
+    zoom: &BoardZoom,
+    hint: &HintShown,
     to_viewport: impl Fn(Vec2) -> Option<Vec2>,
 ) -> String {
     let cells: serde_json::Map<String, serde_json::Value> = board
@@ -41,7 +50,15 @@ fn state_json(
         "history": current.map(|m| m.history.clone()).unwrap_or_default(),
         "players": current.map(|m| m.players.map(|p| p.map_or("human", |level| level.slug()))),
         "over": current.is_some_and(|m| m.is_over()),
+        // What the player may decide now (tests pick a move to drag from it).
+        "decisions": current.map(|m| m.decisions_now()).unwrap_or_default(),
         "cells": cells,
+        "zoom": { "factor": zoom.factor, "offered": zoom.offered() },
+        "computer": {
+            "thinking": computer.is_thinking(),
+            "hint": hint.suggestion.as_ref().map(|(_, decision)| decision),
+            "last": computer.last.map(|r| json!({ "place": r.place, "iterations": r.iterations, "ms": r.millis })),
+        },
     })
     .to_string()
 }
@@ -50,6 +67,7 @@ fn mirror_state(
     screen: Res<State<Screen>>,
     current: Option<Res<CurrentMatch>>,
     board: Res<BoardState>,
+    (computer, zoom, hint): (Res<ComputerStatus>, Res<BoardZoom>, Res<HintShown>),
     cameras: Query<(&Camera, &GlobalTransform)>,
     transforms: Query<&GlobalTransform>,
     mut last: Local<String>,
@@ -57,7 +75,7 @@ fn mirror_state(
     let Ok((camera, camera_at)) = cameras.single() else { return };
     // Board positions are relative to the board's root, which is offset to leave room for the HUD.
     let root = board.root.and_then(|r| transforms.get(r).ok()).copied().unwrap_or_default();
-    let text = state_json(*screen.get(), current.as_deref(), &board, |p| {
+    let text = state_json(*screen.get(), current.as_deref(), &board, &computer, &zoom, &hint, |p| {
         camera.world_to_viewport(camera_at, root.transform_point(p.extend(0.0))).ok()
     });
     if *last != text {

@@ -8,7 +8,7 @@ use crate::app::match_state::{CurrentMatch, side_label};
 use crate::app::playing::{Choice, DecisionChosen, HintRequested, PACES, Spectating, spaceless, undo_allowed};
 use crate::app::screen::Screen;
 use crate::app::theme::text_size;
-use crate::app::ui::{MenuClicked, button, button_if, card};
+use crate::app::ui::{MenuClicked, button, button_if, by_touch, card, with_key};
 use crate::games::GameKind;
 use bevy::prelude::*;
 use bevy_egui::egui;
@@ -54,7 +54,7 @@ fn pace(ui: &mut egui::Ui, current: &CurrentMatch, spectating: &mut ResMut<Spect
 fn hint_row(ui: &mut egui::Ui, current: &CurrentMatch, view: &PanelView, requests: &mut MessageWriter<HintRequested>) {
     let kind = current.game.kind();
     ui.horizontal_wrapped(|ui| {
-        if button_if(ui, !view.hint.searching, "Hint (Q)").clicked() {
+        if button_if(ui, !view.hint.searching, &with_key(ui, "Hint", "Q")).clicked() {
             requests.write(HintRequested);
         }
         let mover = current.acting_side().map(|s| side_label(current.game.as_ref(), s)).unwrap_or_default();
@@ -161,7 +161,9 @@ fn spaceless_choices(
             }
         }
     });
-    ui.label(egui::RichText::new("Tab or X button: these choices").weak().size(text_size::SMALL));
+    if !by_touch(ui) {
+        ui.label(egui::RichText::new("Tab or X button: these choices").weak().size(text_size::SMALL));
+    }
     ui.separator();
 }
 
@@ -181,10 +183,10 @@ fn game_over(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, act: &mut Pa
 /// Undo, redo, the title screen; rules, save, record, resign.
 fn controls(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &PanelView, act: &mut PanelActions) {
     ui.horizontal_wrapped(|ui| {
-        if button_if(ui, undo_allowed(current, &view.secrecy), "Undo (Z)").clicked() {
+        if button_if(ui, undo_allowed(current, &view.secrecy), &with_key(ui, "Undo", "Z")).clicked() {
             current.undo_to_person();
         }
-        if button_if(ui, current.can_redo(), "Redo (Y)").clicked() {
+        if button_if(ui, current.can_redo(), &with_key(ui, "Redo", "Y")).clicked() {
             current.redo();
         }
         let panels = &mut act.panels;

@@ -6,7 +6,7 @@ use crate::app::labels::{level_name, space_summary};
 use crate::app::match_state::{CurrentMatch, side_label};
 use crate::app::playing::MoveNow;
 use crate::app::theme::{board_palette, egui_rgb, text_size};
-use crate::app::ui::card;
+use crate::app::ui::{card, with_key};
 use crate::rules::{Counter, Side};
 use bevy::prelude::*;
 use bevy_egui::egui;
@@ -92,7 +92,7 @@ fn player_card(
             ui.horizontal(|ui| {
                 ui.add(egui::Spinner::new().size(18.0));
                 ui.label(egui::RichText::new("Thinking…").size(text_size::SMALL));
-                if ui.button("Move now (E)").clicked() {
+                if ui.button(with_key(ui, "Move now", "E")).clicked() {
                     act.move_now.write(MoveNow);
                 }
             });

@@ -1,119 +1,22 @@
 //! The computer in the app: when the computer is to act it thinks without stalling the frame (a
-//! background task natively, small time slices per frame in the single-threaded browser), shows
+//! background task natively, the page's Web Worker in the browser: `search`), shows
 //! that it is thinking, can be told to move now, and plays through the same `DecisionChosen` path
 //! as a person. The same search answers a person's request for a hint, and paces games where the
 //! computer plays both sides so they can be watched.
 
+mod search;
+#[cfg(target_arch = "wasm32")]
+mod web_worker;
+
 use super::AppSystems;
 use super::match_state::CurrentMatch;
-use super::playing::{BoardAnimating, ComputerStatus, DecisionChosen, HintRequested, HintShown, MoveNow, Spectating};
+use super::playing::{
+    BoardAnimating, ComputerStatus, DecisionChosen, HintRequested, HintShown, MoveNow, Spectating, ThinkingReport,
+};
 use super::screen::Screen;
-use crate::ai::{AiSession, Level};
-use crate::games::DynGame;
-use crate::rules::Side;
+use crate::ai::Level;
 use bevy::prelude::*;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-
-/// One search in progress (or none).
-#[derive(Default)]
-struct Search {
-    /// Which decision of the match it is about (the history length when it started).
-    for_decision: Option<usize>,
-    /// Raised by "move now", or when the position it thinks about is gone.
-    stop: Arc<AtomicBool>,
-    #[cfg(not(target_arch = "wasm32"))]
-    task: Option<bevy::tasks::Task<String>>,
-    #[cfg(target_arch = "wasm32")]
-    session: Option<std::sync::Mutex<Box<dyn AiSession>>>,
-    /// Wall-clock start, for the indicator.
-    started: Option<web_time::Instant>,
-}
-
-impl Search {
-    fn is_running(&self) -> bool {
-        self.for_decision.is_some()
-    }
-
-    /// Asks the search to answer with what it has.
-    fn move_now(&self) {
-        self.stop.store(true, Ordering::Relaxed);
-    }
-
-    /// Stops and forgets the search.
-    fn clear(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
-        *self = Search::default();
-    }
-
-    /// Starts thinking for `side` about decision number `n` of `game`.
-    fn start(&mut self, game: &dyn DynGame, side: Side, level: Level, seed: u64, n: usize) {
-        self.clear();
-        let session: Box<dyn AiSession> =
-            match crate::ai::games::session(game, side, level, seed, Some(self.stop.clone())) {
-                Ok(s) => s,
-                Err(e) => {
-                    warn!("the computer cannot decide here: {e}");
-                    return;
-                }
-            };
-        self.for_decision = Some(n);
-        self.started = Some(web_time::Instant::now());
-        #[cfg(not(target_arch = "wasm32"))]
-        {
-            let mut session = session;
-            self.task = Some(bevy::tasks::AsyncComputeTaskPool::get().spawn(async move {
-                while !session.think(u64::MAX) {}
-                session.decision()
-            }));
-        }
-        #[cfg(target_arch = "wasm32")]
-        {
-            self.session = Some(std::sync::Mutex::new(session));
-        }
-    }
-
-    /// The answer once the search is done (then the search is over).
-    fn poll(&mut self) -> Option<String> {
-        let answer = self.poll_inner();
-        if answer.is_some() {
-            #[cfg(not(target_arch = "wasm32"))]
-            {
-                self.task = None;
-            }
-            #[cfg(target_arch = "wasm32")]
-            {
-                self.session = None;
-            }
-        }
-        answer
-    }
-
-    #[cfg(not(target_arch = "wasm32"))]
-    fn poll_inner(&mut self) -> Option<String> {
-        let task = self.task.as_mut()?;
-        bevy::tasks::block_on(bevy::tasks::futures_lite::future::poll_once(task))
-    }
-
-    #[cfg(target_arch = "wasm32")]
-    fn poll_inner(&mut self) -> Option<String> {
-        let session = self.session.as_mut()?.get_mut().ok()?;
-        let start = web_time::Instant::now();
-        loop {
-            // Small chunks keep the slice close to its time whatever one iteration costs.
-            if session.think(16) {
-                return Some(session.decision());
-            }
-            if start.elapsed() >= SLICE {
-                return None;
-            }
-        }
-    }
-}
-
-/// Search time per frame in the browser: a few milliseconds, then the frame goes on.
-#[cfg(target_arch = "wasm32")]
-const SLICE: std::time::Duration = std::time::Duration::from_millis(6);
+use search::Search;
 
 /// The computer's own search for its next decision, and its answer once found (it waits while
 /// the board still animates the last move).
@@ -121,6 +24,8 @@ const SLICE: std::time::Duration = std::time::Duration::from_millis(6);
 struct Thinking {
     search: Search,
     answer: Option<String>,
+    /// How the last answer was found.
+    report: Option<ThinkingReport>,
 }
 
 /// The search for a hint: the decision the computer would make in the person's place.
@@ -153,7 +58,7 @@ fn tell_status(
     mut shown: ResMut<HintShown>,
 ) {
     let since = if thinking.search.is_running() { thinking.search.started } else { None };
-    status.set_if_neq(ComputerStatus { thinking_since: since });
+    status.set_if_neq(ComputerStatus { thinking_since: since, last: thinking.report });
     if shown.searching != hint.0.is_running() {
         shown.searching = hint.0.is_running();
     }
@@ -202,12 +107,13 @@ fn drive_computer(
         // A new decision to make (or the position changed under an old search: undo).
         thinking.answer = None;
         let seed = decision_seed(&current, n, 0);
-        thinking.search.start(current.game.as_ref(), side, level, seed, n);
+        thinking.search.start(&current, side, level, seed);
     }
     // Keep frames coming while thinking, even in reactive mode.
     redraw.write(bevy::window::RequestRedraw);
-    if let Some(decision) = thinking.search.poll().filter(|d| !d.is_empty()) {
+    if let Some((decision, report)) = thinking.search.poll().filter(|(d, _)| !d.is_empty()) {
         thinking.answer = Some(decision);
+        thinking.report = Some(report);
     }
     // The answer waits while the last move still animates, so the computer's move never hides it.
     if !animating.0
@@ -236,12 +142,12 @@ fn drive_hint(
             && !search.0.is_running()
         {
             let seed = decision_seed(&current, n, 0x4849_4E54);
-            search.0.start(current.game.as_ref(), side, HINT_LEVEL, seed, n);
+            search.0.start(&current, side, HINT_LEVEL, seed);
         }
     }
     if search.0.is_running() {
         redraw.write(bevy::window::RequestRedraw);
-        if let Some(decision) = search.0.poll() {
+        if let Some((decision, _)) = search.0.poll() {
             search.0.for_decision = None;
             if !decision.is_empty() {
                 shown.suggestion = Some((n, decision));

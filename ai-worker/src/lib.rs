@@ -1,0 +1,43 @@
+//! The computer player of the browser build, as its own small WebAssembly module: the page's Web
+//! Worker (`web/ai-worker.js`) thinks with it so the page's thread only draws.
+//!
+//! A [`Thinker`] is one decision: it is made from a [`DecisionJob`]'s JSON (the game's options,
+//! start and moves, the side, level and seed), thinks in slices the worker interleaves with its
+//! messages ("move now", "forget"), and gives the decision in the game's notation. Same job, same
+//! decision as on the desktop: the levels' budgets are iterations and every random choice comes
+//! from the job's seed.
+
+use stoneyard::ai::AiSession;
+use stoneyard::ai::job::DecisionJob;
+use wasm_bindgen::prelude::*;
+
+/// One decision of the computer in progress.
+#[wasm_bindgen]
+pub struct Thinker {
+    session: Box<dyn AiSession>,
+}
+
+#[wasm_bindgen]
+impl Thinker {
+    /// Opens the job (JSON of a `DecisionJob`); the error says why it cannot be thought about.
+    #[wasm_bindgen(constructor)]
+    pub fn new(job: &str) -> Result<Thinker, String> {
+        let session = DecisionJob::from_json(job).and_then(|job| job.session(None)).map_err(|e| e.to_string())?;
+        Ok(Thinker { session })
+    }
+
+    /// Thinks for at most `iterations` more iterations; `true` once the level has thought enough.
+    pub fn think(&mut self, iterations: u32) -> bool {
+        self.session.think(u64::from(iterations))
+    }
+
+    /// The decision now, in the game's notation (at any time: "move now" takes it early).
+    pub fn decision(&mut self) -> String {
+        self.session.decision()
+    }
+
+    /// Search iterations done so far.
+    pub fn iterations(&self) -> f64 {
+        self.session.iterations() as f64
+    }
+}

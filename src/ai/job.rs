@@ -1,0 +1,177 @@
+//! One computer decision as plain data (game, options, start, moves, side, level, seed), so that
+//! another thread or module can think about it: the browser build sends it to its Web Worker.
+//!
+//! The receiver rebuilds the position by replaying the moves from the start (so everything the
+//! rules remember, repetitions included, is the same as at the sender) and checks that it arrived
+//! at the sender's position text before it thinks. The same job gives the same decision wherever
+//! it runs: the levels' budgets are iterations and every random choice comes from `seed`.
+
+use super::games::session;
+use super::{AiSession, DecideError, Level};
+use crate::games::{DynGame, GameError, GameKind};
+use crate::rules::{RecordError, Side};
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+/// Everything the computer needs to make one decision, without the game object itself.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DecisionJob {
+    /// The game's slug (`red-stone`).
+    pub game: String,
+    /// The game's options as `key=value` pairs.
+    pub options: Vec<(String, String)>,
+    /// The start's position text when the game did not start from the options' initial position.
+    pub start: Option<String>,
+    /// Every decision played since the start, in notation.
+    pub moves: Vec<String>,
+    /// The position text the moves lead to (checked by the receiver).
+    pub position: String,
+    pub side: Side,
+    pub level: Level,
+    pub seed: u64,
+}
+
+/// Why a job cannot be thought about.
+#[derive(Debug, thiserror::Error)]
+pub enum JobError {
+    #[error("unknown game {0:?}")]
+    UnknownGame(String),
+    #[error("the game cannot be opened: {0}")]
+    Open(#[from] GameError),
+    #[error("move {number} ({text}) cannot be replayed: {error}")]
+    Replay { number: usize, text: String, error: RecordError },
+    #[error("replaying the moves leads to another position than the sender's")]
+    OtherPosition,
+    #[error(transparent)]
+    Decide(#[from] DecideError),
+    #[error("the job is not valid JSON: {0}")]
+    Json(#[from] serde_json::Error),
+}
+
+impl DecisionJob {
+    /// The job for `side`'s decision in `now`, reached from `start` (whose position text is
+    /// `start_text` when it is not the options' initial position) by `moves`.
+    pub fn new(
+        start: &dyn DynGame,
+        start_text: Option<&str>,
+        moves: &[String],
+        now: &dyn DynGame,
+        side: Side,
+        level: Level,
+        seed: u64,
+    ) -> Self {
+        DecisionJob {
+            game: start.kind().slug().to_string(),
+            options: start.option_pairs(),
+            start: start_text.map(str::to_string),
+            moves: moves.to_vec(),
+            position: now.position_text(),
+            side,
+            level,
+            seed,
+        }
+    }
+
+    /// The job read from its JSON text.
+    pub fn from_json(text: &str) -> Result<Self, JobError> {
+        Ok(serde_json::from_str(text)?)
+    }
+
+    /// The job as JSON text.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// The position to decide in, rebuilt from the start and the moves.
+    pub fn position(&self) -> Result<Box<dyn DynGame>, JobError> {
+        let kind = GameKind::from_slug(&self.game).ok_or_else(|| JobError::UnknownGame(self.game.clone()))?;
+        let mut game = kind.open(&self.options, self.start.as_deref())?;
+        for (i, text) in self.moves.iter().enumerate() {
+            game.play_decision(text).map_err(|error| JobError::Replay { number: i + 1, text: text.clone(), error })?;
+        }
+        if game.position_text() != self.position {
+            return Err(JobError::OtherPosition);
+        }
+        Ok(game)
+    }
+
+    /// The computer's session for this decision (`stop` is its "move now" flag).
+    pub fn session(&self, stop: Option<Arc<AtomicBool>>) -> Result<Box<dyn AiSession>, JobError> {
+        let game = self.position()?;
+        Ok(session(game.as_ref(), self.side, self.level, self.seed, stop)?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::GameKind;
+    use crate::rules::{ToMove, seeded};
+    use rand::RngExt;
+
+    /// A side that has a decision to make in `game`.
+    fn acting_side(game: &dyn DynGame) -> Option<Side> {
+        match game.to_move()? {
+            ToMove::One(side) => Some(side),
+            ToMove::Both => Side::BOTH.into_iter().find(|&s| !game.legal_decisions(s).is_empty()),
+        }
+    }
+
+    /// A game of `kind` after `plies` random decisions (and the decisions).
+    fn random_game(kind: GameKind, plies: usize, seed: u64) -> (Box<dyn DynGame>, Box<dyn DynGame>, Vec<String>) {
+        let start = kind.open(&kind.quick_pairs(), None).expect("quick options open");
+        let mut game = start.clone_box();
+        let mut moves = Vec::new();
+        let mut rng = seeded(seed);
+        for _ in 0..plies {
+            let Some(side) = acting_side(game.as_ref()) else { break };
+            let legal = game.legal_decisions(side);
+            if legal.is_empty() {
+                break;
+            }
+            let pick = legal[rng.random_range(0..legal.len())].clone();
+            game.play_decision(&pick).expect("a legal decision plays");
+            moves.push(pick);
+        }
+        (start, game, moves)
+    }
+
+    #[test]
+    fn a_job_through_json_decides_what_the_direct_session_decides_in_every_game() {
+        let mut decided = 0;
+        for kind in GameKind::all() {
+            for (plies, seed) in [(0, 1), (3, 2), (8, 3)] {
+                let (start, now, moves) = random_game(kind, plies, seed);
+                let side = acting_side(now.as_ref()).expect("the game goes on after a few moves");
+                // (An error too must be the same: Hidden Intention's opponent may have sealed.)
+                let direct = crate::ai::games::decide(now.as_ref(), side, Level::Easy, 77 + seed, None)
+                    .map_err(|e| e.to_string());
+                let job = DecisionJob::new(start.as_ref(), None, &moves, now.as_ref(), side, Level::Easy, 77 + seed);
+                let received = DecisionJob::from_json(&job.to_json()).expect("the job reads back");
+                assert_eq!(received, job);
+                let through_job = received.session(None).map_err(|e| e.to_string()).map(|mut session| {
+                    while !session.think(u64::MAX) {}
+                    session.decision()
+                });
+                assert_eq!(through_job, direct, "{} after {moves:?}", kind.slug());
+                decided += usize::from(direct.is_ok());
+            }
+        }
+        assert!(decided >= 13, "only {decided} of 15 positions had a decision to compare");
+    }
+
+    #[test]
+    fn a_job_whose_moves_lead_elsewhere_is_refused() {
+        let kind = GameKind::named("red-stone");
+        let (start, now, moves) = random_game(kind, 4, 9);
+        let mut job = DecisionJob::new(start.as_ref(), None, &moves, now.as_ref(), Side::First, Level::Easy, 1);
+        job.moves.pop();
+        assert!(matches!(job.position(), Err(JobError::OtherPosition)));
+        job.moves.push("not a move".into());
+        assert!(matches!(job.position(), Err(JobError::Replay { .. })));
+        job.game = "chess".into();
+        assert!(matches!(job.position(), Err(JobError::UnknownGame(_))));
+        assert!(matches!(DecisionJob::from_json("{\"game\":"), Err(JobError::Json(_))));
+    }
+}

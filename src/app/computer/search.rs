@@ -1,0 +1,162 @@
+//! One search of the computer's, for its own decision or a hint: natively a background task; in
+//! the browser the page's Web Worker (`web_worker`), or small slices per frame on the page when
+//! there is no worker. Either way the same job gives the same decision.
+
+use crate::ai::{AiSession, Level};
+use crate::app::match_state::CurrentMatch;
+use crate::app::playing::ThinkingReport;
+use crate::rules::Side;
+use bevy::prelude::*;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Where a browser search thinks.
+#[cfg(target_arch = "wasm32")]
+#[derive(Default)]
+enum OnPage {
+    #[default]
+    Nowhere,
+    /// In the worker, as decision `id`; the session is the fallback should the worker fail.
+    Worker { id: u32, fallback: std::sync::Mutex<Box<dyn AiSession>> },
+    /// On the page, a slice per frame.
+    Slices(std::sync::Mutex<Box<dyn AiSession>>),
+}
+
+/// One search in progress (or none).
+#[derive(Default)]
+pub struct Search {
+    /// Which decision of the match it is about (the history length when it started).
+    pub for_decision: Option<usize>,
+    /// Raised by "move now", or when the position it thinks about is gone.
+    stop: Arc<AtomicBool>,
+    #[cfg(not(target_arch = "wasm32"))]
+    task: Option<bevy::tasks::Task<(String, u64)>>,
+    #[cfg(target_arch = "wasm32")]
+    on_page: OnPage,
+    /// Wall-clock start, for the indicator.
+    pub started: Option<web_time::Instant>,
+}
+
+impl Search {
+    pub fn is_running(&self) -> bool {
+        self.for_decision.is_some()
+    }
+
+    /// Asks the search to answer with what it has.
+    pub fn move_now(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+        #[cfg(target_arch = "wasm32")]
+        if let OnPage::Worker { id, .. } = self.on_page {
+            super::web_worker::move_now(id);
+        }
+    }
+
+    /// Stops and forgets the search.
+    pub fn clear(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        #[cfg(target_arch = "wasm32")]
+        if let OnPage::Worker { id, .. } = self.on_page {
+            super::web_worker::forget(id);
+        }
+        *self = Search::default();
+    }
+
+    /// Starts thinking for `side` about the match's next decision (number `history.len()`).
+    pub fn start(&mut self, current: &CurrentMatch, side: Side, level: Level, seed: u64) {
+        self.clear();
+        let session: Box<dyn AiSession> =
+            match crate::ai::games::session(current.game.as_ref(), side, level, seed, Some(self.stop.clone())) {
+                Ok(s) => s,
+                Err(e) => {
+                    warn!("the computer cannot decide here: {e}");
+                    return;
+                }
+            };
+        self.for_decision = Some(current.history.len());
+        self.started = Some(web_time::Instant::now());
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let mut session = session;
+            self.task = Some(bevy::tasks::AsyncComputeTaskPool::get().spawn(async move {
+                while !session.think(u64::MAX) {}
+                (session.decision(), session.iterations())
+            }));
+        }
+        #[cfg(target_arch = "wasm32")]
+        {
+            let job = crate::ai::job::DecisionJob::new(
+                current.start.as_ref(),
+                current.start_text.as_deref(),
+                &current.history,
+                current.game.as_ref(),
+                side,
+                level,
+                seed,
+            );
+            let session = std::sync::Mutex::new(session);
+            self.on_page = match super::web_worker::think(&job.to_json()) {
+                Some(id) => OnPage::Worker { id, fallback: session },
+                None => OnPage::Slices(session),
+            };
+        }
+    }
+
+    /// The answer and how it was found, once the search is done (then the search is over).
+    pub fn poll(&mut self) -> Option<(String, ThinkingReport)> {
+        let answer = self.poll_inner().map(|(decision, place, iterations)| {
+            let millis = self.started.map_or(0, |t| t.elapsed().as_millis() as u64);
+            (decision, ThinkingReport { place, iterations, millis })
+        });
+        if answer.is_some() {
+            #[cfg(not(target_arch = "wasm32"))]
+            {
+                self.task = None;
+            }
+            #[cfg(target_arch = "wasm32")]
+            {
+                self.on_page = OnPage::Nowhere;
+            }
+        }
+        answer
+    }
+
+    /// The decision, where it was thought about and its iterations.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn poll_inner(&mut self) -> Option<(String, &'static str, u64)> {
+        let task = self.task.as_mut()?;
+        let (decision, iterations) = bevy::tasks::block_on(bevy::tasks::futures_lite::future::poll_once(task))?;
+        Some((decision, "task", iterations))
+    }
+
+    #[cfg(target_arch = "wasm32")]
+    fn poll_inner(&mut self) -> Option<(String, &'static str, u64)> {
+        use super::web_worker::{Answer, answer};
+        if let OnPage::Worker { id, .. } = self.on_page {
+            match answer(id)? {
+                Answer::Decision { decision, iterations } => return Some((decision, "worker", iterations)),
+                Answer::Failed(why) => {
+                    warn!("the computer thinks on the page: its worker could not ({why})");
+                    if let OnPage::Worker { fallback, .. } = std::mem::take(&mut self.on_page) {
+                        self.on_page = OnPage::Slices(fallback);
+                    }
+                }
+            }
+        }
+        let OnPage::Slices(session) = &mut self.on_page else { return None };
+        let session = session.get_mut().ok()?;
+        let start = web_time::Instant::now();
+        loop {
+            // Small chunks keep the slice close to its time whatever one iteration costs.
+            if session.think(16) {
+                return Some((session.decision(), "page", session.iterations()));
+            }
+            if start.elapsed() >= SLICE {
+                return None;
+            }
+        }
+    }
+}
+
+/// Search time per frame on the page (without a worker): a few milliseconds, then the frame goes on.
+#[cfg(target_arch = "wasm32")]
+const SLICE: std::time::Duration = std::time::Duration::from_millis(6);

@@ -1,0 +1,139 @@
+//! The page's Web Worker for the computer (`web/ai-worker.js`, running the Bevy-free rules and AI
+//! of `ai-worker/`): started on first use, sent the decisions to think about, its answers kept
+//! until the search asks for them. If the worker cannot start or stops working, [`think`] says so
+//! and the search thinks on the page instead.
+
+use serde_json::{Value, json};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::Closure;
+
+/// What the worker answered about one decision.
+pub enum Answer {
+    Decision {
+        decision: String,
+        iterations: u64,
+    },
+    /// It could not think about it (the search then thinks on the page).
+    Failed(String),
+}
+
+/// Answers by decision id, and whether the worker is out of order.
+#[derive(Default)]
+struct Inbox {
+    answers: HashMap<u32, Answer>,
+    broken: bool,
+}
+
+struct Bridge {
+    worker: web_sys::Worker,
+    inbox: Rc<RefCell<Inbox>>,
+    next_id: u32,
+    // Kept alive as long as the worker: its message and error handlers.
+    _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
+    _on_error: Closure<dyn FnMut(web_sys::Event)>,
+}
+
+thread_local! {
+    /// The page's one worker: `None` before the first decision, `Some(None)` when it cannot start.
+    static BRIDGE: RefCell<Option<Option<Bridge>>> = const { RefCell::new(None) };
+}
+
+fn start() -> Option<Bridge> {
+    let options = web_sys::WorkerOptions::new();
+    options.set_type(web_sys::WorkerType::Module);
+    let worker = web_sys::Worker::new_with_options("./ai-worker.js", &options)
+        .map_err(|e| bevy::log::warn!("the computer thinks on the page: no Web Worker ({e:?})"))
+        .ok()?;
+    let inbox = Rc::new(RefCell::new(Inbox::default()));
+    let on_message = {
+        let inbox = inbox.clone();
+        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
+            let message: Value =
+                event.data().as_string().and_then(|t| serde_json::from_str(&t).ok()).unwrap_or_default();
+            let id = message["id"].as_u64().and_then(|id| u32::try_from(id).ok());
+            let text = |key: &str| message[key].as_str().unwrap_or_default().to_string();
+            let mut inbox = inbox.borrow_mut();
+            match (message["kind"].as_str(), id) {
+                (Some("decision"), Some(id)) => {
+                    let iterations = message["iterations"].as_f64().unwrap_or(0.0) as u64;
+                    inbox.answers.insert(id, Answer::Decision { decision: text("decision"), iterations });
+                }
+                (Some("failed"), Some(id)) => {
+                    inbox.answers.insert(id, Answer::Failed(text("error")));
+                }
+                _ => {
+                    bevy::log::warn!("the computer thinks on the page: its worker says {message}");
+                    inbox.broken = true;
+                }
+            }
+        })
+    };
+    let on_error = {
+        let inbox = inbox.clone();
+        Closure::<dyn FnMut(web_sys::Event)>::new(move |_event: web_sys::Event| {
+            bevy::log::warn!("the computer thinks on the page: its worker failed to load or stopped");
+            inbox.borrow_mut().broken = true;
+        })
+    };
+    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    Some(Bridge { worker, inbox, next_id: 0, _on_message: on_message, _on_error: on_error })
+}
+
+/// Runs `f` on the worker, starting it first if needed; `None` when there is no working worker.
+fn with_bridge<R>(f: impl FnOnce(&mut Bridge) -> R) -> Option<R> {
+    BRIDGE.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        let bridge = slot.get_or_insert_with(start).as_mut()?;
+        if bridge.inbox.borrow().broken {
+            return None;
+        }
+        Some(f(bridge))
+    })
+}
+
+fn send(bridge: &Bridge, message: Value) -> bool {
+    bridge.worker.post_message(&message.to_string().into()).is_ok()
+}
+
+/// Sends a decision to think about (a `DecisionJob`'s JSON); its id, or `None` without a worker.
+pub fn think(job_json: &str) -> Option<u32> {
+    with_bridge(|bridge| {
+        bridge.next_id = bridge.next_id.wrapping_add(1);
+        let id = bridge.next_id;
+        send(bridge, json!({ "kind": "think", "id": id, "job": job_json })).then_some(id)
+    })
+    .flatten()
+}
+
+/// Asks for the decision now.
+pub fn move_now(id: u32) {
+    with_bridge(|bridge| send(bridge, json!({ "kind": "move-now", "id": id })));
+}
+
+/// Drops a decision nobody waits for any more.
+pub fn forget(id: u32) {
+    with_bridge(|bridge| {
+        send(bridge, json!({ "kind": "forget", "id": id }));
+        bridge.inbox.borrow_mut().answers.remove(&id);
+    });
+}
+
+/// The worker's answer about decision `id`, once; a failure when the worker stopped working.
+pub fn answer(id: u32) -> Option<Answer> {
+    BRIDGE.with(|cell| {
+        let slot = cell.borrow();
+        let Some(Some(bridge)) = slot.as_ref() else {
+            return Some(Answer::Failed("no worker".into()));
+        };
+        let mut inbox = bridge.inbox.borrow_mut();
+        match inbox.answers.remove(&id) {
+            Some(answer) => Some(answer),
+            None if inbox.broken => Some(Answer::Failed("the worker stopped".into())),
+            None => None,
+        }
+    })
+}

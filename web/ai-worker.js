@@ -1,0 +1,78 @@
+// The computer's thinking off the page's thread: a module Web Worker running the Bevy-free rules
+// and AI (pkg/ai_worker_bg.wasm, built from ai-worker/). The game (src/app/computer/web_worker.rs)
+// sends JSON messages:
+//   {"kind":"think","id":N,"job":"{…}"}  start thinking about one decision (the job's own JSON
+//                                        text, kept as text: its 64-bit seed would not survive
+//                                        JavaScript's numbers)
+//   {"kind":"move-now","id":N}           answer now with what it has
+//   {"kind":"forget","id":N}             stop and drop it (no answer)
+// and gets back {"kind":"decision","id":N,"decision":"C3","iterations":…,"ms":…} or
+// {"kind":"failed","id":N,"error":"…"} (the game then thinks on the page instead).
+import init, { Thinker } from './pkg/ai_worker.js';
+
+const ready = init({ module_or_path: new URL('./pkg/ai_worker_bg.wasm', import.meta.url) });
+/** The decisions being thought about, by id: { thinker, stop, started }. */
+const thinking = new Map();
+let running = false;
+
+// Messages are handled one after the other, each after the module is ready, so a "move-now" that
+// arrives while the module still loads applies to the "think" sent before it.
+let queue = ready;
+self.onmessage = (event) => {
+  queue = queue.then(() => handle(JSON.parse(event.data))).catch((e) => console.error('ai-worker:', e));
+};
+ready.catch((e) => self.postMessage(JSON.stringify({ kind: 'unavailable', error: String(e) })));
+
+function handle(message) {
+  const entry = thinking.get(message.id);
+  if (message.kind === 'think') {
+    try {
+      thinking.set(message.id, { thinker: new Thinker(message.job), stop: false, started: performance.now() });
+    } catch (e) {
+      self.postMessage(JSON.stringify({ kind: 'failed', id: message.id, error: String(e) }));
+      return;
+    }
+    if (!running) run();
+  } else if (message.kind === 'move-now' && entry) {
+    entry.stop = true;
+  } else if (message.kind === 'forget' && entry) {
+    entry.thinker.free();
+    thinking.delete(message.id);
+  }
+}
+
+// A zero-delay yield to the worker's event loop (setTimeout would be clamped to 4 ms when nested).
+const channel = new MessageChannel();
+const yieldToMessages = () => new Promise((resume) => {
+  channel.port1.onmessage = () => resume();
+  channel.port2.postMessage(null);
+});
+
+// Thinks in slices of about 20 ms, taking messages between slices; chunks of iterations grow or
+// shrink so that one chunk stays near 2 ms whatever an iteration costs in this game.
+async function run() {
+  running = true;
+  let chunk = 16;
+  while (thinking.size) {
+    const sliceEnd = performance.now() + 20;
+    for (const [id, entry] of thinking) {
+      let done = entry.stop;
+      while (!done && performance.now() < sliceEnd) {
+        const before = performance.now();
+        done = entry.thinker.think(chunk);
+        const took = performance.now() - before;
+        if (took < 1) chunk = Math.min(chunk * 2, 1 << 20);
+        else if (took > 4) chunk = Math.max(chunk >> 1, 1);
+      }
+      if (done) {
+        const answer = { kind: 'decision', id, decision: entry.thinker.decision(), iterations: entry.thinker.iterations(),
+          ms: Math.round(performance.now() - entry.started) };
+        entry.thinker.free();
+        thinking.delete(id);
+        self.postMessage(JSON.stringify(answer));
+      }
+    }
+    await yieldToMessages();
+  }
+  running = false;
+}
