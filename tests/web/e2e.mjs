@@ -116,6 +116,10 @@ async function openGame(browser, name, contextOptions) {
       await page.waitForTimeout(ms);
       return game.frames(before);
     },
+    async tap(x, y, wait = 350) {
+      await page.touchscreen.tap(x, y);
+      await page.waitForTimeout(wait);
+    },
     // A drag by one finger (Chromium's touch events through the DevTools protocol).
     async touchPath(points, stepMs = 30) {
       const cdp = await context.newCDPSession(page);
@@ -126,6 +130,13 @@ async function openGame(browser, name, contextOptions) {
         await page.waitForTimeout(stepMs);
       }
       await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    },
+    // Scrolls a menu to its end: two long swipes up (the scroll stops at the end, so where the
+    // items land does not depend on how fast the page took the swipes). At the end of every
+    // setup screen "Start game" is at (195, 716) and the second side's "▶" just above.
+    async toBottom() {
+      await game.swipe([195, 760], [195, 160]);
+      await game.swipe([195, 760], [195, 160]);
     },
     async swipe(from, to) {
       const steps = Array.from({ length: 11 }, (_, k) => [from[0] + ((to[0] - from[0]) * k) / 10, from[1] + ((to[1] - from[1]) * k) / 10]);
@@ -200,6 +211,18 @@ async function computerReply(game, n, what) {
   if (task >= LONGEST_TASK_MS) fail(`${what}: a task held the page's thread for ${task.toFixed(0)} ms while the computer thought`);
   if (frames < seconds) fail(`${what}: only ${frames} frames in ${seconds.toFixed(1)} s while the computer thought`);
   return { s, seconds, frames, gap, task, fps, last };
+}
+
+const phoneOptions = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, hasTouch: true, isMobile: true };
+
+/** A phone page on the setup screen of the game whose title card is at height `cardY`. */
+async function phoneSetup(browser, name, cardY) {
+  const game = await openGame(browser, name, phoneOptions);
+  const title = await toTitle(game, () => game.page.tap('#play'));
+  // The title's game cards fill the phone's width, one under the other.
+  await game.tap(195, cardY, 800);
+  await game.waitFor('the setup screen after a tap', (s) => s.screen === 'Setup', 30);
+  return { game, title };
 }
 
 const browser = await chromium.launch({
@@ -286,22 +309,14 @@ try {
   await desk.context.close();
 
   // ---------------------------------------------------------------- phone: touch only
-  const phoneOptions = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, hasTouch: true, isMobile: true };
-  const phone = await openGame(browser, 'phone-', phoneOptions);
-  const tap = async (x, y, wait = 350) => {
-    await phone.page.touchscreen.tap(x, y);
-    await phone.page.waitForTimeout(wait);
-  };
-  const phoneTitle = await toTitle(phone, () => phone.page.tap('#play'));
-  // The title's game cards fill the phone's width, one under the other (Red Stone is the second).
-  await tap(195, 310, 800);
-  await phone.waitFor('the setup screen after a tap', (s) => s.screen === 'Setup', 30);
+  const { game: phone, title: phoneTitle } = await phoneSetup(browser, 'phone-', 310);
+  const tap = phone.tap;
   // Board size 11 → 7 with the "−" button, then scroll down and make White the computer (Easy).
   for (let i = 0; i < 4; i++) await tap(47, 380, 250);
-  await phone.swipe([195, 600], [195, 300]);
-  await tap(97, 564);
+  await phone.toBottom();
+  await tap(98, 612);
   await phone.shot('2-setup');
-  await tap(195, 665);
+  await tap(195, 716);
   s = await phone.waitFor('the 7×7 board', (s) => s.screen === 'Playing' && Object.keys(s.cells).length === 49, 60);
   if (JSON.stringify(s.players) !== JSON.stringify(['human', 'easy'])) fail(`phone: players are ${JSON.stringify(s.players)}`);
   await phone.shot('3-board');
@@ -324,18 +339,11 @@ try {
   if (phone.problems.length) fail(`phone console errors or warnings:\n  ${phone.problems.join('\n  ')}`);
   await phone.context.close();
 
-  // A 19×19 board: its spaces are too small for a finger, so it zooms (pinch, then the button).
-  const big = await openGame(browser, 'phone-zoom-', phoneOptions);
-  await toTitle(big, () => big.page.tap('#play'));
-  await big.page.touchscreen.tap(195, 310);
-  await big.waitFor('the setup screen', (s) => s.screen === 'Setup', 30);
-  await big.page.waitForTimeout(800);
-  for (let i = 0; i < 8; i++) {
-    await big.page.touchscreen.tap(171, 380);
-    await big.page.waitForTimeout(250);
-  }
-  await big.swipe([195, 600], [195, 300]);
-  await big.page.touchscreen.tap(195, 665);
+  // A 19×19 board: its spaces are too small for a finger, so it zooms (pinch, and the buttons).
+  const { game: big } = await phoneSetup(browser, 'phone-zoom-', 310);
+  for (let i = 0; i < 8; i++) await big.tap(171, 380, 250);
+  await big.toBottom();
+  await big.tap(195, 716);
   s = await big.waitFor('the 19×19 board', (s) => s.screen === 'Playing' && Object.keys(s.cells).length === 361, 60);
   if (!s.zoom.offered) fail('a 19×19 board on a phone does not offer zoom');
   const spacing = (s) => s.cells.K10[0] - s.cells.J10[0];
@@ -349,20 +357,20 @@ try {
   await big.page.touchscreen.tap(...middle[1]);
   s = await big.waitFor('a stone placed on the zoomed board', (s) => s.history.length === 1, 20);
   if (s.history[0] !== middle[0]) fail(`tapping ${middle[0]} on the zoomed board played ${s.history[0]}`);
-  console.log(`web-test: phone 19×19: points ${unzoomed} px apart, ${pinched} px after the pinch (zoom ${s.zoom.factor.toFixed(2)}); tapped ${middle[0]}`);
+  const pinchedFactor = s.zoom.factor;
+  // "−" at the board's top right corner halves the zoom; the tap on it places no stone.
+  await big.tap(325, 25, 800);
+  s = await big.waitFor('the zoom out button', (s) => s.zoom.factor < pinchedFactor, 20);
+  if (s.history.length !== 1) fail(`the tap on the zoom button played ${s.history.slice(1)}`);
+  console.log(`web-test: phone 19×19: points ${unzoomed} px apart, ${pinched} px after the pinch (zoom ${pinchedFactor.toFixed(2)}, ${s.zoom.factor.toFixed(2)} after "−"); tapped ${middle[0]}`);
   if (big.problems.length) fail(`phone console errors or warnings:\n  ${big.problems.join('\n  ')}`);
   await big.context.close();
 
   // Gravel, two people on the phone: two stacks placed by tapping (a turn goes on until "end"),
   // then one dragged onto the other.
-  const gravel = await openGame(browser, 'phone-gravel-', phoneOptions);
-  await toTitle(gravel, () => gravel.page.tap('#play'));
-  await gravel.page.touchscreen.tap(195, 180);
-  await gravel.waitFor('the Gravel setup', (s) => s.screen === 'Setup', 30);
-  await gravel.page.waitForTimeout(800);
-  await gravel.swipe([195, 700], [195, 100]);
-  await gravel.swipe([195, 700], [195, 100]);
-  await gravel.page.touchscreen.tap(195, 667);
+  const { game: gravel } = await phoneSetup(browser, 'phone-gravel-', 180);
+  await gravel.toBottom();
+  await gravel.tap(195, 716);
   s = await gravel.waitFor('the Gravel board', (s) => s.screen === 'Playing' && s.game === 'gravel' && Object.keys(s.cells).length > 0, 60);
   for (const [i, space] of ['d4', 'd5'].entries()) {
     await gravel.page.touchscreen.tap(...s.cells[space]);
