@@ -142,7 +142,8 @@ fn board_half(state: &BoardState) -> Vec2 {
     })
 }
 
-/// The largest useful factor follows the board's space size; a new board starts unzoomed.
+/// The largest useful factor follows the size of the board's spaces (a smaller one clamps the zoom;
+/// leaving the game resets it).
 fn fit_zoom(state: Res<BoardState>, mut zoom: ResMut<BoardZoom>, layout: Res<ScreenLayout>) {
     if !state.is_changed() && !layout.is_changed() {
         return;
