@@ -129,6 +129,8 @@ fn main() {
     app.insert_resource(SaveStore(Store::memory()));
     app.insert_resource(stoneyard::app::Launch::default());
     app.add_plugins(stoneyard::app::app_plugin);
+    // The script advances a frame at a time: every frame must come, not only those an idle app asks for.
+    app.insert_resource(bevy::winit::WinitSettings::continuous());
     app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(1.0 / 60.0)));
     app.insert_resource(Script { shots, next: 0, step: Step::Begin, pending: Vec::new(), handover_seen: false });
     app.add_systems(Startup, move |mut windows: Query<&mut Window>| {

@@ -233,8 +233,14 @@ pub fn run(launch: Launch) -> ExitCode {
         return ExitCode::FAILURE;
     }
     let mut app = App::new();
+    let measuring = launch.quit_after_title;
     app.insert_resource(launch);
     app.add_plugins(app_plugin);
+    if measuring {
+        // The start-up measurement counts frames: an idle title would wait for the reactive
+        // timeout between them.
+        app.insert_resource(bevy::winit::WinitSettings::continuous());
+    }
     match app.run() {
         AppExit::Success => ExitCode::SUCCESS,
         AppExit::Error(code) => ExitCode::from(code.get()),
