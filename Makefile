@@ -6,7 +6,7 @@ SHELL := /bin/bash
 APT_PACKAGES := pkg-config libasound2-dev libudev-dev libwayland-dev libxkbcommon-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help deps web-deps web-test-deps play test lint test-rules test-app bench gallery cases web serve-web web-test
+.PHONY: help deps web-deps web-test-deps play test lint test-rules test-postgres test-app bench gallery cases web serve-web web-test
 
 help:
 	@echo "make play   - install what is missing, then play (release build)"
@@ -38,11 +38,17 @@ CLIPPY_BUILD = RUSTC_WORKSPACE_WRAPPER="$$(rustup which clippy-driver)" \
 
 lint:
 	cargo fmt --all --check
-	cargo clippy --workspace --all-targets --no-default-features -- -D warnings
+	cargo clippy --workspace --all-targets --no-default-features --features stoneyard/server -- -D warnings
 
-# Every test of the pure layers (rules, games, AI, saves, command line): no Bevy in the build.
+# Every test of the pure layers (rules, games, AI, saves, command line) and of the online server
+# (its protocol, SQLite store, whole games, drops, a SIGKILL, bad input): no Bevy in the build.
 test-rules:
-	cargo test --no-default-features
+	cargo test --no-default-features --features server
+
+# Two `serve` instances sharing a throwaway PostgreSQL (Debian's package, installed when missing
+# and started and stopped by the script), a player on each.
+test-postgres:
+	bash scripts/with-postgres.sh cargo test --no-default-features --features server --test online_server -- --ignored two_instances
 
 # The app: its unit tests, the headless app tests and the builds of the frame benchmark and the
 # gallery, linted by clippy as they build. (The pure layers' tests ran above; running them again
@@ -50,7 +56,7 @@ test-rules:
 test-app:
 	$(CLIPPY_BUILD) cargo test --lib --test app_headless --example frame_bench --example gallery
 
-test: deps lint test-rules test-app
+test: deps lint test-rules test-postgres test-app
 	$(MAKE) web-test
 
 # Every published performance figure; writes docs/performance.md (needs xvfb for start-up/RSS).

@@ -2,12 +2,14 @@
 //! Intention) on the desktop and in the browser.
 //!
 //! Crate map: `rules` (the shared vocabulary and the `Rules` trait), `games` (the five engines and
-//! a handle for any of them), `cli` (referee, perft, bench, arena) are pure Rust; `app` (feature
+//! a handle for any of them), `cli` (referee, perft, bench, arena, serve, loadtest), `online` (the
+//! protocol, the authoritative game table and, feature `server`, the game server) are pure Rust; `app` (feature
 //! `app`) is the Bevy game that projects the engines' positions onto entities.
 
 pub mod ai;
 pub mod cli;
 pub mod games;
+pub mod online;
 pub mod rules;
 pub mod save;
 pub mod synth;

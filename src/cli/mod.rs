@@ -1,4 +1,5 @@
-//! The command line (ARCHITECTURE.md §5): `play`, `referee`, `perft`, `bench`, `arena`. No Bevy.
+//! The command line (ARCHITECTURE.md §5): `play`, `referee`, `perft`, `bench`, `arena`, and (feature
+//! `server`) `serve` and `loadtest`. No Bevy.
 
 mod arena;
 mod bench;
@@ -28,6 +29,30 @@ pub enum Command {
     Bench(BenchArgs),
     /// Play computer opponents against each other and estimate their Elo difference.
     Arena(ArenaArgs),
+    /// Run the online game server (and serve the browser build) until Ctrl-C.
+    #[cfg(all(feature = "server", not(target_arch = "wasm32")))]
+    Serve(ServeArgs),
+    /// Drive many concurrent online games against a running server and report delivery times.
+    #[cfg(all(feature = "server", not(target_arch = "wasm32")))]
+    Loadtest(crate::online::loadtest::LoadtestArgs),
+}
+
+#[cfg(all(feature = "server", not(target_arch = "wasm32")))]
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The address to listen on (use 0.0.0.0:7878 to accept other machines).
+    #[arg(long, default_value = "127.0.0.1:7878")]
+    pub listen: std::net::SocketAddr,
+    /// The store: sqlite://FILE (default: server.sqlite3 in the data directory) or
+    /// postgres://USER:PASSWORD@HOST/DB (shared by several instances).
+    #[arg(long, value_name = "URL")]
+    pub database: Option<String>,
+    /// Serve the browser build from this folder (what `make web` builds: web/).
+    #[arg(long, value_name = "DIR")]
+    pub web: Option<std::path::PathBuf>,
+    /// Requests one connection may make per second (twice as many in a burst).
+    #[arg(long, default_value_t = crate::online::server::REQUESTS_PER_SECOND)]
+    pub max_requests_per_second: f64,
 }
 
 /// The game and its options, shared by every subcommand.
@@ -159,5 +184,27 @@ pub fn run(command: Command) -> ExitCode {
         Command::Perft(args) => bench::run_perft(args),
         Command::Bench(args) => bench::run_bench(args),
         Command::Arena(args) => arena::run(args),
+        #[cfg(all(feature = "server", not(target_arch = "wasm32")))]
+        Command::Serve(args) => {
+            let database = match args.database {
+                Some(url) => url,
+                None => match crate::online::server::default_database() {
+                    Ok(url) => url,
+                    Err(e) => return fail(e),
+                },
+            };
+            let options = crate::online::server::ServeOptions {
+                listen: args.listen,
+                database,
+                web: args.web,
+                requests_per_second: args.max_requests_per_second,
+            };
+            match crate::online::server::serve(options) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => fail(e),
+            }
+        }
+        #[cfg(all(feature = "server", not(target_arch = "wasm32")))]
+        Command::Loadtest(args) => crate::online::loadtest::run(args),
     }
 }

@@ -1,0 +1,296 @@
+//! The online protocol: the JSON messages a client and `stoneyard serve` exchange over a WebSocket.
+//!
+//! One text frame carries one message, tagged by `"type"`. A game's decisions are numbered by their
+//! ply (0 for the first decision of the game); a client names the ply it means to fill, so a stale or
+//! repeated move is recognised and a retried one is never applied twice.
+
+use crate::games::GameKind;
+use crate::rules::Side;
+use serde::{Deserialize, Serialize};
+
+/// The protocol this build speaks (sent in `Hello`/`Welcome`).
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// The largest message either side accepts, in bytes; a bigger one closes the connection.
+pub const MAX_MESSAGE_BYTES: usize = 8 * 1024;
+
+/// The most tokens one `List` may ask about.
+pub const MAX_LISTED_GAMES: usize = 200;
+
+/// The path of the game server's WebSocket on the host.
+pub const SOCKET_PATH: &str = "/ws";
+
+/// Which seat the creator of a game takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SeatChoice {
+    First,
+    Second,
+    Random,
+}
+
+/// A message from a client.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ClientMessage {
+    /// Creates a game; the answer is `Created` (then the creator `Open`s it).
+    Create { game: GameKind, options: Vec<(String, String)>, seat: SeatChoice },
+    /// Takes the free seat of the game with this invite code; the answer is `Joined`.
+    Join { code: String },
+    /// Follows a game: the answer is `State` with every decision from `have` on, then every change.
+    /// Without a token (or with another game's) the view is read-only.
+    Open {
+        game_id: String,
+        #[serde(default)]
+        token: Option<String>,
+        #[serde(default)]
+        have: u32,
+    },
+    /// Stops following a game.
+    Close { game_id: String },
+    /// Plays `decision` as the game's decision number `ply`.
+    Move { game_id: String, token: String, ply: u32, decision: String },
+    /// Gives up the game.
+    Resign { game_id: String, token: String },
+    /// Offers a rematch (or accepts the opponent's offer): the new game has the seats swapped.
+    Rematch { game_id: String, token: String },
+    /// Asks for a summary of the games these seat tokens belong to.
+    List { tokens: Vec<String> },
+    /// Keeps an idle connection alive; the answer is `Pong`.
+    Ping,
+}
+
+/// One decision of a game as a seat sees it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WireMove {
+    pub ply: u32,
+    pub by: Side,
+    /// `None`: a Hidden Intention commitment of the other seat, sealed until both are in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decision: Option<String>,
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ending {
+    /// The referee's result: `"draw"` or `{"winner": side}` in the game's notation.
+    pub result: serde_json::Value,
+    /// Why, in words ("A resigned", the rules' own reason).
+    pub reason: String,
+}
+
+/// A game in a `Games` answer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameSummary {
+    pub game_id: String,
+    pub token: String,
+    pub game: GameKind,
+    pub options: Vec<(String, String)>,
+    pub seat: Side,
+    /// The invite code while the other seat is free.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    pub opponent_joined: bool,
+    pub plies: u32,
+    /// The seat can make a decision now.
+    pub your_turn: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ended: Option<Ending>,
+}
+
+/// What a client did wrong, or why the server could not do it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// Not a message of this protocol (bad JSON, unknown type, a binary frame).
+    BadMessage,
+    /// The game's options or name are not accepted.
+    BadGame,
+    NoSuchGame,
+    NoSuchCode,
+    /// Both seats of the game are taken.
+    GameFull,
+    /// The token is not a seat of this game.
+    BadToken,
+    /// The seat cannot decide now (the other seat's turn, or its commitment is sealed).
+    NotYourTurn,
+    /// The ply is not the game's next one and the decision is not the one stored there.
+    StalePly,
+    /// The rules refuse the decision.
+    Illegal,
+    /// The game has ended.
+    GameOver,
+    /// Too many messages; slow down (the connection closes if it goes on).
+    RateLimited,
+    /// The server failed (its store); nothing was changed.
+    Unavailable,
+}
+
+/// A message from the server.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerMessage {
+    /// Sent once when the connection opens.
+    Welcome {
+        version: u32,
+    },
+    /// A new game: the creator's seat and token, and the code that gives the other seat.
+    Created {
+        game_id: String,
+        seat: Side,
+        token: String,
+        code: String,
+    },
+    /// The seat taken with an invite code, and its token.
+    Joined {
+        game_id: String,
+        seat: Side,
+        token: String,
+    },
+    /// A followed game: its setup and the decisions from the `have` asked for.
+    State {
+        game_id: String,
+        game: GameKind,
+        options: Vec<(String, String)>,
+        /// The asker's seat (`None`: a read-only view).
+        seat: Option<Side>,
+        /// Every decision from `from` on (the earlier ones the client said it has).
+        from: u32,
+        moves: Vec<WireMove>,
+        /// Which seats are taken, and which are connected now.
+        joined: [bool; 2],
+        online: [bool; 2],
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ended: Option<Ending>,
+        /// A rematch offered by this seat.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        rematch_offered_by: Option<Side>,
+    },
+    /// A decision was stored (sent to every follower, sealed for the other seat where it must be).
+    Moved {
+        game_id: String,
+        mv: WireMove,
+    },
+    /// Sealed commitments revealed together with the decision that completed them (sent instead of
+    /// that decision's `Moved`).
+    Revealed {
+        game_id: String,
+        moves: Vec<WireMove>,
+    },
+    /// The asker's decision at `ply` is stored.
+    Ack {
+        game_id: String,
+        ply: u32,
+    },
+    /// A seat was taken, connected or left.
+    Presence {
+        game_id: String,
+        joined: [bool; 2],
+        online: [bool; 2],
+    },
+    Ended {
+        game_id: String,
+        ending: Ending,
+    },
+    RematchOffered {
+        game_id: String,
+        by: Side,
+    },
+    /// The rematch of `game_id` exists: this seat's place in it.
+    RematchReady {
+        game_id: String,
+        new_game_id: String,
+        seat: Side,
+        token: String,
+    },
+    Games {
+        games: Vec<GameSummary>,
+    },
+    Pong,
+    Error {
+        code: ErrorCode,
+        message: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        game_id: Option<String>,
+        /// The game's next ply, with `StalePly`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        next_ply: Option<u32>,
+    },
+}
+
+impl ServerMessage {
+    /// An error about no game in particular.
+    pub fn error(code: ErrorCode, message: impl Into<String>) -> ServerMessage {
+        ServerMessage::Error { code, message: message.into(), game_id: None, next_ply: None }
+    }
+
+    /// An error about `game_id`.
+    pub fn game_error(code: ErrorCode, game_id: &str, message: impl Into<String>) -> ServerMessage {
+        ServerMessage::Error { code, message: message.into(), game_id: Some(game_id.to_string()), next_ply: None }
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("server messages serialise")
+    }
+}
+
+impl ClientMessage {
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("client messages serialise")
+    }
+
+    /// Reads one client message, refusing oversized text before parsing it.
+    pub fn parse(text: &str) -> Result<ClientMessage, String> {
+        if text.len() > MAX_MESSAGE_BYTES {
+            return Err(format!("message of {} bytes; the limit is {MAX_MESSAGE_BYTES}", text.len()));
+        }
+        serde_json::from_str(text).map_err(|e| format!("not a Stoneyard message: {e}"))
+    }
+}
+
+/// Reads one server message.
+pub fn parse_server(text: &str) -> Result<ServerMessage, String> {
+    serde_json::from_str(text).map_err(|e| format!("not a Stoneyard server message: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn client_messages_round_trip_through_json_with_a_type_tag() {
+        let m = ClientMessage::Move { game_id: "g1".into(), token: "t".into(), ply: 3, decision: "d4".into() };
+        let text = m.to_json();
+        assert!(text.contains(r#""type":"move""#), "{text}");
+        assert_eq!(ClientMessage::parse(&text).unwrap(), m);
+        let create =
+            ClientMessage::parse(r#"{"type":"create","game":"gravel","options":[["size","9"]],"seat":"random"}"#)
+                .unwrap();
+        assert_eq!(
+            create,
+            ClientMessage::Create {
+                game: GameKind::named("gravel"),
+                options: vec![("size".into(), "9".into())],
+                seat: SeatChoice::Random
+            }
+        );
+    }
+
+    #[test]
+    fn unknown_types_fields_games_and_oversized_text_are_refused() {
+        assert!(ClientMessage::parse(r#"{"type":"teleport"}"#).is_err());
+        assert!(ClientMessage::parse(r#"{"type":"create","game":"chess","options":[],"seat":"first"}"#).is_err());
+        assert!(ClientMessage::parse("{").is_err());
+        let big = format!(r#"{{"type":"join","code":"{}"}}"#, "x".repeat(MAX_MESSAGE_BYTES));
+        assert!(ClientMessage::parse(&big).unwrap_err().contains("limit"));
+    }
+
+    #[test]
+    fn a_sealed_move_carries_no_decision_field() {
+        let sealed =
+            ServerMessage::Moved { game_id: "g".into(), mv: WireMove { ply: 2, by: Side::First, decision: None } };
+        let text = sealed.to_json();
+        assert!(!text.contains("decision"), "{text}");
+        assert_eq!(parse_server(&text).unwrap(), sealed);
+    }
+}

@@ -1,0 +1,658 @@
+//! The games this instance follows in memory, who follows them, and what each request does to
+//! them: every change is stored first, then sent to the followers (each seeing what its seat may),
+//! then announced to the other instances that share a PostgreSQL store.
+
+use super::ids;
+use super::store::{GameRow, GameStore};
+use crate::games::GameKind;
+use crate::online::protocol::{ClientMessage, ErrorCode, GameSummary, MAX_LISTED_GAMES, SeatChoice, ServerMessage};
+use crate::online::table::{MoveCheck, Table};
+use crate::rules::Side;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use tokio::sync::{MappedMutexGuard, MutexGuard, mpsc};
+
+/// What a connection's writer sends: a text frame, or a close frame with its code and reason.
+#[derive(Debug)]
+pub enum Out {
+    Text(String),
+    Close(u16, String),
+}
+
+/// A connection's outgoing queue.
+pub type Outbox = mpsc::UnboundedSender<Out>;
+
+/// The most games one connection may follow at once.
+pub const MAX_FOLLOWED: usize = 64;
+
+#[derive(Clone)]
+struct Follower {
+    conn: u64,
+    seat: Option<Side>,
+    out: Outbox,
+}
+
+/// One game in memory.
+struct Room {
+    id: String,
+    table: tokio::sync::Mutex<Option<Table>>,
+    followers: Mutex<Vec<Follower>>,
+    /// Which seats other instances have connected (PostgreSQL only), by instance.
+    remote_online: Mutex<HashMap<String, [bool; 2]>>,
+}
+
+type TableGuard<'a> = MappedMutexGuard<'a, Table>;
+
+impl Room {
+    fn local_online(&self) -> [bool; 2] {
+        let followers = self.followers.lock().expect("followers lock");
+        let mut online = [false, false];
+        for f in followers.iter() {
+            if let Some(seat) = f.seat {
+                online[seat.index()] = true;
+            }
+        }
+        online
+    }
+
+    fn online(&self) -> [bool; 2] {
+        let mut online = self.local_online();
+        for remote in self.remote_online.lock().expect("presence lock").values() {
+            online[0] |= remote[0];
+            online[1] |= remote[1];
+        }
+        online
+    }
+
+    fn send_each(&self, message: impl Fn(Option<Side>) -> Option<ServerMessage>) {
+        let followers = self.followers.lock().expect("followers lock").clone();
+        let mut by_view: [Option<Option<String>>; 3] = [None, None, None];
+        for f in followers {
+            let slot = f.seat.map_or(2, Side::index);
+            let text = by_view[slot].get_or_insert_with(|| message(f.seat).map(|m| m.to_json()));
+            if let Some(text) = text {
+                let _ = f.out.send(Out::Text(text.clone()));
+            }
+        }
+    }
+
+    fn send_others(&self, conn: u64, message: &ServerMessage) {
+        let text = message.to_json();
+        for f in self.followers.lock().expect("followers lock").iter().filter(|f| f.conn != conn) {
+            let _ = f.out.send(Out::Text(text.clone()));
+        }
+    }
+
+    fn send_all(&self, message: &ServerMessage) {
+        self.send_each(|_| Some(message.clone()));
+    }
+
+    fn presence(&self, table: &Table) -> ServerMessage {
+        ServerMessage::Presence { game_id: self.id.clone(), joined: table.joined(), online: self.online() }
+    }
+}
+
+/// Every followed game of this instance.
+pub struct Hub {
+    pub store: GameStore,
+    /// Tells this instance's own notifications from the others'.
+    pub instance: String,
+    rooms: Mutex<HashMap<String, Arc<Room>>>,
+    next_conn: AtomicU64,
+    /// Each connection's request rate limit.
+    pub requests_per_second: f64,
+}
+
+/// One connection's view of the hub: who it is and what it follows.
+pub struct Session {
+    pub conn: u64,
+    pub out: Outbox,
+    following: HashMap<String, Arc<Room>>,
+}
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0)
+}
+
+fn unavailable(e: impl std::fmt::Display) -> ServerMessage {
+    eprintln!("stoneyard serve: store error: {e}");
+    ServerMessage::error(ErrorCode::Unavailable, "the server could not reach its store; nothing was changed")
+}
+
+/// Loads a stored game into a table.
+async fn load_table(store: &GameStore, id: &str) -> Result<Table, ServerMessage> {
+    let row = store.game(id).await.map_err(unavailable)?;
+    let Some(row) = row else {
+        return Err(ServerMessage::game_error(ErrorCode::NoSuchGame, id, "there is no such game"));
+    };
+    let kind = GameKind::from_slug(&row.game)
+        .ok_or_else(|| unavailable(format!("game {id} is of unknown game '{}'", row.game)))?;
+    let mut table =
+        Table::new(row.id.clone(), kind, &row.options, row.code.clone()).map_err(|(_, e)| unavailable(e))?;
+    table.tokens = row.tokens.clone();
+    table.rematch_offered_by = row.rematch_offered_by;
+    table.rematch = row.rematch.clone();
+    let moves = store.moves_from(id, 0).await.map_err(unavailable)?;
+    Table::restore(table, moves, row.ending).map_err(unavailable)
+}
+
+impl Hub {
+    pub fn new(store: GameStore, requests_per_second: f64) -> Hub {
+        Hub {
+            store,
+            instance: ids::game_id(),
+            rooms: Mutex::new(HashMap::new()),
+            next_conn: AtomicU64::new(1),
+            requests_per_second,
+        }
+    }
+
+    pub fn session(&self, out: Outbox) -> Session {
+        Session { conn: self.next_conn.fetch_add(1, Ordering::Relaxed), out, following: HashMap::new() }
+    }
+
+    fn room(&self, id: &str) -> Arc<Room> {
+        let mut rooms = self.rooms.lock().expect("rooms lock");
+        rooms
+            .entry(id.to_string())
+            .or_insert_with(|| {
+                Arc::new(Room {
+                    id: id.to_string(),
+                    table: tokio::sync::Mutex::new(None),
+                    followers: Mutex::new(Vec::new()),
+                    remote_online: Mutex::new(HashMap::new()),
+                })
+            })
+            .clone()
+    }
+
+    /// The room's table, loaded from the store the first time.
+    async fn table<'a>(&self, room: &'a Room) -> Result<TableGuard<'a>, ServerMessage> {
+        let mut guard = room.table.lock().await;
+        if guard.is_none() {
+            *guard = Some(load_table(&self.store, &room.id).await?);
+        }
+        Ok(MutexGuard::map(guard, |t| t.as_mut().expect("loaded above")))
+    }
+
+    /// Games followed by nobody leave memory (the store has them).
+    fn forget_if_unfollowed(&self, room: &Arc<Room>) {
+        let mut rooms = self.rooms.lock().expect("rooms lock");
+        if room.followers.lock().expect("followers lock").is_empty() && Arc::strong_count(room) <= 2 {
+            rooms.remove(&room.id);
+        }
+    }
+
+    async fn announce(&self, game_id: &str, online: Option<[bool; 2]>) {
+        let payload = serde_json::json!({ "i": self.instance, "g": game_id, "online": online }).to_string();
+        if let Err(e) = self.store.notify(&payload).await {
+            eprintln!("stoneyard serve: could not notify other instances: {e}");
+        }
+    }
+
+    /// Handles one request of a connection.
+    pub async fn handle(&self, session: &mut Session, message: ClientMessage) {
+        let reply = match message {
+            ClientMessage::Ping => Ok(ServerMessage::Pong),
+            ClientMessage::Create { game, options, seat } => self.create(game, &options, seat).await,
+            ClientMessage::Join { code } => self.join(&code).await,
+            ClientMessage::Open { game_id, token, have } => self.open(session, &game_id, token.as_deref(), have).await,
+            ClientMessage::Close { game_id } => {
+                self.unfollow(session, &game_id).await;
+                return;
+            }
+            ClientMessage::Move { game_id, token, ply, decision } => self.play(&game_id, &token, ply, &decision).await,
+            ClientMessage::Resign { game_id, token } => self.resign(&game_id, &token).await,
+            ClientMessage::Rematch { game_id, token } => self.rematch(&game_id, &token).await,
+            ClientMessage::List { tokens } => self.list(&tokens).await,
+        };
+        let message = match reply {
+            Ok(m) | Err(m) => m,
+        };
+        let _ = session.out.send(Out::Text(message.to_json()));
+    }
+
+    async fn create(
+        &self,
+        game: GameKind,
+        options: &[(String, String)],
+        seat: SeatChoice,
+    ) -> Result<ServerMessage, ServerMessage> {
+        let seat = match seat {
+            SeatChoice::First => Side::First,
+            SeatChoice::Second => Side::Second,
+            SeatChoice::Random if ids::coin() => Side::Second,
+            SeatChoice::Random => Side::First,
+        };
+        let table = Table::new(String::new(), game, options, String::new())
+            .map_err(|(code, why)| ServerMessage::error(code, why))?;
+        let token = ids::seat_token();
+        for _ in 0..5 {
+            let mut tokens = [None, None];
+            tokens[seat.index()] = Some(token.clone());
+            let row = GameRow {
+                id: ids::game_id(),
+                game: game.slug().to_string(),
+                options: table.options.clone(),
+                code: ids::invite_code(),
+                tokens,
+                ending: None,
+                rematch_offered_by: None,
+                rematch: None,
+            };
+            if self.store.create(&row, now_ms()).await.map_err(unavailable)? {
+                return Ok(ServerMessage::Created { game_id: row.id, seat, token, code: row.code });
+            }
+        }
+        Err(unavailable("five random ids or codes in a row were taken"))
+    }
+
+    async fn join(&self, typed: &str) -> Result<ServerMessage, ServerMessage> {
+        let no_code = || ServerMessage::error(ErrorCode::NoSuchCode, format!("no game has the invite code '{typed}'"));
+        let code = ids::normalise_code(typed).ok_or_else(no_code)?;
+        let id = self.store.game_of_code(&code).await.map_err(unavailable)?.ok_or_else(no_code)?;
+        let room = self.room(&id);
+        let result = async {
+            let mut table = self.table(&room).await?;
+            let full = || ServerMessage::game_error(ErrorCode::GameFull, &id, "both seats of this game are taken");
+            let seat = Side::BOTH.into_iter().find(|s| table.tokens[s.index()].is_none()).ok_or_else(full)?;
+            let token = ids::seat_token();
+            if !self.store.take_seat(&id, seat, &token).await.map_err(unavailable)? {
+                self.refresh_locked(&room, &mut table).await;
+                return Err(full());
+            }
+            table.tokens[seat.index()] = Some(token.clone());
+            room.send_all(&room.presence(&table));
+            Ok(ServerMessage::Joined { game_id: id.clone(), seat, token })
+        }
+        .await;
+        if result.is_ok() {
+            self.announce(&id, None).await;
+        }
+        self.forget_if_unfollowed(&room);
+        result
+    }
+
+    async fn open(
+        &self,
+        session: &mut Session,
+        id: &str,
+        token: Option<&str>,
+        have: u32,
+    ) -> Result<ServerMessage, ServerMessage> {
+        if session.following.len() >= MAX_FOLLOWED && !session.following.contains_key(id) {
+            return Err(ServerMessage::game_error(
+                ErrorCode::BadMessage,
+                id,
+                format!("a connection follows at most {MAX_FOLLOWED} games"),
+            ));
+        }
+        let room = self.room(id);
+        let table = match self.table(&room).await {
+            Ok(t) => t,
+            Err(e) => {
+                self.forget_if_unfollowed(&room);
+                return Err(e);
+            }
+        };
+        let seat = token.and_then(|t| table.seat_of(t));
+        {
+            let mut followers = room.followers.lock().expect("followers lock");
+            followers.retain(|f| f.conn != session.conn);
+            followers.push(Follower { conn: session.conn, seat, out: session.out.clone() });
+        }
+        session.following.insert(id.to_string(), room.clone());
+        let from = have.min(table.next_ply());
+        let state = ServerMessage::State {
+            game_id: id.to_string(),
+            game: table.kind,
+            options: table.options.clone(),
+            seat,
+            from,
+            moves: table.view(seat, from),
+            joined: table.joined(),
+            online: room.online(),
+            ended: table.ending.clone(),
+            rematch_offered_by: table.rematch_offered_by,
+        };
+        let _ = session.out.send(Out::Text(state.to_json()));
+        if let (Some(seat), Some(rematch)) = (seat, table.rematch.clone())
+            && let Ok(row) = self.store.game(&rematch).await
+            && let Some(row) = row
+        {
+            let new_seat = seat.opponent();
+            if let Some(token) = row.tokens[new_seat.index()].clone() {
+                let ready = ServerMessage::RematchReady {
+                    game_id: id.to_string(),
+                    new_game_id: rematch,
+                    seat: new_seat,
+                    token,
+                };
+                let _ = session.out.send(Out::Text(ready.to_json()));
+            }
+        }
+        let presence = room.presence(&table);
+        drop(table);
+        if seat.is_some() {
+            room.send_others(session.conn, &presence);
+            self.announce(id, Some(room.local_online())).await;
+        }
+        Ok(presence)
+    }
+
+    /// Stops following one game.
+    pub async fn unfollow(&self, session: &mut Session, id: &str) {
+        let Some(room) = session.following.remove(id) else { return };
+        let seat = {
+            let mut followers = room.followers.lock().expect("followers lock");
+            let seat = followers.iter().find(|f| f.conn == session.conn).and_then(|f| f.seat);
+            followers.retain(|f| f.conn != session.conn);
+            seat
+        };
+        if seat.is_some() {
+            let joined = room.table.lock().await.as_ref().map(Table::joined);
+            if let Some(joined) = joined {
+                room.send_all(&ServerMessage::Presence { game_id: id.to_string(), joined, online: room.online() });
+            }
+            self.announce(id, Some(room.local_online())).await;
+        }
+        self.forget_if_unfollowed(&room);
+    }
+
+    /// The connection closed: it follows nothing any more.
+    pub async fn disconnect(&self, session: &mut Session) {
+        let ids: Vec<String> = session.following.keys().cloned().collect();
+        for id in ids {
+            self.unfollow(session, &id).await;
+        }
+    }
+
+    async fn play(&self, id: &str, token: &str, ply: u32, decision: &str) -> Result<ServerMessage, ServerMessage> {
+        let room = self.room(id);
+        let result = self.play_in(&room, id, token, ply, decision).await;
+        self.forget_if_unfollowed(&room);
+        if result.is_ok() {
+            self.announce(id, None).await;
+        }
+        result
+    }
+
+    async fn play_in(
+        &self,
+        room: &Room,
+        id: &str,
+        token: &str,
+        ply: u32,
+        decision: &str,
+    ) -> Result<ServerMessage, ServerMessage> {
+        let mut table = self.table(room).await?;
+        let seat = table.seat_of(token).ok_or_else(|| {
+            ServerMessage::game_error(ErrorCode::BadToken, id, "this token holds no seat of this game")
+        })?;
+        if ply > table.next_ply() {
+            // Another instance may have stored decisions this one has not heard of yet.
+            self.refresh_locked(room, &mut table).await;
+        }
+        let refuse = |table: &Table, (code, why): (ErrorCode, String)| ServerMessage::Error {
+            code,
+            message: why,
+            game_id: Some(id.to_string()),
+            next_ply: (code == ErrorCode::StalePly).then(|| table.next_ply()),
+        };
+        match table.check_move(seat, ply, decision).map_err(|r| refuse(&table, r))? {
+            MoveCheck::Repeat => return Ok(ServerMessage::Ack { game_id: id.to_string(), ply }),
+            MoveCheck::New => {}
+        }
+        if !self.store.append(id, ply, seat, decision, now_ms()).await.map_err(unavailable)? {
+            self.refresh_locked(room, &mut table).await;
+            return Err(refuse(&table, (ErrorCode::StalePly, format!("ply {ply} was just played"))));
+        }
+        let was_over = table.ending.is_some();
+        let revealed = table.apply(seat, decision.to_string());
+        self.send_new_plies(room, &table, ply as usize, revealed);
+        if !was_over && let Some(ending) = table.ending.clone() {
+            self.store.end(id, &ending).await.map_err(unavailable)?;
+            room.send_all(&ServerMessage::Ended { game_id: id.to_string(), ending });
+        }
+        Ok(ServerMessage::Ack { game_id: id.to_string(), ply })
+    }
+
+    /// Sends stored plies from `from` on to every follower as its seat may see them. A decision
+    /// that completes sealed commitments goes out inside the `Revealed` message with them, so no
+    /// client ever holds the completed move without the commitments it reveals.
+    fn send_new_plies(
+        &self,
+        room: &Room,
+        table: &Table,
+        from: usize,
+        revealed: Option<Vec<crate::online::protocol::WireMove>>,
+    ) {
+        let until = table.moves.len() - usize::from(revealed.is_some());
+        for ply in from..until {
+            room.send_each(|viewer| {
+                Some(ServerMessage::Moved { game_id: room.id.clone(), mv: table.wire(ply, viewer) })
+            });
+        }
+        if let Some(moves) = revealed {
+            room.send_all(&ServerMessage::Revealed { game_id: room.id.clone(), moves });
+        }
+    }
+
+    async fn resign(&self, id: &str, token: &str) -> Result<ServerMessage, ServerMessage> {
+        let room = self.room(id);
+        let result = async {
+            let mut table = self.table(&room).await?;
+            let seat = table.seat_of(token).ok_or_else(|| {
+                ServerMessage::game_error(ErrorCode::BadToken, id, "this token holds no seat of this game")
+            })?;
+            if table.ending.is_some() {
+                return Err(ServerMessage::game_error(ErrorCode::GameOver, id, "the game has already ended"));
+            }
+            let ending = table.resignation(seat);
+            if !self.store.end(id, &ending).await.map_err(unavailable)? {
+                self.refresh_locked(&room, &mut table).await;
+                return Err(ServerMessage::game_error(ErrorCode::GameOver, id, "the game has already ended"));
+            }
+            table.ending = Some(ending.clone());
+            table.rematch_offered_by = None;
+            let ended = ServerMessage::Ended { game_id: id.to_string(), ending };
+            room.send_all(&ended);
+            Ok(ended)
+        }
+        .await;
+        if result.is_ok() {
+            self.announce(id, None).await;
+        }
+        self.forget_if_unfollowed(&room);
+        result
+    }
+
+    async fn rematch(&self, id: &str, token: &str) -> Result<ServerMessage, ServerMessage> {
+        let room = self.room(id);
+        let result = self.rematch_in(&room, id, token).await;
+        if result.is_ok() {
+            self.announce(id, None).await;
+        }
+        self.forget_if_unfollowed(&room);
+        result
+    }
+
+    async fn rematch_in(&self, room: &Room, id: &str, token: &str) -> Result<ServerMessage, ServerMessage> {
+        let mut table = self.table(room).await?;
+        let seat = table.seat_of(token).ok_or_else(|| {
+            ServerMessage::game_error(ErrorCode::BadToken, id, "this token holds no seat of this game")
+        })?;
+        if table.ending.is_none() {
+            return Err(ServerMessage::game_error(
+                ErrorCode::BadMessage,
+                id,
+                "a rematch is offered once the game has ended",
+            ));
+        }
+        if table.rematch.is_none() && table.rematch_offered_by.is_none_or(|by| by == seat) {
+            self.store.offer_rematch(id, seat).await.map_err(unavailable)?;
+            table.rematch_offered_by = Some(seat);
+            let offered = ServerMessage::RematchOffered { game_id: id.to_string(), by: seat };
+            room.send_all(&offered);
+            return Ok(offered);
+        }
+        if table.rematch.is_none() {
+            // Both asked: the new game, seats swapped.
+            let tokens = [ids::seat_token(), ids::seat_token()];
+            let row = GameRow {
+                id: ids::game_id(),
+                game: table.kind.slug().to_string(),
+                options: table.options.clone(),
+                code: ids::invite_code(),
+                tokens: [Some(tokens[0].clone()), Some(tokens[1].clone())],
+                ending: None,
+                rematch_offered_by: None,
+                rematch: None,
+            };
+            if !self.store.create(&row, now_ms()).await.map_err(unavailable)? {
+                return Err(unavailable("a random game id was taken"));
+            }
+            if !self.store.set_rematch(id, &row.id).await.map_err(unavailable)? {
+                self.refresh_locked(room, &mut table).await;
+            } else {
+                table.rematch = Some(row.id.clone());
+                for old_seat in Side::BOTH {
+                    let new_seat = old_seat.opponent();
+                    let ready = ServerMessage::RematchReady {
+                        game_id: id.to_string(),
+                        new_game_id: row.id.clone(),
+                        seat: new_seat,
+                        token: tokens[new_seat.index()].clone(),
+                    };
+                    room.send_each(|viewer| (viewer == Some(old_seat)).then(|| ready.clone()));
+                }
+            }
+        }
+        let new_id = table.rematch.clone().expect("a rematch exists by now");
+        let row =
+            self.store.game(&new_id).await.map_err(unavailable)?.ok_or_else(|| unavailable("the rematch vanished"))?;
+        let new_seat = seat.opponent();
+        Ok(ServerMessage::RematchReady {
+            game_id: id.to_string(),
+            new_game_id: new_id,
+            seat: new_seat,
+            token: row.tokens[new_seat.index()].clone().unwrap_or_default(),
+        })
+    }
+
+    async fn list(&self, tokens: &[String]) -> Result<ServerMessage, ServerMessage> {
+        if tokens.len() > MAX_LISTED_GAMES {
+            return Err(ServerMessage::error(
+                ErrorCode::BadMessage,
+                format!("at most {MAX_LISTED_GAMES} games per list"),
+            ));
+        }
+        let mut games: Vec<GameSummary> = Vec::new();
+        for token in tokens {
+            let Some((id, seat)) = self.store.seat_of_token(token).await.map_err(unavailable)? else { continue };
+            let loaded = self.rooms.lock().expect("rooms lock").get(&id).cloned();
+            let summary = match loaded {
+                Some(room) => self.table(&room).await.map(|t| t.summary(seat)),
+                None => load_table(&self.store, &id).await.map(|t| t.summary(seat)),
+            };
+            match summary {
+                Ok(s) => games.push(s),
+                Err(e) => eprintln!("stoneyard serve: listing game {id}: {e:?}"),
+            }
+        }
+        Ok(ServerMessage::Games { games })
+    }
+
+    /// Brings a loaded table up to the store (another instance changed the game) and tells this
+    /// instance's followers what changed.
+    async fn refresh_locked(&self, room: &Room, table: &mut Table) {
+        let row = match self.store.game(&room.id).await {
+            Ok(Some(row)) => row,
+            Ok(None) => return,
+            Err(e) => {
+                eprintln!("stoneyard serve: refreshing game {}: {e}", room.id);
+                return;
+            }
+        };
+        if row.tokens != table.tokens {
+            table.tokens = row.tokens.clone();
+            room.send_all(&room.presence(table));
+        }
+        let from = table.next_ply();
+        match self.store.moves_from(&room.id, from).await {
+            Ok(moves) => {
+                let was_over = table.ending.is_some();
+                for (ply, (seat, decision)) in moves.into_iter().enumerate() {
+                    let ply = from + ply as u32;
+                    if table.check_move(seat, ply, &decision) != Ok(MoveCheck::New) {
+                        eprintln!("stoneyard serve: stored ply {ply} of game {} does not replay", room.id);
+                        break;
+                    }
+                    let revealed = table.apply(seat, decision);
+                    self.send_new_plies(room, table, ply as usize, revealed);
+                }
+                if !was_over && let Some(ending) = table.ending.clone() {
+                    room.send_all(&ServerMessage::Ended { game_id: room.id.clone(), ending });
+                }
+            }
+            Err(e) => eprintln!("stoneyard serve: refreshing game {}: {e}", room.id),
+        }
+        if table.ending.is_none()
+            && let Some(ending) = row.ending
+        {
+            table.ending = Some(ending.clone());
+            room.send_all(&ServerMessage::Ended { game_id: room.id.clone(), ending });
+        }
+        if row.rematch_offered_by != table.rematch_offered_by && row.rematch.is_none() {
+            table.rematch_offered_by = row.rematch_offered_by;
+            if let Some(by) = row.rematch_offered_by {
+                room.send_all(&ServerMessage::RematchOffered { game_id: room.id.clone(), by });
+            }
+        }
+        if table.rematch.is_none()
+            && let Some(new_id) = row.rematch
+            && let Ok(Some(new_row)) = self.store.game(&new_id).await
+        {
+            table.rematch = Some(new_id.clone());
+            for old_seat in Side::BOTH {
+                let new_seat = old_seat.opponent();
+                if let Some(token) = new_row.tokens[new_seat.index()].clone() {
+                    let ready = ServerMessage::RematchReady {
+                        game_id: room.id.clone(),
+                        new_game_id: new_id.clone(),
+                        seat: new_seat,
+                        token,
+                    };
+                    room.send_each(|viewer| (viewer == Some(old_seat)).then(|| ready.clone()));
+                }
+            }
+        }
+    }
+
+    /// Another instance announced a change to a game (PostgreSQL's NOTIFY).
+    pub async fn on_announcement(&self, payload: &str) {
+        let Ok(value) = serde_json::from_str::<serde_json::Value>(payload) else { return };
+        let (Some(instance), Some(game)) = (value["i"].as_str(), value["g"].as_str()) else { return };
+        if instance == self.instance {
+            return;
+        }
+        let Some(room) = self.rooms.lock().expect("rooms lock").get(game).cloned() else { return };
+        if let Some(flags) = value["online"].as_array() {
+            let online = [
+                flags.first().and_then(|v| v.as_bool()).unwrap_or(false),
+                flags.get(1).and_then(|v| v.as_bool()).unwrap_or(false),
+            ];
+            room.remote_online.lock().expect("presence lock").insert(instance.to_string(), online);
+            let joined = room.table.lock().await.as_ref().map(Table::joined);
+            if let Some(joined) = joined {
+                room.send_all(&ServerMessage::Presence { game_id: game.to_string(), joined, online: room.online() });
+            }
+            return;
+        }
+        let mut guard = room.table.lock().await;
+        if let Some(table) = guard.as_mut() {
+            self.refresh_locked(&room, table).await;
+        }
+    }
+}

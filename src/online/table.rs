@@ -1,0 +1,281 @@
+//! One online game as the server keeps it: the setup, the seats, the append-only decisions and
+//! the rules' position after them. Pure: the server's store and sockets live elsewhere; this
+//! decides what is legal, what each seat may see, and when the game has ended.
+
+use super::protocol::{Ending, ErrorCode, GameSummary, WireMove};
+use crate::games::{DynGame, GameKind, status_json};
+use crate::rules::{Side, Status, ToMove};
+
+/// The most decisions an online game may have (far beyond any real game; a guard for the store).
+pub const MAX_PLIES: usize = 20_000;
+
+/// The longest decision text accepted.
+pub const MAX_DECISION_BYTES: usize = 64;
+
+/// A refusal: the code the client gets and a reason in words.
+pub type Refusal = (ErrorCode, String);
+
+/// One online game.
+pub struct Table {
+    pub id: String,
+    pub kind: GameKind,
+    pub options: Vec<(String, String)>,
+    pub code: String,
+    /// Each seat's token, once taken.
+    pub tokens: [Option<String>; 2],
+    /// Every decision so far and who made it.
+    pub moves: Vec<(Side, String)>,
+    pub ending: Option<Ending>,
+    pub rematch_offered_by: Option<Side>,
+    /// The rematch's game, once both asked for it.
+    pub rematch: Option<String>,
+    start: Box<dyn DynGame>,
+    position: Box<dyn DynGame>,
+}
+
+/// What a decision that passed the rules does to the followers' views.
+#[derive(Debug, PartialEq, Eq)]
+pub enum MoveCheck {
+    /// The decision is new: store it at this ply.
+    New,
+    /// The same seat already stored this very decision at this ply (a retry): acknowledge again.
+    Repeat,
+}
+
+impl Table {
+    /// A new game; refuses options the game does not accept.
+    pub fn new(id: String, kind: GameKind, options: &[(String, String)], code: String) -> Result<Table, Refusal> {
+        let start = kind.open(options, None).map_err(|e| (ErrorCode::BadGame, e.to_string()))?;
+        Ok(Table {
+            id,
+            kind,
+            options: start.option_pairs(),
+            code,
+            tokens: [None, None],
+            moves: Vec::new(),
+            ending: None,
+            rematch_offered_by: None,
+            rematch: None,
+            position: start.clone_box(),
+            start,
+        })
+    }
+
+    /// Rebuilds a stored game by replaying its decisions (the store is trusted but checked).
+    pub fn restore(mut table: Table, moves: Vec<(Side, String)>, ending: Option<Ending>) -> Result<Table, String> {
+        for (ply, (side, decision)) in moves.into_iter().enumerate() {
+            table.check_move(side, ply as u32, &decision).map_err(|(_, why)| format!("stored ply {ply}: {why}"))?;
+            table.apply(side, decision);
+        }
+        table.ending = ending.or(table.ending);
+        Ok(table)
+    }
+
+    /// The seat a token holds in this game.
+    pub fn seat_of(&self, token: &str) -> Option<Side> {
+        Side::BOTH.into_iter().find(|s| self.tokens[s.index()].as_deref() == Some(token))
+    }
+
+    pub fn joined(&self) -> [bool; 2] {
+        [self.tokens[0].is_some(), self.tokens[1].is_some()]
+    }
+
+    pub fn next_ply(&self) -> u32 {
+        self.moves.len() as u32
+    }
+
+    /// Whether `seat` may play `decision` as decision number `ply`.
+    pub fn check_move(&self, seat: Side, ply: u32, decision: &str) -> Result<MoveCheck, Refusal> {
+        if let Some((by, stored)) = self.moves.get(ply as usize) {
+            return if *by == seat && stored == decision {
+                Ok(MoveCheck::Repeat)
+            } else {
+                Err((ErrorCode::StalePly, format!("ply {ply} is already played; the next is {}", self.next_ply())))
+            };
+        }
+        if ply != self.next_ply() {
+            return Err((ErrorCode::StalePly, format!("ply {ply} is not the next one ({})", self.next_ply())));
+        }
+        if self.ending.is_some() {
+            return Err((ErrorCode::GameOver, "the game has ended".into()));
+        }
+        if self.moves.len() >= MAX_PLIES {
+            return Err((ErrorCode::GameOver, format!("the game has reached {MAX_PLIES} decisions")));
+        }
+        if decision.len() > MAX_DECISION_BYTES {
+            return Err((ErrorCode::Illegal, "that is not a decision of this game".into()));
+        }
+        let legal = self.position.legal_decisions(seat);
+        if legal.is_empty() {
+            return Err((ErrorCode::NotYourTurn, "it is not your turn".into()));
+        }
+        if !legal.iter().any(|d| d == decision) {
+            let mut trial = self.position.clone_box();
+            let why = match trial.play_decision(decision) {
+                Err(e) => e.to_string(),
+                Ok(_) => format!("'{decision}' is not a decision of your seat"),
+            };
+            return Err((ErrorCode::Illegal, why));
+        }
+        Ok(MoveCheck::New)
+    }
+
+    /// Plays a checked decision. Returns the commitments it reveals (with itself) when it completes
+    /// a simultaneous move whose earlier decisions were sealed.
+    pub fn apply(&mut self, seat: Side, decision: String) -> Option<Vec<WireMove>> {
+        let sealed_before = self.sealed_from();
+        self.position.play_decision(&decision).expect("checked decisions play");
+        self.moves.push((seat, decision));
+        if self.ending.is_none() {
+            self.ending = self.natural_ending();
+        }
+        match (sealed_before, self.sealed_from()) {
+            (Some(from), None) => Some((from..self.moves.len()).map(|ply| self.wire(ply, None)).collect()),
+            _ => None,
+        }
+    }
+
+    /// Where the sealed commitments start: at a simultaneous node, the decisions that do not yet
+    /// make up a whole move.
+    fn sealed_from(&self) -> Option<usize> {
+        if self.position.to_move() != Some(ToMove::Both) {
+            return None;
+        }
+        let decisions: Vec<String> = self.moves.iter().map(|(_, d)| d.clone()).collect();
+        let pending = self.start.record_tokens(&decisions).map(|t| t.pending).unwrap_or(0);
+        (pending > 0).then(|| self.moves.len() - pending)
+    }
+
+    /// Decision `ply` as `viewer` may see it (`None`: a read-only view).
+    pub fn wire(&self, ply: usize, viewer: Option<Side>) -> WireMove {
+        let (by, decision) = &self.moves[ply];
+        let sealed = self.sealed_from().is_some_and(|from| ply >= from) && viewer != Some(*by);
+        WireMove { ply: ply as u32, by: *by, decision: (!sealed).then(|| decision.clone()) }
+    }
+
+    /// Every decision from `from` on as `viewer` may see it.
+    pub fn view(&self, viewer: Option<Side>, from: u32) -> Vec<WireMove> {
+        let sealed = self.sealed_from();
+        (from as usize..self.moves.len())
+            .map(|ply| {
+                let (by, decision) = &self.moves[ply];
+                let hidden = sealed.is_some_and(|s| ply >= s) && viewer != Some(*by);
+                WireMove { ply: ply as u32, by: *by, decision: (!hidden).then(|| decision.clone()) }
+            })
+            .collect()
+    }
+
+    /// Whether `seat` can make a decision now.
+    pub fn can_decide(&self, seat: Side) -> bool {
+        self.ending.is_none() && !self.position.legal_decisions(seat).is_empty()
+    }
+
+    fn natural_ending(&self) -> Option<Ending> {
+        match self.position.status() {
+            Status::Ongoing => None,
+            Status::Over(_) => Some(Ending {
+                result: status_json(self.position.as_ref()),
+                reason: self.position.end_reason().unwrap_or_else(|| "the game is over".into()),
+            }),
+        }
+    }
+
+    /// The ending when `seat` resigns.
+    pub fn resignation(&self, seat: Side) -> Ending {
+        let winner = seat.opponent();
+        Ending {
+            result: serde_json::json!({ "winner": self.position.side_name(winner) }),
+            reason: format!("{} resigned", self.kind.side_name(seat)),
+        }
+    }
+
+    /// The summary a seat's holder gets in "My online games".
+    pub fn summary(&self, seat: Side) -> GameSummary {
+        GameSummary {
+            game_id: self.id.clone(),
+            token: self.tokens[seat.index()].clone().unwrap_or_default(),
+            game: self.kind,
+            options: self.options.clone(),
+            seat,
+            code: (!self.joined()[seat.opponent().index()]).then(|| self.code.clone()),
+            opponent_joined: self.joined()[seat.opponent().index()],
+            plies: self.next_ply(),
+            your_turn: self.can_decide(seat) && self.joined() == [true, true],
+            ended: self.ending.clone(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table(slug: &str) -> Table {
+        let kind = GameKind::named(slug);
+        let mut t = Table::new("g".into(), kind, &kind.quick_pairs(), "CODE".into()).unwrap();
+        t.tokens = [Some("tf".into()), Some("ts".into())];
+        t
+    }
+
+    fn first_legal(t: &Table, seat: Side) -> String {
+        t.position.legal_decisions(seat)[0].clone()
+    }
+
+    #[test]
+    fn only_the_seat_to_move_plays_the_next_ply_and_a_retry_is_recognised() {
+        let mut t = table("red-stone");
+        let d = first_legal(&t, Side::First);
+        assert_eq!(t.check_move(Side::Second, 0, &d).unwrap_err().0, ErrorCode::NotYourTurn);
+        assert_eq!(t.check_move(Side::First, 1, &d).unwrap_err().0, ErrorCode::StalePly);
+        assert_eq!(t.check_move(Side::First, 0, "zz99").unwrap_err().0, ErrorCode::Illegal);
+        assert_eq!(t.check_move(Side::First, 0, &d), Ok(MoveCheck::New));
+        assert!(t.apply(Side::First, d.clone()).is_none());
+        assert_eq!(t.check_move(Side::First, 0, &d), Ok(MoveCheck::Repeat));
+        let other = first_legal(&t, Side::Second);
+        assert_eq!(t.check_move(Side::Second, 0, &other).unwrap_err().0, ErrorCode::StalePly);
+        assert_eq!(t.view(None, 0), vec![WireMove { ply: 0, by: Side::First, decision: Some(d) }]);
+    }
+
+    #[test]
+    fn hidden_intention_commitments_stay_sealed_for_the_other_seat_until_both_are_in() {
+        let mut t = table("hidden-intention");
+        // A commits fully while B has not started.
+        let mut plies = 0;
+        while t.can_decide(Side::First) && t.sealed_from().is_none_or(|_| true) {
+            let d = first_legal(&t, Side::First);
+            assert!(t.apply(Side::First, d).is_none(), "A alone completes nothing");
+            plies += 1;
+            if !t.can_decide(Side::First) {
+                break;
+            }
+        }
+        assert!(plies > 0);
+        for ply in 0..plies {
+            assert_eq!(t.wire(ply, Some(Side::Second)).decision, None, "B must not see A's ply {ply}");
+            assert_eq!(t.wire(ply, None).decision, None, "a spectator must not see it either");
+            assert!(t.wire(ply, Some(Side::First)).decision.is_some(), "A sees its own");
+        }
+        let mut revealed = None;
+        while revealed.is_none() && t.can_decide(Side::Second) {
+            let d = first_legal(&t, Side::Second);
+            revealed = t.apply(Side::Second, d);
+        }
+        let revealed = revealed.expect("B's last commitment reveals both");
+        assert_eq!(revealed.len(), t.moves.len());
+        assert!(revealed.iter().all(|m| m.decision.is_some()));
+        assert!(t.view(Some(Side::Second), 0).iter().all(|m| m.decision.is_some()));
+    }
+
+    #[test]
+    fn restoring_replays_and_resigning_names_the_winner() {
+        let mut t = table("gravel");
+        let d = first_legal(&t, Side::First);
+        t.apply(Side::First, d.clone());
+        let again = Table::restore(table("gravel"), vec![(Side::First, d)], None).unwrap();
+        assert_eq!(again.next_ply(), 1);
+        assert!(Table::restore(table("gravel"), vec![(Side::Second, "a1".into())], None).is_err());
+        let ending = t.resignation(Side::First);
+        assert!(ending.reason.contains("resigned"));
+        assert_eq!(ending.result["winner"], serde_json::json!(t.position.side_name(Side::Second)));
+    }
+}
