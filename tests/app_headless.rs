@@ -779,11 +779,12 @@ mod saved_games {
     use stoneyard::app::testing::Screen;
     use stoneyard::games::GameKind;
 
-    /// The title's "Saved games" item: after "Continue" (when a game is in progress) and the games.
+    /// The title's "Saved games" item: after "Continue" (when a game is in progress), the games and
+    /// "Play online".
     fn open_saves(app: &mut bevy::prelude::App) {
         press(app, &[Back]);
         assert_eq!(screen(app), Screen::Title);
-        let mut keys = vec![Down; 1 + GameKind::all().count()];
+        let mut keys = vec![Down; 2 + GameKind::all().count()];
         keys.push(Select);
         press(app, &keys);
         assert_eq!(screen(app), Screen::Saves);
@@ -928,8 +929,9 @@ mod importing_records {
     use stoneyard::app::testing::{ImportRecord, SavesList};
     use stoneyard::games::GameKind;
 
+    /// The title's "Saved games" item: after the games and "Play online".
     fn open_saves(app: &mut bevy::prelude::App) {
-        let mut keys = vec![Down; GameKind::all().count()];
+        let mut keys = vec![Down; 1 + GameKind::all().count()];
         keys.push(Select);
         press(app, &keys);
         assert_eq!(screen(app), Screen::Saves);
@@ -1368,5 +1370,157 @@ mod forced_decisions {
         let current = app.world().resource::<CurrentMatch>();
         assert_eq!(current.history.len(), sent - 1, "undo takes back the end and the action that forced it");
         assert_eq!(current.acting_side(), first);
+    }
+}
+
+/// Two players' apps against a real game server on loopback: create with a code, join with it,
+/// play, resign, rematch, and the seats kept in the store.
+#[cfg(feature = "server")]
+mod online_play {
+    use super::common::{assert_projection_matches, headless_app, press, screen};
+    use bevy::prelude::*;
+    use stoneyard::app::testing::Action::*;
+    use stoneyard::app::testing::{
+        CurrentMatch, CurrentSettings, DecisionChosen, KeptSeats, OnlineLobby, OnlineRequest, OnlineStatus,
+        OpponentPresence, SaveStore, Screen,
+    };
+    use stoneyard::games::GameKind;
+    use stoneyard::online::protocol::SeatChoice;
+    use stoneyard::online::server::Background;
+    use stoneyard::rules::Side;
+
+    fn scratch_database(name: &str) -> String {
+        let dir = std::env::temp_dir().join(format!("stoneyard-app-online-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        format!("sqlite://{}", dir.join("games.sqlite3").display())
+    }
+
+    /// A player's app on the online screen, talking to `server`.
+    fn player(server: &str) -> App {
+        let mut app = headless_app();
+        app.world_mut().resource_mut::<CurrentSettings>().0.online_server = server.to_string();
+        // The title's "Play online" comes after the five games.
+        let mut presses = vec![Down; GameKind::all().count()];
+        presses.push(Select);
+        press(&mut app, &presses);
+        assert_eq!(screen(&app), Screen::Online);
+        app
+    }
+
+    /// Runs both apps' frames until `done` holds (the server answers on its own threads).
+    fn run_until(apps: &mut [&mut App], what: &str, done: impl Fn(&[&mut App]) -> bool) {
+        for _ in 0..1500 {
+            for app in apps.iter_mut() {
+                app.update();
+            }
+            if done(apps) {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(4));
+        }
+        panic!("timed out waiting for: {what}");
+    }
+
+    /// Presses Down until row `index` of the online screen is focused, then Select.
+    fn activate_row(app: &mut App, index: usize) {
+        let mut presses = vec![Down; index];
+        presses.push(Select);
+        press(app, &presses);
+    }
+
+    fn options_of(app: &App) -> usize {
+        app.world().resource::<OnlineLobby>().create.specs.len()
+    }
+
+    fn history(app: &App) -> Vec<String> {
+        app.world().get_resource::<CurrentMatch>().map(|m| m.history.clone()).unwrap_or_default()
+    }
+
+    #[test]
+    fn two_apps_create_join_play_resign_and_rematch_on_a_real_server() {
+        let server = Background::start(scratch_database("full"), None).unwrap();
+        let url = server.socket_url();
+        let mut a = player(&url);
+        let mut b = player(&url);
+        run_until(&mut [&mut a, &mut b], "both connected", |apps| {
+            apps.iter().all(|app| app.world().resource::<stoneyard::app::testing::Connection>().is_open())
+        });
+
+        // A creates a Red Stone game, moving first, and gets a code.
+        {
+            let mut lobby = a.world_mut().resource_mut::<OnlineLobby>();
+            lobby.create.select(GameKind::named("red-stone"), &[]);
+            lobby.seat = SeatChoice::First;
+        }
+        let n = options_of(&a);
+        activate_row(&mut a, n + 2);
+        run_until(&mut [&mut a, &mut b], "the invite code", |apps| {
+            apps[0].world().resource::<OnlineLobby>().invite.is_some()
+        });
+        let code = a.world().resource::<OnlineLobby>().invite.clone().unwrap().code;
+        // The token was kept before the code was shown.
+        let seats = stoneyard::save::load_seats(&a.world().resource::<SaveStore>().0).unwrap();
+        assert_eq!(seats.len(), 1);
+        assert_eq!((seats[0].seat, seats[0].game), (Side::First, Some(GameKind::named("red-stone"))));
+        assert_eq!(screen(&a), Screen::Online, "the creator waits on the invite");
+
+        // B types the code and joins: both boards open.
+        b.world_mut().resource_mut::<OnlineLobby>().join_code = code.to_lowercase();
+        let n = options_of(&b);
+        activate_row(&mut b, n + 3);
+        run_until(&mut [&mut a, &mut b], "both boards", |apps| {
+            apps.iter().all(|app| screen(app) == Screen::Playing && app.world().contains_resource::<CurrentMatch>())
+        });
+        for app in [&a, &b] {
+            let status = app.world().resource::<OnlineStatus>();
+            assert!(status.active && status.connected);
+        }
+        run_until(&mut [&mut a, &mut b], "both see the other online", |apps| {
+            apps.iter().all(|app| app.world().resource::<OnlineStatus>().opponent == OpponentPresence::Online)
+        });
+        assert_eq!(b.world().resource::<CurrentMatch>().remote, Some(Side::First));
+
+        // A moves on the board; B's board plays it through the ordinary resolution.
+        let first = a.world().resource::<CurrentMatch>().decisions_now()[0].clone();
+        a.world_mut().write_message(DecisionChosen(first.clone()));
+        run_until(&mut [&mut a, &mut b], "B sees A's move", |apps| history(apps[1]) == vec![first.clone()]);
+        run_until(&mut [&mut a, &mut b], "A's move stored", |apps| {
+            apps[0].world().resource::<OnlineStatus>().pending == 0
+        });
+        assert_projection_matches(&mut b);
+        // B may not move for A, and A's board refuses A's input while B is to move.
+        let a_again = a.world().resource::<CurrentMatch>();
+        assert!(!a_again.person_plays(a_again.acting_side().unwrap()));
+        let reply = b.world().resource::<CurrentMatch>().decisions_now()[0].clone();
+        b.world_mut().write_message(DecisionChosen(reply.clone()));
+        run_until(&mut [&mut a, &mut b], "A sees B's reply", |apps| history(apps[0]).len() == 2);
+        assert_eq!(history(&a), history(&b));
+
+        // B resigns; both boards end the game with A the winner.
+        b.world_mut().write_message(OnlineRequest::Resign);
+        run_until(&mut [&mut a, &mut b], "the resignation", |apps| {
+            apps.iter().all(|app| app.world().resource::<CurrentMatch>().is_over())
+        });
+        assert_eq!(a.world().resource::<CurrentMatch>().resigned, Some(Side::Second));
+
+        // Both ask for a rematch: a new game with the seats swapped, kept and opened.
+        a.world_mut().write_message(OnlineRequest::Rematch);
+        run_until(&mut [&mut a, &mut b], "the offer reaches B", |apps| {
+            apps[1].world().resource::<OnlineStatus>().rematch == stoneyard::app::testing::RematchOffer::ByOpponent
+        });
+        b.world_mut().write_message(OnlineRequest::Rematch);
+        run_until(&mut [&mut a, &mut b], "the rematch boards", |apps| {
+            apps.iter().all(|app| {
+                let m = app.world().resource::<CurrentMatch>();
+                !m.is_over() && m.history.is_empty() && app.world().resource::<KeptSeats>().seats.len() == 2
+            })
+        });
+        assert_eq!(a.world().resource::<CurrentMatch>().remote, Some(Side::First), "A plays second now");
+
+        // Back at the title, the online game leaves the board; "My online games" lists both seats.
+        press(&mut a, &[Back]);
+        let _ = screen(&a);
+        drop(server);
     }
 }

@@ -21,6 +21,10 @@ fn keep_current_game(
     mut store: ResMut<SaveStore>,
     mut warning: ResMut<StorageWarning>,
 ) {
+    // An online game is kept by the server (and its seat by the online feature), not here.
+    if current.remote.is_some() {
+        return;
+    }
     let record = current.record();
     let key = match &current.slot {
         Some(key) => key.clone(),

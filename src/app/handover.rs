@@ -69,7 +69,7 @@ fn start_secrecy(
 ) {
     let Some(current) = current else { return };
     let simultaneous = current.game.to_move() == Some(ToMove::Both);
-    let hot_seat = !replay.active && current.players.iter().all(Option::is_none);
+    let hot_seat = !replay.active && current.players.iter().all(Option::is_none) && current.remote.is_none();
     let sealed = if simultaneous && hot_seat {
         current.start.record_tokens(&current.history).map_or(0, |r| r.pending)
     } else {
@@ -97,7 +97,7 @@ fn track_secrecy(
         &Observed {
             simultaneous: current.game.to_move() == Some(ToMove::Both),
             // A replay shows a game already played: nothing is secret, nobody hands over.
-            hot_seat: !replay.active && current.players.iter().all(Option::is_none),
+            hot_seat: !replay.active && current.players.iter().all(Option::is_none) && current.remote.is_none(),
             acting: current.acting_side(),
             history_len: current.history.len(),
             position: &position,

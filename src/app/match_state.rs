@@ -42,6 +42,9 @@ pub struct CurrentMatch {
     pub players: [Option<Level>; 2],
     /// A pie swap exchanged the seats' colours.
     pub seats_swapped: bool,
+    /// The side played from another device in an online game: neither a person here nor the
+    /// computer. Its decisions arrive from the game server; the other side is the person here.
+    pub remote: Option<Side>,
     /// The side that resigned (the match is over; undo takes it back).
     pub resigned: Option<Side>,
     /// The seed of the computer's choices in this match.
@@ -68,6 +71,7 @@ impl CurrentMatch {
             started_unix,
             players: [None, None],
             seats_swapped: false,
+            remote: None,
             resigned: None,
             seed: started_unix,
             slot: None,
@@ -88,9 +92,11 @@ impl CurrentMatch {
         match self.game.to_move()? {
             ToMove::One(side) => Some(side),
             ToMove::Both => {
-                // The computer seals first, so it can never see a person's sealed choice.
+                // The computer seals first, so it can never see a person's sealed choice; online
+                // the person here chooses first (the opponent's choice arrives sealed anyway).
                 let mut order = Side::BOTH;
-                if self.player_of(Side::Second).is_some() && self.player_of(Side::First).is_none() {
+                let computer_second = self.player_of(Side::Second).is_some() && self.player_of(Side::First).is_none();
+                if computer_second || self.remote == Some(Side::First) {
                     order.reverse();
                 }
                 order.into_iter().find(|&s| !self.game.legal_decisions(s).is_empty()).or(Some(order[0]))
@@ -115,6 +121,11 @@ impl CurrentMatch {
     /// Who plays `side` now: a person (`None`) or the computer.
     pub fn player_of(&self, side: Side) -> Option<Level> {
         self.players[self.seat_of(side)]
+    }
+
+    /// A person on this device plays `side` (not the computer, not an online opponent).
+    pub fn person_plays(&self, side: Side) -> bool {
+        self.player_of(side).is_none() && self.remote != Some(side)
     }
 
     /// The legal decisions of the acting side.
@@ -173,6 +184,9 @@ impl CurrentMatch {
         if self.is_over() {
             return None;
         }
+        if let Some(remote) = self.remote {
+            return Some(remote.opponent());
+        }
         let acting = self.acting_side()?;
         if self.player_of(acting).is_none() {
             return Some(acting);
@@ -191,7 +205,7 @@ impl CurrentMatch {
     /// "end" after the last allowed action): the board plays it for them.
     pub fn forced_continuation(&self) -> Option<String> {
         let side = self.acting_side()?;
-        if self.is_over() || self.player_of(side).is_some() || self.makers.last() != Some(&side) {
+        if self.is_over() || !self.person_plays(side) || self.makers.last() != Some(&side) {
             return None;
         }
         match self.game.to_move()? {

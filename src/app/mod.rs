@@ -13,8 +13,9 @@
 //!   focus), `labels` (decisions and spaces in words), `theme` (colours).
 //! - **Features**, each one plugin that joins the root's sets and talks to the others only
 //!   through the vocabulary: `menus`, `turn` (ordered rule resolution), `board`, `hud`,
-//!   `computer`, `replay`, `handover` (hot-seat secrecy), `autosave`, `audio`, `fonts`,
-//!   `third_party`. No feature imports another.
+//!   `computer`, `replay`, `handover` (hot-seat secrecy), `autosave`, `online` (playing over
+//!   the network), `audio`, `fonts`, `third_party`. No feature imports another, except that the
+//!   online screen reuses the setup screen's option rows (`menus::SetupChoice`).
 //!
 //! Tests and benchmarks drive the app through [`testing`], the one public module.
 
@@ -29,6 +30,7 @@ mod input;
 mod labels;
 mod match_state;
 mod menus;
+mod online;
 mod playing;
 mod replay;
 mod screen;
@@ -58,6 +60,8 @@ pub struct Launch {
     pub load: Option<crate::save::GameRecord>,
     /// Quit once the title screen has been drawn (start-up measurement).
     pub quit_after_title: bool,
+    /// The online game server's socket address for this run (over the settings' one).
+    pub server: Option<String>,
 }
 
 impl Launch {
@@ -83,6 +87,8 @@ impl Launch {
             opponent,
             load,
             quit_after_title: args.quit_after_title,
+            // `stoneyard play --server URL` fills this once the command line offers it.
+            server: None,
         })
     }
 }
@@ -160,6 +166,7 @@ pub fn core_plugin(app: &mut App) {
         handover::plugin,
         computer::plugin,
         replay::plugin,
+        online::plugin,
     ));
     app.add_systems(Update, drop_stale_input.run_if(state_changed::<Screen>).before(AppSystems::RecordInput));
 }

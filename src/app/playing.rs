@@ -19,7 +19,8 @@ pub fn plugin(app: &mut App) {
         .add_message::<HintRequested>()
         .add_message::<MoveNow>()
         .add_message::<ReplayStep>()
-        .add_message::<SetupRequested>();
+        .add_message::<SetupRequested>()
+        .add_message::<OnlineRequest>();
     app.init_resource::<Secrecy>()
         .init_resource::<ComputerStatus>()
         .init_resource::<HintShown>()
@@ -31,7 +32,8 @@ pub fn plugin(app: &mut App) {
         .init_resource::<ReplayMoves>()
         .init_resource::<TurnBuilder>()
         .init_resource::<ChoiceAnchor>()
-        .init_resource::<BoardCursor>();
+        .init_resource::<BoardCursor>()
+        .init_resource::<OnlineStatus>();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -94,6 +96,14 @@ pub struct SetupRequested {
     pub players: [Option<Level>; 2],
 }
 
+/// What the person asks of an online game's server from the panel.
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnlineRequest {
+    Resign,
+    /// Offer a rematch, or accept the opponent's offer.
+    Rematch,
+}
+
 // ---------------------------------------------------------------------------------------------
 // State
 
@@ -116,16 +126,17 @@ impl Secrecy {
 /// Whether undo is allowed now: always in sequential games; in a simultaneous node only for the
 /// acting player's own unresolved decisions, so nobody steps back into another's sealed choice.
 pub fn undo_allowed(current: &CurrentMatch, secrecy: &Secrecy) -> bool {
-    if !current.can_undo() {
+    // Online, a decision is the server's once sent: there is no taking it back.
+    if !current.can_undo() || current.remote.is_some() {
         return false;
     }
     current.game.to_move() != Some(ToMove::Both)
         || (current.history.len() > secrecy.revealed && current.makers.last().copied() == current.acting_side())
 }
 
-/// A person on this device acts now (not the computer, not a replay).
+/// A person on this device acts now (not the computer, not an online opponent, not a replay).
 pub fn person_acts(current: &CurrentMatch, replay: &Replay) -> bool {
-    !replay.active && current.acting_side().is_some_and(|side| current.player_of(side).is_none())
+    !replay.active && current.acting_side().is_some_and(|side| current.person_plays(side))
 }
 
 /// What the computer is doing (the `computer` feature keeps it).
@@ -492,4 +503,41 @@ pub struct BoardCursor {
     pub index: usize,
     /// A game has just opened: the cursor goes to the middle of its board once the board is built.
     pub recentre: bool,
+}
+
+/// The online game on the board, as the panel shows it (the `online` feature keeps it; it says
+/// nothing while the game on the board is local).
+#[derive(Resource, Debug, Default, Clone, PartialEq, Eq)]
+pub struct OnlineStatus {
+    /// The board shows an online game.
+    pub active: bool,
+    /// The connection to the server is open.
+    pub connected: bool,
+    pub opponent: OpponentPresence,
+    /// The person's decisions the server has not stored yet (shown, marked as pending).
+    pub pending: usize,
+    /// The invite code while the opponent has not joined.
+    pub invite: Option<String>,
+    pub rematch: RematchOffer,
+    /// Resigning was asked for; the server's answer ends the game.
+    pub resign_sent: bool,
+}
+
+/// Where the online opponent is.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub enum OpponentPresence {
+    /// Nobody has taken the other seat yet.
+    #[default]
+    NotJoined,
+    Offline,
+    Online,
+}
+
+/// A rematch after an online game.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub enum RematchOffer {
+    #[default]
+    None,
+    ByYou,
+    ByOpponent,
 }

@@ -1,4 +1,5 @@
-//! Which screen shows: the title, a game's setup, the settings, the saved games, the games in progress, or the board.
+//! Which screen shows: the title, a game's setup, the settings, the saved games, the games in progress,
+//! playing online, or the board.
 
 use bevy::prelude::*;
 
@@ -14,6 +15,8 @@ pub enum Screen {
     Saves,
     /// The games in progress.
     Continue,
+    /// Playing online: create, join, the online games kept.
+    Online,
 }
 
 pub fn plugin(app: &mut App) {

@@ -1,6 +1,8 @@
-//! What Stoneyard keeps between runs: settings, the games in progress and named game records. No Bevy.
+//! What Stoneyard keeps between runs: settings, the games in progress, named game records and the
+//! online seats. No Bevy.
 
 mod in_progress;
+mod online_seats;
 mod reading;
 mod record;
 mod saves;
@@ -12,6 +14,7 @@ pub use in_progress::{
     GAMES_FOLDER, GameInProgress, KEEP_GAMES, adopt_old_autosave, keep_game, list_games, load_game, new_game_key,
     numbered_move_count, record_finished,
 };
+pub use online_seats::{KeptSeat, SEATS_FILE, forget_seat, keep_seat, load_seats};
 pub use reading::{MAX_RECORD_BYTES, looks_like_json, read_record, read_record_file, read_text_file};
 pub use record::{GameRecord, Player, RECORD_FORMAT, RecordError as RecordLoadError, RecordedMove};
 pub use saves::{

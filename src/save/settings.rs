@@ -1,4 +1,4 @@
-//! Player settings: volumes, animation speed, colour theme, overlays.
+//! Player settings: volumes, animation speed, colour theme, overlays, the online server.
 
 use serde::{Deserialize, Serialize};
 
@@ -75,6 +75,9 @@ pub struct Settings {
     /// The keyboard keys of each action the player changed (empty: the default keys). Actions and
     /// keys are names (`"undo"`, `"KeyZ"`) so this layer needs no input library.
     pub key_bindings: Vec<KeyBinding>,
+    /// The online game server's WebSocket address (`ws://host:port/ws`); empty: the default one
+    /// (this computer's natively, the page's own server in the browser).
+    pub online_server: String,
 }
 
 /// The keys a player chose for one action.
@@ -111,6 +114,7 @@ impl Default for Settings {
             show_hints: true,
             show_numbers: false,
             key_bindings: Vec::new(),
+            online_server: String::new(),
         }
     }
 }

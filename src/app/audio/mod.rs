@@ -78,10 +78,9 @@ fn effect_sounds(
     for e in effects.read() {
         any = true;
         let Some(mut cue) = cue_for(&e.effect.kind) else { continue };
-        // Against the computer the person hears whether they won or lost.
+        // Against the computer or online the person hears whether they won or lost.
         if let (EffectKind::GameOver { outcome: Outcome::Winner(side) }, Some(m)) = (&e.effect.kind, current.as_deref())
-            && m.player_of(*side).is_some()
-            && m.players.iter().any(Option::is_none)
+            && ((m.player_of(*side).is_some() && m.players.iter().any(Option::is_none)) || m.remote == Some(*side))
         {
             cue = Cue::Lose;
         }

@@ -91,8 +91,9 @@ fn board_input(
     let mut chosen_cells: Vec<String> = presses.cells.read().map(|c| c.0.clone()).collect();
     let dragged: Vec<DragChosen> = presses.drags.read().cloned().collect();
     let decisions = current.decisions_now();
-    // While the computer is to move, the person's board input must not decide for it.
-    let computer_to_move = !current.is_over() && current.acting_side().is_some_and(|s| current.player_of(s).is_some());
+    // While the computer (or an online opponent) is to move, the person's board input must not
+    // decide for it.
+    let computer_to_move = !current.is_over() && current.acting_side().is_some_and(|s| !current.person_plays(s));
     if computer_to_move && *out.builder != TurnBuilder::default() {
         out.builder.reset();
     }
@@ -111,7 +112,11 @@ fn board_input(
     if computer_to_move {
         if !chosen_cells.is_empty() || !dragged.is_empty() {
             // The cursor still moves, but the board waits for the computer's decision.
-            current.message = Some("The computer is thinking: your move comes after its reply.".to_string());
+            current.message = Some(if current.remote.is_some() {
+                "Your opponent is to move: your move comes after theirs.".to_string()
+            } else {
+                "The computer is thinking: your move comes after its reply.".to_string()
+            });
         }
         return;
     }

@@ -136,7 +136,7 @@ fn drive_hint(
     }
     if !requests.is_empty() {
         requests.clear();
-        if let Some(side) = current.acting_side().filter(|&s| current.player_of(s).is_none())
+        if let Some(side) = current.acting_side().filter(|&s| current.person_plays(s))
             && !current.is_over()
             && shown.current(&current).is_none()
             && !search.0.is_running()

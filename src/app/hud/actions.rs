@@ -5,7 +5,9 @@
 use super::{PanelActions, PanelView};
 use crate::app::labels::decision_label;
 use crate::app::match_state::{CurrentMatch, side_label};
-use crate::app::playing::{Choice, DecisionChosen, HintRequested, PACES, Spectating, spaceless, undo_allowed};
+use crate::app::playing::{
+    Choice, DecisionChosen, HintRequested, OnlineRequest, PACES, Spectating, spaceless, undo_allowed,
+};
 use crate::app::screen::Screen;
 use crate::app::theme::text_size;
 use crate::app::ui::{MenuClicked, button, button_if, by_touch, card, with_key};
@@ -16,8 +18,9 @@ use bevy_egui::egui;
 /// Every action the panel offers now, in the order a player looks for them.
 pub(super) fn all(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &PanelView, act: &mut PanelActions) {
     pace(ui, current, &mut act.spectating);
-    let person_acts = current.acting_side().is_some_and(|s| current.player_of(s).is_none());
-    if person_acts && !current.is_over() {
+    let person_acts = current.acting_side().is_some_and(|s| current.person_plays(s));
+    // No computer's help in a game against another person online.
+    if person_acts && !current.is_over() && current.remote.is_none() {
         hint_row(ui, current, view, &mut act.hint_requests);
     }
     choice_list(ui, current, view, &mut act.clicks);
@@ -25,7 +28,7 @@ pub(super) fn all(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &
         spaceless_choices(ui, current, view, &mut act.decide);
     }
     if current.is_over() {
-        game_over(ui, current, act);
+        game_over(ui, current, view, act);
     }
     controls(ui, current, view, act);
     save_row(ui, current, act);
@@ -169,11 +172,11 @@ fn spaceless_choices(
 
 /// After the end, in the panel: the result and, when the card over the board was put aside, its
 /// buttons and a way back to it.
-fn game_over(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, act: &mut PanelActions) {
+fn game_over(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &PanelView, act: &mut PanelActions) {
     if !act.panels.game_over_aside {
         return;
     }
-    super::game_over::buttons(ui, current, act);
+    super::game_over::buttons(ui, current, view, act);
     if button(ui, "Show the result").clicked() {
         act.panels.game_over_aside = false;
     }
@@ -183,11 +186,14 @@ fn game_over(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, act: &mut Pa
 /// Undo, redo, the title screen; rules, save, record, resign.
 fn controls(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &PanelView, act: &mut PanelActions) {
     ui.horizontal_wrapped(|ui| {
-        if button_if(ui, undo_allowed(current, &view.secrecy), &with_key(ui, "Undo", "Z")).clicked() {
-            current.undo_to_person();
-        }
-        if button_if(ui, current.can_redo(), &with_key(ui, "Redo", "Y")).clicked() {
-            current.redo();
+        // Online a decision is the server's once made: no undo to offer.
+        if current.remote.is_none() {
+            if button_if(ui, undo_allowed(current, &view.secrecy), &with_key(ui, "Undo", "Z")).clicked() {
+                current.undo_to_person();
+            }
+            if button_if(ui, current.can_redo(), &with_key(ui, "Redo", "Y")).clicked() {
+                current.redo();
+            }
         }
         let panels = &mut act.panels;
         if !view.layout.portrait && button(ui, if panels.rules_open { "Hide rules" } else { "Rules" }).clicked() {
@@ -200,12 +206,17 @@ fn controls(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &PanelV
         if button(ui, "Record").clicked() {
             panels.record_open = !panels.record_open;
         }
-        if let Some(side) = current.resigning_side() {
+        if let Some(side) = current.resigning_side().filter(|_| !view.online.resign_sent) {
             let who = side_label(current.game.as_ref(), side);
             let text = if panels.confirm_resign { format!("Really resign as {who}?") } else { "Resign".to_string() };
             if button(ui, &text).clicked() {
                 if panels.confirm_resign {
-                    current.resign(side);
+                    // Online the server ends the game; its answer shows the result.
+                    if current.remote.is_some() {
+                        act.online.write(OnlineRequest::Resign);
+                    } else {
+                        current.resign(side);
+                    }
                 }
                 panels.confirm_resign = !panels.confirm_resign;
             }

@@ -4,15 +4,26 @@
 use super::{PanelActions, PanelView};
 use crate::app::labels::{level_name, space_summary};
 use crate::app::match_state::{CurrentMatch, side_label};
-use crate::app::playing::MoveNow;
+use crate::app::playing::{MoveNow, OnlineStatus, OpponentPresence};
 use crate::app::theme::{board_palette, egui_rgb, text_size};
 use crate::app::ui::{card, with_key};
 use crate::rules::{Counter, Side};
 use bevy::prelude::*;
 use bevy_egui::egui;
 
-/// Who plays `side`: "You", "Friend" (the second person on this device), "Computer · Medium".
-pub fn who_plays(current: &CurrentMatch, side: Side) -> String {
+/// Who plays `side`: "You", "Friend" (the second person on this device), "Computer · Medium",
+/// "Opponent · online".
+pub fn who_plays(current: &CurrentMatch, side: Side, online: &OnlineStatus) -> String {
+    if current.remote == Some(side) {
+        return match online.opponent {
+            OpponentPresence::NotJoined => "Opponent · not joined yet".to_string(),
+            OpponentPresence::Offline => "Opponent · offline".to_string(),
+            OpponentPresence::Online => "Opponent · online".to_string(),
+        };
+    }
+    if current.remote.is_some() {
+        return "You".to_string();
+    }
     match current.player_of(side) {
         Some(level) => format!("Computer · {}", level_name(level)),
         None if current.players.iter().any(Option::is_some) => "You".to_string(),
@@ -83,7 +94,7 @@ fn player_card(
                 );
             }
         });
-        ui.label(egui::RichText::new(who_plays(current, side)).size(text_size::SMALL).weak());
+        ui.label(egui::RichText::new(who_plays(current, side, &view.online)).size(text_size::SMALL).weak());
         let line = figures(counters, side);
         if !line.is_empty() {
             ui.label(egui::RichText::new(line).size(text_size::SMALL));
@@ -113,6 +124,10 @@ pub(super) fn status(ui: &mut egui::Ui, current: &CurrentMatch, view: &PanelView
             Some(side) if current.player_of(side).is_some() => {
                 format!("{} (the computer) is to move", side_label(game, side))
             }
+            Some(side) if current.remote == Some(side) => match view.online.opponent {
+                OpponentPresence::NotJoined => "Waiting for your opponent to join".to_string(),
+                _ => format!("Waiting for {} (your opponent)", side_label(game, side)),
+            },
             Some(side) => {
                 let to_do = game.to_do().unwrap_or_default();
                 format!("{}: {to_do}", side_label(game, side))
@@ -132,10 +147,40 @@ pub(super) fn status(ui: &mut egui::Ui, current: &CurrentMatch, view: &PanelView
         let summary = space_summary(cell, mover, |s| side_label(game, s));
         ui.label(egui::RichText::new(summary).size(text_size::SMALL).weak());
     }
+    online_lines(ui, &view.online);
     if let Some(m) = &current.message {
         ui.colored_label(ui.visuals().warn_fg_color, egui::RichText::new(m).size(15.0));
     }
     event_log(ui, view);
+}
+
+/// An online game's state under the status: the connection, the person's moves on their way, the
+/// invite code while the opponent has not come.
+fn online_lines(ui: &mut egui::Ui, online: &OnlineStatus) {
+    if !online.active {
+        return;
+    }
+    let warn = ui.visuals().warn_fg_color;
+    if !online.connected {
+        ui.colored_label(warn, egui::RichText::new("Reconnecting…").size(text_size::BODY).strong());
+    }
+    match online.pending {
+        0 => {}
+        1 => {
+            ui.label(egui::RichText::new("Your move is on its way to the server (pending)").size(text_size::SMALL));
+        }
+        n => {
+            ui.label(
+                egui::RichText::new(format!("{n} of your moves are on their way (pending)")).size(text_size::SMALL),
+            );
+        }
+    }
+    if let Some(code) = &online.invite {
+        ui.label(egui::RichText::new(format!("Invite code: {code}")).size(text_size::BODY).monospace().strong());
+    }
+    if online.resign_sent {
+        ui.label(egui::RichText::new("Resigning…").size(text_size::SMALL));
+    }
 }
 
 /// The event log under the status, newest first: the last decision's lines in full colour, a few

@@ -3,13 +3,42 @@
 
 use super::{PanelActions, PanelView};
 use crate::app::match_state::{CurrentMatch, side_label};
-use crate::app::playing::{Replay, ReplayStep, SetupRequested};
+use crate::app::playing::{OnlineRequest, RematchOffer, Replay, ReplayStep, SetupRequested};
 use crate::app::screen::Screen;
 use crate::app::theme::text_size;
-use crate::app::ui::{button, card};
+use crate::app::ui::{button, button_if, card};
 use crate::rules::Side;
 use bevy::prelude::*;
 use bevy_egui::egui;
+
+/// After an online game: a rematch (offered, or the opponent's offer accepted), the replay, leave.
+fn online_buttons(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, offer: RematchOffer, act: &mut PanelActions) {
+    match offer {
+        RematchOffer::ByYou => {
+            ui.label(egui::RichText::new("Rematch offered: waiting for your opponent").size(text_size::BODY));
+        }
+        RematchOffer::ByOpponent => {
+            ui.label(egui::RichText::new("Your opponent wants a rematch").size(text_size::BODY).strong());
+        }
+        RematchOffer::None => {}
+    }
+    ui.horizontal_wrapped(|ui| {
+        let label = match offer {
+            RematchOffer::ByOpponent => "Accept the rematch",
+            _ => "Rematch",
+        };
+        if button_if(ui, offer != RematchOffer::ByYou, label).clicked() {
+            act.online.write(OnlineRequest::Rematch);
+        }
+        if button(ui, "Replay").clicked() {
+            *act.replay = Replay::of_current(current);
+            act.replay_steps.write(ReplayStep::First);
+        }
+        if button(ui, "Title screen").clicked() {
+            act.next.set(Screen::Title);
+        }
+    });
+}
 
 /// The result as a heading: "Black wins", "Draw", "White resigns: Black wins".
 pub(super) fn result_text(current: &CurrentMatch) -> String {
@@ -73,7 +102,7 @@ pub(super) fn card_over_board(
                         ui.label(egui::RichText::new(line).size(text_size::SMALL));
                     }
                     ui.add_space(8.0);
-                    buttons(ui, current, act);
+                    buttons(ui, current, view, act);
                     ui.add_space(4.0);
                     if ui.small_button("Look at the board").clicked() {
                         act.panels.game_over_aside = true;
@@ -83,8 +112,12 @@ pub(super) fn card_over_board(
         });
 }
 
-/// What to do after the end: play again, replay, change the options, leave.
-pub(super) fn buttons(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, act: &mut PanelActions) {
+/// What to do after the end: play again (online: a rematch), replay, change the options, leave.
+pub(super) fn buttons(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &PanelView, act: &mut PanelActions) {
+    if current.remote.is_some() {
+        online_buttons(ui, current, view.online.rematch, act);
+        return;
+    }
     ui.horizontal_wrapped(|ui| {
         if button(ui, "Play again").clicked() {
             let mut again = CurrentMatch::new(current.start.clone_box());

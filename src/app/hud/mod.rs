@@ -14,7 +14,7 @@ use super::AppSystems;
 use super::match_state::CurrentMatch;
 use super::playing::{
     BoardCursor, ChoiceAnchor, ComputerStatus, DecisionChosen, EventLog, HintRequested, HintShown, MoveList, MoveNow,
-    Replay, ReplayMoves, ReplayStep, Secrecy, SetupRequested, Spectating, TurnBuilder,
+    OnlineRequest, OnlineStatus, Replay, ReplayMoves, ReplayStep, Secrecy, SetupRequested, Spectating, TurnBuilder,
 };
 use super::screen::Screen;
 use super::settings::{CurrentSettings, SaveStore};
@@ -100,6 +100,7 @@ struct PanelView<'w> {
     layout: Res<'w, ScreenLayout>,
     settings: Res<'w, CurrentSettings>,
     anchor: Res<'w, ChoiceAnchor>,
+    online: Res<'w, OnlineStatus>,
 }
 
 /// What the panel's buttons write.
@@ -111,6 +112,7 @@ struct PanelActions<'w> {
     move_now: MessageWriter<'w, MoveNow>,
     replay_steps: MessageWriter<'w, ReplayStep>,
     setup: MessageWriter<'w, SetupRequested>,
+    online: MessageWriter<'w, OnlineRequest>,
     next: ResMut<'w, NextState<Screen>>,
     spectating: ResMut<'w, Spectating>,
     replay: ResMut<'w, Replay>,

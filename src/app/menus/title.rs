@@ -1,4 +1,4 @@
-//! The title screen: the five games, continue, saved games, settings, quit.
+//! The title screen: the five games, continue, play online, saved games, settings, quit.
 
 use super::continue_games::GamesInProgress;
 use super::setup::SetupChoice;
@@ -20,6 +20,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 enum TitleItem {
     Continue,
     Game(GameKind),
+    Online,
     Saves,
     Settings,
     // The browser has no "quit": the tab is closed instead.
@@ -34,6 +35,7 @@ fn title_items(has_games: bool) -> Vec<TitleItem> {
         items.push(TitleItem::Continue);
     }
     items.extend(GameKind::all().map(TitleItem::Game));
+    items.push(TitleItem::Online);
     items.push(TitleItem::Saves);
     items.push(TitleItem::Settings);
     #[cfg(not(target_arch = "wasm32"))]
@@ -65,6 +67,7 @@ fn title_input(
                 setup.select(kind, &[]);
                 next.set(Screen::Setup);
             }
+            TitleItem::Online => next.set(Screen::Online),
             TitleItem::Saves => next.set(Screen::Saves),
             TitleItem::Settings => next.set(Screen::Settings),
             TitleItem::Quit => {
@@ -122,6 +125,9 @@ fn draw_title(
                         [] => String::new(),
                     };
                     item(ui, i, focused, "Continue", &detail, &mut clicks);
+                }
+                TitleItem::Online => {
+                    item(ui, i, focused, "Play online", "Invite a friend with a code, or join a game", &mut clicks)
                 }
                 TitleItem::Saves => item(ui, i, focused, "Saved games", "Continue, replay or delete", &mut clicks),
                 TitleItem::Settings => item(ui, i, focused, "Settings", "Sound, animation, colours, keys", &mut clicks),

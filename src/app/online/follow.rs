@@ -1,0 +1,364 @@
+//! The followed online game on the ordinary board. Its seat (`crate::online::seat`) takes in what
+//! the server says; the board then catches up: the opponent's new decisions enter the match the
+//! way the computer's do (one a frame, after the last animation, through the ordered resolution),
+//! a reveal that reorders decisions or a refused decision takes the board back to where the two
+//! agree, and the person's own decisions go to the seat, shown at once and marked pending until
+//! the server stores them. Resigning and rematches go through the server too.
+
+use super::catch_up::{CatchUp, catch_up};
+use super::seats::KeptSeats;
+use super::socket::Connection;
+use super::{FollowGame, FromServer, SocketOpened, ToServer};
+use crate::app::AppSystems;
+use crate::app::match_state::CurrentMatch;
+use crate::app::playing::{
+    BoardAnimating, DecisionChosen, OnlineRequest, OnlineStatus, OpponentPresence, RematchOffer, Replay,
+};
+use crate::app::screen::Screen;
+use crate::app::settings::SaveStore;
+use crate::online::protocol::{ClientMessage, ServerMessage};
+use crate::online::seat::OnlineSeat;
+use crate::rules::Side;
+use crate::save::KeptSeat;
+use bevy::prelude::*;
+
+/// The followed game and how far the board has caught up with it.
+#[derive(Resource, Debug, Default)]
+pub struct Followed {
+    pub seat: Option<OnlineSeat>,
+    /// Show the game on the board as soon as its state arrives.
+    open_board: bool,
+    /// Show it once the opponent has joined (the creator waits on the invite).
+    open_when_joined: bool,
+    /// The board shows this game (its match was made from the seat's state).
+    on_board: bool,
+    /// How many of the board's decisions the seat has been told about.
+    told: usize,
+    resign_sent: bool,
+}
+
+pub fn plugin(app: &mut App) {
+    app.init_resource::<Followed>();
+    app.add_systems(PreUpdate, want_connection);
+    app.add_systems(
+        Update,
+        (start_following, hear_server).chain().in_set(AppSystems::Menus).after(super::lobby::LobbySystems),
+    );
+    app.add_systems(Update, (tell_seat, catch_up_board, send_requests).chain().in_set(AppSystems::Choose));
+    app.add_systems(Update, tell_status.in_set(AppSystems::Present).run_if(resource_exists::<CurrentMatch>));
+    app.add_systems(OnEnter(Screen::Title), stop_following);
+}
+
+/// The connection is needed on the online screen and while a game is followed.
+fn want_connection(screen: Res<State<Screen>>, followed: Res<Followed>, mut connection: ResMut<Connection>) {
+    let wanted = *screen.get() == Screen::Online || followed.seat.is_some();
+    if connection.wanted != wanted {
+        connection.wanted = wanted;
+    }
+}
+
+/// Back at the title, the online game is left (it goes on on the server; "My online games" finds
+/// it again) and its board is closed: it is not a game in progress on this device.
+fn stop_following(
+    mut commands: Commands,
+    mut followed: ResMut<Followed>,
+    current: Option<Res<CurrentMatch>>,
+    mut out: MessageWriter<ToServer>,
+) {
+    if let Some(seat) = followed.seat.take() {
+        out.write(ToServer(ClientMessage::Close { game_id: seat.game_id }));
+    }
+    *followed = Followed::default();
+    if current.is_some_and(|c| c.remote.is_some()) {
+        commands.remove_resource::<CurrentMatch>();
+    }
+}
+
+fn start_following(
+    mut requests: MessageReader<FollowGame>,
+    mut followed: ResMut<Followed>,
+    connection: Res<Connection>,
+    mut out: MessageWriter<ToServer>,
+) {
+    let Some(request) = requests.read().last().cloned() else { return };
+    if let Some(old) = followed.seat.take()
+        && old.game_id != request.game_id
+    {
+        out.write(ToServer(ClientMessage::Close { game_id: old.game_id }));
+    }
+    let mut seat = OnlineSeat::new(request.game_id, Some(request.token));
+    let hello = seat.on_connect();
+    *followed = Followed {
+        seat: Some(seat),
+        open_board: request.open_board,
+        open_when_joined: !request.open_board,
+        ..Followed::default()
+    };
+    if connection.is_open() {
+        out.write_batch(hello.into_iter().map(ToServer));
+    }
+}
+
+/// The game's id a server message is about, if any.
+fn game_of(message: &ServerMessage) -> Option<&str> {
+    match message {
+        ServerMessage::State { game_id, .. }
+        | ServerMessage::Moved { game_id, .. }
+        | ServerMessage::Revealed { game_id, .. }
+        | ServerMessage::Ack { game_id, .. }
+        | ServerMessage::Presence { game_id, .. }
+        | ServerMessage::Ended { game_id, .. }
+        | ServerMessage::RematchOffered { game_id, .. }
+        | ServerMessage::RematchReady { game_id, .. } => Some(game_id),
+        ServerMessage::Error { game_id, .. } => game_id.as_deref(),
+        _ => None,
+    }
+}
+
+/// Feeds the followed game's seat; opens the board when the game is known; follows a rematch.
+#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or message
+fn hear_server(
+    mut commands: Commands,
+    mut heard: MessageReader<FromServer>,
+    mut opened: MessageReader<SocketOpened>,
+    mut followed: ResMut<Followed>,
+    (mut kept, mut store): (ResMut<KeptSeats>, ResMut<SaveStore>),
+    connection: Res<Connection>,
+    screen: Res<State<Screen>>,
+    mut next: ResMut<NextState<Screen>>,
+    mut out: MessageWriter<ToServer>,
+) {
+    let reconnected = opened.read().count() > 0;
+    let Some(seat) = followed.seat.as_mut() else {
+        heard.clear();
+        return;
+    };
+    if reconnected {
+        out.write_batch(seat.on_connect().into_iter().map(ToServer));
+    }
+    let mut rematch = None;
+    for FromServer(message) in heard.read() {
+        if game_of(message) != Some(seat.game_id.as_str()) {
+            continue;
+        }
+        out.write_batch(seat.receive(message).into_iter().map(ToServer));
+        if let ServerMessage::RematchReady { .. } = message {
+            rematch = seat.rematch.clone();
+        }
+    }
+    let seat = followed.seat.as_ref().expect("followed above");
+    let (game_id, joined) = (seat.game_id.clone(), seat.joined == [true, true]);
+    let board = (!followed.on_board && seat.setup.is_some()).then(|| board_of(seat));
+    // The game is known: make its board (once), and show it when asked to.
+    if let Some(board) = board {
+        match board {
+            Ok(current) => {
+                // A seat taken with a code learns its game here; the kept seat says it from now on.
+                if let Some(k) = kept.find(&game_id).filter(|k| k.game.is_none()).cloned() {
+                    kept.keep(&mut store, KeptSeat { game: Some(current.game.kind()), ..k });
+                }
+                followed.told = current.history.len();
+                commands.insert_resource(current);
+                followed.on_board = true;
+            }
+            Err(e) => warn!("online: the game cannot be shown: {e}"),
+        }
+    }
+    if followed.on_board && (followed.open_board || (followed.open_when_joined && joined)) {
+        followed.open_board = false;
+        followed.open_when_joined = false;
+        if *screen.get() != Screen::Playing {
+            next.set(Screen::Playing);
+        }
+    }
+    // Both asked for a rematch: keep the new seat, then follow it on the board.
+    if let Some(new) = rematch {
+        let game = followed.seat.as_ref().and_then(|s| s.setup.as_ref()).map(|(kind, _)| *kind);
+        let created_unix = web_time::SystemTime::now().duration_since(web_time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+        kept.keep(
+            &mut store,
+            KeptSeat {
+                game_id: new.game_id.clone(),
+                token: new.token.clone(),
+                game,
+                seat: new.seat,
+                server: connection.url.clone(),
+                created_unix,
+                code: None,
+            },
+        );
+        let mut seat = OnlineSeat::new(new.game_id, Some(new.token));
+        if connection.is_open() {
+            out.write_batch(seat.on_connect().into_iter().map(ToServer));
+        }
+        *followed = Followed { seat: Some(seat), open_board: true, ..Followed::default() };
+    }
+}
+
+/// The match of a known game, with every decision the seat shows played without animation.
+fn board_of(seat: &OnlineSeat) -> Result<CurrentMatch, String> {
+    let (kind, options) = seat.setup.clone().ok_or("the game is not known yet")?;
+    let mine = seat.seat.ok_or("this device holds no seat in the game")?;
+    let game = kind.open(&options, None).map_err(|e| e.to_string())?;
+    let mut current = CurrentMatch::new(game);
+    current.remote = Some(mine.opponent());
+    for decision in seat.board_decisions() {
+        play_quietly(&mut current, &decision)?;
+    }
+    Ok(current)
+}
+
+/// Plays a decision on the match at once (no resolution steps, no animation): opening a game,
+/// or a decision the acting side cannot make (the opponent's choice revealed at a secret move).
+fn play_quietly(current: &mut CurrentMatch, decision: &str) -> Result<(), String> {
+    let maker = Side::BOTH
+        .into_iter()
+        .find(|&s| current.game.legal_decisions(s).iter().any(|d| d == decision))
+        .or(current.acting_side())
+        .unwrap_or(Side::First);
+    let before = current.game.clone_box();
+    let effects = current.game.play_decision(decision).map_err(|e| e.to_string())?;
+    current.push_undo(before, decision, maker, &effects);
+    Ok(())
+}
+
+/// The person's new decisions on the board go to the seat (which sends them).
+fn tell_seat(
+    current: Option<Res<CurrentMatch>>,
+    replay: Res<Replay>,
+    mut followed: ResMut<Followed>,
+    mut out: MessageWriter<ToServer>,
+) {
+    let Some(current) = current.filter(|c| c.remote.is_some()) else { return };
+    if !followed.on_board || replay.active {
+        return;
+    }
+    let followed = &mut *followed;
+    let Some(seat) = followed.seat.as_mut() else { return };
+    let mine = current.remote.map(Side::opponent);
+    for i in followed.told.min(current.history.len())..current.history.len() {
+        let shown = seat.board_decisions();
+        let decision = &current.history[i];
+        if shown.get(i) == Some(decision) {
+            continue;
+        }
+        if shown.len() != i || current.makers.get(i).copied() != mine {
+            break; // not the person's: the board catches up below
+        }
+        out.write_batch(seat.play(decision.clone()).into_iter().map(ToServer));
+    }
+    followed.told = current.history.len();
+}
+
+/// The board follows the game: plays the opponent's new decisions, goes back where they part,
+/// shows a refusal once, and ends the game as the server ended it.
+fn catch_up_board(
+    current: Option<ResMut<CurrentMatch>>,
+    replay: Res<Replay>,
+    animating: Res<BoardAnimating>,
+    mut followed: ResMut<Followed>,
+    mut chosen: MessageWriter<DecisionChosen>,
+) {
+    let Some(mut current) = current.filter(|c| c.remote.is_some()) else { return };
+    if !followed.on_board || replay.active {
+        return;
+    }
+    let followed = &mut *followed;
+    let Some(seat) = followed.seat.as_mut() else { return };
+    if let Some(why) = seat.refused.take() {
+        current.message = Some(why);
+    }
+    match catch_up(&current.history, &seat.board_decisions()) {
+        CatchUp::InStep => {
+            // A resignation is not in the rules' position: the server's ending says it.
+            if let Some(ending) = &seat.ended
+                && !current.is_over()
+                && let Some(winner) = winner_of(&current, &ending.result)
+            {
+                current.resign(winner.opponent());
+            }
+        }
+        CatchUp::Play(decisions) => {
+            let next = &decisions[0];
+            if current.is_over() {
+                // Only a resignation ends a match early; the game went on: take it back.
+                current.resigned = None;
+            }
+            if current.decisions_now().contains(next) {
+                // The opponent's move waits for the last animation, as the computer's does.
+                if !animating.0 {
+                    chosen.write(DecisionChosen(next.clone()));
+                }
+            } else if let Err(e) = play_quietly(&mut current, next) {
+                current.message = Some(format!("The server's game cannot be shown: {e}"));
+            }
+        }
+        CatchUp::Rewind { keep } => {
+            current.go_to(keep);
+            current.drop_redo();
+            followed.told = keep;
+        }
+    }
+    followed.told = followed.told.min(current.history.len());
+}
+
+/// The side a referee result (`{"winner": "<side>"}`) names.
+fn winner_of(current: &CurrentMatch, result: &serde_json::Value) -> Option<Side> {
+    let name = result.get("winner")?.as_str()?;
+    Side::BOTH.into_iter().find(|&s| current.game.side_name(s) == name)
+}
+
+/// Resign and rematch from the panel.
+fn send_requests(
+    mut requests: MessageReader<OnlineRequest>,
+    mut followed: ResMut<Followed>,
+    mut out: MessageWriter<ToServer>,
+) {
+    for request in requests.read() {
+        let Some(seat) = followed.seat.as_ref() else { continue };
+        let (Some(token), game_id) = (seat.token.clone(), seat.game_id.clone()) else { continue };
+        match request {
+            OnlineRequest::Resign => {
+                out.write(ToServer(ClientMessage::Resign { game_id, token }));
+                followed.resign_sent = true;
+            }
+            OnlineRequest::Rematch => {
+                out.write(ToServer(ClientMessage::Rematch { game_id, token }));
+            }
+        }
+    }
+}
+
+/// What the panel shows of the online game.
+fn tell_status(
+    current: Res<CurrentMatch>,
+    followed: Res<Followed>,
+    connection: Res<Connection>,
+    kept: Res<KeptSeats>,
+    mut status: ResMut<OnlineStatus>,
+) {
+    let now = match (&followed.seat, current.remote) {
+        (Some(seat), Some(remote)) if followed.on_board => {
+            let other = remote.index();
+            OnlineStatus {
+                active: true,
+                connected: connection.is_open(),
+                opponent: match (seat.joined[other], seat.online[other]) {
+                    (false, _) => OpponentPresence::NotJoined,
+                    (true, false) => OpponentPresence::Offline,
+                    (true, true) => OpponentPresence::Online,
+                },
+                pending: seat.pending.len(),
+                invite: if seat.joined[other] { None } else { kept.find(&seat.game_id).and_then(|k| k.code.clone()) },
+                rematch: match seat.rematch_offered_by {
+                    None => RematchOffer::None,
+                    Some(side) if Some(side) == seat.seat => RematchOffer::ByYou,
+                    Some(_) => RematchOffer::ByOpponent,
+                },
+                resign_sent: followed.resign_sent && seat.ended.is_none(),
+            }
+        }
+        _ => OnlineStatus::default(),
+    };
+    status.set_if_neq(now);
+}

@@ -1,0 +1,49 @@
+//! Online play, the client's side (issue #26): the "Play online" screen (create a game and invite
+//! someone with a code or a link, join with a code, "My online games"), the connection to
+//! `stoneyard serve`, the seats kept in the store, and the followed game played on the ordinary
+//! board: the opponent's decisions enter the match as the computer's do, the person's go to the
+//! server. The protocol and the game's state as the client knows it are the pure
+//! `crate::online::{protocol, seat}`; this feature only carries them.
+//!
+//! Inside the feature, its parts talk through the messages and resources below; to the rest of
+//! the app it shows `playing::OnlineStatus` and reads `playing::OnlineRequest`.
+
+mod address;
+mod catch_up;
+mod follow;
+mod lobby;
+mod seats;
+mod socket;
+
+pub use lobby::OnlineLobby;
+pub use seats::KeptSeats;
+pub use socket::{Connection, LinkState};
+
+use crate::online::protocol::{ClientMessage, ServerMessage};
+use bevy::prelude::*;
+
+/// A message for the game server (sent as soon as the connection is open; requests made while it
+/// is down wait for it, moves and follows are sent again by the game's seat on reconnection).
+#[derive(Message, Debug, Clone, PartialEq, Eq)]
+pub struct ToServer(pub ClientMessage);
+
+/// A message the game server sent.
+#[derive(Message, Debug, Clone, PartialEq, Eq)]
+pub struct FromServer(pub ServerMessage);
+
+/// The connection (re)opened: whatever follows a game says so again.
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SocketOpened;
+
+/// Follow this game (and, with `open_board`, show it on the board as soon as it is known).
+#[derive(Message, Debug, Clone, PartialEq, Eq)]
+pub struct FollowGame {
+    pub game_id: String,
+    pub token: String,
+    pub open_board: bool,
+}
+
+pub fn plugin(app: &mut App) {
+    app.add_message::<ToServer>().add_message::<FromServer>().add_message::<SocketOpened>().add_message::<FollowGame>();
+    app.add_plugins((socket::plugin, seats::plugin, lobby::plugin, follow::plugin));
+}
