@@ -2,6 +2,7 @@
 # Runs a command with a throwaway PostgreSQL server (Debian's package) on loopback, exported as
 # STONEYARD_TEST_POSTGRES; the server and its files are removed afterwards, whatever happens.
 # Installs the package when it is missing. Usage: scripts/with-postgres.sh COMMAND [ARGS...]
+# The tests run it without fsync (their data is thrown away); STONEYARD_PG_FSYNC=on for benchmarks.
 set -euo pipefail
 SUDO=$([ "$(id -u)" = 0 ] || echo sudo)
 if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
@@ -27,7 +28,7 @@ cleanup() {
 trap cleanup EXIT
 "${as_owner[@]}" "$bin/initdb" -D "$dir/data" -A trust -U stoneyard >"$dir/initdb.log" 2>&1 || { cat "$dir/initdb.log"; exit 1; }
 "${as_owner[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w \
-  -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=off" start >/dev/null
+  -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=${STONEYARD_PG_FSYNC:-off}" start >/dev/null
 export STONEYARD_TEST_POSTGRES="postgres://stoneyard@127.0.0.1:$port/postgres"
 echo "PostgreSQL $("$bin/postgres" --version | awk '{print $3}') on 127.0.0.1:$port"
 "$@"

@@ -2,9 +2,9 @@
 //! Intention) on the desktop and in the browser.
 //!
 //! Crate map: `rules` (the shared vocabulary and the `Rules` trait), `games` (the five engines and
-//! a handle for any of them), `cli` (referee, perft, bench, arena, serve, loadtest), `online` (the
-//! protocol, the authoritative game table and, feature `server`, the game server) are pure Rust; `app` (feature
-//! `app`) is the Bevy game that projects the engines' positions onto entities.
+//! a handle for any of them), `cli` (referee, perft, bench, arena, serve, loadtest) and `online` (the
+//! protocol, the authoritative game table and, feature `server`, the game server) are pure Rust;
+//! `app` (feature `app`) is the Bevy game that projects the engines' positions onto entities.
 
 pub mod ai;
 pub mod cli;

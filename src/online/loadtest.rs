@@ -133,7 +133,7 @@ async fn run_slot(index: usize, args: Arc<LoadtestArgs>, totals: Arc<Mutex<Total
     let mut acked: Vec<PlayedTable> = Vec::new();
     while Instant::now() < deadline {
         match play_table(kind, &args, &totals, &mut rng, deadline).await {
-            Ok(table) => acked.push(table),
+            Ok(tables) => acked.extend(tables),
             Err(e) => {
                 totals.lock().expect("totals").failures.push(e);
                 tokio::time::sleep(Duration::from_millis(500)).await;
@@ -180,15 +180,15 @@ async fn run_slot(index: usize, args: Arc<LoadtestArgs>, totals: Arc<Mutex<Total
     }
 }
 
-/// Creates, joins and plays one game until it ends or the run does. Returns the game, one seat's
-/// token and the decisions the server acknowledged to that seat.
+/// Creates, joins and plays one game until it ends or the run does. Returns, for each seat, the
+/// game, the seat's token and the decisions the server acknowledged to it.
 async fn play_table(
     kind: GameKind,
     args: &LoadtestArgs,
     totals: &Mutex<Totals>,
     rng: &mut GameRng,
     deadline: Instant,
-) -> Result<PlayedTable, String> {
+) -> Result<Vec<PlayedTable>, String> {
     let second_url = args.second_server.clone().unwrap_or_else(|| args.server.clone());
     let mut first = Client::connect(&args.server).await?;
     first.keep_raw = false;
@@ -256,19 +256,22 @@ async fn play_table(
     if players[0].seat.ended.is_some() {
         totals.lock().expect("totals").games_finished += 1;
     }
-    let seat = &players[0].seat;
-    let acked: Vec<(u32, String)> = seat
-        .moves
-        .iter()
-        .filter(|m| Some(m.by) == seat.seat)
-        .filter_map(|m| m.decision.clone().map(|d| (m.ply, d)))
-        .collect();
+    // Each seat's decisions the server acknowledged (stored and sent back to it).
+    let mut played = Vec::new();
     for p in players {
+        let seat = &p.seat;
+        let acked = seat
+            .moves
+            .iter()
+            .filter(|m| Some(m.by) == seat.seat)
+            .filter_map(|m| m.decision.clone().map(|d| (m.ply, d)))
+            .collect();
+        played.push((game_id.clone(), seat.token.clone().unwrap_or_default(), acked));
         if let Some(c) = p.client {
             c.close().await;
         }
     }
-    Ok((game_id, token, acked))
+    Ok(played)
 }
 
 fn moves_by(seat: &OnlineSeat, side: usize) -> usize {
