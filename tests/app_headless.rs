@@ -1381,7 +1381,7 @@ mod online_play {
     use bevy::prelude::*;
     use stoneyard::app::testing::Action::*;
     use stoneyard::app::testing::{
-        CurrentMatch, CurrentSettings, DecisionChosen, KeptSeats, OnlineLobby, OnlineRequest, OnlineStatus,
+        CurrentMatch, CurrentSettings, DecisionChosen, KeptSeats, OnlineLobby, OnlineRequest, OnlineRows, OnlineStatus,
         OpponentPresence, SaveStore, Screen,
     };
     use stoneyard::games::GameKind;
@@ -1429,8 +1429,9 @@ mod online_play {
         press(app, &presses);
     }
 
-    fn options_of(app: &App) -> usize {
-        app.world().resource::<OnlineLobby>().create.specs.len()
+    /// The online screen's rows as `app` shows them now.
+    fn rows(app: &App) -> OnlineRows {
+        OnlineRows::of(app.world().resource::<OnlineLobby>(), app.world().resource::<KeptSeats>().seats.len())
     }
 
     fn history(app: &App) -> Vec<String> {
@@ -1453,8 +1454,8 @@ mod online_play {
             lobby.create.select(GameKind::named("red-stone"), &[]);
             lobby.seat = SeatChoice::First;
         }
-        let n = options_of(&a);
-        activate_row(&mut a, n + 2);
+        let create = rows(&a).create();
+        activate_row(&mut a, create);
         run_until(&mut [&mut a, &mut b], "the invite code", |apps| {
             apps[0].world().resource::<OnlineLobby>().invite.is_some()
         });
@@ -1467,8 +1468,8 @@ mod online_play {
 
         // B types the code and joins: both boards open.
         b.world_mut().resource_mut::<OnlineLobby>().join_code = code.to_lowercase();
-        let n = options_of(&b);
-        activate_row(&mut b, n + 3);
+        let join = rows(&b).join();
+        activate_row(&mut b, join);
         run_until(&mut [&mut a, &mut b], "both boards", |apps| {
             apps.iter().all(|app| screen(app) == Screen::Playing && app.world().contains_resource::<CurrentMatch>())
         });

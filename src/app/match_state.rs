@@ -42,8 +42,9 @@ pub struct CurrentMatch {
     pub players: [Option<Level>; 2],
     /// A pie swap exchanged the seats' colours.
     pub seats_swapped: bool,
-    /// The side played from another device in an online game: neither a person here nor the
-    /// computer. Its decisions arrive from the game server; the other side is the person here.
+    /// The seat played from another device in an online game (`Side::First`: seat 0), neither a
+    /// person here nor the computer: its decisions arrive from the game server, the other seat is
+    /// the person here. A seat, not a colour: a pie swap gives it the other colour.
     pub remote: Option<Side>,
     /// The side that resigned (the match is over; undo takes it back).
     pub resigned: Option<Side>,
@@ -96,7 +97,7 @@ impl CurrentMatch {
                 // the person here chooses first (the opponent's choice arrives sealed anyway).
                 let mut order = Side::BOTH;
                 let computer_second = self.player_of(Side::Second).is_some() && self.player_of(Side::First).is_none();
-                if computer_second || self.remote == Some(Side::First) {
+                if computer_second || self.is_remote(Side::First) {
                     order.reverse();
                 }
                 order.into_iter().find(|&s| !self.game.legal_decisions(s).is_empty()).or(Some(order[0]))
@@ -125,7 +126,12 @@ impl CurrentMatch {
 
     /// A person on this device plays `side` (not the computer, not an online opponent).
     pub fn person_plays(&self, side: Side) -> bool {
-        self.player_of(side).is_none() && self.remote != Some(side)
+        self.player_of(side).is_none() && !self.is_remote(side)
+    }
+
+    /// An online opponent plays `side` now.
+    pub fn is_remote(&self, side: Side) -> bool {
+        self.remote.is_some_and(|seat| seat.index() == self.seat_of(side))
     }
 
     /// The legal decisions of the acting side.
@@ -184,8 +190,8 @@ impl CurrentMatch {
         if self.is_over() {
             return None;
         }
-        if let Some(remote) = self.remote {
-            return Some(remote.opponent());
+        if self.remote.is_some() {
+            return Side::BOTH.into_iter().find(|&s| !self.is_remote(s));
         }
         let acting = self.acting_side()?;
         if self.player_of(acting).is_none() {

@@ -13,7 +13,7 @@ pub use super::board::{
 pub use super::input::{Action, ActionPressed, BINDABLE, KeyBindings};
 pub use super::match_state::CurrentMatch;
 pub use super::menus::{GamesInProgress, ImportRecord, SavesList, SetupChoice};
-pub use super::online::{Connection, KeptSeats, LinkState, OnlineLobby};
+pub use super::online::{Connection, KeptSeats, LinkState, OnlineLobby, OnlineRows};
 pub use super::playing::{
     BoardAnimating, BoardCursor, Choice, DecisionChosen, DragChosen, EffectHappened, EventLog, HintShown, LastTurn,
     MoveList, OnlineRequest, OnlineStatus, OpponentPresence, RematchOffer, Replay, ReplayStep, Secrecy, Spectating,

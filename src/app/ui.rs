@@ -285,7 +285,7 @@ pub fn item_with_picture(
 
 /// Scrolls a newly focused row into view, so keys and gamepad reach rows below the fold; only on
 /// a change of focus, so the mouse wheel keeps working.
-fn follow_focus(response: &egui::Response, index: usize, focused: bool) {
+pub fn follow_focus(response: &egui::Response, index: usize, focused: bool) {
     let id = egui::Id::new("menu-focus-shown");
     let shown = response.ctx.data(|d| d.get_temp::<usize>(id));
     if focused && shown != Some(index) {

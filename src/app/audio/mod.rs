@@ -80,7 +80,7 @@ fn effect_sounds(
         let Some(mut cue) = cue_for(&e.effect.kind) else { continue };
         // Against the computer or online the person hears whether they won or lost.
         if let (EffectKind::GameOver { outcome: Outcome::Winner(side) }, Some(m)) = (&e.effect.kind, current.as_deref())
-            && ((m.player_of(*side).is_some() && m.players.iter().any(Option::is_none)) || m.remote == Some(*side))
+            && ((m.player_of(*side).is_some() && m.players.iter().any(Option::is_none)) || m.is_remote(*side))
         {
             cue = Cue::Lose;
         }

@@ -14,7 +14,7 @@ use bevy_egui::egui;
 /// Who plays `side`: "You", "Friend" (the second person on this device), "Computer · Medium",
 /// "Opponent · online".
 pub fn who_plays(current: &CurrentMatch, side: Side, online: &OnlineStatus) -> String {
-    if current.remote == Some(side) {
+    if current.is_remote(side) {
         return match online.opponent {
             OpponentPresence::NotJoined => "Opponent · not joined yet".to_string(),
             OpponentPresence::Offline => "Opponent · offline".to_string(),
@@ -124,7 +124,7 @@ pub(super) fn status(ui: &mut egui::Ui, current: &CurrentMatch, view: &PanelView
             Some(side) if current.player_of(side).is_some() => {
                 format!("{} (the computer) is to move", side_label(game, side))
             }
-            Some(side) if current.remote == Some(side) => match view.online.opponent {
+            Some(side) if current.is_remote(side) => match view.online.opponent {
                 OpponentPresence::NotJoined => "Waiting for your opponent to join".to_string(),
                 _ => format!("Waiting for {} (your opponent)", side_label(game, side)),
             },

@@ -235,15 +235,16 @@ fn tell_seat(
     }
     let followed = &mut *followed;
     let Some(seat) = followed.seat.as_mut() else { return };
-    let mine = current.remote.map(Side::opponent);
     for i in followed.told.min(current.history.len())..current.history.len() {
         let shown = seat.board_decisions();
         let decision = &current.history[i];
         if shown.get(i) == Some(decision) {
             continue;
         }
-        if shown.len() != i || current.makers.get(i).copied() != mine {
-            break; // not the person's: the board catches up below
+        // Beyond what the seat shows, only the person here adds decisions (the opponent's come
+        // from the seat): anything else is a divergence the board catches up with below.
+        if shown.len() != i {
+            break;
         }
         out.write_batch(seat.play(decision.clone()).into_iter().map(ToServer));
     }

@@ -14,8 +14,8 @@ use crate::app::screen::Screen;
 use crate::app::settings::{CurrentSettings, SaveStore};
 use crate::app::theme::text_size;
 use crate::app::ui::{
-    MenuClicked, MenuFocus, MenuInput, button, card, card_row, item, key_hints, number_item, read_menu_inputs,
-    reset_focus, screen_frame, value_item,
+    MenuClicked, MenuFocus, MenuInput, button, card, card_row, follow_focus, item, key_hints, number_item,
+    read_menu_inputs, reset_focus, screen_frame, value_item,
 };
 use crate::games::GameKind;
 use crate::online::protocol::{ClientMessage, GameSummary, SeatChoice, ServerMessage};
@@ -47,6 +47,8 @@ pub struct OnlineLobby {
     /// The server address being typed (native).
     pub server_text: Option<String>,
     pub invite: Option<Invite>,
+    /// The invite just came: scroll it into view once.
+    pub show_invite: bool,
     /// The server's summaries of the kept seats' games, and whether they answered the last list.
     pub summaries: Vec<GameSummary>,
     pub listed: bool,
@@ -67,6 +69,7 @@ impl Default for OnlineLobby {
             join_code: String::new(),
             server_text: None,
             invite: None,
+            show_invite: false,
             summaries: Vec::new(),
             listed: false,
             creating: None,
@@ -76,30 +79,35 @@ impl Default for OnlineLobby {
     }
 }
 
-/// The focusable rows: the game, its options, the seat, Create, Join, the kept games, Back.
-struct Rows {
+/// The focusable rows, in the order they show: Join, the kept games, then the game to create,
+/// its options, the seat and Create (the long form last), and Back.
+pub struct Rows {
     options: usize,
     games: usize,
 }
 
 impl Rows {
-    fn of(lobby: &OnlineLobby, kept: usize) -> Rows {
+    pub fn of(lobby: &OnlineLobby, kept: usize) -> Rows {
         Rows { options: lobby.create.specs.len(), games: kept }
     }
-    fn seat(&self) -> usize {
-        self.options + 1
+    pub fn join(&self) -> usize {
+        0
     }
-    fn create(&self) -> usize {
-        self.options + 2
+    pub fn first_game(&self) -> usize {
+        1
     }
-    fn join(&self) -> usize {
-        self.options + 3
+    /// The game to create; its options follow it.
+    pub fn game(&self) -> usize {
+        1 + self.games
     }
-    fn first_game(&self) -> usize {
-        self.options + 4
+    pub fn seat(&self) -> usize {
+        self.game() + self.options + 1
     }
-    fn back(&self) -> usize {
-        self.first_game() + self.games
+    pub fn create(&self) -> usize {
+        self.seat() + 1
+    }
+    pub fn back(&self) -> usize {
+        self.create() + 1
     }
     fn len(&self) -> usize {
         self.back() + 1
@@ -172,6 +180,7 @@ fn hear_server(
                 };
                 kept.keep(&mut store, kept_seat);
                 lobby.invite = Some(Invite { game_id: game_id.clone(), token: token.clone(), code: code.clone() });
+                lobby.show_invite = true;
                 follow.write(FollowGame { game_id: game_id.clone(), token: token.clone(), open_board: false });
                 out.write_batch(list_request(&kept, &connection).map(ToServer));
             }
@@ -259,28 +268,28 @@ fn lobby_input(
 ) {
     let games: Vec<KeptSeat> = kept.on_server(&connection.url).cloned().collect();
     let rows = Rows::of(&lobby, games.len());
-    let n = rows.options;
+    let (game, seat) = (rows.game(), rows.seat());
     for input in read_menu_inputs(&mut focus, rows.len(), &mut actions, &mut clicks) {
         match input {
             MenuInput::Back => next.set(Screen::Title),
-            MenuInput::Adjust(0, d) => {
+            MenuInput::Activate(i) if i == rows.join() => join(&mut lobby, &mut out),
+            MenuInput::Activate(i) if i >= rows.first_game() && i < game => {
+                let kept = &games[i - rows.first_game()];
+                follow.write(FollowGame { game_id: kept.game_id.clone(), token: kept.token.clone(), open_board: true });
+            }
+            MenuInput::Adjust(i, d) if i == game => {
                 let kind = step_game(lobby.create.kind, d);
                 lobby.create.select(kind, &[]);
             }
-            MenuInput::Activate(0) => {
+            MenuInput::Activate(i) if i == game => {
                 let kind = step_game(lobby.create.kind, 1);
                 lobby.create.select(kind, &[]);
             }
-            MenuInput::Adjust(i, d) if i <= n => lobby.create.adjust(i - 1, d),
-            MenuInput::Activate(i) if i <= n => lobby.create.adjust(i - 1, 1),
-            MenuInput::Adjust(i, d) if i == rows.seat() => lobby.seat = step_seat(lobby.seat, d),
-            MenuInput::Activate(i) if i == rows.seat() => lobby.seat = step_seat(lobby.seat, 1),
+            MenuInput::Adjust(i, d) if i > game && i < seat => lobby.create.adjust(i - game - 1, d),
+            MenuInput::Activate(i) if i > game && i < seat => lobby.create.adjust(i - game - 1, 1),
+            MenuInput::Adjust(i, d) if i == seat => lobby.seat = step_seat(lobby.seat, d),
+            MenuInput::Activate(i) if i == seat => lobby.seat = step_seat(lobby.seat, 1),
             MenuInput::Activate(i) if i == rows.create() => create(&mut lobby, &mut out),
-            MenuInput::Activate(i) if i == rows.join() => join(&mut lobby, &mut out),
-            MenuInput::Activate(i) if i >= rows.first_game() && i < rows.back() => {
-                let seat = &games[i - rows.first_game()];
-                follow.write(FollowGame { game_id: seat.game_id.clone(), token: seat.token.clone(), open_board: true });
-            }
             MenuInput::Activate(_) => next.set(Screen::Title),
             MenuInput::Adjust(..) => {}
         }
@@ -372,13 +381,44 @@ fn draw_lobby(
     screen_frame(ctx, "Play online", "Invite a friend with a code, or join their game", |ui| {
         server_row(ui, lobby, &connection, &mut settings);
         if let Some(invite) = lobby.invite.clone() {
-            invite_card(ui, &invite, &connection, &mut follow);
+            let shown = invite_card(ui, &invite, &connection, &mut follow);
+            if std::mem::take(&mut lobby.show_invite) {
+                shown.scroll_to_me(Some(egui::Align::Min));
+            }
         }
+        ui.add_space(8.0);
+        ui.label(egui::RichText::new("Join a game").size(text_size::HEADING).strong());
+        join_row(ui, lobby, rows.join(), focus.0 == rows.join(), &mut clicks);
+        if let Some(message) = &lobby.message {
+            ui.colored_label(ui.visuals().warn_fg_color, egui::RichText::new(message).size(text_size::BODY));
+        }
+        ui.add_space(8.0);
+        ui.label(egui::RichText::new("My online games").size(text_size::HEADING).strong());
+        if games.is_empty() {
+            ui.label(egui::RichText::new("None yet: create one or join one.").weak());
+        }
+        for (j, seat) in games.iter().enumerate() {
+            let row = rows.first_game() + j;
+            let summary = lobby.summaries.iter().find(|s| s.game_id == seat.game_id);
+            let game = summary.map(|s| s.game).or(seat.game);
+            let side = game.map_or_else(|| format!("{:?}", seat.seat), |k| k.side_name(seat.seat).to_string());
+            let title = format!("{} · you play {side}", game.map_or("Online game", |k| k.name()));
+            let detail = match summary {
+                Some(summary) => standing(summary),
+                None if lobby.listed => "Not on this server any more".to_string(),
+                None if connection.is_open() => "Asking the server…".to_string(),
+                None => "Waiting for the connection".to_string(),
+            };
+            item(ui, row, focus.0 == row, &title, &detail, &mut clicks);
+        }
+        ui.add_space(8.0);
         ui.label(egui::RichText::new("Create a game").size(text_size::HEADING).strong());
         let kind = lobby.create.kind;
-        value_item(ui, 0, focus.0 == 0, ("Game", kind.tagline), kind.name(), None, &mut clicks);
+        let game_row = rows.game();
+        let focused = focus.0 == game_row;
+        value_item(ui, game_row, focused, ("Game", kind.tagline), kind.name(), None, &mut clicks);
         for (i, spec) in lobby.create.specs.iter().enumerate() {
-            let row = i + 1;
+            let row = game_row + 1 + i;
             let value = lobby
                 .create
                 .values
@@ -421,31 +461,6 @@ fn draw_lobby(
         value_item(ui, rows.seat(), focus.0 == rows.seat(), ("Your side", seat_help), &seat_words, None, &mut clicks);
         let create_detail = if lobby.creating.is_some() { "Asking the server…" } else { "You get a code to share" };
         item(ui, rows.create(), focus.0 == rows.create(), "Create game", create_detail, &mut clicks);
-        ui.add_space(8.0);
-        ui.label(egui::RichText::new("Join a game").size(text_size::HEADING).strong());
-        join_row(ui, lobby, rows.join(), focus.0 == rows.join(), &mut clicks);
-        if let Some(message) = &lobby.message {
-            ui.colored_label(ui.visuals().warn_fg_color, egui::RichText::new(message).size(text_size::BODY));
-        }
-        ui.add_space(8.0);
-        ui.label(egui::RichText::new("My online games").size(text_size::HEADING).strong());
-        if games.is_empty() {
-            ui.label(egui::RichText::new("None yet: create one or join one.").weak());
-        }
-        for (j, seat) in games.iter().enumerate() {
-            let row = rows.first_game() + j;
-            let summary = lobby.summaries.iter().find(|s| s.game_id == seat.game_id);
-            let game = summary.map(|s| s.game).or(seat.game);
-            let side = game.map_or_else(|| format!("{:?}", seat.seat), |k| k.side_name(seat.seat).to_string());
-            let title = format!("{} · you play {side}", game.map_or("Online game", |k| k.name()));
-            let detail = match summary {
-                Some(summary) => standing(summary),
-                None if lobby.listed => "Not on this server any more".to_string(),
-                None if connection.is_open() => "Asking the server…".to_string(),
-                None => "Waiting for the connection".to_string(),
-            };
-            item(ui, row, focus.0 == row, &title, &detail, &mut clicks);
-        }
         if let Some(problem) = &kept.problem {
             ui.colored_label(ui.visuals().warn_fg_color, problem);
         }
@@ -461,18 +476,19 @@ fn draw_lobby(
 /// The connection line, and natively the server's address to change.
 fn server_row(ui: &mut egui::Ui, lobby: &mut OnlineLobby, connection: &Connection, settings: &mut CurrentSettings) {
     let colour = if connection.is_open() { ui.visuals().text_color() } else { ui.visuals().warn_fg_color };
-    ui.colored_label(colour, egui::RichText::new(connection_text(connection)).size(text_size::SMALL));
-    if cfg!(target_arch = "wasm32") {
-        ui.add_space(6.0);
-        return;
-    }
     let mut text = lobby.server_text.clone().unwrap_or_else(|| connection.url.clone());
     let mut apply = false;
-    ui.horizontal_wrapped(|ui| {
-        ui.label(egui::RichText::new("Server").size(text_size::BODY));
-        let edit = ui.add(egui::TextEdit::singleline(&mut text).desired_width(240.0));
-        apply = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-        apply |= button(ui, "Use").clicked();
+    card_row(ui, false, |ui| {
+        ui.colored_label(colour, egui::RichText::new(connection_text(connection)).size(text_size::SMALL));
+        // The browser's page always talks to the server it came from.
+        if cfg!(not(target_arch = "wasm32")) {
+            ui.horizontal_wrapped(|ui| {
+                ui.label(egui::RichText::new("Server").size(text_size::BODY));
+                let edit = ui.add(egui::TextEdit::singleline(&mut text).desired_width(260.0));
+                apply = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                apply |= button(ui, "Use").clicked();
+            });
+        }
     });
     if apply {
         match super::address::complete_server(&text) {
@@ -487,13 +503,18 @@ fn server_row(ui: &mut egui::Ui, lobby: &mut OnlineLobby, connection: &Connectio
     } else if text != connection.url || lobby.server_text.is_some() {
         lobby.server_text = Some(text);
     }
-    ui.add_space(6.0);
+    ui.add_space(8.0);
 }
 
 /// The invite: the code big, copy buttons for it and for the link, and the way to the board.
-fn invite_card(ui: &mut egui::Ui, invite: &Invite, connection: &Connection, follow: &mut MessageWriter<FollowGame>) {
+fn invite_card(
+    ui: &mut egui::Ui,
+    invite: &Invite,
+    connection: &Connection,
+    follow: &mut MessageWriter<FollowGame>,
+) -> egui::Response {
     let link = invite_link(connection, &invite.code);
-    card(ui, true).show(ui, |ui| {
+    let shown = card(ui, true).show(ui, |ui| {
         ui.set_width(ui.available_width());
         ui.vertical_centered(|ui| {
             ui.label(egui::RichText::new("Your game is ready. Invite code:").size(text_size::BODY));
@@ -518,6 +539,7 @@ fn invite_card(ui: &mut egui::Ui, invite: &Invite, connection: &Connection, foll
         });
     });
     ui.add_space(8.0);
+    shown.response
 }
 
 /// The code field and its Join button.
@@ -528,7 +550,7 @@ fn join_row(
     focused: bool,
     clicks: &mut MessageWriter<MenuClicked>,
 ) {
-    card_row(ui, focused, |ui| {
+    let shown = card_row(ui, focused, |ui| {
         ui.horizontal_wrapped(|ui| {
             ui.label(egui::RichText::new("Code").size(18.0).strong());
             let edit = ui.add(
@@ -545,6 +567,7 @@ fn join_row(
         });
         ui.label(egui::RichText::new("The code your friend's game shows.").size(text_size::SMALL).weak());
     });
+    follow_focus(&shown.response, index, focused);
     ui.add_space(4.0);
 }
 

@@ -15,7 +15,7 @@ mod lobby;
 mod seats;
 mod socket;
 
-pub use lobby::OnlineLobby;
+pub use lobby::{OnlineLobby, Rows as OnlineRows};
 pub use seats::KeptSeats;
 pub use socket::{Connection, LinkState};
 
