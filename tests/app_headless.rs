@@ -1503,7 +1503,10 @@ mod online_play {
         run_until(&mut [&mut a, &mut b], "the resignation", |apps| {
             apps.iter().all(|app| app.world().resource::<CurrentMatch>().is_over())
         });
-        assert_eq!(a.world().resource::<CurrentMatch>().resigned, Some(Side::Second));
+        // B resigned the colour it plays now (its reply may have been the pie swap).
+        let current = a.world().resource::<CurrentMatch>();
+        let b_colour = Side::BOTH.into_iter().find(|s| current.is_remote(*s));
+        assert_eq!(current.resigned, b_colour);
 
         // Both ask for a rematch: a new game with the seats swapped, kept and opened.
         a.world_mut().write_message(OnlineRequest::Rematch);

@@ -68,7 +68,7 @@ impl Player {
         if self.seat.ended.is_some() {
             return vec![];
         }
-        board.position.legal_decisions(self.seat.seat.unwrap())
+        board.legal_for(self.seat.seat.unwrap())
     }
 
     /// Plays one random legal decision, if the seat has one, and waits until it is stored.

@@ -87,8 +87,10 @@ impl Launch {
             opponent,
             load,
             quit_after_title: args.quit_after_title,
-            // `stoneyard play --server URL` fills this once the command line offers it.
-            server: None,
+            server: match &args.server {
+                Some(typed) => Some(online::address::complete_server(typed).map_err(|e| format!("--server: {e}"))?),
+                None => None,
+            },
         })
     }
 }

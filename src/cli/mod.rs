@@ -80,6 +80,10 @@ pub struct PlayArgs {
     /// rules' own record notation (with its tags, or the moves alone of the game given by --game).
     #[arg(long, value_name = "FILE")]
     pub load: Option<std::path::PathBuf>,
+    /// The online game server for "Play online" this run (`ws://HOST:PORT/ws`, or `HOST:PORT`),
+    /// over the one in the settings.
+    #[arg(long, value_name = "URL")]
+    pub server: Option<String>,
     /// Measure start-up: quit once the title screen has been drawn, printing the seconds since
     /// the process started (used by `make bench`).
     #[arg(long, hide = true)]

@@ -2,13 +2,17 @@
 //! [`OnlineSeat::board_decisions`](super::seat::OnlineSeat::board_decisions) by playing what was
 //! added, or rebuilding when the list changed under it (a reveal, a refused move).
 
+use super::table::swaps_seats;
 use crate::games::{DynGame, GameKind};
+use crate::rules::Side;
 
 /// The position a client shows for one online game.
 pub struct SeatBoard {
     start: Box<dyn DynGame>,
     pub position: Box<dyn DynGame>,
     pub played: Vec<String>,
+    /// A pie swap has exchanged the seats' colours.
+    pub swapped: bool,
 }
 
 /// What [`SeatBoard::sync`] did.
@@ -23,7 +27,7 @@ pub enum Synced {
 impl SeatBoard {
     pub fn new(kind: GameKind, options: &[(String, String)]) -> Result<SeatBoard, String> {
         let start = kind.open(options, None).map_err(|e| e.to_string())?;
-        Ok(SeatBoard { position: start.clone_box(), start, played: Vec::new() })
+        Ok(SeatBoard { position: start.clone_box(), start, played: Vec::new(), swapped: false })
     }
 
     /// Brings the board to `wanted`. A decision the rules refuse stops the replay there (the
@@ -34,26 +38,37 @@ impl SeatBoard {
             Synced::Extended(wanted[kept..].to_vec())
         } else {
             self.position = self.start.clone_box();
+            self.swapped = false;
             let again = self.played[..kept].to_vec();
             self.played.clear();
             for d in &again {
-                self.position.play_decision(d).map_err(|e| e.to_string())?;
+                self.swapped ^= swaps_seats(&self.position.play_decision(d).map_err(|e| e.to_string())?);
                 self.played.push(d.clone());
             }
             Synced::Rebuilt { kept }
         };
         for d in &wanted[self.played.len()..] {
-            self.position.play_decision(d).map_err(|e| format!("'{d}' does not play here: {e}"))?;
+            let effects = self.position.play_decision(d).map_err(|e| format!("'{d}' does not play here: {e}"))?;
+            self.swapped ^= swaps_seats(&effects);
             self.played.push(d.clone());
         }
         Ok(synced)
+    }
+
+    /// The side `seat` plays now.
+    pub fn side_of(&self, seat: Side) -> Side {
+        Side::from_index(seat.index() ^ usize::from(self.swapped))
+    }
+
+    /// The decisions `seat` may make now.
+    pub fn legal_for(&self, seat: Side) -> Vec<String> {
+        self.position.legal_decisions(self.side_of(seat))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Side;
 
     #[test]
     fn extends_what_was_added_and_rebuilds_when_the_list_changed() {
@@ -61,7 +76,11 @@ mod tests {
         let mut board = SeatBoard::new(kind, &kind.quick_pairs()).unwrap();
         let a = board.position.legal_decisions(Side::First)[0].clone();
         assert_eq!(board.sync(std::slice::from_ref(&a)).unwrap(), Synced::Extended(vec![a.clone()]));
-        let b = board.position.legal_decisions(Side::Second)[0].clone();
+        let mover = match board.position.to_move() {
+            Some(crate::rules::ToMove::One(side)) => side,
+            other => panic!("{other:?}"),
+        };
+        let b = board.position.legal_decisions(mover)[0].clone();
         assert_eq!(board.sync(&[a.clone(), b.clone()]).unwrap(), Synced::Extended(vec![b.clone()]));
         // A refused pending decision disappears: the board goes back to what was stored.
         assert_eq!(board.sync(std::slice::from_ref(&a)).unwrap(), Synced::Rebuilt { kept: 1 });

@@ -287,7 +287,7 @@ async fn step_player(p: &mut Player, think_ms: u64, rng: &mut GameRng, totals: &
     };
     board.sync(&p.seat.board_decisions())?;
     let can = p.seat.ended.is_none() && p.seat.pending.is_empty() && p.client.is_some();
-    let legal = if can { board.position.legal_decisions(side) } else { Vec::new() };
+    let legal = if can { board.legal_for(side) } else { Vec::new() };
     if legal.is_empty() {
         p.next_at = None;
         return Ok(());

@@ -4,7 +4,12 @@
 
 use super::protocol::{Ending, ErrorCode, GameSummary, WireMove};
 use crate::games::{DynGame, GameKind, status_json};
-use crate::rules::{Side, Status, ToMove};
+use crate::rules::{EffectKind, Effects, Side, Status, ToMove};
+
+/// Whether a decision's effects include a pie swap (the seats exchange colours).
+pub fn swaps_seats(effects: &Effects) -> bool {
+    effects.iter().any(|e| matches!(e.kind, EffectKind::PieSwap { .. }))
+}
 
 /// The most decisions an online game may have (far beyond any real game; a guard for the store).
 pub const MAX_PLIES: usize = 20_000;
@@ -21,10 +26,13 @@ pub struct Table {
     pub kind: GameKind,
     pub options: Vec<(String, String)>,
     pub code: String,
-    /// Each seat's token, once taken.
+    /// Each seat's token, once taken. A seat is a player: it starts as the side of its index and
+    /// plays the other side after a pie swap.
     pub tokens: [Option<String>; 2],
-    /// Every decision so far and who made it.
+    /// Every decision so far and the seat that made it.
     pub moves: Vec<(Side, String)>,
+    /// A pie swap has exchanged the seats' colours.
+    pub swapped: bool,
     pub ending: Option<Ending>,
     pub rematch_offered_by: Option<Side>,
     /// The rematch's game, once both asked for it.
@@ -53,6 +61,7 @@ impl Table {
             code,
             tokens: [None, None],
             moves: Vec::new(),
+            swapped: false,
             ending: None,
             rematch_offered_by: None,
             rematch: None,
@@ -80,6 +89,11 @@ impl Table {
         [self.tokens[0].is_some(), self.tokens[1].is_some()]
     }
 
+    /// The side `seat` plays now.
+    pub fn side_of(&self, seat: Side) -> Side {
+        Side::from_index(seat.index() ^ usize::from(self.swapped))
+    }
+
     pub fn next_ply(&self) -> u32 {
         self.moves.len() as u32
     }
@@ -105,7 +119,7 @@ impl Table {
         if decision.len() > MAX_DECISION_BYTES {
             return Err((ErrorCode::Illegal, "that is not a decision of this game".into()));
         }
-        let legal = self.position.legal_decisions(seat);
+        let legal = self.position.legal_decisions(self.side_of(seat));
         if legal.is_empty() {
             return Err((ErrorCode::NotYourTurn, "it is not your turn".into()));
         }
@@ -124,7 +138,8 @@ impl Table {
     /// a simultaneous move whose earlier decisions were sealed.
     pub fn apply(&mut self, seat: Side, decision: String) -> Option<Vec<WireMove>> {
         let sealed_before = self.sealed_from();
-        self.position.play_decision(&decision).expect("checked decisions play");
+        let effects = self.position.play_decision(&decision).expect("checked decisions play");
+        self.swapped ^= swaps_seats(&effects);
         self.moves.push((seat, decision));
         if self.ending.is_none() {
             self.ending = self.natural_ending();
@@ -167,7 +182,7 @@ impl Table {
 
     /// Whether `seat` can make a decision now.
     pub fn can_decide(&self, seat: Side) -> bool {
-        self.ending.is_none() && !self.position.legal_decisions(seat).is_empty()
+        self.ending.is_none() && !self.position.legal_decisions(self.side_of(seat)).is_empty()
     }
 
     fn natural_ending(&self) -> Option<Ending> {
@@ -180,12 +195,12 @@ impl Table {
         }
     }
 
-    /// The ending when `seat` resigns.
+    /// The ending when `seat` resigns: the side it plays now loses.
     pub fn resignation(&self, seat: Side) -> Ending {
-        let winner = seat.opponent();
+        let side = self.side_of(seat);
         Ending {
-            result: serde_json::json!({ "winner": self.position.side_name(winner) }),
-            reason: format!("{} resigned", self.kind.side_name(seat)),
+            result: serde_json::json!({ "winner": self.position.side_name(side.opponent()) }),
+            reason: format!("{} resigned", self.kind.side_name(side)),
         }
     }
 
@@ -264,6 +279,34 @@ mod tests {
         assert_eq!(revealed.len(), t.moves.len());
         assert!(revealed.iter().all(|m| m.decision.is_some()));
         assert!(t.view(Some(Side::Second), 0).iter().all(|m| m.decision.is_some()));
+    }
+
+    #[test]
+    fn after_a_pie_swap_each_seat_plays_the_other_colour() {
+        let mut t = table("red-stone");
+        let first = first_legal(&t, Side::First);
+        t.apply(Side::First, first);
+        let legal = t.position.legal_decisions(Side::Second);
+        let swap = legal.iter().find(|d| {
+            let mut trial = t.position.clone_box();
+            swaps_seats(&trial.play_decision(d).unwrap())
+        });
+        let swap = swap.expect("Red Stone offers the pie swap after the first stone").clone();
+        assert_eq!(t.check_move(Side::Second, 1, &swap), Ok(MoveCheck::New));
+        t.apply(Side::Second, swap);
+        assert!(t.swapped);
+        // The seat that swapped now holds the first player's colour; the creator moves next.
+        assert_eq!(t.side_of(Side::Second), Side::First);
+        let to_move = t.position.to_move();
+        assert_eq!(to_move, Some(ToMove::One(Side::Second)), "after the swap the other colour moves");
+        assert!(t.can_decide(Side::First) && !t.can_decide(Side::Second));
+        let d = t.position.legal_decisions(Side::Second)[0].clone();
+        assert_eq!(t.check_move(Side::Second, 2, &d).unwrap_err().0, ErrorCode::NotYourTurn);
+        assert_eq!(t.check_move(Side::First, 2, &d), Ok(MoveCheck::New));
+        // The creator resigns: it plays the second colour now, so the first colour wins.
+        let ending = t.resignation(Side::First);
+        assert_eq!(ending.result["winner"], serde_json::json!(t.position.side_name(Side::First)));
+        assert!(ending.reason.starts_with(t.kind.side_name(Side::Second)), "{}", ending.reason);
     }
 
     #[test]

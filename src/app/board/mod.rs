@@ -13,7 +13,6 @@ mod hint_marks;
 mod input;
 mod look;
 mod marks;
-#[cfg(target_arch = "wasm32")]
 mod page_mirror;
 mod preview;
 mod project;
@@ -40,7 +39,6 @@ pub fn plugin(app: &mut App) {
         hint_marks::plugin,
         gestures::plugin,
     ));
-    #[cfg(target_arch = "wasm32")]
     app.add_plugins(page_mirror::plugin);
 }
 

@@ -1,6 +1,7 @@
 //! The browser page mirrors the match (screen, moves, where each space is on the canvas, what the
 //! computer did) into a hidden element, so end-to-end tests can follow a game without reading
-//! pixels.
+//! pixels; natively the same JSON goes to the file named by `STONEYARD_STATE_FILE`, when set (for
+//! scripts that drive the window under Xvfb).
 
 use super::gestures::BoardZoom;
 use super::project::BoardState;
@@ -10,10 +11,21 @@ use crate::app::screen::Screen;
 use bevy::prelude::*;
 use serde_json::json;
 
+/// Where the mirror goes natively (`None`: nowhere, and nothing is computed).
+#[derive(Resource)]
+struct MirrorFile(Option<std::path::PathBuf>);
+
 pub fn plugin(app: &mut App) {
+    let file = if cfg!(target_arch = "wasm32") {
+        None
+    } else {
+        std::env::var_os("STONEYARD_STATE_FILE").map(std::path::PathBuf::from)
+    };
+    let wanted = cfg!(target_arch = "wasm32") || file.is_some();
+    app.insert_resource(MirrorFile(file));
     app.add_systems(
         Last,
-        mirror_state.run_if(
+        mirror_state.run_if(move || wanted).run_if(
             state_changed::<Screen>
                 .or_else(resource_exists_and_changed::<CurrentMatch>)
                 .or_else(resource_changed::<BoardState>)
@@ -68,8 +80,8 @@ fn mirror_state(
     current: Option<Res<CurrentMatch>>,
     board: Res<BoardState>,
     (computer, zoom, hint): (Res<ComputerStatus>, Res<BoardZoom>, Res<HintShown>),
-    cameras: Query<(&Camera, &GlobalTransform)>,
-    transforms: Query<&GlobalTransform>,
+    (cameras, transforms): (Query<(&Camera, &GlobalTransform)>, Query<&GlobalTransform>),
+    file: Res<MirrorFile>,
     mut last: Local<String>,
 ) {
     let Ok((camera, camera_at)) = cameras.single() else { return };
@@ -79,14 +91,25 @@ fn mirror_state(
         camera.world_to_viewport(camera_at, root.transform_point(p.extend(0.0))).ok()
     });
     if *last != text {
-        write_to_page(&text);
+        write_out(&text, &file);
         *last = text;
     }
 }
 
-fn write_to_page(text: &str) {
+#[cfg(target_arch = "wasm32")]
+fn write_out(text: &str, _: &MirrorFile) {
     let element = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("stoneyard-state"));
     if let Some(element) = element {
         element.set_text_content(Some(text));
+    }
+}
+
+/// Written whole then renamed, so a reader never sees half a state.
+#[cfg(not(target_arch = "wasm32"))]
+fn write_out(text: &str, file: &MirrorFile) {
+    let Some(path) = &file.0 else { return };
+    let partial = path.with_extension("partial");
+    if let Err(e) = std::fs::write(&partial, text).and_then(|()| std::fs::rename(&partial, path)) {
+        warn!("cannot write the state mirror {}: {e}", path.display());
     }
 }

@@ -8,7 +8,7 @@
 //! Inside the feature, its parts talk through the messages and resources below; to the rest of
 //! the app it shows `playing::OnlineStatus` and reads `playing::OnlineRequest`.
 
-mod address;
+pub(crate) mod address;
 mod catch_up;
 mod follow;
 mod lobby;
