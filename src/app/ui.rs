@@ -284,12 +284,15 @@ pub fn item_with_picture(
 }
 
 /// Scrolls a newly focused row into view, so keys and gamepad reach rows below the fold; only on
-/// a change of focus, so the mouse wheel keeps working.
+/// a change of focus, so the mouse wheel keeps working, and not when the pointer focused it (the
+/// row is in view, and moving it would put the next click on another row).
 pub fn follow_focus(response: &egui::Response, index: usize, focused: bool) {
     let id = egui::Id::new("menu-focus-shown");
     let shown = response.ctx.data(|d| d.get_temp::<usize>(id));
     if focused && shown != Some(index) {
-        response.scroll_to_me(Some(egui::Align::Center));
+        if !response.contains_pointer() {
+            response.scroll_to_me(Some(egui::Align::Center));
+        }
         response.ctx.data_mut(|d| d.insert_temp(id, index));
     }
 }

@@ -64,6 +64,8 @@ fn state_json(
         "over": current.is_some_and(|m| m.is_over()),
         // What the player may decide now (tests pick a move to drag from it).
         "decisions": current.map(|m| m.decisions_now()).unwrap_or_default(),
+        // Whether a person at this device is to act (not the computer, not an online opponent).
+        "person_to_act": current.is_some_and(|m| !m.is_over() && m.acting_side().is_some_and(|s| m.person_plays(s))),
         "cells": cells,
         "zoom": { "factor": zoom.factor, "offered": zoom.offered() },
         "computer": {
