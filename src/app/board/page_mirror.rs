@@ -11,9 +11,10 @@ use crate::app::screen::Screen;
 use bevy::prelude::*;
 use serde_json::json;
 
-/// Where the mirror goes natively (`None`: nowhere, and nothing is computed).
+/// Where the mirror goes natively (`None`: nowhere, and nothing is computed); the page has its
+/// element instead.
 #[derive(Resource)]
-struct MirrorFile(Option<std::path::PathBuf>);
+struct MirrorFile(#[cfg_attr(target_arch = "wasm32", allow(dead_code))] Option<std::path::PathBuf>);
 
 pub fn plugin(app: &mut App) {
     let file = if cfg!(target_arch = "wasm32") {
