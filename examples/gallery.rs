@@ -1,5 +1,5 @@
 //! `make gallery`: the game as a player sees it, to PNG files. For one window size (`--size
-//! 1280x720`), in every theme: the title, settings and each game's setup screens, and each game's
+//! 1280x720`), in every theme: the title, settings, online and each game's setup screens, and each game's
 //! key states — its start; a position from a worked example of its spec with the hints on and the
 //! cursor on the example's move; that move mid-animation (a capture, burn, cascade or hop); the
 //! marks its whole turn leaves; and a game played to its end. Positions, moves and time are
@@ -35,6 +35,8 @@ enum Scene {
     GameOver(GameKind),
     /// The games in progress the other scenes left.
     Continue,
+    /// "Play online" (no server runs for the gallery: the screen as it waits for one).
+    Online,
 }
 
 impl Scene {
@@ -49,6 +51,7 @@ impl Scene {
             Scene::LastTurn(k) => format!("{k}-4-last-turn.png"),
             Scene::GameOver(k) => format!("{k}-5-game-over.png"),
             Scene::Continue => "continue.png".into(),
+            Scene::Online => "online.png".into(),
         }
     }
 }
@@ -105,7 +108,7 @@ fn main() {
     let mut shots = Vec::new();
     for theme in Theme::ALL {
         let theme_dir = dir.join(theme_name(theme));
-        let mut scenes = vec![Scene::Title, Scene::Settings];
+        let mut scenes = vec![Scene::Title, Scene::Settings, Scene::Online];
         for kind in GameKind::all() {
             scenes.extend([
                 Scene::Setup(kind),
@@ -198,6 +201,7 @@ fn begin(world: &mut World, scene: Scene, theme: Theme) -> Vec<String> {
         Scene::Title => next = Screen::Title,
         Scene::Settings => next = Screen::Settings,
         Scene::Continue => next = Screen::Continue,
+        Scene::Online => next = Screen::Online,
         Scene::Setup(kind) => {
             world.resource_mut::<SetupChoice>().select(kind, &[]);
             next = Screen::Setup;
