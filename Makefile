@@ -50,11 +50,11 @@ test-rules:
 test-postgres:
 	bash scripts/with-postgres.sh cargo test --no-default-features --features server --test online_server -- --ignored two_instances
 
-# The app: its unit tests, the headless app tests and the builds of the frame benchmark and the
-# gallery, linted by clippy as they build. (The pure layers' tests ran above; running them again
+# The app: its unit tests, the headless app tests, its WebSocket client over wss:// through a TLS
+# proxy, and the builds of the frame benchmark and the gallery, linted by clippy as they build. (The pure layers' tests ran above; running them again
 # linked to Bevy would only cost a link of every test binary against it.)
 test-app:
-	$(CLIPPY_BUILD) cargo test --lib --test app_headless --example frame_bench --example gallery
+	$(CLIPPY_BUILD) cargo test --lib --test app_headless --test online_tls --example frame_bench --example gallery
 
 test: deps lint test-rules test-postgres test-app
 	$(MAKE) web-test

@@ -374,7 +374,10 @@ pub fn number_item(
         });
         if max - min > 4 {
             ui.spacing_mut().slider_width = (ui.available_width() - 20.0).max(80.0);
-            ui.add(egui::Slider::new(&mut edited, min..=max).show_value(false));
+            // Over a wide range (Inchworm's points to win go to a million) a linear slider puts
+            // every sensible value under its first pixel; a logarithmic one spreads them out.
+            let wide = max - min > 1_000;
+            ui.add(egui::Slider::new(&mut edited, min..=max).show_value(false).logarithmic(wide));
         }
         if !help.is_empty() {
             ui.label(egui::RichText::new(help).size(text_size::SMALL).weak());

@@ -7,7 +7,6 @@ use super::address::{invite_link_for_server, tidy_code};
 use super::seats::KeptSeats;
 use super::socket::{Connection, LinkState};
 use super::{FollowGame, FromServer, SocketOpened, ToServer};
-use crate::app::AppSystems;
 use crate::app::input::ActionPressed;
 use crate::app::menus::SetupChoice;
 use crate::app::screen::Screen;
@@ -17,6 +16,7 @@ use crate::app::ui::{
     MenuClicked, MenuFocus, MenuInput, button, card, card_row, follow_focus, item, key_hints, number_item,
     read_menu_inputs, reset_focus, screen_frame, value_item,
 };
+use crate::app::{AppSystems, Launch};
 use crate::games::GameKind;
 use crate::online::protocol::{ClientMessage, GameSummary, SeatChoice, ServerMessage};
 use crate::rules::{OptionKind, Side};
@@ -370,6 +370,7 @@ fn draw_lobby(
     kept: Res<KeptSeats>,
     connection: Res<Connection>,
     mut settings: ResMut<CurrentSettings>,
+    mut launch: Option<ResMut<Launch>>,
     mut clicks: MessageWriter<MenuClicked>,
     mut follow: MessageWriter<FollowGame>,
 ) -> Result {
@@ -379,7 +380,7 @@ fn draw_lobby(
     let lobby = &mut *lobby;
     let mut typed: Option<(usize, String)> = None;
     screen_frame(ctx, "Play online", "Invite a friend with a code, or join their game", |ui| {
-        server_row(ui, lobby, &connection, &mut settings);
+        server_row(ui, lobby, &connection, &mut settings, launch.as_deref_mut());
         if let Some(invite) = lobby.invite.clone() {
             let shown = invite_card(ui, &invite, &connection, &mut follow);
             if std::mem::take(&mut lobby.show_invite) {
@@ -474,7 +475,13 @@ fn draw_lobby(
 }
 
 /// The connection line, and natively the server's address to change.
-fn server_row(ui: &mut egui::Ui, lobby: &mut OnlineLobby, connection: &Connection, settings: &mut CurrentSettings) {
+fn server_row(
+    ui: &mut egui::Ui,
+    lobby: &mut OnlineLobby,
+    connection: &Connection,
+    settings: &mut CurrentSettings,
+    launch: Option<&mut Launch>,
+) {
     let colour = if connection.is_open() { ui.visuals().text_color() } else { ui.visuals().warn_fg_color };
     let mut text = lobby.server_text.clone().unwrap_or_else(|| connection.url.clone());
     let mut apply = false;
@@ -494,6 +501,10 @@ fn server_row(ui: &mut egui::Ui, lobby: &mut OnlineLobby, connection: &Connectio
         match super::address::complete_server(&text) {
             Ok(url) => {
                 settings.0.online_server = url;
+                // The player's choice now holds over `--server`, which only chose the first one.
+                if let Some(launch) = launch {
+                    launch.server = None;
+                }
                 lobby.server_text = None;
                 lobby.summaries.clear();
                 lobby.message = None;

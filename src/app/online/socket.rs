@@ -180,7 +180,32 @@ fn dropped(socket: &mut Socket, connection: &mut Connection, why: String) {
     socket.retry_at = Some(Instant::now() + socket.wait);
     socket.wait = (socket.wait * 2).clamp(FIRST_WAIT, LONGEST_WAIT);
     connection.state = LinkState::Waiting;
-    connection.problem = Some(why);
+    connection.problem = Some(in_words(&why).to_string());
+}
+
+/// A connection failure as a player reads it: the WebSocket libraries' own wording ("Connect: URL
+/// error: Unable to connect to …", "IO error: … (os error 111)") names their internals, not the
+/// player's problem. The raw text stays in the log.
+fn in_words(raw: &str) -> &'static str {
+    let raw = raw.to_ascii_lowercase();
+    let has = |words: &[&str]| words.iter().any(|w| raw.contains(w));
+    if has(&["certificate", "unknownissuer", "notvalidforname"]) {
+        "the server's certificate is not trusted here"
+    } else if has(&["tls", "handshake"]) {
+        "the secure (wss://) connection failed"
+    } else if has(&["lookup", "dns", "not known", "resolve", "no such host"]) {
+        "no machine has that name"
+    } else if has(&["timed out", "timeout"]) {
+        "the server did not answer in time"
+    } else if has(&["refused", "unable to connect", "os error 111", "unreachable"]) {
+        "no server answers at that address"
+    } else if has(&["closed"]) {
+        "the server closed the connection"
+    } else if has(&["url", "scheme", "invalid"]) {
+        "that is not a server address"
+    } else {
+        "the connection failed"
+    }
 }
 
 /// Sends what the feature wrote this frame, keeps requests while the connection is down, pings.
@@ -210,5 +235,34 @@ fn send(mut socket: NonSendMut<Socket>, connection: Res<Connection>, mut outgoin
             sender.send(ewebsock::WsMessage::Text(ClientMessage::Ping.to_json()));
         }
         socket.last_sent = Some(Instant::now());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::in_words;
+
+    #[test]
+    fn connection_failures_read_as_the_players_problem() {
+        assert_eq!(
+            in_words("Connect: URL error: Unable to connect to ws://127.0.0.1:7878/ws"),
+            "no server answers at that address"
+        );
+        assert_eq!(in_words("IO error: Connection refused (os error 111)"), "no server answers at that address");
+        assert_eq!(
+            in_words("IO error: failed to lookup address information: Name or service not known"),
+            "no machine has that name"
+        );
+        assert_eq!(
+            in_words("TLS error: rustls error: invalid peer certificate: UnknownIssuer"),
+            "the server's certificate is not trusted here"
+        );
+        assert_eq!(
+            in_words("TLS error: rustls error: received fatal alert: HandshakeFailure"),
+            "the secure (wss://) connection failed"
+        );
+        assert_eq!(in_words("the server closed the connection"), "the server closed the connection");
+        assert_eq!(in_words("URL error: URL scheme not supported"), "that is not a server address");
+        assert_eq!(in_words("error"), "the connection failed");
     }
 }
