@@ -148,7 +148,8 @@ web-test: web-test-deps
 	$(build-worker)
 	@echo "web-test (game: no LTO, not size-tuned; computer's worker: wasm-release)" > web/pkg/BUILD
 	bash scripts/build-id.sh
-	cd tests/web && node e2e.mjs ../../web
+	cargo build --no-default-features --features server --bin stoneyard
+	cd tests/web && STONEYARD_SERVER_BIN=$${CARGO_TARGET_DIR:-$(CURDIR)/target}/debug/stoneyard node e2e.mjs ../../web
 
 serve-web:
 	@echo "Stoneyard on http://127.0.0.1:8080/"

@@ -1,15 +1,20 @@
 // End-to-end test of the browser build in headless Chromium with SwiftShader WebGL, run by
-// `make web-test`. Two runs:
+// `make web-test`. Three runs:
 // - desktop (1280×720, keyboard and mouse): the title, Red Stone 5×5 against the computer at Hard
 //   by keyboard, a stone placed by mouse, the computer's reply thought in its Web Worker while the
 //   page keeps drawing, "move now", a hint, the game kept in localStorage;
 // - phone (390×844, touch, device scale factor 2): taps through the title and setup, a game
 //   against the computer played by tapping spaces, a 19×19 board zoomed by pinching and by its
 //   button and then played by tapping, and a Gravel stack dragged onto another.
+// - online: the page served by `stoneyard serve` ($STONEYARD_SERVER_BIN) opens an invite link and
+//   plays a game against a protocol client (a WebSocket in another page), finds the game again
+//   under "Play online" after a reload, and sees the opponent resign.
 // Screenshots go to $WEB_TEST_SHOTS (default /tmp/stoneyard-web-test), the phone's under phone-*.
 import { chromium } from 'playwright-core';
 import { createServer } from 'node:http';
-import { readFile, mkdir } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { readFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { extname, join, normalize, resolve } from 'node:path';
 
 const webRoot = resolve(process.argv[2] ?? '../../web');
@@ -213,6 +218,68 @@ async function computerReply(game, n, what) {
   return { s, seconds, frames, gap, task, fps, last };
 }
 
+/** Starts `stoneyard serve` on a free loopback port with a throwaway store, serving the page too. */
+async function startGameServer() {
+  const binary = process.env.STONEYARD_SERVER_BIN;
+  if (!binary) fail('STONEYARD_SERVER_BIN (a stoneyard binary with `serve`) is not set');
+  const dir = await mkdtemp(join(tmpdir(), 'stoneyard-web-online-'));
+  const child = spawn(binary, ['serve', '--listen', '127.0.0.1:0', '--database', `sqlite://${join(dir, 'games.sqlite3')}`, '--web', webRoot],
+    { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const origin = await new Promise((ok, no) => {
+    const read = (chunk) => {
+      output += chunk;
+      const found = output.match(/listening on (http:\/\/[0-9.]+:[0-9]+)/);
+      if (found) ok(`${found[1]}/`);
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+    child.on('exit', (code) => no(new Error(`stoneyard serve exited (${code}): ${output}`)));
+    setTimeout(() => no(new Error(`stoneyard serve did not start in 30 s: ${output}`)), 30_000);
+  });
+  return {
+    origin,
+    socket: `${origin.replace('http://', 'ws://')}ws`,
+    async stop() {
+      child.kill('SIGTERM');
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A client of the online protocol: a WebSocket opened in a blank page of its own. */
+async function protocolClient(browser, socketUrl) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.evaluate((u) => new Promise((ok, no) => {
+    window.__inbox = [];
+    window.__ws = new WebSocket(u);
+    window.__ws.onmessage = (e) => window.__inbox.push(JSON.parse(e.data));
+    window.__ws.onopen = () => ok();
+    window.__ws.onerror = () => no(new Error(`cannot open ${u}`));
+  }), socketUrl);
+  return {
+    context,
+    send: (message) => page.evaluate((m) => window.__ws.send(JSON.stringify(m)), message),
+    /** The next message of this type (others stay in the inbox). */
+    async receive(type, test = () => true, seconds = 30) {
+      const until = Date.now() + seconds * 1000;
+      for (;;) {
+        const inbox = await page.evaluate(() => window.__inbox);
+        const found = inbox.find((m) => m.type === type && test(m));
+        if (found) {
+          await page.evaluate((i) => window.__inbox.splice(i, 1), inbox.indexOf(found));
+          return found;
+        }
+        const refusal = inbox.find((m) => m.type === 'error');
+        if (refusal) fail(`online: the server refused the protocol client: ${JSON.stringify(refusal)}`);
+        if (Date.now() > until) fail(`online: no ${type} from the server in ${seconds} s (inbox ${JSON.stringify(inbox).slice(0, 300)})`);
+        await page.waitForTimeout(100);
+      }
+    },
+  };
+}
+
 const phoneOptions = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, hasTouch: true, isMobile: true };
 
 /** A phone page on the setup screen of the game whose title card is at height `cardY`. */
@@ -387,6 +454,76 @@ try {
   console.log(`web-test: phone Gravel: ${JSON.stringify(s.history)} (the last one dragged)`);
   if (gravel.problems.length) fail(`phone console errors or warnings:\n  ${gravel.problems.join('\n  ')}`);
   await gravel.context.close();
+
+  // ---------------------------------------------------------------- online: the page against a protocol client
+  const gameServer = await startGameServer();
+  try {
+    const host = await protocolClient(browser, gameServer.socket);
+    await host.receive('welcome');
+    await host.send({ type: 'create', game: 'red-stone', options: [['size', '5']], seat: 'first' });
+    const created = await host.receive('created');
+    await host.send({ type: 'open', game_id: created.game_id, token: created.token, have: 0 });
+    await host.receive('state');
+    // The friend opens the invite link: the page joins at once and shows the board.
+    const guest = await openGame(browser, 'online-', { viewport: { width: 1280, height: 720 } });
+    const link = `${gameServer.origin}?join=${created.code}`;
+    await guest.page.goto(link);
+    await guest.page.waitForSelector('#overlay.ready', { timeout: 240_000 });
+    await guest.page.keyboard.press('Enter');
+    await guest.page.focus('#bevy');
+    s = await guest.waitFor(' the joined game', (s) => s.screen === 'Playing' && s.game === 'red-stone' && Object.keys(s.cells).length === 25, 60);
+    // Three moves each: the host's through the protocol, the page's by clicking a point.
+    for (let round = 0; round < 3; round++) {
+      const ply = s.history.length;
+      const hostMove = s.decisions.find((d) => s.cells[d]);
+      await host.send({ type: 'move', game_id: created.game_id, token: created.token, ply, decision: hostMove });
+      await host.receive('ack', (m) => m.ply === ply);
+      s = await guest.waitFor(` the opponent's ${hostMove}`, (s) => s.history.length === ply + 1 && s.person_to_act, 30);
+      if (s.history[ply] !== hostMove) fail(`online: the host played ${hostMove}, the page shows ${s.history[ply]}`);
+      const mine = ['C3', 'B2', 'D4', 'B4', 'D2', 'C2', 'C4'].find((p) => s.decisions.includes(p));
+      await guest.page.mouse.move(...s.cells[mine]);
+      await guest.page.waitForTimeout(200);
+      await guest.page.mouse.click(...s.cells[mine]);
+      const moved = await host.receive('moved', (m) => m.mv.ply === ply + 1);
+      if (moved.mv.decision !== mine) fail(`online: the page clicked ${mine}, the server stored ${moved.mv.decision}`);
+      s = await guest.waitFor(` its own ${mine}`, (s) => s.history.length === ply + 2, 30);
+    }
+    const played = s.history;
+    await guest.page.waitForTimeout(800);
+    await guest.shot('1-played');
+    const seats = await guest.page.evaluate(() => window.localStorage.getItem('stoneyard/online/seats.json'));
+    if (!seats || !seats.includes(created.game_id)) fail(`online: the page did not keep its seat (${seats})`);
+    // After a reload (the link's code is gone from the address) the game is under "Play online".
+    await guest.page.goto(gameServer.origin);
+    await guest.page.waitForSelector('#overlay.ready', { timeout: 240_000 });
+    await guest.page.keyboard.press('Enter');
+    await guest.waitFor(' the title after a reload', (s) => s.screen === 'Title', 60);
+    await guest.page.focus('#bevy');
+    for (const key of ['ArrowDown', 'ArrowDown', 'ArrowDown', 'ArrowDown', 'ArrowDown', 'Enter']) {
+      await guest.page.keyboard.press(key);
+      await guest.page.waitForTimeout(150);
+    }
+    await guest.waitFor(' the online screen', (s) => s.screen === 'Online', 30);
+    await guest.page.waitForTimeout(1500);
+    await guest.shot('2-lobby');
+    await guest.page.keyboard.press('ArrowDown');
+    await guest.page.waitForTimeout(150);
+    await guest.page.keyboard.press('Enter');
+    s = await guest.waitFor(' the game found again', (s) => s.screen === 'Playing' && s.history.length === played.length, 30);
+    if (JSON.stringify(s.history) !== JSON.stringify(played)) fail(`online: found again with ${s.history}, played ${played}`);
+    // The host resigns: the page shows the end.
+    await host.send({ type: 'resign', game_id: created.game_id, token: created.token });
+    await host.receive('ended');
+    s = await guest.waitFor(' the opponent resigning', (s) => s.over, 30);
+    await guest.page.waitForTimeout(800);
+    await guest.shot('3-resigned');
+    console.log(`web-test: online: joined ${created.code} by its link, played ${JSON.stringify(played)} against a protocol client through stoneyard serve, found the game again after a reload, saw the resignation`);
+    if (guest.problems.length) fail(`online console errors or warnings:\n  ${guest.problems.join('\n  ')}`);
+    await guest.context.close();
+    await host.context.close();
+  } finally {
+    await gameServer.stop();
+  }
 
   console.log(`web-test: phone title rendered ${phoneTitle.toTitle.toFixed(1)} s after navigation`);
   for (const line of report) console.log(`web-test: ${line}`);
