@@ -10,7 +10,8 @@
 //!   up to date: `screen` (which screen shows), `settings` (the player's settings and the store),
 //!   `input` (actions and key bindings), `match_state` (the game being played), `playing` (the
 //!   messages and state the playing screen's features exchange), `ui` (egui widgets and menu
-//!   focus), `labels` (decisions and spaces in words), `theme` (colours).
+//!   focus), `page_spinner` (the busy spinner, drawn by the page in the browser), `labels`
+//!   (decisions and spaces in words), `theme` (colours).
 //! - **Features**, each one plugin that joins the root's sets and talks to the others only
 //!   through the vocabulary: `menus`, `turn` (ordered rule resolution), `board`, `hud`,
 //!   `computer`, `replay`, `handover` (hot-seat secrecy), `autosave`, `online` (playing over
@@ -31,6 +32,7 @@ mod labels;
 mod match_state;
 mod menus;
 mod online;
+mod page_spinner;
 mod playing;
 mod replay;
 mod screen;
@@ -157,7 +159,14 @@ pub fn core_plugin(app: &mut App) {
             .run_if(in_state(Screen::Playing).and_then(resource_exists::<match_state::CurrentMatch>)),
     );
     // Vocabulary first: the resources and messages every feature may read.
-    app.add_plugins((screen::plugin, settings::plugin, input::plugin, playing::plugin, ui::plugin));
+    app.add_plugins((
+        screen::plugin,
+        settings::plugin,
+        input::plugin,
+        playing::plugin,
+        ui::plugin,
+        page_spinner::plugin,
+    ));
     app.add_plugins((
         menus::plugin,
         turn::plugin,

@@ -41,6 +41,51 @@ pub fn plugin(app: &mut App) {
     app.add_message::<bevy::window::RequestRedraw>();
     app.add_systems(OnExit(Screen::Playing), forget_searches);
     app.add_systems(Update, (drive_computer, drive_hint, tell_status).chain().in_set(AppSystems::Choose));
+    #[cfg(target_arch = "wasm32")]
+    {
+        app.add_systems(Startup, let_the_worker_wake_the_app);
+        app.add_systems(Update, wait_for_the_worker.after(AppSystems::Present));
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+fn let_the_worker_wake_the_app(proxy: Option<Res<bevy::winit::EventLoopProxyWrapper>>) {
+    if let Some(proxy) = proxy {
+        let proxy = (**proxy).clone();
+        web_worker::wake_app_with(move || {
+            let _ = proxy.send_event(bevy::winit::WinitUserEvent::WakeUp);
+        });
+    }
+}
+
+/// While a search thinks in the page's worker nothing on the canvas changes (the page turns the
+/// spinner), so the app draws no frame until the worker answers or the player does something,
+/// rather than its usual one a second: on a slow renderer every frame holds the page's frames up.
+#[cfg(target_arch = "wasm32")]
+fn wait_for_the_worker(
+    thinking: Res<Thinking>,
+    hint: Res<HintSearch>,
+    current: Option<Res<CurrentMatch>>,
+    screen: Res<State<Screen>>,
+    settings: Option<ResMut<bevy::winit::WinitSettings>>,
+    mut usual: Local<Option<bevy::winit::WinitSettings>>,
+) {
+    use bevy::winit::{UpdateMode, WinitSettings};
+    let Some(mut settings) = settings else { return };
+    // From the move that gives the computer its turn: changing the mode costs a frame, which is
+    // drawn then with the move's animation rather than later beside the worker.
+    let computer_to_act = *screen.get() == Screen::Playing
+        && current.is_some_and(|c| c.computer_to_act().is_some())
+        && web_worker::usable();
+    let waiting = computer_to_act || thinking.search.in_worker() || hint.0.in_worker();
+    if waiting && usual.is_none() {
+        *usual = Some(settings.clone());
+        // An hour: the worker's answer, an input or a resize wakes the app long before.
+        let wait = UpdateMode::reactive(std::time::Duration::from_secs(3600));
+        *settings = WinitSettings { focused_mode: wait, unfocused_mode: wait };
+    } else if !waiting && let Some(usual) = usual.take() {
+        *settings = usual;
+    }
 }
 
 fn forget_searches(mut thinking: ResMut<Thinking>, mut hint: ResMut<HintSearch>, mut shown: ResMut<HintShown>) {
@@ -109,8 +154,6 @@ fn drive_computer(
         let seed = decision_seed(&current, n, 0);
         thinking.search.start(&current, side, level, seed);
     }
-    // Keep frames coming while thinking, even in reactive mode.
-    redraw.write(bevy::window::RequestRedraw);
     if let Some((decision, report)) = thinking.search.poll().filter(|(d, _)| !d.is_empty()) {
         thinking.answer = Some(decision);
         thinking.report = Some(report);
@@ -120,6 +163,11 @@ fn drive_computer(
         && let Some(decision) = thinking.answer.take()
     {
         decide.write(DecisionChosen(decision));
+    }
+    // Keep frames coming, even in reactive mode, where the search needs them, and while an answer
+    // waits for the board.
+    if thinking.search.needs_frames() || thinking.answer.is_some() {
+        redraw.write(bevy::window::RequestRedraw);
     }
 }
 
@@ -146,7 +194,9 @@ fn drive_hint(
         }
     }
     if search.0.is_running() {
-        redraw.write(bevy::window::RequestRedraw);
+        if search.0.needs_frames() {
+            redraw.write(bevy::window::RequestRedraw);
+        }
         if let Some((decision, _)) = search.0.poll() {
             search.0.for_decision = None;
             if !decision.is_empty() {

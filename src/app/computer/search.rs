@@ -42,6 +42,23 @@ impl Search {
         self.for_decision.is_some()
     }
 
+    /// Whether the app must keep drawing frames while this search runs: natively it looks for the
+    /// background task's answer every frame (and egui's spinner turns); in the browser the page's
+    /// worker wakes the app when it answers and the page turns the spinner, but without a worker
+    /// the search thinks in slices, one a frame.
+    pub fn needs_frames(&self) -> bool {
+        #[cfg(target_arch = "wasm32")]
+        return matches!(self.on_page, OnPage::Slices(_));
+        #[cfg(not(target_arch = "wasm32"))]
+        return self.is_running();
+    }
+
+    /// Whether it thinks in the page's Web Worker.
+    #[cfg(target_arch = "wasm32")]
+    pub fn in_worker(&self) -> bool {
+        matches!(self.on_page, OnPage::Worker { .. })
+    }
+
     /// Asks the search to answer with what it has.
     pub fn move_now(&self) {
         self.stop.store(true, Ordering::Relaxed);

@@ -39,6 +39,21 @@ struct Bridge {
 thread_local! {
     /// The page's one worker: `None` before the first decision, `Some(None)` when it cannot start.
     static BRIDGE: RefCell<Option<Option<Bridge>>> = const { RefCell::new(None) };
+    /// Wakes the app (which draws no frames while it waits for the worker) when the worker speaks.
+    static WAKE_APP: RefCell<Option<Box<dyn Fn()>>> = const { RefCell::new(None) };
+}
+
+/// How the worker's answers wake the app.
+pub fn wake_app_with(wake: impl Fn() + 'static) {
+    WAKE_APP.with(|cell| *cell.borrow_mut() = Some(Box::new(wake)));
+}
+
+fn wake_app() {
+    WAKE_APP.with(|cell| {
+        if let Some(wake) = cell.borrow().as_ref() {
+            wake();
+        }
+    });
 }
 
 fn start() -> Option<Bridge> {
@@ -69,6 +84,8 @@ fn start() -> Option<Bridge> {
                     inbox.broken = true;
                 }
             }
+            drop(inbox);
+            wake_app();
         })
     };
     let on_error = {
@@ -76,6 +93,7 @@ fn start() -> Option<Bridge> {
         Closure::<dyn FnMut(web_sys::Event)>::new(move |_event: web_sys::Event| {
             bevy::log::warn!("the computer thinks on the page: its worker failed to load or stopped");
             inbox.borrow_mut().broken = true;
+            wake_app();
         })
     };
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
@@ -97,6 +115,15 @@ fn with_bridge<R>(f: impl FnOnce(&mut Bridge) -> R) -> Option<R> {
 
 fn send(bridge: &Bridge, message: Value) -> bool {
     bridge.worker.post_message(&message.to_string().into()).is_ok()
+}
+
+/// Whether decisions go to the worker: it has not failed to start, nor stopped working.
+pub fn usable() -> bool {
+    BRIDGE.with(|cell| match &*cell.borrow() {
+        None => true,
+        Some(None) => false,
+        Some(Some(bridge)) => !bridge.inbox.borrow().broken,
+    })
 }
 
 /// Sends a decision to think about (a `DecisionJob`'s JSON); its id, or `None` without a worker.

@@ -62,7 +62,7 @@ fn hint_row(ui: &mut egui::Ui, current: &CurrentMatch, view: &PanelView, request
         }
         let mover = current.acting_side().map(|s| side_label(current.game.as_ref(), s)).unwrap_or_default();
         if view.hint.searching {
-            ui.add(egui::Spinner::new());
+            crate::app::page_spinner::spinner(ui, ui.spacing().interact_size.y);
             ui.label("Looking for a good move…");
         } else if let Some(d) = view.hint.current(current) {
             ui.label(egui::RichText::new(decision_label(kind, d, &mover)).strong());

@@ -100,8 +100,9 @@ fn player_card(
             ui.label(egui::RichText::new(line).size(text_size::SMALL));
         }
         if thinking {
-            ui.horizontal(|ui| {
-                ui.add(egui::Spinner::new().size(18.0));
+            // Wrapped: in a phone's half-width card "Move now" goes under "Thinking…", not off the screen.
+            ui.horizontal_wrapped(|ui| {
+                crate::app::page_spinner::spinner(ui, 18.0);
                 ui.label(egui::RichText::new("Thinking…").size(text_size::SMALL));
                 if ui.button(with_key(ui, "Move now", "E")).clicked() {
                     act.move_now.write(MoveNow);
