@@ -242,7 +242,7 @@ fn pan(
 /// Whether an egui window lies over window position `at` (the zoom buttons, a choice menu, the
 /// game-over card). The panel's background layer spans the whole window, so it does not count:
 /// the board area is outside the panel anyway.
-fn over_egui_window(contexts: &mut EguiContexts, at: Vec2) -> bool {
+pub(super) fn over_egui_window(contexts: &mut EguiContexts, at: Vec2) -> bool {
     contexts.ctx_mut().is_ok_and(|ctx| {
         ctx.layer_id_at(egui::pos2(at.x, at.y)).is_some_and(|layer| layer.order != egui::Order::Background)
     })

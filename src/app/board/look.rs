@@ -7,7 +7,9 @@
 //! discs with their height on a badge nothing covers; chess-like figures with an outline and the
 //! knight's facing arrow. And the keyboard cursor, a rounded outline. Only when the app draws.
 
+use super::cell_picking::CellHitArea;
 use super::drawing;
+use super::frame::frame_sprites;
 use super::project::{
     BoardCell, BoardState, Burned, Chosen, Controlled, Figure, Influence, MARGIN_UNITS, Power, Stack, StackPiece, Stone,
 };
@@ -38,6 +40,10 @@ struct PieceLook;
 /// A stack's height badge and its text.
 #[derive(Component)]
 struct HeightBadge;
+
+/// A space's fill: its square's tone, or its scorch.
+#[derive(Component)]
+struct CellFill;
 
 /// A space's tint (control, influence, power, chosen).
 #[derive(Component)]
@@ -118,12 +124,13 @@ fn dress_board(
     let mut spawn = |bundle: (Sprite, Transform)| {
         commands.spawn((Dressing, bundle.0, bundle.1, Pickable::IGNORE, ChildOf(root)));
     };
-    // The soft shadow under the board, down and to the right.
-    let shadow = Sprite { image: art.shadow.clone(), custom_size: Some(face * 1.16), ..default() };
-    spawn((shadow, Transform::from_xyz(face.x * 0.02, -face.y * 0.03, -5.0)));
-    // The rim: a little larger than the face, darker.
-    let rim = Sprite::from_color(rgb(pal.rim), face + Vec2::splat((s * 0.08).max(3.0)));
-    spawn((rim, Transform::from_xyz(0.0, 0.0, -4.5)));
+    // The soft shadow under the board, down and to the right, and the rim, a little larger than
+    // the face and darker: only where they show around it.
+    let shadow_pixels = images.get(&art.shadow).map_or(Vec2::ONE, |image| image.size_f32());
+    let rim = (s * 0.08).max(3.0);
+    for part in frame_sprites(face, rim, rgb(pal.rim), &art.shadow, shadow_pixels) {
+        spawn(part);
+    }
     // The face: the wood, tiled at its own size so the grain keeps its scale on every board.
     let face_sprite = Sprite {
         image: wood,
@@ -301,7 +308,7 @@ fn coordinates(commands: &mut Commands, state: &BoardState, view: &BoardView, ro
 }
 
 /// A space's fill: the darker squares of a board of squares a shade darker than the wood, burned
-/// squares scorched; elsewhere an invisible area that makes the space easy to click.
+/// squares scorched; elsewhere none.
 fn cell_colour(pal: &BoardPalette, layout: &Layout, at: Vec2, burned: bool) -> Color {
     if burned {
         return rgb(pal.burned).with_alpha(0.88);
@@ -321,8 +328,14 @@ fn board_xy(state: &BoardState, cell: &BoardCell) -> Vec2 {
     state.view.as_ref().and_then(|v| v.cells.get(cell.index)).map(|c| Vec2::new(c.x, c.y)).unwrap_or_default()
 }
 
-/// A new space gets its fill and the pointer's handlers: a click chooses it, a drag onto it moves
-/// a piece there, hovering moves the cursor to it.
+/// Whether a fill of `colour` is drawn at all: a space without one draws nothing.
+fn fill_visibility(colour: Color) -> Visibility {
+    if colour.alpha() > 0.0 { Visibility::Inherited } else { Visibility::Hidden }
+}
+
+/// A new space gets its fill (a child sprite, hidden where the space has none), the area it
+/// answers the pointer in (`cell_picking`) and the pointer's handlers: a click chooses it, a drag
+/// onto it moves a piece there, hovering moves the cursor to it.
 fn dress_cells(
     mut commands: Commands,
     state: Res<BoardState>,
@@ -335,9 +348,17 @@ fn dress_cells(
     for (e, cell, burned) in &cells {
         let color = cell_colour(&pal, &view.layout, board_xy(&state, cell), burned);
         let size = Vec2::splat(if matches!(view.layout, Layout::Squares { .. }) { s } else { s * 0.92 });
+        commands.spawn((
+            CellFill,
+            Sprite::from_color(color, size),
+            fill_visibility(color),
+            Transform::default(),
+            Pickable::IGNORE,
+            ChildOf(e),
+        ));
         commands
             .entity(e)
-            .insert((Sprite::from_color(color, size), Pickable::default()))
+            .insert((CellHitArea(size), Pickable::default()))
             // Mouse clicks and drags; touches are read from the touch events (`gestures`).
             .observe(|click: On<Pointer<Click>>, cells: Query<&BoardCell>, mut out: MessageWriter<CellChosen>| {
                 if click.button == PointerButton::Primary
@@ -371,7 +392,8 @@ fn dress_cells(
 fn recolour_cells(
     state: Res<BoardState>,
     settings: Res<CurrentSettings>,
-    mut cells: Query<(&BoardCell, Has<Burned>, &mut Sprite)>,
+    cells: Query<(&BoardCell, Has<Burned>)>,
+    mut fills: Query<(&ChildOf, &mut Sprite, &mut Visibility), With<CellFill>>,
     burned: Query<(), Added<Burned>>,
     mut unburned: RemovedComponents<Burned>,
 ) {
@@ -381,10 +403,12 @@ fn recolour_cells(
     }
     let Some(view) = &state.view else { return };
     let pal = board_palette(settings.0.theme);
-    for (cell, is_burned, mut sprite) in &mut cells {
+    for (parent, mut sprite, mut visibility) in &mut fills {
+        let Ok((cell, is_burned)) = cells.get(parent.parent()) else { continue };
         let colour = cell_colour(&pal, &view.layout, board_xy(&state, cell), is_burned);
         if sprite.color != colour {
             sprite.color = colour;
+            visibility.set_if_neq(fill_visibility(colour));
         }
     }
 }
@@ -620,7 +644,7 @@ fn tint_cells(
         (Entity, Option<&Controlled>, Option<&Chosen>, Option<&Influence>, Option<&Power>, Option<&Children>),
         With<BoardCell>,
     >,
-    mut tints: Query<&mut Sprite, With<CellTint>>,
+    mut tints: Query<(&mut Sprite, &mut Visibility), With<CellTint>>,
     art: Res<BoardArt>,
 ) {
     let removed = lost_control.read().count() + unchosen.read().count() > 0;
@@ -651,10 +675,12 @@ fn tint_cells(
         let existing = children.and_then(|kids| kids.iter().find(|k| tints.contains(*k)));
         match existing {
             Some(tint) => {
-                if let Ok(mut sprite) = tints.get_mut(tint)
+                if let Ok((mut sprite, mut visibility)) = tints.get_mut(tint)
                     && sprite.color != colour
                 {
                     sprite.color = colour;
+                    // A space that lost its tint draws nothing rather than a clear square.
+                    visibility.set_if_neq(fill_visibility(colour));
                 }
             }
             None if side.is_some() => {

@@ -5,8 +5,10 @@
 //! are built on them; touch gestures and zoom for big boards (`gestures`).
 
 mod builder;
+mod cell_picking;
 mod cursor;
 mod flourish;
+mod frame;
 mod fx;
 mod gestures;
 mod hint_marks;
@@ -38,6 +40,7 @@ pub fn plugin(app: &mut App) {
         wrap_cue::plugin,
         hint_marks::plugin,
         gestures::plugin,
+        cell_picking::plugin,
     ));
     app.add_plugins(page_mirror::plugin);
 }
