@@ -7,6 +7,8 @@
 //! `app` (feature `app`) is the Bevy game that projects the engines' positions onto entities.
 
 pub mod ai;
+/// The command line (the browser has none).
+#[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 pub mod games;
 pub mod online;

@@ -4,6 +4,7 @@
 //! lists the games; a test checks that it covers the registry.
 
 use super::DecideError;
+#[cfg(not(target_arch = "wasm32"))]
 use super::arena::{ArenaPlayer, ArenaProgress, ArenaReport, ArenaSeries, run_arena};
 use super::knowledge::{Knowledge, PlayoutQuality};
 use super::level::{Calibration, Engine, Level};
@@ -20,17 +21,26 @@ pub struct AiGame {
     pub slug: &'static str,
     pub calibration: Calibration,
     session: SessionFn,
+    /// The command line's arena (the browser has none: its download leaves it out).
+    #[cfg(not(target_arch = "wasm32"))]
     arena: ArenaFn,
 }
 
 type SessionResult = Result<Box<dyn AiSession>, DecideError>;
 type SessionFn = fn(&dyn DynGame, Side, Level, &Calibration, u64, Option<Arc<AtomicBool>>) -> SessionResult;
+#[cfg(not(target_arch = "wasm32"))]
 type ArenaFn =
     fn(&dyn DynGame, &Calibration, ArenaPlayer, ArenaPlayer, ArenaSeries, &ArenaProgress<'_>) -> Option<ArenaReport>;
 
 impl AiGame {
     const fn of<G: About + Knowledge>(calibration: Calibration) -> AiGame {
-        AiGame { slug: G::SLUG, calibration, session: session_as::<G>, arena: arena_as::<G> }
+        AiGame {
+            slug: G::SLUG,
+            calibration,
+            session: session_as::<G>,
+            #[cfg(not(target_arch = "wasm32"))]
+            arena: arena_as::<G>,
+        }
     }
 }
 
@@ -46,6 +56,7 @@ fn session_as<G: About + Knowledge>(
     start_session(position, side, level, calibration, seed, stop)
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 fn arena_as<G: About + Knowledge>(
     game: &dyn DynGame,
     calibration: &Calibration,
@@ -142,6 +153,7 @@ pub fn decide(
 
 /// `stoneyard arena`: a seeded series from this position between `a` and `b`, sides alternating
 /// game by game (A plays the first side in game 0); `progress` hears each game.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn arena(
     game: &dyn DynGame,
     a: ArenaPlayer,

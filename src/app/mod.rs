@@ -23,6 +23,8 @@
 mod audio;
 mod autosave;
 mod board;
+#[cfg(target_arch = "wasm32")]
+mod browser_engine;
 mod computer;
 mod fonts;
 mod handover;
@@ -45,6 +47,7 @@ mod ui;
 #[cfg(target_arch = "wasm32")]
 mod web_files;
 
+#[cfg(not(target_arch = "wasm32"))]
 use crate::cli::PlayArgs;
 use crate::games::GameKind;
 use bevy::prelude::*;
@@ -68,6 +71,7 @@ pub struct Launch {
 
 impl Launch {
     /// From `stoneyard play …`; refuses what this build cannot honour yet.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn from_args(args: &PlayArgs) -> Result<Launch, String> {
         let opponent = match args.vs.as_str() {
             "human" => None,
@@ -197,8 +201,13 @@ fn drop_stale_input(
 
 /// The full game: default plugins with our window, the third-party plugins, presentation.
 pub fn app_plugin(app: &mut App) {
+    // In the browser, the same plugins without Bevy's log filter (`browser_engine`).
+    #[cfg(not(target_arch = "wasm32"))]
+    let engine = DefaultPlugins;
+    #[cfg(target_arch = "wasm32")]
+    let engine = browser_engine::BrowserPlugins;
     app.add_plugins(
-        DefaultPlugins
+        engine
             .set(WindowPlugin {
                 primary_window: Some(Window {
                     title: "Stoneyard".into(),
