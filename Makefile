@@ -123,10 +123,11 @@ web: web-deps
 	@[ -x $(WASM_OPT) ] || (cd scripts/wasm-opt && npm ci --no-audit --no-fund)
 	cargo build --profile wasm-release --target wasm32-unknown-unknown
 	wasm-bindgen --target web --no-typescript --out-dir web/pkg --out-name stoneyard $(WASM_OUT)
-	@# Binaryen 132 from npm (Debian's 108 broke wasm-bindgen's externref table): -Oz, no debug names.
-	$(WASM_OPT) -Oz --strip-debug --strip-producers $(WASM_FEATURES) web/pkg/stoneyard_bg.wasm -o web/pkg/stoneyard_bg.wasm
+	@# Binaryen 132 from npm (Debian's 108 broke wasm-bindgen's externref table): -Oz, no debug names,
+	@# repeated until it changes nothing more (--converge: 4-5 kB smaller gzipped, 7 minutes longer).
+	$(WASM_OPT) -Oz --converge --strip-debug --strip-producers $(WASM_FEATURES) web/pkg/stoneyard_bg.wasm -o web/pkg/stoneyard_bg.wasm
 	$(build-worker)
-	@echo "wasm-release + wasm-opt -Oz" > web/pkg/BUILD
+	@echo "wasm-release + wasm-opt -Oz --converge" > web/pkg/BUILD
 	@ls -l web/pkg/*.wasm; echo "gzipped: game $$(gzip -9 -c web/pkg/stoneyard_bg.wasm | wc -c) bytes, computer's worker $$(gzip -9 -c web/pkg/ai_worker_bg.wasm | wc -c) bytes"
 	bash scripts/build-id.sh
 

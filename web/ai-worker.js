@@ -6,6 +6,10 @@
 //                                        JavaScript's numbers)
 //   {"kind":"move-now","id":N}           answer now with what it has
 //   {"kind":"forget","id":N}             stop and drop it (no answer)
+//   {"kind":"pause","ms":M}              think no more for up to M ms: the page's renderer lags
+//                                        (on a machine that draws in software the two share
+//                                        the processor)
+//   {"kind":"resume"}                    the renderer has caught up: think on
 // and gets back {"kind":"decision","id":N,"decision":"C3","iterations":…,"ms":…} or
 // {"kind":"failed","id":N,"error":"…"} (the game then thinks on the page instead).
 import init, { Thinker } from './pkg/ai_worker.js';
@@ -14,6 +18,9 @@ const ready = init({ module_or_path: new URL('./pkg/ai_worker_bg.wasm', import.m
 /** The decisions being thought about, by id: { thinker, stop, started }. */
 const thinking = new Map();
 let running = false;
+/** Until when (performance.now()) the search is paused, and wakes a paused search early. */
+let pausedUntil = 0;
+let resumePaused = null;
 
 // Messages are handled one after the other, each after the module is ready, so a "move-now" that
 // arrives while the module still loads applies to the "think" sent before it.
@@ -24,6 +31,15 @@ self.onmessage = (event) => {
 ready.catch((e) => self.postMessage(JSON.stringify({ kind: 'unavailable', error: String(e) })));
 
 function handle(message) {
+  if (message.kind === 'pause') {
+    pausedUntil = Math.max(pausedUntil, performance.now() + message.ms);
+    return;
+  }
+  if (message.kind === 'resume') {
+    pausedUntil = 0;
+    resumePaused?.();
+    return;
+  }
   const entry = thinking.get(message.id);
   if (message.kind === 'think') {
     try {
@@ -35,6 +51,7 @@ function handle(message) {
     if (!running) run();
   } else if (message.kind === 'move-now' && entry) {
     entry.stop = true;
+    resumePaused?.();
   } else if (message.kind === 'forget' && entry) {
     entry.thinker.free();
     thinking.delete(message.id);
@@ -48,13 +65,25 @@ const yieldToMessages = () => new Promise((resume) => {
   channel.port2.postMessage(null);
 });
 
-// Thinks in slices of about 20 ms, taking messages between slices; chunks of iterations grow or
+// Waits out a pause, taking messages meanwhile (a "resume" or "move-now" ends it early).
+const pause = (ms) => new Promise((resume) => {
+  const timer = setTimeout(() => { resumePaused = null; resume(); }, ms);
+  resumePaused = () => { clearTimeout(timer); resumePaused = null; resume(); };
+});
+
+// Thinks in slices of about 10 ms, taking messages between slices (a pause from the page waits
+// for the slice under way to end); chunks of iterations grow or
 // shrink so that one chunk stays near 2 ms whatever an iteration costs in this game.
 async function run() {
   running = true;
   let chunk = 16;
   while (thinking.size) {
-    const sliceEnd = performance.now() + 20;
+    const paused = pausedUntil - performance.now();
+    if (paused > 0 && ![...thinking.values()].some((entry) => entry.stop)) {
+      await pause(paused);
+      continue;
+    }
+    const sliceEnd = performance.now() + 10;
     for (const [id, entry] of thinking) {
       let done = entry.stop;
       while (!done && performance.now() < sliceEnd) {

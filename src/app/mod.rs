@@ -10,7 +10,8 @@
 //!   up to date: `screen` (which screen shows), `settings` (the player's settings and the store),
 //!   `input` (actions and key bindings), `match_state` (the game being played), `playing` (the
 //!   messages and state the playing screen's features exchange), `ui` (egui widgets and menu
-//!   focus), `page_spinner` (the busy spinner, drawn by the page in the browser), `labels`
+//!   focus), `page_spinner` (the busy spinner, drawn by the page in the browser), `frame_pacing`
+//!   (in the browser, frames wait for the renderer; it says when the renderer lags), `labels`
 //!   (decisions and spaces in words), `theme` (colours).
 //! - **Features**, each one plugin that joins the root's sets and talks to the others only
 //!   through the vocabulary: `menus`, `turn` (ordered rule resolution), `board`, `hud`,
@@ -27,6 +28,7 @@ mod board;
 mod browser_engine;
 mod computer;
 mod fonts;
+mod frame_pacing;
 mod handover;
 mod hud;
 mod input;
@@ -221,7 +223,14 @@ pub fn app_plugin(app: &mut App) {
             })
             .set(AssetPlugin { meta_check: bevy::asset::AssetMetaCheck::Never, ..default() }),
     );
-    app.add_plugins((third_party::plugin, input::devices_plugin, audio::plugin, core_plugin, theme::plugin));
+    app.add_plugins((
+        third_party::plugin,
+        input::devices_plugin,
+        audio::plugin,
+        core_plugin,
+        theme::plugin,
+        frame_pacing::plugin,
+    ));
     app.add_systems(Startup, spawn_camera);
     app.add_systems(Last, quit_after_title.run_if(|l: Option<Res<Launch>>| l.is_some_and(|l| l.quit_after_title)));
 }

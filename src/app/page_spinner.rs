@@ -56,6 +56,7 @@ struct PassSpinners {
 #[cfg(target_arch = "wasm32")]
 mod web {
     use super::{LIST, PassSpinners, Shown};
+    use crate::app::playing::BoardAnimating;
     use bevy::prelude::*;
     use bevy_egui::{EguiContexts, egui};
 
@@ -65,12 +66,19 @@ mod web {
         made: Vec<(web_sys::Element, Option<String>)>,
     }
 
-    pub(super) fn place_spinners(mut contexts: EguiContexts, mut elements: Local<Elements>) {
+    pub(super) fn place_spinners(
+        mut contexts: EguiContexts,
+        animating: Option<Res<BoardAnimating>>,
+        mut elements: Local<Elements>,
+    ) {
         let Ok(ctx) = contexts.ctx_mut() else { return };
         let pass = ctx.cumulative_pass_nr();
         let list = ctx.data(|d| d.get_temp::<PassSpinners>(egui::Id::new(LIST))).unwrap_or_default();
         // Spinners laid out before the pass just ended are gone; one under a window is hidden by it.
-        let shown: Vec<Shown> = if list.pass + 1 == pass { list.shown } else { Vec::new() };
+        // While the board animates the move just made they wait: under a software renderer each
+        // of the spinner's frames is the whole page composited again, beside the move's own frames.
+        let current = list.pass + 1 == pass && !animating.is_some_and(|a| a.0);
+        let shown: Vec<Shown> = if current { list.shown } else { Vec::new() };
         let shown = shown.into_iter().filter(|s| ctx.layer_id_at(s.rect.center()).is_none_or(|top| top == s.layer));
         // Points to the page's CSS pixels: the canvas fills the page from its top-left corner.
         let Some(window) = web_sys::window() else { return };

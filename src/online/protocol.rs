@@ -126,9 +126,9 @@ pub enum ErrorCode {
     Unavailable,
 }
 
-/// A message from the server.
+/// A message from the server (read through [`ServerWire`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[serde(tag = "type", rename_all = "snake_case", try_from = "ServerWire")]
 pub enum ServerMessage {
     /// Sent once when the connection opens.
     Welcome {
@@ -218,6 +218,98 @@ pub enum ServerMessage {
     },
 }
 
+/// How a server message is read: one flat record of every variant's fields, then the variant its
+/// `type` names. It reads exactly what the tagged form `ServerMessage` is written in; serde's own
+/// reader for an internally tagged enum buffers each message and has a reader per variant, which
+/// made it the largest function of the browser's game module (40 kB).
+#[derive(Deserialize)]
+struct ServerWire {
+    #[serde(rename = "type")]
+    kind: String,
+    version: Option<u32>,
+    game_id: Option<String>,
+    seat: Option<Side>,
+    token: Option<String>,
+    /// An invite code (`created`) or an error's code (`error`): both are strings.
+    code: Option<String>,
+    game: Option<GameKind>,
+    options: Option<Vec<(String, String)>>,
+    from: Option<u32>,
+    moves: Option<Vec<WireMove>>,
+    joined: Option<[bool; 2]>,
+    online: Option<[bool; 2]>,
+    ended: Option<Ending>,
+    rematch_offered_by: Option<Side>,
+    mv: Option<WireMove>,
+    ply: Option<u32>,
+    ending: Option<Ending>,
+    by: Option<Side>,
+    new_game_id: Option<String>,
+    games: Option<Vec<GameSummary>>,
+    message: Option<String>,
+    next_ply: Option<u32>,
+}
+
+impl TryFrom<ServerWire> for ServerMessage {
+    type Error = String;
+
+    fn try_from(w: ServerWire) -> Result<ServerMessage, String> {
+        fn need<T>(field: Option<T>, name: &str) -> Result<T, String> {
+            field.ok_or_else(|| format!("missing field `{name}`"))
+        }
+        use ServerMessage as M;
+        let game_id = || need(w.game_id.clone(), "game_id");
+        Ok(match w.kind.as_str() {
+            "welcome" => M::Welcome { version: need(w.version, "version")? },
+            "created" => M::Created {
+                game_id: game_id()?,
+                seat: need(w.seat, "seat")?,
+                token: need(w.token, "token")?,
+                code: need(w.code, "code")?,
+            },
+            "joined" => M::Joined { game_id: game_id()?, seat: need(w.seat, "seat")?, token: need(w.token, "token")? },
+            "state" => M::State {
+                game_id: game_id()?,
+                game: need(w.game, "game")?,
+                options: need(w.options, "options")?,
+                seat: w.seat,
+                from: need(w.from, "from")?,
+                moves: need(w.moves, "moves")?,
+                joined: need(w.joined, "joined")?,
+                online: need(w.online, "online")?,
+                ended: w.ended,
+                rematch_offered_by: w.rematch_offered_by,
+            },
+            "moved" => M::Moved { game_id: game_id()?, mv: need(w.mv, "mv")? },
+            "revealed" => M::Revealed { game_id: game_id()?, moves: need(w.moves, "moves")? },
+            "ack" => M::Ack { game_id: game_id()?, ply: need(w.ply, "ply")? },
+            "presence" => M::Presence {
+                game_id: game_id()?,
+                joined: need(w.joined, "joined")?,
+                online: need(w.online, "online")?,
+            },
+            "ended" => M::Ended { game_id: game_id()?, ending: need(w.ending, "ending")? },
+            "rematch_offered" => M::RematchOffered { game_id: game_id()?, by: need(w.by, "by")? },
+            "rematch_ready" => M::RematchReady {
+                game_id: game_id()?,
+                new_game_id: need(w.new_game_id, "new_game_id")?,
+                seat: need(w.seat, "seat")?,
+                token: need(w.token, "token")?,
+            },
+            "games" => M::Games { games: need(w.games, "games")? },
+            "pong" => M::Pong,
+            "error" => {
+                use serde::de::IntoDeserializer;
+                let code = need(w.code, "code")?;
+                let code = ErrorCode::deserialize(code.as_str().into_deserializer())
+                    .map_err(|e: serde::de::value::Error| e.to_string())?;
+                M::Error { code, message: need(w.message, "message")?, game_id: w.game_id, next_ply: w.next_ply }
+            }
+            other => return Err(format!("unknown message type `{other}`")),
+        })
+    }
+}
+
 impl ServerMessage {
     /// An error about no game in particular.
     pub fn error(code: ErrorCode, message: impl Into<String>) -> ServerMessage {
@@ -283,6 +375,86 @@ mod tests {
         assert!(ClientMessage::parse("{").is_err());
         let big = format!(r#"{{"type":"join","code":"{}"}}"#, "x".repeat(MAX_MESSAGE_BYTES));
         assert!(ClientMessage::parse(&big).unwrap_err().contains("limit"));
+    }
+
+    #[test]
+    fn every_server_message_reads_back_as_written() {
+        let side = Side::Second;
+        let mv = WireMove { ply: 4, by: side, decision: Some("c3".into()) };
+        let ending = Ending { result: serde_json::json!({ "winner": "B" }), reason: "B resigned".into() };
+        let summary = GameSummary {
+            game_id: "g".into(),
+            token: "t".into(),
+            game: GameKind::named("gravel"),
+            options: vec![("size".into(), "9".into())],
+            seat: side,
+            code: Some("ABCD-EFGH".into()),
+            opponent_joined: false,
+            plies: 3,
+            your_turn: true,
+            ended: None,
+        };
+        let g = || "g1".to_string();
+        let all = [
+            ServerMessage::Welcome { version: PROTOCOL_VERSION },
+            ServerMessage::Created { game_id: g(), seat: side, token: "t".into(), code: "ABCD-EFGH".into() },
+            ServerMessage::Joined { game_id: g(), seat: side, token: "t".into() },
+            ServerMessage::State {
+                game_id: g(),
+                game: GameKind::named("red-stone"),
+                options: vec![],
+                seat: None,
+                from: 2,
+                moves: vec![mv.clone(), WireMove { ply: 5, by: Side::First, decision: None }],
+                joined: [true, false],
+                online: [false, true],
+                ended: Some(ending.clone()),
+                rematch_offered_by: Some(side),
+            },
+            ServerMessage::State {
+                game_id: g(),
+                game: GameKind::named("throngs"),
+                options: vec![("board".into(), "R153".into())],
+                seat: Some(side),
+                from: 0,
+                moves: vec![],
+                joined: [true, true],
+                online: [true, true],
+                ended: None,
+                rematch_offered_by: None,
+            },
+            ServerMessage::Moved { game_id: g(), mv: mv.clone() },
+            ServerMessage::Revealed { game_id: g(), moves: vec![mv] },
+            ServerMessage::Ack { game_id: g(), ply: 7 },
+            ServerMessage::Presence { game_id: g(), joined: [true, true], online: [true, false] },
+            ServerMessage::Ended { game_id: g(), ending },
+            ServerMessage::RematchOffered { game_id: g(), by: side },
+            ServerMessage::RematchReady { game_id: g(), new_game_id: "g2".into(), seat: side, token: "u".into() },
+            ServerMessage::Games { games: vec![summary] },
+            ServerMessage::Pong,
+            ServerMessage::error(ErrorCode::RateLimited, "slow down"),
+            ServerMessage::Error {
+                code: ErrorCode::StalePly,
+                message: "m".into(),
+                game_id: Some(g()),
+                next_ply: Some(9),
+            },
+        ];
+        for m in all {
+            let text = m.to_json();
+            assert_eq!(parse_server(&text), Ok(m), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_server_message_missing_a_field_or_of_an_unknown_type_is_refused() {
+        let missing = parse_server(r#"{"type":"ack","game_id":"g"}"#).unwrap_err();
+        assert!(missing.contains("missing field `ply`"), "{missing}");
+        let unknown = parse_server(r#"{"type":"teleport"}"#).unwrap_err();
+        assert!(unknown.contains("unknown message type `teleport`"), "{unknown}");
+        let code = parse_server(r#"{"type":"error","code":"no_such_thing","message":"m"}"#).unwrap_err();
+        assert!(code.contains("no_such_thing"), "{code}");
+        assert!(parse_server(r#"{"type":"ack","game_id":"g","ply":"seven"}"#).is_err());
     }
 
     #[test]

@@ -43,24 +43,14 @@ pub fn plugin(app: &mut App) {
     app.add_systems(Update, (drive_computer, drive_hint, tell_status).chain().in_set(AppSystems::Choose));
     #[cfg(target_arch = "wasm32")]
     {
-        app.add_systems(Startup, let_the_worker_wake_the_app);
         app.add_systems(Update, wait_for_the_worker.after(AppSystems::Present));
     }
 }
 
-#[cfg(target_arch = "wasm32")]
-fn let_the_worker_wake_the_app(proxy: Option<Res<bevy::winit::EventLoopProxyWrapper>>) {
-    if let Some(proxy) = proxy {
-        let proxy = (**proxy).clone();
-        web_worker::wake_app_with(move || {
-            let _ = proxy.send_event(bevy::winit::WinitUserEvent::WakeUp);
-        });
-    }
-}
-
-/// While a search thinks in the page's worker nothing on the canvas changes (the page turns the
-/// spinner), so the app draws no frame until the worker answers or the player does something,
-/// rather than its usual one a second: on a slow renderer every frame holds the page's frames up.
+/// In a game against the computer, and while a search thinks in the page's worker, the app draws
+/// no frame until the worker answers, the player does something or an animation asks for one,
+/// rather than its usual one a second: while the computer thinks nothing on the canvas changes
+/// (the page turns the spinner), and on a slow renderer every frame holds the page's frames up.
 #[cfg(target_arch = "wasm32")]
 fn wait_for_the_worker(
     thinking: Res<Thinking>,
@@ -68,16 +58,25 @@ fn wait_for_the_worker(
     current: Option<Res<CurrentMatch>>,
     screen: Res<State<Screen>>,
     settings: Option<ResMut<bevy::winit::WinitSettings>>,
-    mut usual: Local<Option<bevy::winit::WinitSettings>>,
+    (mut usual, mut hooked): (Local<Option<bevy::winit::WinitSettings>>, Local<bool>),
 ) {
     use bevy::winit::{UpdateMode, WinitSettings};
+    if !*hooked {
+        // The worker's search pauses while the page's renderer lags behind the screen.
+        super::frame_pacing::on_renderer_lag(web_worker::hold_back);
+        *hooked = true;
+    }
+    if *screen.get() == Screen::Playing {
+        web_worker::warm_up();
+    }
     let Some(mut settings) = settings else { return };
-    // From the move that gives the computer its turn: changing the mode costs a frame, which is
-    // drawn then with the move's animation rather than later beside the worker.
-    let computer_to_act = *screen.get() == Screen::Playing
-        && current.is_some_and(|c| c.computer_to_act().is_some())
+    // For the whole of a game against the computer, not only while it thinks: changing the mode
+    // makes the app draw a frame at once, which at the move that gives the computer its turn was
+    // drawn beside the move's own frames (the page's frames are paced to one in flight).
+    let computer_plays = *screen.get() == Screen::Playing
+        && current.is_some_and(|c| c.players.iter().any(Option::is_some))
         && web_worker::usable();
-    let waiting = computer_to_act || thinking.search.in_worker() || hint.0.in_worker();
+    let waiting = computer_plays || thinking.search.in_worker() || hint.0.in_worker();
     if waiting && usual.is_none() {
         *usual = Some(settings.clone());
         // An hour: the worker's answer, an input or a resize wakes the app long before.

@@ -3,6 +3,8 @@
 //! until the search asks for them. If the worker cannot start or stops working, [`think`] says so
 //! and the search thinks on the page instead.
 
+// The app draws no frames while it waits for the worker: its answers wake it.
+use crate::app::frame_pacing::wake_app;
 use serde_json::{Value, json};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -39,21 +41,6 @@ struct Bridge {
 thread_local! {
     /// The page's one worker: `None` before the first decision, `Some(None)` when it cannot start.
     static BRIDGE: RefCell<Option<Option<Bridge>>> = const { RefCell::new(None) };
-    /// Wakes the app (which draws no frames while it waits for the worker) when the worker speaks.
-    static WAKE_APP: RefCell<Option<Box<dyn Fn()>>> = const { RefCell::new(None) };
-}
-
-/// How the worker's answers wake the app.
-pub fn wake_app_with(wake: impl Fn() + 'static) {
-    WAKE_APP.with(|cell| *cell.borrow_mut() = Some(Box::new(wake)));
-}
-
-fn wake_app() {
-    WAKE_APP.with(|cell| {
-        if let Some(wake) = cell.borrow().as_ref() {
-            wake();
-        }
-    });
 }
 
 fn start() -> Option<Bridge> {
@@ -115,6 +102,26 @@ fn with_bridge<R>(f: impl FnOnce(&mut Bridge) -> R) -> Option<R> {
 
 fn send(bridge: &Bridge, message: Value) -> bool {
     bridge.worker.post_message(&message.to_string().into()).is_ok()
+}
+
+/// Starts the worker ahead of the first decision (a game begins: the computer or a hint will
+/// want it): its module then loads and compiles beside the board's first frames, not beside the
+/// first move's animation, where on a slow machine it held the page's frames up for 100-200 ms.
+pub fn warm_up() {
+    with_bridge(|_| ());
+}
+
+/// Holds the worker's thinking back while the page's renderer lags (`true`: it pauses between
+/// two slices of its search, for half a second at most) or lets it go on (`false`). On a machine
+/// that draws the board in software the two share the processor, and each frame took twice as
+/// long beside the search. Only a running worker is told; none is started for it.
+pub fn hold_back(hold: bool) {
+    BRIDGE.with(|cell| {
+        if let Some(Some(bridge)) = cell.borrow().as_ref() {
+            let message = if hold { r#"{"kind":"pause","ms":500}"# } else { r#"{"kind":"resume"}"# };
+            let _ = bridge.worker.post_message(&message.into());
+        }
+    });
 }
 
 /// Whether decisions go to the worker: it has not failed to start, nor stopped working.
