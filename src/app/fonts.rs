@@ -61,29 +61,70 @@ fn load_chess_font(fonts: Option<ResMut<Assets<Font>>>, mut chess: ResMut<ChessF
 }
 
 /// The font set: Ubuntu Light first for proportional text, Hack first for monospace, the chess
-/// figures last in both.
+/// figures last in both. Each glyph is drawn once per size at a whole pixel, not at four
+/// fractions of one (egui's sub-pixel binning): sharper text, and a quarter of the glyphs to draw
+/// into the atlas.
 pub fn font_definitions() -> egui::FontDefinitions {
     let mut fonts = egui::FontDefinitions::empty();
-    fonts.font_data.insert("ubuntu".into(), Arc::new(egui::FontData::from_static(UBUNTU_LIGHT)));
-    fonts.font_data.insert("hack".into(), Arc::new(egui::FontData::from_static(HACK)));
-    fonts.font_data.insert("chess".into(), Arc::new(egui::FontData::from_static(CHESS)));
+    let font = |bytes: &'static [u8]| {
+        let tweak = egui::FontTweak { subpixel_binning: Some(false), ..Default::default() };
+        Arc::new(egui::FontData::from_static(bytes).tweak(tweak))
+    };
+    fonts.font_data.insert("ubuntu".into(), font(UBUNTU_LIGHT));
+    fonts.font_data.insert("hack".into(), font(HACK));
+    fonts.font_data.insert("chess".into(), font(CHESS));
     fonts.families.insert(egui::FontFamily::Proportional, vec!["ubuntu".into(), "hack".into(), "chess".into()]);
     fonts.families.insert(egui::FontFamily::Monospace, vec!["hack".into(), "ubuntu".into(), "chess".into()]);
     fonts
 }
 
-fn install_fonts(mut contexts: EguiContexts, mut installed: Local<bool>) -> Result {
-    if *installed {
+/// The sizes (points) of the playing screen's text, proportional and monospace, whose glyphs are
+/// drawn before they are needed (a test keeps this in step with the panel's code).
+const PANEL_SIZES: [f32; 9] = [13.0, 14.0, 15.0, 16.0, 17.0, 18.0, 20.0, 22.0, 26.0];
+const PANEL_MONOSPACE_SIZES: [f32; 3] = [15.0, 16.0, 18.0];
+/// What the panel's texts may contain besides printable ASCII.
+const PANEL_PUNCTUATION: &str = "…·—–−→×•“”◀▶≤±°";
+
+/// The text that draws every glyph the playing screen's panel may need.
+fn panel_characters() -> String {
+    (' '..='~').chain(PANEL_PUNCTUATION.chars()).collect()
+}
+
+/// Installs the fonts, then (on the next pass, when egui uses them, and again whenever the pixels
+/// per point change) draws the panel's glyphs into egui's atlas at once. Otherwise a move's first
+/// frame often carried a new glyph, and with it the whole atlas to the GPU again (Bevy uploads a
+/// changed image whole): half a megabyte, beside the move's other work.
+fn install_fonts(mut contexts: EguiContexts, mut installed: Local<bool>, mut warmed_at: Local<Option<f32>>) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    if !*installed {
+        ctx.set_fonts(font_definitions());
+        *installed = true;
         return Ok(());
     }
-    contexts.ctx_mut()?.set_fonts(font_definitions());
-    *installed = true;
+    let pixels_per_point = ctx.pixels_per_point();
+    if *warmed_at != Some(pixels_per_point) {
+        *warmed_at = Some(pixels_per_point);
+        warm_panel_glyphs(ctx);
+    }
     Ok(())
+}
+
+/// Lays out every character the panel may write at each of its sizes, which draws the glyphs.
+fn warm_panel_glyphs(ctx: &egui::Context) {
+    let text = panel_characters();
+    let proportional = PANEL_SIZES.iter().map(|&size| egui::FontId::proportional(size));
+    let monospace = PANEL_MONOSPACE_SIZES.iter().map(|&size| egui::FontId::monospace(size));
+    ctx.fonts_mut(|fonts| {
+        for font in proportional.chain(monospace) {
+            fonts.layout_no_wrap(text.clone(), font, egui::Color32::WHITE);
+        }
+    });
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::theme::text_size;
     use std::collections::BTreeSet;
     use std::path::Path;
 
@@ -141,6 +182,64 @@ mod tests {
             faces(egui::FontFamily::Proportional)[0].glyph_index('→').is_none(),
             "Ubuntu lacks arrows: Hack backs it"
         );
+    }
+
+    /// A pass of `ctx` drawing `texts` (size, monospace?, text); whether it changed the font atlas.
+    fn pass_changes_the_atlas(ctx: &egui::Context, texts: &[(f32, bool, &str)]) -> bool {
+        let mut output = ctx.run_ui(egui::RawInput::default(), |ui| {
+            for &(size, monospace, text) in texts {
+                let text = egui::RichText::new(text).size(size);
+                ui.label(if monospace { text.monospace() } else { text });
+            }
+        });
+        let changed = !output.textures_delta.set.is_empty();
+        output.textures_delta.clear();
+        changed
+    }
+
+    #[test]
+    fn after_the_warm_up_the_panel_s_texts_draw_no_new_glyph() {
+        let ctx = egui::Context::default();
+        ctx.set_fonts(font_definitions());
+        pass_changes_the_atlas(&ctx, &[]);
+        ctx.run_ui(egui::RawInput::default(), |ui| warm_panel_glyphs(ui.ctx())).textures_delta.clear();
+        let panel = [
+            (text_size::SMALL, false, "Thinking… 1. Black C3 · stones 12 → E5 × “pie”"),
+            (18.0, false, "White  to move: Place a stone of your colour"),
+            (text_size::HEADING, false, "Red Stone — Game over (−3)"),
+            (15.0, true, " 12. White  d4>d5 (+2)"),
+            (18.0, true, "◀ ▶"),
+        ];
+        assert!(!pass_changes_the_atlas(&ctx, &panel), "the panel's texts needed new glyphs");
+        // The same check sees a size that was not warmed.
+        assert!(pass_changes_the_atlas(&ctx, &[(31.0, false, "Thinking")]));
+    }
+
+    #[test]
+    fn the_warm_up_covers_every_text_size_of_the_panel() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/app/hud");
+        let mut seen = 0;
+        for entry in std::fs::read_dir(&dir).expect("the HUD's sources") {
+            let text = std::fs::read_to_string(entry.expect("a file").path()).expect("a source file");
+            for line in text.lines() {
+                for argument in line.split(".size(").skip(1).filter_map(|rest| rest.split(')').next()) {
+                    let size = match argument {
+                        "text_size::SMALL" => text_size::SMALL,
+                        "text_size::BODY" => text_size::BODY,
+                        "text_size::BUTTON" => text_size::BUTTON,
+                        "text_size::HEADING" => text_size::HEADING,
+                        literal => match literal.parse::<f32>() {
+                            Ok(size) => size,
+                            Err(_) => continue, // a size computed at run time
+                        },
+                    };
+                    let warmed = if line.contains("monospace") { &PANEL_MONOSPACE_SIZES[..] } else { &PANEL_SIZES[..] };
+                    assert!(warmed.contains(&size), "{line:?}: size {size} is not warmed up");
+                    seen += 1;
+                }
+            }
+        }
+        assert!(seen > 20, "the scan finds the panel's sizes ({seen})");
     }
 
     #[test]

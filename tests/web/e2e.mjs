@@ -68,6 +68,7 @@ async function openGame(browser, name, contextOptions) {
   await page.addInitScript(() => {
     window.__frames = 0;
     window.__maxGap = 0;
+    window.__longGaps = [];
     window.__longestTask = 0;
     new PerformanceObserver((list) => {
       for (const e of list.getEntries()) window.__longestTask = Math.max(window.__longestTask, e.duration);
@@ -80,6 +81,8 @@ async function openGame(browser, name, contextOptions) {
       window.__frames++;
       if (spinning()) window.__spinnerFrames++;
       window.__maxGap = Math.max(window.__maxGap, now - last);
+      // The long gaps, each as [when it ended, ms since the measure started; how long it was].
+      if (now - last > 50 && window.__since !== undefined) window.__longGaps.push([Math.round(now - window.__since), Math.round(now - last)]);
       last = now;
       requestAnimationFrame(tick);
     };
@@ -109,17 +112,18 @@ async function openGame(browser, name, contextOptions) {
     // Frames the page drew since `startFrames`, and the longest gap between two.
     startFrames: () => page.evaluate(() => {
       window.__maxGap = 0;
+      window.__longGaps = [];
       window.__spinnerFrames = 0;
       window.__longestTask = 0;
       window.__since = performance.now();
       return window.__frames;
     }),
     frames: async (before) => {
-      const { frames, gap, task, ms, spinner } = await page.evaluate(() => ({
+      const { frames, gap, task, ms, spinner, longGaps } = await page.evaluate(() => ({
         frames: window.__frames, gap: window.__maxGap, task: window.__longestTask, ms: performance.now() - window.__since,
-        spinner: window.__spinnerFrames,
+        spinner: window.__spinnerFrames, longGaps: window.__longGaps,
       }));
-      return { frames: frames - before, gap, task, fps: ((frames - before) * 1000) / ms, spinner };
+      return { frames: frames - before, gap, task, fps: ((frames - before) * 1000) / ms, spinner, longGaps };
     },
     // The page's frames over `ms` of doing nothing, to compare with the frames while thinking.
     async idleFrames(ms) {
@@ -216,7 +220,7 @@ async function computerReply(game, n, what) {
   const askedAt = Date.now();
   const s = await game.waitFor(what, (s) => s.history.length > n && !s.computer.thinking, 180);
   const seconds = (Date.now() - askedAt) / 1000;
-  const { frames, gap, task, fps, spinner } = await game.frames(before);
+  const { frames, gap, task, fps, spinner, longGaps } = await game.frames(before);
   const last = s.computer.last;
   // The page turns the spinner while the worker thinks, and takes it away with the answer.
   const spinnerLeft = await game.page.evaluate(() => [...document.querySelectorAll('.page-spinner')].filter((e) => e.style.display === 'block').length);
@@ -224,7 +228,7 @@ async function computerReply(game, n, what) {
   if (!last || last.place !== 'worker') fail(`${what}: the computer did not think in its Web Worker (${JSON.stringify(last)})`);
   if (task >= LONGEST_TASK_MS) fail(`${what}: a task held the page's thread for ${task.toFixed(0)} ms while the computer thought`);
   if (frames < seconds) fail(`${what}: only ${frames} frames in ${seconds.toFixed(1)} s while the computer thought`);
-  return { s, seconds, frames, gap, task, fps, last, spinner };
+  return { s, seconds, frames, gap, task, fps, last, spinner, longGaps };
 }
 
 /** Starts `stoneyard serve` on a free loopback port with a throwaway store, serving the page too. */
@@ -348,7 +352,7 @@ try {
   await page.waitForTimeout(1000);
   await desk.shot('4-reply');
   if (s.history[0] !== 'C3') fail(`the click played ${s.history[0]}, not C3`);
-  report.push(`desktop: Hard's reply (${hard.last.iterations} iterations) took ${hard.last.ms} ms; while it thought ${hard.fps.toFixed(1)} frames per second (the spinner in ${hard.spinner}), longest gap ${hard.gap.toFixed(0)} ms, longest task ${hard.task.toFixed(0)} ms; idle ${idle.fps.toFixed(1)} frames per second, longest gap ${idle.gap.toFixed(0)} ms`);
+  report.push(`desktop: Hard's reply (${hard.last.iterations} iterations) took ${hard.last.ms} ms; while it thought ${hard.fps.toFixed(1)} frames per second (the spinner in ${hard.spinner}), longest gap ${hard.gap.toFixed(0)} ms (gaps over 50 ms, as [ended ms after the click was sent, ms long]: ${JSON.stringify(hard.longGaps)}), longest task ${hard.task.toFixed(0)} ms; idle ${idle.fps.toFixed(1)} frames per second, longest gap ${idle.gap.toFixed(0)} ms`);
   console.log(`web-test: ${report.at(-1)}`);
 
   // The game in progress is kept in the page's localStorage (its own slot under games/) after

@@ -59,6 +59,7 @@ struct Dressing;
 
 pub fn plugin(app: &mut App) {
     app.add_systems(Startup, make_art.run_if(resource_exists::<Assets<Image>>));
+    app.add_systems(Update, fit_art_to_the_renderer.run_if(resource_exists::<BoardArt>));
     app.add_systems(
         Update,
         (
@@ -79,6 +80,25 @@ pub fn plugin(app: &mut App) {
 
 fn make_art(mut commands: Commands, mut images: ResMut<Assets<Image>>) {
     commands.insert_resource(BoardArt::new(&mut images));
+}
+
+/// Once the renderer is known (in the browser it starts after the app): a software one (the
+/// adapter is the CPU, as with SwiftShader where a browser has no GPU to use) samples the wood
+/// at its nearest texel.
+fn fit_art_to_the_renderer(
+    adapter: Option<Res<bevy::render::renderer::RenderAdapterInfo>>,
+    mut art: ResMut<BoardArt>,
+    mut fitted: Local<bool>,
+) {
+    let Some(adapter) = adapter else { return };
+    if *fitted {
+        return;
+    }
+    *fitted = true;
+    if adapter.device_type == wgpu_types::DeviceType::Cpu {
+        info!("software renderer ({}): the wood is sampled at its nearest texel", adapter.name);
+        art.sample_wood_nearest();
+    }
 }
 
 /// The game on the board (its sides' tones).

@@ -5,7 +5,7 @@
 
 use crate::rules::{GameRng, seeded};
 use bevy::asset::RenderAssetUsages;
-use bevy::image::Image;
+use bevy::image::{Image, ImageSampler};
 use bevy::prelude::*;
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 use rand::RngExt;
@@ -293,6 +293,9 @@ pub struct ThemeArt {
 #[derive(Resource)]
 pub struct BoardArt {
     themes: Vec<(crate::save::Theme, ThemeArt)>,
+    /// How the wood is sampled: the renderer's default (bilinear), or its nearest texel on a
+    /// software renderer (see [`BoardArt::sample_wood_nearest`]).
+    wood_sampler: ImageSampler,
     pub shadow: Handle<Image>,
     pub disc: Handle<Image>,
     pub ring: Handle<Image>,
@@ -310,6 +313,7 @@ impl BoardArt {
     pub fn new(images: &mut Assets<Image>) -> Self {
         BoardArt {
             themes: Vec::new(),
+            wood_sampler: ImageSampler::Default,
             shadow: images.add(soft_shadow(64, 0.55).into_image()),
             disc: images.add(disc(64).into_image()),
             ring: images.add(ring(64, 0.72).into_image()),
@@ -325,14 +329,25 @@ impl BoardArt {
         }
         let pal = crate::app::theme::board_palette(theme);
         let stone_of = |body, gloss| stone(STONE_SIZE, StoneLook { body, gloss }).into_image();
+        let mut wood_image = wood(WOOD_SIZE, pal.wood_light, pal.wood_dark, WOOD_SEED).into_image();
+        wood_image.sampler = self.wood_sampler.clone();
         let art = ThemeArt {
-            wood: images.add(wood(WOOD_SIZE, pal.wood_light, pal.wood_dark, WOOD_SEED).into_image()),
+            wood: images.add(wood_image),
             dark_stone: images.add(stone_of(pal.dark, pal.dark_gloss)),
             light_stone: images.add(stone_of(pal.light, pal.light_gloss)),
             neutral_stone: images.add(stone_of(pal.neutral, pal.neutral_gloss)),
         };
         self.themes.push((theme, art));
         &self.themes.last().expect("just pushed").1
+    }
+
+    /// The wood made from now on is sampled at its nearest texel, for a software renderer. The
+    /// face tiles the wood at one texel per point, so on a screen of one pixel per point (most
+    /// desktops) this changes no pixel, and elsewhere the grain is soft enough that its texels
+    /// do not show; bilinear filtering of the board's largest surface, though, cost SwiftShader
+    /// about a fifth of each frame. (The renderer is known before the first board is dressed.)
+    pub fn sample_wood_nearest(&mut self) {
+        self.wood_sampler = ImageSampler::nearest();
     }
 }
 
@@ -342,6 +357,23 @@ mod tests {
 
     fn luminance(p: [u8; 4]) -> f32 {
         0.2126 * p[0] as f32 + 0.7152 * p[1] as f32 + 0.0722 * p[2] as f32
+    }
+
+    #[test]
+    fn the_wood_is_filtered_unless_a_software_renderer_asked_for_its_nearest_texel() {
+        use crate::save::Theme;
+        let mut images = Assets::<Image>::default();
+        let mut art = BoardArt::new(&mut images);
+        let sampler = |art: &mut BoardArt, images: &mut Assets<Image>, theme| {
+            let wood = art.theme(theme, images).wood.clone();
+            images.get(&wood).expect("the wood's image").sampler.clone()
+        };
+        assert!(matches!(sampler(&mut art, &mut images, Theme::Classic), ImageSampler::Default));
+        art.sample_wood_nearest();
+        let nearest = sampler(&mut art, &mut images, Theme::Night);
+        assert!(
+            matches!(nearest, ImageSampler::Descriptor(d) if d.mag_filter == bevy::image::ImageFilterMode::Nearest)
+        );
     }
 
     #[test]
