@@ -345,7 +345,7 @@ impl BoardArt {
     /// face tiles the wood at one texel per point, so on a screen of one pixel per point (most
     /// desktops) this changes no pixel, and elsewhere the grain is soft enough that its texels
     /// do not show; bilinear filtering of the board's largest surface, though, cost SwiftShader
-    /// about a fifth of each frame. (The renderer is known before the first board is dressed.)
+    /// about a tenth of each frame. (The renderer is known before the first board is dressed.)
     pub fn sample_wood_nearest(&mut self) {
         self.wood_sampler = ImageSampler::nearest();
     }
