@@ -12,7 +12,7 @@ use stoneyard::games::inchworm::{
     InchwormOptions, Move, Position, all_candidate_moves, canonical_path, distribution_sets, parse_square,
 };
 use stoneyard::rules::{
-    EffectKind, Effects, GameOptions, LegalTokens, Notation, Outcome, Rules, Side, Status, ToMove, seeded,
+    EffectKind, Effects, ExactCount, GameOptions, LegalTokens, Notation, Outcome, Rules, Side, Status, ToMove, seeded,
 };
 
 const P0: &str =
@@ -527,7 +527,7 @@ fn the_tallest_stack_gets_its_legal_count_in_bounded_time_and_memory() {
 #[test]
 fn s13_height_10_stack_in_the_centre_counts_1326564_distributions() {
     let p = at("......../......../......../......../...B10..../......../......../........ b 15 25 0 0 0 0");
-    assert_eq!(p.legal_record_tokens(), LegalTokens::CountOnly(1_326_564 + 64));
+    assert_eq!(p.legal_record_tokens(), LegalTokens::CountOnly(ExactCount::from(1_326_564 + 64)));
 }
 
 #[test]

@@ -1,5 +1,6 @@
-//! Throngs: the spec's worked examples (§8), the boards of §2, every referee case, seeded random
-//! playouts with the spec's invariants, a literal cross-check of move generation, and perft data.
+//! Throngs: the spec's worked examples (§8), the boards of §2, every referee case, exact pie-offer
+//! counts, seeded random playouts with the spec's invariants, a literal cross-check of move
+//! generation, and perft data.
 
 // The shared support module imports more than this file needs.
 #[allow(unused_imports, clippy::collapsible_if)]
@@ -9,8 +10,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use stoneyard::games::GameKind;
 use stoneyard::games::throngs::{Board, Move, Opening, PassRule, Phase, Position, ThrongsOptions};
 use stoneyard::rules::{
-    Cell, EffectKind, GameOptions, LegalTokens, Notation, Outcome, Rules, Side, Status, ToMove, perft, pick_index,
-    seeded,
+    Cell, EffectKind, ExactCount, GameOptions, LegalTokens, Notation, Outcome, Rules, Side, Status, ToMove, perft,
+    pick_index, seeded,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -653,7 +654,170 @@ fn a_pie_offer_of_seven_is_counted_exactly_beyond_u64() {
     // saw the count stop at u64::MAX).
     let options = ThrongsOptions::from_pairs([("opening", "pie-7")]).unwrap();
     let p = Position::new(&options);
-    assert_eq!(p.legal_record_tokens(), LegalTokens::CountOnly(502_673_804_972_274_438_360));
+    assert_eq!(offer_count(&p), "502673804972274438360");
+}
+
+/// The count of whole pie offers the referee gives at the start of a pie game, in decimal.
+fn offer_count(p: &Position) -> String {
+    match p.legal_record_tokens() {
+        LegalTokens::CountOnly(n) => n.to_string(),
+        other => panic!("expected a count of offers, got {other:?}"),
+    }
+}
+
+/// Every board of §3.1, each torus size included.
+fn every_board() -> Vec<Board> {
+    let mut boards = vec![Board::T93, Board::R63, Board::R87, Board::R153, Board::P156];
+    boards.extend((Board::TORUS_MIN..=Board::TORUS_MAX).map(Board::Torus));
+    boards
+}
+
+/// Whole numbers as decimal digits (least significant first), computed apart from the engine's
+/// base-2^32 limbs: Pascal's rule needs only addition, and the product is long multiplication as
+/// on paper.
+mod decimal {
+    pub type Digits = Vec<u8>;
+
+    pub fn add(a: &Digits, b: &Digits) -> Digits {
+        let mut sum = Vec::with_capacity(a.len().max(b.len()) + 1);
+        let mut carry = 0;
+        for i in 0..a.len().max(b.len()) {
+            let d = a.get(i).copied().unwrap_or(0) + b.get(i).copied().unwrap_or(0) + carry;
+            sum.push(d % 10);
+            carry = d / 10;
+        }
+        if carry > 0 {
+            sum.push(carry);
+        }
+        sum
+    }
+
+    pub fn multiply(a: &Digits, b: &Digits) -> Digits {
+        // Column sums first (at most 81 per digit pair, a few hundred pairs), then the carries.
+        let mut columns = vec![0u32; a.len() + b.len()];
+        for (i, &x) in a.iter().enumerate() {
+            for (j, &y) in b.iter().enumerate() {
+                columns[i + j] += x as u32 * y as u32;
+            }
+        }
+        let mut product = Vec::with_capacity(columns.len());
+        let mut carry = 0;
+        for column in columns {
+            let t = column + carry;
+            product.push((t % 10) as u8);
+            carry = t / 10;
+        }
+        while carry > 0 {
+            product.push((carry % 10) as u8);
+            carry /= 10;
+        }
+        while product.len() > 1 && product.last() == Some(&0) {
+            product.pop();
+        }
+        product
+    }
+
+    pub fn text(digits: &Digits) -> String {
+        digits.iter().rev().map(|&d| char::from(b'0' + d)).collect()
+    }
+
+    /// Rows 0..=`last` of Pascal's triangle: `rows[n][k]` = C(n, k).
+    pub fn pascal(last: usize) -> Vec<Vec<Digits>> {
+        let mut rows: Vec<Vec<Digits>> = vec![vec![vec![1]]];
+        for n in 1..=last {
+            let above = &rows[n - 1];
+            let mut row = vec![vec![1]];
+            row.extend((1..n).map(|k| add(&above[k - 1], &above[k])));
+            row.push(vec![1]);
+            rows.push(row);
+        }
+        rows
+    }
+}
+
+#[test]
+fn pie_offer_counts_are_exact_for_every_n_on_every_board() {
+    // Issue 39: past 2^128 the count wrapped (T93 from pie-21, Torus-15 from pie-12). The offer
+    // puts n Black stones on C(sites, n) site sets and its n + 1 White ones on C(sites − n, n + 1).
+    let pascal = decimal::pascal(stoneyard::games::throngs::MAX_SITES);
+    for board in every_board() {
+        let sites = board.geometry().len();
+        for n in 1..=board.pie_max() {
+            let name = board.name();
+            let opening = format!("pie-{n}");
+            let options = ThrongsOptions::from_pairs([("board", name.as_str()), ("opening", opening.as_str())])
+                .unwrap_or_else(|e| panic!("{name} {opening}: {e}"));
+            let n = n as usize;
+            let want = decimal::multiply(&pascal[sites][n], &pascal[sites - n][n + 1]);
+            assert_eq!(offer_count(&Position::new(&options)), decimal::text(&want), "{name} {opening}");
+        }
+    }
+    // The independent arithmetic itself, on the count the issue gives for T93 pie-21.
+    let t93_21 = decimal::multiply(&pascal[93][21], &pascal[72][22]);
+    assert_eq!(decimal::text(&t93_21), "662311935791196303706712459165445428880");
+}
+
+#[test]
+fn pie_n_is_allowed_up_to_what_each_board_holds() {
+    // 2n + 1 offered stones on the board's sites (§3.2 asks only n ≥ 1).
+    let maxima: Vec<(String, u8)> = every_board().into_iter().map(|b| (b.name(), b.pie_max())).collect();
+    let want = [
+        ("T93", 46),
+        ("R63", 31),
+        ("R87", 43),
+        ("R153", 76),
+        ("P156", 77),
+        ("Torus-8", 31),
+        ("Torus-9", 40),
+        ("Torus-10", 49),
+        ("Torus-11", 60),
+        ("Torus-12", 71),
+        ("Torus-13", 84),
+        ("Torus-14", 97),
+        ("Torus-15", 112),
+    ];
+    assert_eq!(maxima, want.map(|(b, n)| (b.to_string(), n)));
+    for (board, max) in want {
+        let (fits, too_many) = (format!("pie-{max}"), format!("pie-{}", max + 1));
+        // Either order of the options: the board is checked once both are known.
+        let at_most = format!("n is at most {max} on {board}");
+        for pairs in [[("board", board), ("opening", fits.as_str())], [("opening", fits.as_str()), ("board", board)]] {
+            let options = ThrongsOptions::from_pairs(pairs).unwrap_or_else(|e| panic!("{pairs:?}: {e}"));
+            assert_eq!(options.opening, Opening::Pie(max));
+        }
+        for pairs in
+            [[("board", board), ("opening", too_many.as_str())], [("opening", too_many.as_str()), ("board", board)]]
+        {
+            let e = ThrongsOptions::from_pairs(pairs).expect_err(&too_many).to_string();
+            // Past the largest board's maximum the value is refused before the board is known.
+            if max < Opening::PIE_MAX_ANY_BOARD {
+                assert!(e.contains(&at_most) && e.contains(&format!("{} offered stones", 2 * max + 3)), "{e}");
+            } else {
+                assert!(e.contains("at most 112"), "{e}");
+            }
+        }
+    }
+    // No board holds more than Torus-15: refused before the board is known, with the reason.
+    for text in ["pie-113", "pie-255", "pie-256", "pie-99999999999999999999999"] {
+        let e = ThrongsOptions::from_pairs([("opening", text)]).expect_err(text).to_string();
+        assert!(e.contains("at most 112") && e.contains("225 sites"), "{e}");
+    }
+    let e = ThrongsOptions::from_pairs([("opening", "pie-0")]).expect_err("pie-0").to_string();
+    assert!(e.contains("at least 1"), "{e}");
+    for text in ["pie-three", "pie-", "pie--3", "pie-+3", "pie-3.5"] {
+        let e = ThrongsOptions::from_pairs([("opening", text)]).expect_err(text).to_string();
+        assert!(e.contains("standard, pie and pie-n"), "{e}");
+    }
+    // The largest offer fills Torus-15 but for one site and plays like any other.
+    let options = ThrongsOptions::from_pairs([("board", "Torus-15"), ("opening", "pie-112")]).unwrap();
+    let mut p = Position::new(&options);
+    let geo = p.geometry();
+    let stones: Vec<String> = (0..225).map(|s| geo.name(s)).collect();
+    let offer = format!("pie B:{} W:{}", stones[..112].join(","), stones[112..225].join(","));
+    p.play_record_token(&offer).unwrap();
+    p.play_record_token("choose White").unwrap();
+    assert_eq!([p.stones_of(Side::First), p.stones_of(Side::Second)], [112, 113]);
+    assert_eq!(p.to_move(), Some(ToMove::One(Side::First)));
 }
 
 #[test]
@@ -662,7 +826,7 @@ fn s3_2_pie_opening_offer_then_choice() {
     let p = Position::new(&options);
     assert_eq!(p.phase(), Phase::PieOffer);
     assert_eq!(p.to_move(), Some(ToMove::One(Side::First)));
-    assert_eq!(p.legal_record_tokens(), LegalTokens::CountOnly(93 * 92 * 91 / 2));
+    assert_eq!(p.legal_record_tokens(), LegalTokens::CountOnly(ExactCount::from(93 * 92 * 91 / 2)));
     let mut white = p.clone();
     white.play_record_token("pie B:g7 W:e4 W:h9").unwrap();
     assert_eq!(white.phase(), Phase::PieChoice);

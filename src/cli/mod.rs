@@ -109,7 +109,8 @@ pub struct RefereeArgs {
     /// start position are used; options given with --option must agree with the record's.
     #[arg(long, value_name = "F")]
     pub moves_file: Option<std::path::PathBuf>,
-    /// Also list every legal move of the final position.
+    /// Also list every legal move of the final position, with their exact number in legal_count (a
+    /// JSON number below 2^64, else its digits as a string)
     #[arg(long)]
     pub legal: bool,
 }

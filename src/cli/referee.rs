@@ -2,7 +2,7 @@
 
 use super::{RefereeArgs, fail};
 use crate::games::{self, DynGame, GameKind, status_json};
-use crate::rules::{LegalTokens, Side, ToMove};
+use crate::rules::{ExactCount, LegalTokens, Side, ToMove};
 use crate::save::{MAX_RECORD_BYTES, read_text_file};
 use serde_json::{Map, Value, json};
 use std::process::ExitCode;
@@ -124,9 +124,7 @@ pub fn referee(mut game: Box<dyn DynGame>, moves: &str, legal: bool) -> (Value, 
                 }
             }
             LegalTokens::CountOnly(n) => {
-                // Exact: a number while JSON readers keep it whole, else its digits as a string.
-                let count = u64::try_from(n).map_or_else(|_| json!(n.to_string()), |n| json!(n));
-                out.insert("legal_count".into(), count);
+                out.insert("legal_count".into(), count_json(&n));
             }
             LegalTokens::Uncounted { counted_before_giving_up } => {
                 out.insert("legal_count".into(), Value::Null);
@@ -144,6 +142,12 @@ pub fn referee(mut game: Box<dyn DynGame>, moves: &str, legal: bool) -> (Value, 
         }
     }
     (Value::Object(out), ExitCode::SUCCESS)
+}
+
+/// A count as the referee prints every count: a JSON number below 2^64 (every JSON reader with
+/// 64-bit integers keeps it whole), else its decimal digits as a string (exact, unbounded).
+fn count_json(n: &ExactCount) -> Value {
+    n.to_u64().map_or_else(|| json!(n.to_string()), |n| json!(n))
 }
 
 fn to_move_json(game: &dyn DynGame) -> Value {
@@ -187,6 +191,25 @@ mod tests {
         assert!(e.contains("red-stone"), "{e}");
         assert!(!looks_like_record("C3;A1"));
         assert!(looks_like_record("{from the spec} 1. Da1 Db1 *") && !looks_like_record("{a comment}\nDa1;Db1"));
+    }
+
+    #[test]
+    fn counts_are_json_numbers_below_two_to_the_64_and_decimal_strings_from_there() {
+        assert_eq!(count_json(&ExactCount::from(0)), json!(0));
+        assert_eq!(count_json(&ExactCount::from(u64::MAX)), json!(u64::MAX));
+        let two_to_64 = &ExactCount::from(1 << 32) * &ExactCount::from(1 << 32);
+        assert_eq!(count_json(&two_to_64), json!("18446744073709551616"));
+        // Throngs' pie offers on T93: C(93, n)·C(93 − n, n + 1) offers.
+        let legal_count = |opening: &str| {
+            let options = [("opening".to_string(), opening.to_string())];
+            let game = games::open(GameKind::named("throngs"), &options, None).unwrap();
+            referee(game, "", true).0["legal_count"].clone()
+        };
+        assert_eq!(legal_count("pie"), json!(389_298));
+        assert_eq!(legal_count("pie-6"), json!(4_454_071_689_627_748_188u64));
+        assert_eq!(legal_count("pie-7"), json!("502673804972274438360"));
+        // Past 2^128 (issue 39: it wrapped to 322029568870257840243337851733677217424).
+        assert_eq!(legal_count("pie-21"), json!("662311935791196303706712459165445428880"));
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! The rules API every game implements: atomic decisions, named resolution phases, notation.
 
 use super::{
-    Cell, DiscardEffects, EffectSink, Effects, OptionError, ParseError, PlayError, RecordError, Side, Status, ToMove,
+    Cell, DiscardEffects, EffectSink, Effects, ExactCount, OptionError, ParseError, PlayError, RecordError, Side,
+    Status, ToMove,
 };
 use std::fmt::Debug;
 use std::hash::Hash;
@@ -332,8 +333,8 @@ pub fn group_decisions<G: Notation>(
 pub enum LegalTokens {
     /// Every legal token, sorted.
     List(Vec<String>),
-    /// Too many to list: only the exact count (beyond `u64` for Throngs' pie offers).
-    CountOnly(u128),
+    /// Too many to list: only the exact count (beyond `u128` for Throngs' largest pie offers).
+    CountOnly(ExactCount),
     /// Too many even to count in bounded memory and time: more than the listing cap, and how
     /// many of them were counted before the work ran out.
     Uncounted { counted_before_giving_up: u64 },
@@ -351,12 +352,12 @@ impl LegalTokens {
     }
 
     /// The number of tokens (for `Uncounted`, the ones counted before giving up).
-    pub fn count(&self) -> u128 {
+    pub fn count(&self) -> ExactCount {
         match self {
-            LegalTokens::List(v) => v.len() as u128,
-            LegalTokens::CountOnly(n) => *n,
-            LegalTokens::Uncounted { counted_before_giving_up } => *counted_before_giving_up as u128,
-            LegalTokens::PerSide(a, b) => (a.len() + b.len()) as u128,
+            LegalTokens::List(v) => ExactCount::from(v.len() as u64),
+            LegalTokens::CountOnly(n) => n.clone(),
+            LegalTokens::Uncounted { counted_before_giving_up } => ExactCount::from(*counted_before_giving_up),
+            LegalTokens::PerSide(a, b) => ExactCount::from((a.len() + b.len()) as u64),
         }
     }
 }

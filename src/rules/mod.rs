@@ -3,6 +3,7 @@
 //! keys. No Bevy here.
 
 mod coord;
+mod count;
 mod effect;
 mod error;
 mod game;
@@ -19,6 +20,7 @@ mod tri;
 mod view;
 
 pub use coord::{FileLetters, cell_name, parse_cell, read_cell_name, split_ranks, write_ranks, write_stack};
+pub use count::ExactCount;
 pub use effect::{Cell, DiscardEffects, Effect, EffectKind, EffectSink, Effects, RemoveCause};
 pub use error::{OptionError, ParseError, PlayError, RecordError};
 #[cfg(test)]

@@ -12,7 +12,7 @@ use super::options::InchwormOptions;
 use super::position::{CollectRun, MAX_HEIGHT, Position, Spread, Sq, bit, bits};
 use crate::games::About;
 use crate::rules::{
-    Cell, DiscardEffects, Effects, FileLetters, LegalTokens, Notation, ParseError, PlayError, RecordError,
+    Cell, DiscardEffects, Effects, ExactCount, FileLetters, LegalTokens, Notation, ParseError, PlayError, RecordError,
     RecordTokens, Rules, Side, cell_name, group_decisions, parse_cell, split_ranks, strip_comments, write_ranks,
     write_stack,
 };
@@ -259,7 +259,7 @@ impl Notation for Position {
         };
         let total = tokens.len() as u64 + spreads;
         if total > MAX_LISTED_TOKENS {
-            return LegalTokens::CountOnly(total as u128);
+            return LegalTokens::CountOnly(ExactCount::from(total));
         }
         let geom = self.geometry();
         for (source, sets) in &by_source {
@@ -384,7 +384,7 @@ impl Position {
             return LegalTokens::Uncounted { counted_before_giving_up: 0 };
         };
         if sets.len() as u64 > MAX_LISTED_TOKENS {
-            return LegalTokens::CountOnly(sets.len() as u128);
+            return LegalTokens::CountOnly(ExactCount::from(sets.len() as u64));
         }
         let chosen = self.chosen_so_far().unwrap_or_default();
         LegalTokens::sorted(sets.iter().filter_map(|&set| {

@@ -96,6 +96,13 @@ impl Board {
         Ok(board)
     }
 
+    /// The largest `n` of the `pie-n` opening on this board: the offer's `2n + 1` stones must fit
+    /// on its sites (31 on R63, 46 on T93, 112 on Torus-15).
+    pub fn pie_max(self) -> u8 {
+        // At most (225 − 1) / 2 = 112, so the cast keeps the value.
+        ((self.geometry().len() - 1) / 2) as u8
+    }
+
     fn table_index(self) -> usize {
         match self {
             Board::T93 => 0,

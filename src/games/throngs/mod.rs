@@ -47,11 +47,14 @@
 //!   which cannot disagree: passes do not change the stones).
 //! - A position text at part 1 with `passrun=4` is a finished game (two fully passed turns).
 //! - `idle` saturates at 65535 (only `idle ≥ 4` matters); texts with larger values are refused.
-//! - The opening option is free text: `standard`, `pie` (= `pie-1`) or `pie-n` with `1 ≤ n ≤ 31`
-//!   (so that `2n + 1` stones fit on the smallest board); `board` accepts `Torus` for `Torus-11`.
+//! - The opening option is free text: `standard`, `pie` (= `pie-1`) or `pie-n` for any `n ≥ 1`
+//!   whose `2n + 1` offered stones fit on the board (`Board::pie_max`: 31 on R63 and Torus-8, 46
+//!   on T93, 112 on Torus-15), checked by `validate` once the board is known; `board` accepts
+//!   `Torus` for `Torus-11`.
 //! - Record tokens in a started part (only reachable click by click) are the atomic `>g6`
 //!   tokens; during a partly placed pie offer, the atomic `B:g7` / `W:e4` tokens. The full pie
-//!   offer has too many tokens to list, so the referee prints only their count.
+//!   offer has too many tokens to list, so the referee prints only their exact count,
+//!   C(sites, n)·C(sites − n, n + 1), which passes 2^128 on the larger boards.
 //! - Not implemented (optional in the spec): the "permitted shortcut" of §6.1, the 2000-turn
 //!   safeguard of §6.2 (random games end on their own, about 370 decisions on T93), and
 //!   resignation, which the app handles outside the rules engine.

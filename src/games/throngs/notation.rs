@@ -7,7 +7,7 @@ use super::options::{Opening, PassRule, ThrongsOptions};
 use super::position::{PartKind, Phase, Position};
 use crate::games::About;
 use crate::rules::{
-    Cell, Effects, LegalTokens, Notation, ParseError, PlayError, RecordError, RecordTokens, Rules, Side,
+    Cell, Effects, ExactCount, LegalTokens, Notation, ParseError, PlayError, RecordError, RecordTokens, Rules, Side,
     group_decisions,
 };
 
@@ -244,9 +244,11 @@ impl Notation for Position {
         let mut tokens = Vec::new();
         match self.phase {
             Phase::PieOffer if self.count == [0, 0] => {
-                let sites = self.geo.len() as u128;
-                let n = self.pie_size() as u128;
-                return LegalTokens::CountOnly(binomial(sites, n) * binomial(sites - n, n + 1));
+                // The offer's Black sites, then its White sites among the rest (§3.2).
+                let sites = self.geo.len() as u32;
+                let n = self.pie_size() as u32;
+                let black = ExactCount::binomial(sites, n);
+                return LegalTokens::CountOnly(&black * &ExactCount::binomial(sites.saturating_sub(n), n + 1));
             }
             Phase::Play if self.started.is_none() => {
                 for m in &moves {
@@ -533,20 +535,6 @@ impl Position {
         }
         Ok(())
     }
-}
-
-/// `C(n, k)`, saturating.
-/// `n` choose `k`, exact: each step's product of consecutive numbers divides evenly, and every
-/// board's counts (at most 156 sites) stay far inside `u128`.
-fn binomial(n: u128, k: u128) -> u128 {
-    if k > n {
-        return 0;
-    }
-    let mut r: u128 = 1;
-    for i in 0..k {
-        r = r * (n - i) / (i + 1);
-    }
-    r
 }
 
 /// The record's header line (§5), e.g. `[Game "Throngs"] [Board "T93"] [Opening "standard"] …`.

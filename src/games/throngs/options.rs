@@ -1,6 +1,6 @@
 //! Throngs options (§3.3): board, opening, pass restriction and auto-adjudication.
 
-use super::board::Board;
+use super::board::{Board, MAX_SITES};
 use crate::rules::{GameOptions, OptionError, OptionKind, OptionSpec, choice_name, choice_option};
 
 /// How the game starts (§3.2).
@@ -14,8 +14,10 @@ pub enum Opening {
 }
 
 impl Opening {
-    /// The largest `n` of `pie-n`: `2n + 1` stones must fit on the smallest board (R63).
-    pub const PIE_MAX: u8 = 31;
+    /// The largest `n` of `pie-n` on any board: the `2n + 1` offered stones fit on Torus-15's 225
+    /// sites. Each board has its own, smaller maximum ([`Board::pie_max`]), which `validate` checks
+    /// once the board is known (options are set in any order).
+    pub const PIE_MAX_ANY_BOARD: u8 = ((MAX_SITES - 1) / 2) as u8;
 }
 
 /// Which placement obligation applies (§4.4 / D5).
@@ -70,7 +72,7 @@ const SPECS: &[OptionSpec] = &[
     OptionSpec {
         key: "opening",
         label: "Opening (standard, pie, pie-n)",
-        help: "standard: the fixed start. pie: one player sets the opening stones, the other picks a colour. pie-3: the same with 3 black and 4 white.",
+        help: "standard: the fixed start. pie: one player sets the opening stones, the other picks a colour. pie-3: the same with 3 black and 4 white (any n whose 2n + 1 stones fit on the board).",
         kind: OptionKind::Text,
     },
     OptionSpec {
@@ -101,16 +103,32 @@ impl GameOptions for ThrongsOptions {
                     "standard" => Opening::Standard,
                     "pie" => Opening::Pie(1),
                     _ => {
-                        let n = v.strip_prefix("pie-").and_then(|n| n.parse::<u8>().ok()).ok_or_else(|| {
-                            OptionError::bad_value(key, value, "the openings are standard, pie and pie-n")
-                        })?;
-                        if !(1..=Opening::PIE_MAX).contains(&n) {
-                            return Err(OptionError::bad_value(
+                        let digits = v
+                            .strip_prefix("pie-")
+                            .filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+                            .ok_or_else(|| {
+                                OptionError::bad_value(
+                                    key,
+                                    value,
+                                    "the openings are standard, pie and pie-n (e.g. pie-3)",
+                                )
+                            })?;
+                        // Digits only, so a failed parse is a number past u64: far too many stones.
+                        let n = digits.parse::<u64>().unwrap_or(u64::MAX);
+                        if n == 0 {
+                            return Err(OptionError::bad_value(key, value, "n must be at least 1"));
+                        }
+                        let largest = Opening::PIE_MAX_ANY_BOARD;
+                        let n = u8::try_from(n).ok().filter(|&n| n <= largest).ok_or_else(|| {
+                            OptionError::bad_value(
                                 key,
                                 value,
-                                format!("n must be between 1 and {}", Opening::PIE_MAX),
-                            ));
-                        }
+                                format!(
+                                    "n is at most {largest}: the 2n + 1 offered stones must fit on the board, and \
+                                     the largest (Torus-15) has {MAX_SITES} sites"
+                                ),
+                            )
+                        })?;
                         Opening::Pie(n)
                     }
                 }
@@ -136,14 +154,21 @@ impl GameOptions for ThrongsOptions {
         })
     }
 
+    /// The pie offer must fit on the board chosen (§3.2 asks only n ≥ 1).
     fn validate(&self) -> Result<(), OptionError> {
         if let Opening::Pie(n) = self.opening {
-            let sites = self.board.geometry().len();
-            if 2 * n as usize + 1 > sites {
+            let max = self.board.pie_max();
+            if n > max {
+                let board = self.board.name();
+                let sites = self.board.geometry().len();
                 return Err(OptionError::bad_value(
                     "opening",
                     &format!("pie-{n}"),
-                    format!("{} stones do not fit", 2 * n + 1),
+                    format!(
+                        "its {} offered stones do not fit on the {board} board ({sites} sites): n is at most {max} \
+                         on {board}",
+                        2 * n as usize + 1
+                    ),
                 ));
             }
         }
