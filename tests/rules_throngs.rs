@@ -1,6 +1,6 @@
 //! Throngs: the spec's worked examples (§8), the boards of §2, every referee case, exact pie-offer
-//! counts, seeded random playouts with the spec's invariants, a literal cross-check of move
-//! generation, and perft data.
+//! counts, seeded random playouts with the spec's invariants and position texts that load back to
+//! the same game, a literal cross-check of move generation, and perft data.
 
 // The shared support module imports more than this file needs.
 #[allow(unused_imports, clippy::collapsible_if)]
@@ -8,7 +8,7 @@ mod support;
 
 use std::collections::{BTreeMap, BTreeSet};
 use stoneyard::games::GameKind;
-use stoneyard::games::throngs::{Board, Move, Opening, PassRule, Phase, Position, ThrongsOptions};
+use stoneyard::games::throngs::{Adjudication, Board, Move, Opening, PassRule, Phase, Position, ThrongsOptions};
 use stoneyard::rules::{
     Cell, EffectKind, ExactCount, GameOptions, LegalTokens, Notation, Outcome, Rules, Side, Status, ToMove, perft,
     pick_index, seeded,
@@ -820,6 +820,51 @@ fn pie_n_is_allowed_up_to_what_each_board_holds() {
     assert_eq!(p.to_move(), Some(ToMove::One(Side::First)));
 }
 
+/// An R63 pie-23 offer whose stones already give White an estimate of 35 (Appendix A: the
+/// threshold on 63 sites), Black 19.
+const OFFER_WHITE_HAS_WON: &str = "pie B:a3,a4,a5,b2,b7,c1,c2,c6,d1,d7,d8,e2,e3,e4,e9,f3,f9,g4,g8,g10,h4,i9,j8 \
+     W:b3,b5,b6,c4,c5,c7,c8,d3,d4,d6,e5,e7,f6,f8,g5,g7,g9,h5,h6,h8,h9,i7,i10,j9";
+
+#[test]
+fn appendix_a_an_offer_the_estimate_decides_ends_the_game_at_the_choice() {
+    let options =
+        ThrongsOptions::from_pairs([("board", "R63"), ("opening", "pie-23"), ("adjudication", "ludii")]).unwrap();
+    let after_choice = "R63 B1 B:a3,a4,a5,b2,b7,c1,c2,c6,d1,d7,d8,e2,e3,e4,e9,f3,f9,g4,g8,g10,h4,i9,j8 \
+         W:b3,b5,b6,c4,c5,c7,c8,d3,d4,d6,e5,e7,f6,f8,g5,g7,g9,h5,h6,h8,h9,i7,i10,j9 idle=0,0 passrun=0 turn=1";
+    for choice in ["choose White", "choose Black"] {
+        let mut p = Position::new(&options);
+        p.play_record_token(OFFER_WHITE_HAS_WON).unwrap();
+        // The chooser still chooses: the estimate is tested once the colours are settled.
+        assert_eq!((p.status(), p.to_move()), (Status::Ongoing, Some(ToMove::One(Side::Second))));
+        let fx = p.play_record_token(choice).unwrap();
+        assert_eq!(p.status(), Status::Over(Outcome::Winner(Side::Second)), "{choice}");
+        assert_eq!(p.to_move(), None);
+        assert!(tokens(&p).is_empty(), "{choice}");
+        let scores: Vec<(Side, i32)> = fx
+            .iter()
+            .filter_map(|e| match e.kind {
+                EffectKind::Scored { side, score } => Some((side, score)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(scores, [(Side::First, 19), (Side::Second, 35)], "{choice}");
+        assert!(fx.iter().any(|e| e.kind_name() == "GameOver"), "{choice}");
+        // The printed position is the same finished game when read back (§5: Black's part 1 next).
+        assert_eq!(p.format_position(), after_choice);
+        let loaded = Position::parse_position(&options, after_choice).unwrap();
+        assert_eq!((loaded.status(), loaded.to_move()), (p.status(), None));
+        assert_eq!(loaded.format_position(), after_choice);
+    }
+    // Without adjudication the same offer starts an ordinary game.
+    let plain = ThrongsOptions::from_pairs([("board", "R63"), ("opening", "pie-23")]).unwrap();
+    let mut p = Position::new(&plain);
+    p.play_record_token(OFFER_WHITE_HAS_WON).unwrap();
+    p.play_record_token("choose White").unwrap();
+    assert_eq!((p.status(), p.to_move()), (Status::Ongoing, Some(ToMove::One(Side::First))));
+    assert_eq!(p.format_position(), after_choice);
+    assert_eq!(tokens(&p).len(), 64);
+}
+
 #[test]
 fn s3_2_pie_opening_offer_then_choice() {
     let options = ThrongsOptions::from_pairs([("opening", "pie")]).unwrap();
@@ -1331,6 +1376,143 @@ fn conformance_random_playouts_on_every_board_and_rule() {
         let plies = support::conformance::random_playouts(&p, 12, 50_000, invariants);
         assert!(plies > 12 * 20, "{pairs:?}");
     }
+}
+
+/// Every option set of §3.3: each board with the openings standard, pie, a middle pie-n and the
+/// largest the board holds, under both pass rules, with adjudication off and on.
+fn every_option_set() -> Vec<ThrongsOptions> {
+    let mut sets = Vec::new();
+    for board in every_board() {
+        let max = board.pie_max();
+        for opening in [Opening::Standard, Opening::Pie(1), Opening::Pie(max / 2), Opening::Pie(max)] {
+            for pass_rule in [PassRule::Progress, PassRule::Legacy] {
+                for adjudication in [Adjudication::Off, Adjudication::Ludii] {
+                    let options = ThrongsOptions { board, opening, pass_rule, adjudication };
+                    options.validate().unwrap_or_else(|e| panic!("{options:?}: {e}"));
+                    sets.push(options);
+                }
+            }
+        }
+    }
+    sets
+}
+
+/// A seeded pie offer that Appendix A's estimate tends to decide at once: random sites for the
+/// n Black and n + 1 White stones, then swaps of two sites' contents that never lower the larger
+/// estimate, until it crosses the threshold or the swaps run out. Uniformly random offers almost
+/// never cross it, so without these the random games would not reach the end at the choice.
+fn lopsided_offer(options: &ThrongsOptions, n: usize, rng: &mut stoneyard::rules::GameRng) -> Vec<Cell> {
+    let geo = options.board.geometry();
+    let sites = geo.len();
+    let mut order: Vec<Cell> = (0..sites as Cell).collect();
+    for i in 0..sites {
+        let j = i + pick_index(rng, sites - i);
+        order.swap(i, j);
+    }
+    // order[..n] Black, order[n..2n + 1] White, the rest empty.
+    let larger_estimate = |order: &[Cell]| {
+        let list = |stones: &[Cell]| stones.iter().map(|&s| geo.name(s)).collect::<Vec<_>>().join(",");
+        let text = format!(
+            "{} choose B:{} W:{} idle=0,0 passrun=0 turn=1",
+            options.board.name(),
+            list(&order[..n]),
+            list(&order[n..2 * n + 1])
+        );
+        let p = Position::parse_position(options, &text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        p.estimate(Side::First).max(p.estimate(Side::Second)) as i64
+    };
+    let decided = |estimate: i64| 2 * (estimate - 3) > sites as i64;
+    let mut best = larger_estimate(&order);
+    for _ in 0..400 {
+        if decided(best) {
+            break;
+        }
+        let (i, j) = (pick_index(rng, sites), pick_index(rng, sites));
+        // Only swaps between Black, White and empty change the offer.
+        let group = |k: usize| (k >= n) as u8 + (k > 2 * n) as u8;
+        if group(i) == group(j) {
+            continue;
+        }
+        order.swap(i, j);
+        let estimate = larger_estimate(&order);
+        if estimate >= best {
+            best = estimate;
+        } else {
+            order.swap(i, j);
+        }
+    }
+    order.truncate(2 * n + 1);
+    order
+}
+
+/// The position text read back is the same game: same text, status, side to move, atomic
+/// decisions and record tokens.
+fn assert_loads_back_to_the_same_game(p: &Position, context: &str) {
+    let text = p.format_position();
+    let q = Position::parse_position(p.options(), &text).unwrap_or_else(|e| panic!("{context}: '{text}': {e}"));
+    assert_eq!(q.format_position(), text, "{context}");
+    assert_eq!((q.status(), q.to_move()), (p.status(), p.to_move()), "{context}: {text}");
+    let decisions = |p: &Position| {
+        let mut moves = Vec::new();
+        p.legal_moves(&mut moves);
+        let mut texts: Vec<String> = moves.iter().map(|m| p.format_move(m)).collect();
+        texts.sort();
+        texts
+    };
+    assert_eq!(decisions(&q), decisions(p), "{context}: {text}");
+    assert_eq!(q.legal_record_tokens(), p.legal_record_tokens(), "{context}: {text}");
+}
+
+#[test]
+fn every_printed_position_loads_back_to_the_same_game_under_every_option_set() {
+    // Issue 39: after an offer the estimate decides, play went on while the printed text loaded
+    // as a finished game. One random game per option set, and for pie openings one more from a
+    // lopsided offer; each game stops after its offer and 40 further decisions (time stays low).
+    let (mut games, mut ended_at_choice) = (0, 0);
+    for (index, options) in every_option_set().into_iter().enumerate() {
+        let pie = match options.opening {
+            Opening::Pie(n) => Some(n as usize),
+            Opening::Standard => None,
+        };
+        for lopsided in [false, true] {
+            if lopsided && pie.is_none() {
+                continue;
+            }
+            games += 1;
+            let mut rng = seeded(index as u64 * 2 + lopsided as u64);
+            let mut p = Position::new(&options);
+            let mut offer = match (lopsided, pie) {
+                (true, Some(n)) => lopsided_offer(&options, n, &mut rng),
+                _ => Vec::new(),
+            }
+            .into_iter();
+            let limit = pie.map_or(0, |n| 2 * n + 2) + 40;
+            let mut moves = Vec::new();
+            for decision in 0..limit {
+                let context = format!("{options:?} lopsided={lopsided} decision {decision}");
+                assert_loads_back_to_the_same_game(&p, &context);
+                if p.status().is_over() {
+                    break;
+                }
+                let m = match offer.next() {
+                    Some(site) => Move::Offer(site),
+                    None => {
+                        p.legal_moves(&mut moves);
+                        moves[pick_index(&mut rng, moves.len())]
+                    }
+                };
+                let choice = matches!(m, Move::Choose(_));
+                p.play(&m).unwrap_or_else(|e| panic!("{context}: {m:?}: {e}"));
+                if choice && p.status().is_over() {
+                    ended_at_choice += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(games, 13 * 4 * 4 + 13 * 3 * 4);
+    // The games reach the early end at the pie choice (35 of them when this was written, most from
+    // lopsided offers), so the round trip there is tested too.
+    assert!(ended_at_choice >= 20, "{ended_at_choice} games ended at the pie choice");
 }
 
 /// `tests/perft/throngs.txt`: `position <text>` then `perft <depth> <count>` lines.

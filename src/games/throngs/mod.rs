@@ -44,7 +44,9 @@
 //!   and at the end `Scored` for both sides and `GameOver`.
 //! - With auto-adjudication on, a parsed position whose estimate already crosses the threshold is
 //!   taken as finished; the estimate is tested after every completed part (before the pass end,
-//!   which cannot disagree: passes do not change the stones).
+//!   which cannot disagree: passes do not change the stones) and right after the pie choice
+//!   (Appendix A), so a large offer can end the game there and its printed text (Black's part 1
+//!   of turn 1) loads back finished too.
 //! - A position text at part 1 with `passrun=4` is a finished game (two fully passed turns).
 //! - `idle` saturates at 65535 (only `idle ≥ 4` matters); texts with larger values are refused.
 //! - The opening option is free text: `standard`, `pie` (= `pie-1`) or `pie-n` for any `n ≥ 1`

@@ -48,6 +48,18 @@ pub enum Phase {
     Over(Outcome),
 }
 
+/// What a decision leaves for `end_check` (phase 4) once `place` has applied it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Settle {
+    /// Nothing: a part was only started, or one pie stone offered.
+    Nothing,
+    /// A move part is complete: the next part or turn, then the end of the game (§4.3, §6.1).
+    Part,
+    /// The pie colour is chosen: the estimate of Appendix A is tested before the first turn, as it
+    /// is when the position text printed there is read back.
+    PieChoice,
+}
+
 /// A Throngs position: a plain value, cheap to clone (fixed arrays, a shared geometry).
 #[derive(Clone)]
 pub struct Position {
@@ -74,8 +86,8 @@ pub struct Position {
     /// Legacy pass rule: the mover already placed or captured this turn.
     pub(super) legacy_done: bool,
     pub(super) started: Option<Started>,
-    /// Set by `place` when a part is complete; `end_check` then advances the turn.
-    pub(super) part_complete: bool,
+    /// What `place` left for `end_check` to settle.
+    pub(super) to_settle: Settle,
     /// The empty sites as a bitboard (for travel checks and Reach).
     pub(super) empty_bits: Bits,
     /// Each side's stones as a bitboard, by side index.
@@ -115,7 +127,7 @@ impl Position {
             legacy_after_passes: false,
             legacy_done: false,
             started: None,
-            part_complete: false,
+            to_settle: Settle::Nothing,
             empty_bits: options.board.geometry().all,
             side_bits: [[0; 4]; 2],
             stone_hash: 0,

@@ -4,7 +4,7 @@
 
 use super::moves::Move;
 use super::options::{Adjudication, Opening, PassRule, ThrongsOptions};
-use super::position::{PartKind, Phase, Position, Started, stone_of};
+use super::position::{PartKind, Phase, Position, Settle, Started, stone_of};
 use crate::rules::{
     Cell, EffectKind, EffectSink, Notation, Outcome, PlayError, Rules, Side, Status, ToMove, splitmix64,
 };
@@ -100,6 +100,7 @@ impl Rules for Position {
                 self.mover = Side::First;
                 self.part = 1;
                 self.turn = 1;
+                self.to_settle = Settle::PieChoice;
             }
             Move::Pass => {
                 fx.emit(0, || EffectKind::Passed { side: me });
@@ -126,14 +127,18 @@ impl Rules for Position {
         }
     }
 
-    /// Phase 4: after a completed part, the next part or turn and the end of the game (§4.3, §6).
+    /// Phase 4: after a completed part, the next part or turn and the end of the game (§4.3, §6);
+    /// after the pie choice, the estimate's early end (Appendix A).
     fn end_check(&mut self, fx: &mut impl EffectSink) {
-        if !self.part_complete {
-            return;
-        }
-        self.part_complete = false;
-        let turn_ended_in_passes = self.part == 2 && self.passrun == 4;
-        self.advance();
+        let turn_ended_in_passes = match std::mem::replace(&mut self.to_settle, Settle::Nothing) {
+            Settle::Nothing => return,
+            Settle::PieChoice => false,
+            Settle::Part => {
+                let two_passed_turns = self.part == 2 && self.passrun == 4;
+                self.advance();
+                two_passed_turns
+            }
+        };
         let outcome = if let Some(o) = self.adjudicated() {
             Some((o, true))
         } else if turn_ended_in_passes {
@@ -196,7 +201,7 @@ impl Position {
         if self.options.pass_rule == PassRule::Legacy && matches!(done, Done::Place | Done::Capture) {
             self.legacy_done = true;
         }
-        self.part_complete = true;
+        self.to_settle = Settle::Part;
     }
 
     /// Moves on to the next part, or to the opponent's turn after part 2.
