@@ -1691,6 +1691,55 @@ choose White
     }
 
     #[test]
+    fn a_record_token_names_its_decisions_even_for_the_largest_pie_offer() {
+        // Torus-15 pie-112: every one of the 225 sites is offered; the token's stones, Black
+        // ones first, are its decisions in the order written.
+        let options =
+            ThrongsOptions { board: Board::Torus(15), opening: Opening::Pie(112), ..ThrongsOptions::default() };
+        let p = Position::new(&options);
+        let sites: Vec<Cell> = (0..225).rev().collect();
+        let offer = format!(
+            "pie B:{} W:{}",
+            names(&p, sites[..112].iter().copied()).join(","),
+            names(&p, sites[112..].iter().copied()).join(" W:")
+        );
+        let moves = p.record_token_moves(&offer).expect("Throngs reads its tokens").unwrap();
+        assert_eq!(moves, sites.iter().map(|&s| Move::Offer(s)).collect::<Vec<_>>());
+        let mut played = p.clone();
+        played.play_record_token(&offer).unwrap();
+        assert_eq!(played.phase(), Phase::PieChoice);
+        assert_eq!(played.record_token_moves("choose White").unwrap().unwrap(), [Move::Choose(Side::Second)]);
+
+        // A part is its start and, when the stone may travel, its destination.
+        let s = start();
+        assert_eq!(s.record_token_moves("pass").unwrap().unwrap(), [Move::Pass]);
+        let mut second_part = s.clone();
+        second_part.play_record_token("+k10").unwrap();
+        let two = [Move::Place(site(&s, "j9")), Move::To(site(&s, "i8"))];
+        assert_eq!(second_part.record_token_moves("+j9>i8").unwrap().unwrap(), two);
+        for from in [&s, &second_part] {
+            for token in tokens(from) {
+                let moves = from.record_token_moves(&token).unwrap().unwrap();
+                let (mut by_moves, mut by_token) = (from.clone(), from.clone());
+                for m in &moves {
+                    by_moves.play(m).unwrap_or_else(|e| panic!("{token}: {e}"));
+                }
+                by_token.play_record_token(&token).unwrap();
+                assert_eq!(by_moves.format_position(), by_token.format_position(), "{token}");
+                assert_ne!(by_moves.part(), from.part(), "{token}: one whole part");
+            }
+        }
+
+        // What play_record_token refuses is refused alike, with its reason.
+        let too_few = format!("pie B:{} W:a1", names(&p, sites[..112].iter().copied()).join(","));
+        let repeated = offer.replacen(&p.cell_name(sites[1]), &p.cell_name(sites[0]), 1);
+        for bad in [too_few.as_str(), &repeated, "pie B:zz9 W:a1 W:a2", "pie hello", "choose White", "+k9"] {
+            let expected = p.clone().play_record_token(bad).unwrap_err();
+            assert_eq!(p.record_token_moves(bad).unwrap().unwrap_err(), expected, "{bad}");
+        }
+    }
+
+    #[test]
     fn malformed_records_are_refused_with_clear_errors() {
         let h = "[Game \"Throngs\"] [Board \"T93\"] [Opening \"standard\"] [PassRule \"progress\"]";
         let cases: Vec<(String, &str)> = vec![

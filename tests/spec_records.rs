@@ -1,13 +1,15 @@
 //! The game records the specs print (`shared/rules/<game>.md`), copied here verbatim, read by every
 //! reader a player meets: `stoneyard referee --moves-file`, the import dialog and the browser's
 //! upload (`GameRecord::from_file_text`) and `stoneyard play --load` (`save::read_record_file`),
-//! each replayed to the result the spec states; and what the Record window writes, read back by all.
+//! each replayed to the result the spec states; and what the Record window writes, read back by all,
+//! moves of many decisions included (a Throngs pie offer of any size, a Gravel turn of nine actions).
 
 mod random_play;
 
 use serde_json::Value;
 use std::path::PathBuf;
 use std::process::Command;
+use stoneyard::games::throngs::Board;
 use stoneyard::games::{DynGame, GameKind, open};
 use stoneyard::save::{GameRecord, Player, RecordedMove, read_record_file};
 
@@ -219,7 +221,12 @@ fn after_tokens(slug: &str, options: &[(&str, &str)], tokens: &[&str]) -> String
 /// A random game of `kind` under its quick options, cut to its last whole move (the record
 /// notation has no way to write half a move).
 fn random_record(kind: GameKind, decisions: usize, seed: u64) -> GameRecord {
-    let start = open(kind, &kind.quick_pairs(), None).unwrap();
+    random_record_under(kind, &kind.quick_pairs(), decisions, seed)
+}
+
+/// [`random_record`] under the options `options`.
+fn random_record_under(kind: GameKind, options: &[(String, String)], decisions: usize, seed: u64) -> GameRecord {
+    let start = open(kind, options, None).unwrap_or_else(|e| panic!("{kind} {options:?}: {e}"));
     let mut moves = random_play::random_decisions(start.as_ref(), decisions, seed);
     let pending = start.record_tokens(&moves).unwrap().pending;
     moves.truncate(moves.len() - pending);
@@ -255,5 +262,92 @@ fn what_the_record_window_writes_every_reader_reads() {
                 );
             }
         }
+    }
+}
+
+/// Pairs of option keys and values, owned.
+fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
+    list.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+}
+
+/// The decisions of a record, in order.
+fn decisions(record: &GameRecord) -> Vec<String> {
+    record.moves.iter().map(|m| m.decision.clone()).collect()
+}
+
+/// The most decisions any one move of the record's notation stands for.
+fn longest_move(record: &GameRecord) -> usize {
+    let start = record.replay(Some(0)).unwrap();
+    let grouped = start.record_tokens(&decisions(record)).unwrap();
+    grouped.moves.iter().scan(0, |last, m| Some(m.end - std::mem::replace(last, m.end))).max().unwrap_or(0)
+}
+
+#[test]
+fn a_throngs_record_of_any_pie_offer_reads_back_to_the_same_decisions() {
+    // A pie offer is one record move of 2n + 1 decisions (225 for Torus-15's pie-112); searching
+    // for a move's decisions gave up on offers from about six stones a colour.
+    let throngs = GameKind::named("throngs");
+    let mut boards = vec![Board::T93, Board::R63, Board::R87, Board::R153, Board::P156];
+    boards.extend((Board::TORUS_MIN..=Board::TORUS_MAX).map(Board::Torus));
+    for (i, board) in boards.into_iter().enumerate() {
+        let max = board.pie_max();
+        for n in [max / 2, max] {
+            let adjudication = if i % 2 == 0 { "off" } else { "ludii" };
+            let (name, opening) = (board.name(), format!("pie-{n}"));
+            let options = pairs(&[("board", &name), ("opening", &opening), ("adjudication", adjudication)]);
+            // The offer, the choice and a few parts.
+            let offer = 2 * n as usize + 1;
+            let record = random_record_under(throngs, &options, offer + 8, u64::from(n) + i as u64);
+            let what = format!("{name} {opening} adjudication={adjudication}");
+            assert_eq!(longest_move(&record), offer, "{what}: the offer is one move");
+            // Parts follow the choice unless Appendix A's estimate ends the game there.
+            let over_at_choice = record.replay(Some(offer + 1)).unwrap().status().is_over();
+            assert!(record.moves.len() > offer + 1 || over_at_choice, "{what}: the choice and parts were played");
+            let text = record.to_spec_text().unwrap_or_else(|e| panic!("{what}: {e}"));
+            let read = GameRecord::from_spec_text(&text).unwrap_or_else(|e| panic!("{what}: {e}\n{text}"));
+            assert_eq!(decisions(&read), decisions(&record), "{what}\n{text}");
+            let expected = outcome(record.replay(None).unwrap().as_ref());
+            assert_eq!(outcome(read.replay(None).unwrap().as_ref()), expected, "{what}");
+            let path = temp_file(&format!("throngs-{name}-{opening}.txt"), &text);
+            let out = referee_record("throngs", &path, &[]).unwrap_or_else(|e| panic!("referee, {what}: {e}"));
+            assert_eq!((out["position"].as_str().unwrap().to_string(), out["status"].to_string()), expected, "{what}");
+        }
+    }
+}
+
+/// A random game whose record holds a move of many decisions.
+struct LongMoves {
+    slug: &'static str,
+    options: [(&'static str, &'static str); 2],
+    /// Random decisions played, and their seed.
+    played: usize,
+    seed: u64,
+    /// Decisions in its longest move, at least.
+    longest: usize,
+}
+
+#[test]
+fn moves_of_many_decisions_in_every_game_read_back_to_the_same_decisions() {
+    // A Gravel turn of nine actions and its end, an Inchworm distribution along a high stack:
+    // more decisions than a search for them could try (it gave up, or found others).
+    let cases = [
+        LongMoves { slug: "gravel", options: [("N", "8"), ("X", "9")], played: 60, seed: 1, longest: 10 },
+        LongMoves { slug: "gravel", options: [("N", "19"), ("X", "9")], played: 60, seed: 2, longest: 10 },
+        LongMoves { slug: "gravel", options: [("N", "3"), ("X", "9")], played: 60, seed: 1, longest: 6 },
+        LongMoves {
+            slug: "inchworm",
+            options: [("topology", "torus"), ("prisoner_drops", "on")],
+            played: 400,
+            seed: 2,
+            longest: 13,
+        },
+    ];
+    for case in cases {
+        let record = random_record_under(GameKind::named(case.slug), &pairs(&case.options), case.played, case.seed);
+        let what = format!("{} {:?} seed {}", case.slug, case.options, case.seed);
+        assert!(longest_move(&record) >= case.longest, "{what}: a move of {} decisions was played", case.longest);
+        let text = record.to_spec_text().unwrap_or_else(|e| panic!("{what}: {e}"));
+        let read = GameRecord::from_spec_text(&text).unwrap_or_else(|e| panic!("{what}: {e}\n{text}"));
+        assert_eq!(decisions(&read), decisions(&record), "{what}\n{text}");
     }
 }

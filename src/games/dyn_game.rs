@@ -45,6 +45,10 @@ pub trait DynGame: Send + Sync {
     /// The game-record moves (spec notation) that atomic `decisions` played from here make up,
     /// with who made each, and how many trailing decisions do not complete a move yet.
     fn record_tokens(&self, decisions: &[String]) -> Result<crate::rules::RecordTokens, RecordError>;
+    /// The atomic decisions one game-record token stands for from here, written as
+    /// `legal_decisions` writes them, when the game can tell them from the token
+    /// (`Notation::record_token_moves`); `None` when they must be searched for.
+    fn split_token(&self, token: &str) -> Option<Result<Vec<String>, RecordError>>;
     /// Phase 1 of a decision (validate and apply it, `Rules::place`); on error nothing changes.
     fn phase_place(&mut self, text: &str) -> Result<Effects, RecordError>;
     /// Phase 2 (`Rules::capture_sweep`).
@@ -127,6 +131,23 @@ impl<G: About> DynGame for G {
     }
     fn record_tokens(&self, decisions: &[String]) -> Result<crate::rules::RecordTokens, RecordError> {
         self.group_record_tokens(decisions)
+    }
+    fn split_token(&self, token: &str) -> Option<Result<Vec<String>, RecordError>> {
+        let moves = match self.record_token_moves(token)? {
+            Ok(moves) => moves,
+            Err(e) => return Some(Err(e)),
+        };
+        // A decision is written in the position it is made in (a Throngs offered stone names
+        // its colour), so the moves are replayed to write each.
+        let mut position = self.clone();
+        let mut decisions = Vec::with_capacity(moves.len());
+        for m in &moves {
+            decisions.push(position.format_move(m));
+            if let Err(source) = position.play(m) {
+                return Some(Err(RecordError::Illegal { token: token.to_string(), source }));
+            }
+        }
+        Some(Ok(decisions))
     }
     fn play_decision(&mut self, text: &str) -> Result<Effects, RecordError> {
         let m = self.parse_move(text).map_err(|source| RecordError::Parse { token: text.to_string(), source })?;

@@ -249,6 +249,15 @@ pub trait Notation: Rules {
         self.play(&m).map_err(|source| RecordError::Illegal { token: token.to_string(), source })
     }
 
+    /// The atomic decisions that `play_record_token(token)` plays from here, in order, for a game
+    /// that can tell them from the token itself; `None` (the default) leaves a record reader to
+    /// find them by searching the legal decisions, which only works for moves of a few decisions
+    /// (a Throngs pie offer is up to 225, an Inchworm distribution as long as its stack is high).
+    /// Errors are those of `play_record_token`.
+    fn record_token_moves(&self, _token: &str) -> Option<Result<Vec<Self::Move>, RecordError>> {
+        None
+    }
+
     /// The moves of the game-record notation that the atomic `decisions` (played from `self`)
     /// make up, each with the side that started it, and how many trailing decisions do not
     /// complete a move yet (a Gravel turn or a Throngs part under way, a sealed commitment). By

@@ -6,8 +6,10 @@ use super::record::{GameRecord, Player, RECORD_FORMAT, RecordError, RecordedMove
 use crate::games::{self, DynGame, GameKind};
 use crate::rules::{Side, ToMove, cells_in_token};
 
-/// The most atomic decisions one spec move can stand for (a Gravel turn of nine actions and its
-/// end, a Hidden Intention attempt of two four-part commitments).
+/// The most atomic decisions one spec move can stand for in a game whose moves are searched for
+/// (a Hidden Intention attempt of two four-part commitments); games with longer moves (a Gravel
+/// turn, an Inchworm distribution, a Throngs pie offer) read them from the token instead
+/// (`Notation::record_token_moves`).
 const MAX_DECISIONS_PER_MOVE: usize = 12;
 
 /// Positions the search for one move's decisions may visit before it gives up.
@@ -100,13 +102,22 @@ fn cells_named(text: &str) -> Vec<String> {
     cells_in_token(text).into_iter().map(str::to_ascii_lowercase).collect()
 }
 
-/// The atomic decisions that make up the spec move `token` from `position`: a depth-first search
-/// over legal decisions the token could contain, until exactly one whole move has been made and
-/// it leaves the position that playing the token leaves.
+/// The atomic decisions that make up the spec move `token` from `position`: those the game reads
+/// out of the token when it can (a move of many decisions, such as a Throngs pie offer of up to
+/// 225 stones), otherwise a depth-first search over legal decisions the token could contain; either
+/// way exactly one whole move that leaves the position that playing the token leaves.
 pub fn token_decisions(position: &dyn DynGame, token: &str) -> Result<Vec<String>, String> {
     let mut target = position.clone_box();
     target.play_token(token).map_err(|e| e.to_string())?;
     let target_text = target.position_text();
+    if let Some(split) = position.split_token(token) {
+        let decisions = split.map_err(|e| e.to_string())?;
+        return if is_whole_move_to(position, &decisions, &target_text) {
+            Ok(decisions)
+        } else {
+            Err(format!("'{token}' is legal, but the single decisions read from it do not make that move"))
+        };
+    }
     let compact: String = token.split_whitespace().collect();
     let cells = cells_named(token);
     // First only decisions written inside the token (most notations write a move as its
@@ -134,6 +145,14 @@ pub fn token_decisions(position: &dyn DynGame, token: &str) -> Result<Vec<String
     } else {
         Err(format!("'{token}' is legal, but no sequence of single decisions writes it (is it written in full?)"))
     }
+}
+
+/// Whether `decisions` played from `position` make exactly one whole move of the record and leave
+/// the position written `target` (a check of the game's own split, as the search checks its own).
+fn is_whole_move_to(position: &dyn DynGame, decisions: &[String], target: &str) -> bool {
+    let one_move = position.record_tokens(decisions).is_ok_and(|g| g.pending == 0 && g.moves.len() == 1);
+    let mut after = position.clone_box();
+    one_move && decisions.iter().all(|d| after.play_decision(d).is_ok()) && after.position_text() == target
 }
 
 /// What the decisions of one move must give: the position after it, written as the token.

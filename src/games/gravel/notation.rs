@@ -346,6 +346,30 @@ impl Notation for Position {
         })
     }
 
+    /// A turn's actions (up to X, repeats written `*k` spelled out) and its end, read from the
+    /// turn string rather than searched for.
+    fn record_token_moves(&self, token: &str) -> Option<Result<Vec<Action>, RecordError>> {
+        // Played first, so a repeat count is expanded only once the turn is known to be legal
+        // (and so at most X long).
+        if let Err(e) = self.clone().play_record_token(token) {
+            return Some(Err(e));
+        }
+        let list = match parse_turn(token) {
+            Ok(TurnString::Pass) => return Some(Ok(vec![Action::Pass])),
+            Ok(TurnString::Actions(list)) => list,
+            Err(source) => return Some(Err(RecordError::Parse { token: token.to_string(), source })),
+        };
+        let mut actions = Vec::new();
+        for (written, count) in list {
+            // Every square is on the board: the turn was played.
+            if let Some(action) = written_to_action(self.size(), written) {
+                actions.extend(std::iter::repeat_n(action, count as usize));
+            }
+        }
+        actions.push(Action::EndTurn);
+        Some(Ok(actions))
+    }
+
     /// Every legal action that can start the turn, as a one-action turn string, plus `pass` when
     /// legal (ARCHITECTURE §5).
     fn legal_record_tokens(&self) -> LegalTokens {

@@ -171,60 +171,20 @@ impl Notation for Position {
     /// With an action under way, the token is the whole action it finishes (see
     /// [`Position::decisions_finishing`]).
     fn play_record_token(&mut self, token: &str) -> Result<Effects, RecordError> {
-        let text = strip_comments(token);
-        let parse_err = |source: ParseError| RecordError::Parse { token: token.to_string(), source };
-        let illegal = |source: PlayError| RecordError::Illegal { token: token.to_string(), source };
-        if self.action_under_way() {
-            let rest = self.decisions_finishing(&text).map_err(|e| match e {
-                Refusal::Parse(source) => parse_err(source),
-                Refusal::Illegal(source) => illegal(source),
-            })?;
-            let mut next = self.clone();
-            let mut effects = Effects::new();
-            for m in &rest {
-                effects.extend(next.play(m).map_err(illegal)?);
-            }
-            *self = next;
-            return Ok(effects);
+        let moves = self.token_moves(token)?;
+        let mut next = self.clone();
+        let mut effects = Effects::new();
+        for m in &moves {
+            effects.extend(next.play(m).map_err(|source| RecordError::Illegal { token: token.to_string(), source })?);
         }
-        if let Some(body) = text.strip_prefix('C') {
-            let collect = self.parse_collect(body).map_err(parse_err)?;
-            self.check_whole_collect(&collect).map_err(illegal)?;
-            let geom = self.geometry();
-            let mut next = self.clone();
-            let mut effects = next.play(&Move::CollectFrom(collect.start)).map_err(illegal)?;
-            let mut c = collect.start;
-            for _ in 1..collect.len {
-                c = geom.step[c as usize][collect.dir as usize];
-                effects.extend(next.play(&Move::CollectStep(c)).map_err(illegal)?);
-            }
-            effects.extend(next.play(&Move::CollectOnto(collect.target)).map_err(illegal)?);
-            *self = next;
-            return Ok(effects);
-        }
-        if let Some(body) = text.strip_prefix('S') {
-            let path = parse_cell_list(body).map_err(parse_err)?;
-            if path.len() < 2 {
-                return Err(parse_err(ParseError::new(
-                    "a distribution lists its whole path: the source and every cell, e.g. Sb8-a7-b7",
-                )));
-            }
-            self.check_distribution_path(&path).map_err(illegal)?;
-            let mut next = self.clone();
-            let mut effects = next.play(&Move::SpreadFrom(path[0])).map_err(illegal)?;
-            for &c in &path[1..] {
-                effects.extend(next.play(&Move::SpreadStep(c)).map_err(illegal)?);
-            }
-            *self = next;
-            return Ok(effects);
-        }
-        if text.starts_with(['-', '>']) {
-            return Err(parse_err(ParseError::new(
-                "a path cell alone is not an action; write the whole path Sb8-a7-b7",
-            )));
-        }
-        let m = self.parse_move(&text).map_err(parse_err)?;
-        self.play(&m).map_err(illegal)
+        *self = next;
+        Ok(effects)
+    }
+
+    /// A collect's or a distribution's decisions (as many as its stack is high), read from the
+    /// token rather than searched for.
+    fn record_token_moves(&self, token: &str) -> Option<Result<Vec<Move>, RecordError>> {
+        Some(self.token_moves(token))
     }
 
     /// The referee's listing: every legal whole-action token, sorted, or only their exact count
@@ -282,6 +242,48 @@ enum Refusal {
 }
 
 impl Position {
+    /// The atomic decisions of one whole-action record token from here, checked as a whole
+    /// (each is checked again as it is played).
+    fn token_moves(&self, token: &str) -> Result<Vec<Move>, RecordError> {
+        let text = strip_comments(token);
+        let parse_err = |source: ParseError| RecordError::Parse { token: token.to_string(), source };
+        let illegal = |source: PlayError| RecordError::Illegal { token: token.to_string(), source };
+        if self.action_under_way() {
+            return self.decisions_finishing(&text).map_err(|e| match e {
+                Refusal::Parse(source) => parse_err(source),
+                Refusal::Illegal(source) => illegal(source),
+            });
+        }
+        if let Some(body) = text.strip_prefix('C') {
+            let collect = self.parse_collect(body).map_err(parse_err)?;
+            self.check_whole_collect(&collect).map_err(illegal)?;
+            // Chosen in the order written (either way along the line, as the decisions that
+            // wrote it were made); the stacks gather the same either way.
+            let written = body.split_once('>').map_or(body, |(cells, _)| cells);
+            let cells = parse_cell_list(written).map_err(parse_err)?;
+            let steps = cells[1..].iter().map(|&c| Move::CollectStep(c));
+            let onto = std::iter::once(Move::CollectOnto(collect.target));
+            return Ok(std::iter::once(Move::CollectFrom(cells[0])).chain(steps).chain(onto).collect());
+        }
+        if let Some(body) = text.strip_prefix('S') {
+            let path = parse_cell_list(body).map_err(parse_err)?;
+            if path.len() < 2 {
+                return Err(parse_err(ParseError::new(
+                    "a distribution lists its whole path: the source and every cell, e.g. Sb8-a7-b7",
+                )));
+            }
+            self.check_distribution_path(&path).map_err(illegal)?;
+            let steps = path[1..].iter().map(|&c| Move::SpreadStep(c));
+            return Ok(std::iter::once(Move::SpreadFrom(path[0])).chain(steps).collect());
+        }
+        if text.starts_with(['-', '>']) {
+            return Err(parse_err(ParseError::new(
+                "a path cell alone is not an action; write the whole path Sb8-a7-b7",
+            )));
+        }
+        Ok(vec![self.parse_move(&text).map_err(parse_err)?])
+    }
+
     /// The action under way as the position text's trailing field writes it: `S<path so far>` or
     /// `C<stacks so far>`; it is also the start of the token of the whole action.
     fn chosen_so_far(&self) -> Option<String> {

@@ -195,46 +195,13 @@ impl Notation for Position {
 
     /// The atomic decisions a record token stands for, checked by playing them on `self`.
     fn play_record_token(&mut self, token: &str) -> Result<Effects, RecordError> {
-        let t = token.trim();
-        let parse_err = |source: ParseError| RecordError::Parse { token: t.to_string(), source };
-        let illegal = |source: PlayError| RecordError::Illegal { token: t.to_string(), source };
-        let mut next = self.clone();
-        let mut effects = Effects::new();
-        if let Some(rest) = t.strip_prefix("pie ").or_else(|| t.strip_prefix("pie\t")) {
-            return self.play_pie_offer(t, rest);
-        }
-        if self.phase != Phase::Play || self.started.is_some() {
-            // Pie choice, a started part or a finished game: the token is one atomic decision.
-            let m = self.parse_move(t).map_err(parse_err)?;
-            effects = next.play(&m).map_err(illegal)?;
-            *self = next;
-            return Ok(effects);
-        }
-        match self.parse_part_token(t).map_err(parse_err)? {
-            PartToken::Pass => effects.extend(next.play(&Move::Pass).map_err(illegal)?),
-            PartToken::Start { kind, at, to } => {
-                let start = match kind {
-                    PartKind::Place => Move::Place(at),
-                    PartKind::Capture => Move::Capture(at),
-                    PartKind::Move => Move::Pick(at),
-                };
-                effects.extend(next.play(&start).map_err(illegal)?);
-                match (next.started, to) {
-                    (Some(_), Some(to)) => effects.extend(next.play(&Move::To(to)).map_err(illegal)?),
-                    (Some(_), None) => effects.extend(next.play(&Move::To(at)).map_err(illegal)?),
-                    (None, None) => {}
-                    (None, Some(_)) => {
-                        let p = self.power(at, self.mover);
-                        return Err(illegal(PlayError::new(format!(
-                            "the stone on {} has no power left to travel or nowhere to land (power {p})",
-                            self.geo.name(at)
-                        ))));
-                    }
-                }
-            }
-        }
-        *self = next;
-        Ok(effects)
+        self.play_token_moves(token).map(|(effects, _)| effects)
+    }
+
+    /// A part's one or two decisions, or a pie offer's 2n + 1 (up to 225 on Torus-15), read from
+    /// the token rather than searched for.
+    fn record_token_moves(&self, token: &str) -> Option<Result<Vec<Move>, RecordError>> {
+        Some(self.clone().play_token_moves(token).map(|(_, moves)| moves))
     }
 
     /// Every legal record token (§5) for the side to move, sorted.
@@ -291,6 +258,59 @@ struct FieldsRead<'a> {
 }
 
 impl Position {
+    /// Plays the atomic decisions a record token stands for (on error nothing changes) and says
+    /// which they were.
+    fn play_token_moves(&mut self, token: &str) -> Result<(Effects, Vec<Move>), RecordError> {
+        let t = token.trim();
+        let parse_err = |source: ParseError| RecordError::Parse { token: t.to_string(), source };
+        let illegal = |source: PlayError| RecordError::Illegal { token: t.to_string(), source };
+        if let Some(rest) = t.strip_prefix("pie ").or_else(|| t.strip_prefix("pie\t")) {
+            return self.play_pie_offer(t, rest);
+        }
+        let moves = if self.phase != Phase::Play || self.started.is_some() {
+            // Pie choice, a started part or a finished game: the token is one atomic decision.
+            vec![self.parse_move(t).map_err(parse_err)?]
+        } else {
+            match self.parse_part_token(t).map_err(parse_err)? {
+                PartToken::Pass => vec![Move::Pass],
+                PartToken::Start { kind, at, to } => {
+                    let start = match kind {
+                        PartKind::Place => Move::Place(at),
+                        PartKind::Capture => Move::Capture(at),
+                        PartKind::Move => Move::Pick(at),
+                    };
+                    // Whether the part goes on to a destination shows only once it has started.
+                    let mut started = self.clone();
+                    started.play(&start).map_err(illegal)?;
+                    match (started.started, to) {
+                        (Some(_), to) => vec![start, Move::To(to.unwrap_or(at))],
+                        (None, None) => vec![start],
+                        (None, Some(_)) => {
+                            let p = self.power(at, self.mover);
+                            return Err(illegal(PlayError::new(format!(
+                                "the stone on {} has no power left to travel or nowhere to land (power {p})",
+                                self.geo.name(at)
+                            ))));
+                        }
+                    }
+                }
+            }
+        };
+        let effects = self.play_all(&moves).map_err(illegal)?;
+        Ok((effects, moves))
+    }
+
+    /// Plays `moves` in order, all or (on the first illegal one) none.
+    fn play_all(&mut self, moves: &[Move]) -> Result<Effects, PlayError> {
+        let mut next = self.clone();
+        let mut effects = Effects::new();
+        for m in moves {
+            effects.extend(next.play(m)?);
+        }
+        *self = next;
+        Ok(effects)
+    }
+
     pub(super) fn site(&self, text: &str) -> Result<Cell, ParseError> {
         self.geo
             .parse_site(text)
@@ -321,12 +341,11 @@ impl Position {
         Ok(PartToken::Start { kind, at, to })
     }
 
-    /// Plays a whole pie offer (`pie B:g7 W:e4 W:h9`), the stones of `rest`, Black ones first.
-    fn play_pie_offer(&mut self, t: &str, rest: &str) -> Result<Effects, RecordError> {
+    /// Plays a whole pie offer (`pie B:g7 W:e4 W:h9`), the stones of `rest`, Black ones first, and
+    /// says which decisions it made.
+    fn play_pie_offer(&mut self, t: &str, rest: &str) -> Result<(Effects, Vec<Move>), RecordError> {
         let parse_err = |source: ParseError| RecordError::Parse { token: t.to_string(), source };
         let illegal = |source: PlayError| RecordError::Illegal { token: t.to_string(), source };
-        let mut next = self.clone();
-        let mut effects = Effects::new();
         if self.phase != Phase::PieOffer || self.count != [0, 0] {
             return Err(illegal(PlayError::new("a pie offer is made only at the start of a pie game")));
         }
@@ -351,11 +370,9 @@ impl Position {
                 white.len()
             ))));
         }
-        for s in black.into_iter().chain(white) {
-            effects.extend(next.play(&Move::Offer(s)).map_err(illegal)?);
-        }
-        *self = next;
-        Ok(effects)
+        let moves: Vec<Move> = black.into_iter().chain(white).map(Move::Offer).collect();
+        let effects = self.play_all(&moves).map_err(illegal)?;
+        Ok((effects, moves))
     }
 
     /// The second field: `B1`, `B2`, `W1`, `W2`, or `pie`/`choose` in a pie opening.
