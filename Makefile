@@ -45,10 +45,11 @@ lint:
 test-rules:
 	cargo test --no-default-features --features server
 
-# Two `serve` instances sharing a throwaway PostgreSQL (Debian's package, installed when missing
-# and started and stopped by the script), a player on each.
+# The tests that need PostgreSQL (Debian's package, installed when missing and started and stopped
+# by the script): two `serve` instances sharing it with a player on each, instances started together
+# on an empty database, a retry sent to two instances at once.
 test-postgres:
-	bash scripts/with-postgres.sh cargo test --no-default-features --features server --test online_server -- --ignored two_instances
+	bash scripts/with-postgres.sh cargo test --no-default-features --features server --test online_server --test online_hardening -- --ignored
 
 # The app: its unit tests, the headless app tests, its WebSocket client over wss:// through a TLS
 # proxy, and the builds of the frame benchmark and the gallery, linted by clippy as they build. (The pure layers' tests ran above; running them again

@@ -25,7 +25,10 @@ free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",
 database=${STONEYARD_TEST_POSTGRES:-sqlite://$work/games.sqlite3}
 port=$(free_port)
 serve() { # port
-  "$bin" serve --listen "127.0.0.1:$1" --database "$database" >>"$work/serve-$1.log" 2>&1 &
+  # Every player of the load test connects from this machine's one address: the per-address
+  # limits (connections, invite codes tried) are raised for it.
+  "$bin" serve --listen "127.0.0.1:$1" --database "$database" \
+    --max-connections-per-address 100000 --max-joins-per-minute 1000000 >>"$work/serve-$1.log" 2>&1 &
   pids+=($!)
   for _ in $(seq 100); do curl -fs "http://127.0.0.1:$1/healthz" >/dev/null && return; sleep 0.1; done
   echo "the server on port $1 did not start"; cat "$work/serve-$1.log"; exit 1

@@ -53,6 +53,19 @@ pub struct ServeArgs {
     /// Requests one connection may make per second (twice as many in a burst).
     #[arg(long, default_value_t = crate::online::server::REQUESTS_PER_SECOND)]
     pub max_requests_per_second: f64,
+    /// Connections one address may have open at once.
+    #[arg(long, default_value_t = crate::online::server::CONNECTIONS_PER_ADDRESS)]
+    pub max_connections_per_address: usize,
+    /// Invite codes one address may try per minute (as many at once).
+    #[arg(long, default_value_t = crate::online::server::JOINS_PER_MINUTE)]
+    pub max_joins_per_minute: f64,
+    /// Seconds a client has to send its HTTP request (a connection that sends nothing is closed).
+    #[arg(long, default_value_t = crate::online::server::HANDSHAKE_TIMEOUT.as_secs_f64())]
+    pub handshake_timeout: f64,
+    /// A reverse proxy in front of the server (repeatable): its connections are not limited per
+    /// address, and its X-Forwarded-For header gives the client's address.
+    #[arg(long, value_name = "IP")]
+    pub trusted_proxy: Vec<std::net::IpAddr>,
 }
 
 /// The game and its options, shared by every subcommand.
@@ -198,11 +211,31 @@ pub fn run(command: Command) -> ExitCode {
                     Err(e) => return fail(e),
                 },
             };
+            for (flag, value) in [
+                ("--max-requests-per-second", args.max_requests_per_second),
+                ("--max-joins-per-minute", args.max_joins_per_minute),
+            ] {
+                if !(value > 0.0 && value.is_finite()) {
+                    return fail(format!("{flag} {value}: give a number above 0"));
+                }
+            }
             let options = crate::online::server::ServeOptions {
                 listen: args.listen,
                 database,
                 web: args.web,
                 requests_per_second: args.max_requests_per_second,
+                handshake_timeout: match std::time::Duration::try_from_secs_f64(args.handshake_timeout) {
+                    Ok(d) if !d.is_zero() => d,
+                    _ => {
+                        return fail(format!(
+                            "--handshake-timeout {}: give a number of seconds above 0",
+                            args.handshake_timeout
+                        ));
+                    }
+                },
+                max_connections_per_address: args.max_connections_per_address.max(1),
+                joins_per_minute: args.max_joins_per_minute,
+                trusted_proxies: args.trusted_proxy,
             };
             match crate::online::server::serve(options) {
                 Ok(()) => ExitCode::SUCCESS,

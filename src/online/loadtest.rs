@@ -296,11 +296,14 @@ async fn step_player(p: &mut Player, think_ms: u64, rng: &mut GameRng, totals: &
         None => p.next_at = Some(Instant::now() + think(rng, think_ms)),
         Some(at) if at <= Instant::now() => {
             let decision = legal[pick_index(rng, legal.len())].clone();
-            p.sent.push(Instant::now());
-            let out = p.seat.play(decision);
+            let out = p.seat.decide(board.position.as_ref(), decision);
+            if !out.is_empty() {
+                // A ply went out (a decision staged into a commitment sends nothing yet).
+                p.sent.push(Instant::now());
+                totals.lock().expect("totals").decisions += 1;
+            }
             p.send_all(out).await;
             p.next_at = None;
-            totals.lock().expect("totals").decisions += 1;
         }
         Some(_) => {}
     }

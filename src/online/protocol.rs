@@ -8,8 +8,9 @@ use crate::games::GameKind;
 use crate::rules::Side;
 use serde::{Deserialize, Serialize};
 
-/// The protocol this build speaks (sent in `Hello`/`Welcome`).
-pub const PROTOCOL_VERSION: u32 = 1;
+/// The protocol this build speaks (sent in `Welcome`). Version 2: a Hidden Intention commitment
+/// is one `move`, its decisions joined by `;` (`online::table::COMMITMENT_SEPARATOR`).
+pub const PROTOCOL_VERSION: u32 = 2;
 
 /// The largest message either side accepts, in bytes; a bigger one closes the connection.
 pub const MAX_MESSAGE_BYTES: usize = 8 * 1024;
@@ -48,7 +49,8 @@ pub enum ClientMessage {
     },
     /// Stops following a game.
     Close { game_id: String },
-    /// Plays `decision` as the game's decision number `ply`.
+    /// Plays `decision` as the game's decision number `ply` (at a simultaneous node, the seat's
+    /// whole commitment).
     Move { game_id: String, token: String, ply: u32, decision: String },
     /// Gives up the game.
     Resign { game_id: String, token: String },
@@ -56,8 +58,9 @@ pub enum ClientMessage {
     Rematch { game_id: String, token: String },
     /// Asks for a summary of the games these seat tokens belong to.
     List { tokens: Vec<String> },
-    /// Keeps an idle connection alive; the answer is `Pong`.
-    Ping,
+    /// Keeps an idle connection alive; the answer is `Pong`. (Written with braces so that, like
+    /// every other message, it refuses fields it does not have.)
+    Ping {},
 }
 
 /// One decision of a game as a seat sees it.
@@ -373,6 +376,8 @@ mod tests {
         assert!(ClientMessage::parse(r#"{"type":"teleport"}"#).is_err());
         assert!(ClientMessage::parse(r#"{"type":"create","game":"chess","options":[],"seat":"first"}"#).is_err());
         assert!(ClientMessage::parse("{").is_err());
+        assert_eq!(ClientMessage::parse(r#"{"type":"ping"}"#), Ok(ClientMessage::Ping {}));
+        assert!(ClientMessage::parse(r#"{"type":"ping","extra":1}"#).is_err(), "ping refuses unknown fields too");
         let big = format!(r#"{{"type":"join","code":"{}"}}"#, "x".repeat(MAX_MESSAGE_BYTES));
         assert!(ClientMessage::parse(&big).unwrap_err().contains("limit"));
     }

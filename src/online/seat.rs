@@ -3,7 +3,8 @@
 //! show. Pure: the app and the load test feed it server messages and send what it returns.
 
 use super::protocol::{ClientMessage, Ending, ErrorCode, ServerMessage, WireMove};
-use crate::games::GameKind;
+use super::table::{COMMITMENT_SEPARATOR, leaves_commitment_open, ply_decisions};
+use crate::games::{DynGame, GameKind};
 use crate::rules::Side;
 
 /// A decision of this seat the server has not stored yet.
@@ -33,6 +34,9 @@ pub struct OnlineSeat {
     /// The stored decisions, by ply (another seat's sealed commitments without their text).
     pub moves: Vec<WireMove>,
     pub pending: Vec<Pending>,
+    /// The decisions of this seat's commitment at a simultaneous node so far: kept here until it
+    /// is whole, then sent as one ply (the other seat learns only that it is sealed).
+    pub staged: Vec<String>,
     pub joined: [bool; 2],
     pub online: [bool; 2],
     pub ended: Option<Ending>,
@@ -63,7 +67,21 @@ impl OnlineSeat {
         vec![open]
     }
 
-    /// The player decided: keep it as pending and send it if nothing else is in flight.
+    /// The player made `decision` on the board's position `before`: a decision that leaves a
+    /// commitment unfinished is staged here, anything else is played (with the staged decisions
+    /// before it, as one ply).
+    pub fn decide(&mut self, before: &dyn DynGame, decision: String) -> Vec<ClientMessage> {
+        if leaves_commitment_open(before, &decision) {
+            self.staged.push(decision);
+            return vec![];
+        }
+        let mut parts = std::mem::take(&mut self.staged);
+        parts.push(decision);
+        self.play(parts.join(&COMMITMENT_SEPARATOR.to_string()))
+    }
+
+    /// The player made a ply (a decision, or a whole commitment): keep it as pending and send it
+    /// if nothing else is in flight.
     pub fn play(&mut self, decision: String) -> Vec<ClientMessage> {
         self.pending.push(Pending { decision, sent_for: None });
         self.send_next()
@@ -209,24 +227,29 @@ impl OnlineSeat {
 
     fn drop_pending(&mut self, why: &str) {
         if let Some(p) = self.pending.first() {
-            self.refused = Some(format!("'{}' was not played: {why}", p.decision));
+            let shown: Vec<&str> = ply_decisions(&p.decision).collect();
+            self.refused = Some(format!("'{}' was not played: {why}", shown.join(", ")));
         }
         self.pending.clear();
+        self.staged.clear();
     }
 
     /// The decisions the board shows, in order: the stored ones this client may see (stopping at
-    /// another seat's sealed commitments, then the seat's own after them) and the pending ones.
+    /// another seat's sealed commitments, then the seat's own after them), the pending ones and
+    /// the staged ones, each commitment as its decisions.
     pub fn board_decisions(&self) -> Vec<String> {
-        let mut out: Vec<String> = Vec::new();
+        let mut plies: Vec<&str> = Vec::new();
         let mut sealed_seen = false;
         for m in &self.moves {
             match &m.decision {
                 None => sealed_seen = true,
-                Some(d) if !sealed_seen || Some(m.by) == self.seat => out.push(d.clone()),
+                Some(d) if !sealed_seen || Some(m.by) == self.seat => plies.push(d),
                 Some(_) => {}
             }
         }
-        out.extend(self.pending.iter().map(|p| p.decision.clone()));
+        plies.extend(self.pending.iter().map(|p| p.decision.as_str()));
+        let mut out: Vec<String> = plies.into_iter().flat_map(ply_decisions).map(str::to_string).collect();
+        out.extend(self.staged.iter().cloned());
         out
     }
 

@@ -1,6 +1,11 @@
 //! One online game as the server keeps it: the setup, the seats, the append-only decisions and
 //! the rules' position after them. Pure: the server's store and sockets live elsewhere; this
 //! decides what is legal, what each seat may see, and when the game has ended.
+//!
+//! At a simultaneous node (Hidden Intention) a seat's whole commitment is one ply: its decisions
+//! joined by [`COMMITMENT_SEPARATOR`] (`A:<>a1b1;A:N;A:d4;A:/ne`). So the other seat and every
+//! viewer learn one thing about it until both are in: that it is sealed; not how many decisions it
+//! took (a knight, a swap), and no refusal they can provoke depends on it.
 
 use super::protocol::{Ending, ErrorCode, GameSummary, WireMove};
 use crate::games::{DynGame, GameKind, status_json};
@@ -14,8 +19,41 @@ pub fn swaps_seats(effects: &Effects) -> bool {
 /// The most decisions an online game may have (far beyond any real game; a guard for the store).
 pub const MAX_PLIES: usize = 20_000;
 
-/// The longest decision text accepted.
+/// The longest decision text accepted (a whole commitment included).
 pub const MAX_DECISION_BYTES: usize = 64;
+
+/// Joins the decisions of one commitment sent whole (no game's decision contains it).
+pub const COMMITMENT_SEPARATOR: char = ';';
+
+/// The one refusal of a decision at a simultaneous node, whatever is wrong with it: a text that
+/// depended on the other seat's sealed choice would tell it.
+pub const NOT_A_COMMITMENT: &str =
+    "that is not a whole commitment of your seat (send its decisions together, separated by ';')";
+
+/// The atomic decisions of one ply: a commitment's parts, or the decision itself.
+pub fn ply_decisions(ply: &str) -> impl Iterator<Item = &str> {
+    ply.split(COMMITMENT_SEPARATOR)
+}
+
+/// Whether `decision`, played on `before`, leaves its maker's commitment at a simultaneous node
+/// unfinished (more decisions of the same commitment must follow before it is sent whole).
+pub fn leaves_commitment_open(before: &dyn DynGame, decision: &str) -> bool {
+    if before.to_move() != Some(ToMove::Both) {
+        return false;
+    }
+    let Some(maker) = Side::BOTH.into_iter().find(|&s| before.legal_decisions(s).iter().any(|d| d == decision)) else {
+        return false;
+    };
+    let mut after = before.clone_box();
+    if after.play_decision(decision).is_err() {
+        return false;
+    }
+    // A sealed commitment and a resolved attempt both leave the maker nothing more to add to
+    // this one; a reveal changes the public position, a stage does not.
+    after.to_move() == Some(ToMove::Both)
+        && after.position_text() == before.position_text()
+        && !after.legal_decisions(maker).is_empty()
+}
 
 /// A refusal: the code the client gets and a reason in words.
 pub type Refusal = (ErrorCode, String);
@@ -26,15 +64,17 @@ pub struct Table {
     pub kind: GameKind,
     pub options: Vec<(String, String)>,
     pub code: String,
-    /// Each seat's token, once taken. A seat is a player: it starts as the side of its index and
-    /// plays the other side after a pie swap.
+    /// The hash of each seat's token, once taken. A seat is a player: it starts as the side of its
+    /// index and plays the other side after a pie swap.
     pub tokens: [Option<String>; 2],
-    /// Every decision so far and the seat that made it.
+    /// Every ply so far (a decision, or a whole commitment) and the seat that made it.
     pub moves: Vec<(Side, String)>,
     /// A pie swap has exchanged the seats' colours.
     pub swapped: bool,
     pub ending: Option<Ending>,
     pub rematch_offered_by: Option<Side>,
+    /// The hash of the token the offerer holds in the rematch, once offered.
+    pub rematch_offer_hash: Option<String>,
     /// The rematch's game, once both asked for it.
     pub rematch: Option<String>,
     start: Box<dyn DynGame>,
@@ -64,6 +104,7 @@ impl Table {
             swapped: false,
             ending: None,
             rematch_offered_by: None,
+            rematch_offer_hash: None,
             rematch: None,
             position: start.clone_box(),
             start,
@@ -80,9 +121,9 @@ impl Table {
         Ok(table)
     }
 
-    /// The seat a token holds in this game.
-    pub fn seat_of(&self, token: &str) -> Option<Side> {
-        Side::BOTH.into_iter().find(|s| self.tokens[s.index()].as_deref() == Some(token))
+    /// The seat a token's hash holds in this game.
+    pub fn seat_of(&self, token_hash: &str) -> Option<Side> {
+        Side::BOTH.into_iter().find(|s| self.tokens[s.index()].as_deref() == Some(token_hash))
     }
 
     pub fn joined(&self) -> [bool; 2] {
@@ -116,12 +157,17 @@ impl Table {
         if self.moves.len() >= MAX_PLIES {
             return Err((ErrorCode::GameOver, format!("the game has reached {MAX_PLIES} decisions")));
         }
+        let simultaneous = self.position.to_move() == Some(ToMove::Both);
         if decision.len() > MAX_DECISION_BYTES {
-            return Err((ErrorCode::Illegal, "that is not a decision of this game".into()));
+            let why = if simultaneous { NOT_A_COMMITMENT } else { "that is not a decision of this game" };
+            return Err((ErrorCode::Illegal, why.into()));
         }
         let legal = self.position.legal_decisions(self.side_of(seat));
         if legal.is_empty() {
             return Err((ErrorCode::NotYourTurn, "it is not your turn".into()));
+        }
+        if simultaneous {
+            return self.check_commitment(seat, decision);
         }
         if !legal.iter().any(|d| d == decision) {
             let mut trial = self.position.clone_box();
@@ -134,12 +180,36 @@ impl Table {
         Ok(MoveCheck::New)
     }
 
-    /// Plays a checked decision. Returns the commitments it reveals (with itself) when it completes
-    /// a simultaneous move whose earlier decisions were sealed.
+    /// Whether `commitment` is the seat's whole commitment at this simultaneous node: each part
+    /// legal for the seat in turn, and nothing left to add after the last. Every failure has the
+    /// same text ([`NOT_A_COMMITMENT`]).
+    fn check_commitment(&self, seat: Side, commitment: &str) -> Result<MoveCheck, Refusal> {
+        let side = self.side_of(seat);
+        let refused = || (ErrorCode::Illegal, NOT_A_COMMITMENT.to_string());
+        let mut trial = self.position.clone_box();
+        for part in ply_decisions(commitment) {
+            if trial.to_move() != Some(ToMove::Both) || !trial.legal_decisions(side).iter().any(|d| d == part) {
+                return Err(refused());
+            }
+            trial.play_decision(part).map_err(|_| refused())?;
+        }
+        let open = trial.to_move() == Some(ToMove::Both)
+            && trial.position_text() == self.position.position_text()
+            && !trial.legal_decisions(side).is_empty();
+        if open {
+            return Err(refused());
+        }
+        Ok(MoveCheck::New)
+    }
+
+    /// Plays a checked ply. Returns the commitments it reveals (with itself) when it completes
+    /// a simultaneous move whose earlier commitment was sealed.
     pub fn apply(&mut self, seat: Side, decision: String) -> Option<Vec<WireMove>> {
         let sealed_before = self.sealed_from();
-        let effects = self.position.play_decision(&decision).expect("checked decisions play");
-        self.swapped ^= swaps_seats(&effects);
+        for part in ply_decisions(&decision) {
+            let effects = self.position.play_decision(part).expect("checked decisions play");
+            self.swapped ^= swaps_seats(&effects);
+        }
         self.moves.push((seat, decision));
         if self.ending.is_none() {
             self.ending = self.natural_ending();
@@ -150,15 +220,21 @@ impl Table {
         }
     }
 
-    /// Where the sealed commitments start: at a simultaneous node, the decisions that do not yet
-    /// make up a whole move.
+    /// Where the sealed commitments start: at a simultaneous node, the plies whose decisions do
+    /// not yet make up a whole move.
     fn sealed_from(&self) -> Option<usize> {
         if self.position.to_move() != Some(ToMove::Both) {
             return None;
         }
-        let decisions: Vec<String> = self.moves.iter().map(|(_, d)| d.clone()).collect();
-        let pending = self.start.record_tokens(&decisions).map(|t| t.pending).unwrap_or(0);
-        (pending > 0).then(|| self.moves.len() - pending)
+        let decisions: Vec<String> =
+            self.moves.iter().flat_map(|(_, d)| ply_decisions(d).map(str::to_string)).collect();
+        let mut pending = self.start.record_tokens(&decisions).map(|t| t.pending).unwrap_or(0);
+        let mut from = self.moves.len();
+        while pending > 0 && from > 0 {
+            from -= 1;
+            pending = pending.saturating_sub(ply_decisions(&self.moves[from].1).count());
+        }
+        (from < self.moves.len()).then_some(from)
     }
 
     /// Decision `ply` as `viewer` may see it (`None`: a read-only view).
@@ -204,11 +280,11 @@ impl Table {
         }
     }
 
-    /// The summary a seat's holder gets in "My online games".
-    pub fn summary(&self, seat: Side) -> GameSummary {
+    /// The summary the holder of `token` (the seat's) gets in "My online games".
+    pub fn summary(&self, seat: Side, token: &str) -> GameSummary {
         GameSummary {
             game_id: self.id.clone(),
-            token: self.tokens[seat.index()].clone().unwrap_or_default(),
+            token: token.to_string(),
             game: self.kind,
             options: self.options.clone(),
             seat,
@@ -251,34 +327,46 @@ mod tests {
         assert_eq!(t.view(None, 0), vec![WireMove { ply: 0, by: Side::First, decision: Some(d) }]);
     }
 
-    #[test]
-    fn hidden_intention_commitments_stay_sealed_for_the_other_seat_until_both_are_in() {
-        let mut t = table("hidden-intention");
-        // A commits fully while B has not started.
-        let mut plies = 0;
-        while t.can_decide(Side::First) && t.sealed_from().is_none_or(|_| true) {
-            let d = first_legal(&t, Side::First);
-            assert!(t.apply(Side::First, d).is_none(), "A alone completes nothing");
-            plies += 1;
-            if !t.can_decide(Side::First) {
-                break;
+    /// A whole commitment of `seat`: its first legal decision at each stage, joined.
+    fn first_commitment(t: &Table, seat: Side) -> String {
+        let mut trial = t.position.clone_box();
+        let mut parts = Vec::new();
+        loop {
+            let d = trial.legal_decisions(seat)[0].clone();
+            let open = leaves_commitment_open(trial.as_ref(), &d);
+            trial.play_decision(&d).unwrap();
+            parts.push(d);
+            if !open {
+                return parts.join(";");
             }
         }
-        assert!(plies > 0);
-        for ply in 0..plies {
-            assert_eq!(t.wire(ply, Some(Side::Second)).decision, None, "B must not see A's ply {ply}");
-            assert_eq!(t.wire(ply, None).decision, None, "a spectator must not see it either");
-            assert!(t.wire(ply, Some(Side::First)).decision.is_some(), "A sees its own");
-        }
-        let mut revealed = None;
-        while revealed.is_none() && t.can_decide(Side::Second) {
-            let d = first_legal(&t, Side::Second);
-            revealed = t.apply(Side::Second, d);
-        }
-        let revealed = revealed.expect("B's last commitment reveals both");
-        assert_eq!(revealed.len(), t.moves.len());
-        assert!(revealed.iter().all(|m| m.decision.is_some()));
+    }
+
+    #[test]
+    fn hidden_intention_commitments_are_one_ply_sealed_for_the_other_seat_until_both_are_in() {
+        let mut t = table("hidden-intention");
+        let a = first_commitment(&t, Side::First);
+        assert!(a.contains(';'), "a commitment takes several decisions: {a}");
+        // Its parts one at a time are refused, with the one text whatever is wrong.
+        let first_part = a.split(';').next().unwrap();
+        let refusal = t.check_move(Side::First, 0, first_part).unwrap_err();
+        assert_eq!(refusal, (ErrorCode::Illegal, NOT_A_COMMITMENT.to_string()));
+        assert_eq!(t.check_move(Side::Second, 0, &a).unwrap_err(), refusal, "A's commitment is not B's");
+        assert_eq!(t.check_move(Side::First, 0, &format!("{a};{first_part}")).unwrap_err(), refusal);
+        assert_eq!(t.check_move(Side::First, 0, &a), Ok(MoveCheck::New));
+        assert!(t.apply(Side::First, a.clone()).is_none(), "A alone completes nothing");
+        assert_eq!(t.next_ply(), 1);
+        assert_eq!(t.wire(0, Some(Side::Second)).decision, None, "B must not see A's commitment");
+        assert_eq!(t.wire(0, None).decision, None, "a spectator must not see it either");
+        assert_eq!(t.wire(0, Some(Side::First)).decision.as_deref(), Some(a.as_str()), "A sees its own");
+        // A probe of A's state by B (A's decisions sent with B's seat) gets the same one text.
+        assert_eq!(t.check_move(Side::Second, 1, first_part).unwrap_err(), refusal);
+        assert_eq!(t.check_move(Side::First, 1, &a).unwrap_err().0, ErrorCode::NotYourTurn);
+        let b = first_commitment(&t, Side::Second);
+        let revealed = t.apply(Side::Second, b.clone()).expect("B's commitment reveals both");
+        assert_eq!(revealed.iter().map(|m| m.decision.clone().unwrap()).collect::<Vec<_>>(), vec![a, b]);
         assert!(t.view(Some(Side::Second), 0).iter().all(|m| m.decision.is_some()));
+        assert!(t.view(None, 0).iter().all(|m| m.decision.is_some()));
     }
 
     #[test]

@@ -246,7 +246,8 @@ fn tell_seat(
         if shown.len() != i {
             break;
         }
-        out.write_batch(seat.play(decision.clone()).into_iter().map(ToServer));
+        let Some(before) = current.position_before(i) else { break };
+        out.write_batch(seat.decide(before, decision.clone()).into_iter().map(ToServer));
     }
     followed.told = current.history.len();
 }

@@ -232,7 +232,7 @@ fn send(mut socket: NonSendMut<Socket>, connection: Res<Connection>, mut outgoin
     }
     if open && socket.last_sent.is_some_and(|at| at.elapsed() >= PING_EVERY) {
         if let Some((sender, _)) = socket.link.as_mut() {
-            sender.send(ewebsock::WsMessage::Text(ClientMessage::Ping.to_json()));
+            sender.send(ewebsock::WsMessage::Text(ClientMessage::Ping {}.to_json()));
         }
         socket.last_sent = Some(Instant::now());
     }

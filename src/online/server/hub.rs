@@ -3,25 +3,18 @@
 //! then announced to the other instances that share a PostgreSQL store.
 
 use super::ids;
+use super::outbox::{Out, Outbox};
+use super::rate_limit::PerAddress;
 use super::store::{GameRow, GameStore};
 use crate::games::GameKind;
 use crate::online::protocol::{ClientMessage, ErrorCode, GameSummary, MAX_LISTED_GAMES, SeatChoice, ServerMessage};
 use crate::online::table::{MoveCheck, Table};
 use crate::rules::Side;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use tokio::sync::{MappedMutexGuard, MutexGuard, mpsc};
-
-/// What a connection's writer sends: a text frame, or a close frame with its code and reason.
-#[derive(Debug)]
-pub enum Out {
-    Text(String),
-    Close(u16, String),
-}
-
-/// A connection's outgoing queue.
-pub type Outbox = mpsc::UnboundedSender<Out>;
+use tokio::sync::{MappedMutexGuard, MutexGuard};
 
 /// The most games one connection may follow at once.
 pub const MAX_FOLLOWED: usize = 64;
@@ -30,6 +23,9 @@ pub const MAX_FOLLOWED: usize = 64;
 struct Follower {
     conn: u64,
     seat: Option<Side>,
+    /// The seat's token as the connection gave it (in memory only: the store keeps its hash), to
+    /// hand the follower its token in a rematch.
+    token: Option<String>,
     out: Outbox,
 }
 
@@ -65,6 +61,16 @@ impl Room {
         online
     }
 
+    /// Sends each follower of a seat its own message (its place in a rematch).
+    fn send_to_seat(&self, seat: Side, message: impl Fn(&str) -> ServerMessage) {
+        let followers = self.followers.lock().expect("followers lock").clone();
+        for f in followers.iter().filter(|f| f.seat == Some(seat)) {
+            if let Some(token) = &f.token {
+                f.out.send(Out::Text(message(token).to_json()));
+            }
+        }
+    }
+
     fn send_each(&self, message: impl Fn(Option<Side>) -> Option<ServerMessage>) {
         let followers = self.followers.lock().expect("followers lock").clone();
         let mut by_view: [Option<Option<String>>; 3] = [None, None, None];
@@ -72,7 +78,7 @@ impl Room {
             let slot = f.seat.map_or(2, Side::index);
             let text = by_view[slot].get_or_insert_with(|| message(f.seat).map(|m| m.to_json()));
             if let Some(text) = text {
-                let _ = f.out.send(Out::Text(text.clone()));
+                f.out.send(Out::Text(text.clone()));
             }
         }
     }
@@ -80,7 +86,7 @@ impl Room {
     fn send_others(&self, conn: u64, message: &ServerMessage) {
         let text = message.to_json();
         for f in self.followers.lock().expect("followers lock").iter().filter(|f| f.conn != conn) {
-            let _ = f.out.send(Out::Text(text.clone()));
+            f.out.send(Out::Text(text.clone()));
         }
     }
 
@@ -102,12 +108,18 @@ pub struct Hub {
     next_conn: AtomicU64,
     /// Each connection's request rate limit.
     pub requests_per_second: f64,
+    /// The invite codes each address may try.
+    joins: PerAddress,
+    /// Reverse proxies whose `X-Forwarded-For` names the client.
+    pub trusted_proxies: Vec<IpAddr>,
 }
 
 /// One connection's view of the hub: who it is and what it follows.
 pub struct Session {
     pub conn: u64,
     pub out: Outbox,
+    /// The client's address (for the limits per address).
+    pub address: IpAddr,
     following: HashMap<String, Arc<Room>>,
 }
 
@@ -132,24 +144,38 @@ async fn load_table(store: &GameStore, id: &str) -> Result<Table, ServerMessage>
         Table::new(row.id.clone(), kind, &row.options, row.code.clone()).map_err(|(_, e)| unavailable(e))?;
     table.tokens = row.tokens.clone();
     table.rematch_offered_by = row.rematch_offered_by;
+    table.rematch_offer_hash = row.rematch_offer_hash.clone();
     table.rematch = row.rematch.clone();
     let moves = store.moves_from(id, 0).await.map_err(unavailable)?;
     Table::restore(table, moves, row.ending).map_err(unavailable)
 }
 
+/// The place of the holder of `token` (seat `seat` of game `id`) in the rematch `new_id`: the
+/// other seat, with the token derived from this one.
+fn rematch_ready(id: &str, new_id: &str, seat: Side, token: &str) -> ServerMessage {
+    ServerMessage::RematchReady {
+        game_id: id.to_string(),
+        new_game_id: new_id.to_string(),
+        seat: seat.opponent(),
+        token: ids::rematch_token(token),
+    }
+}
+
 impl Hub {
-    pub fn new(store: GameStore, requests_per_second: f64) -> Hub {
+    pub fn new(store: GameStore, requests_per_second: f64, joins_per_minute: f64, trusted_proxies: Vec<IpAddr>) -> Hub {
         Hub {
             store,
             instance: ids::game_id(),
             rooms: Mutex::new(HashMap::new()),
             next_conn: AtomicU64::new(1),
             requests_per_second,
+            joins: PerAddress::per_minute(joins_per_minute),
+            trusted_proxies,
         }
     }
 
-    pub fn session(&self, out: Outbox) -> Session {
-        Session { conn: self.next_conn.fetch_add(1, Ordering::Relaxed), out, following: HashMap::new() }
+    pub fn session(&self, out: Outbox, address: IpAddr) -> Session {
+        Session { conn: self.next_conn.fetch_add(1, Ordering::Relaxed), out, address, following: HashMap::new() }
     }
 
     fn room(&self, id: &str) -> Arc<Room> {
@@ -194,9 +220,9 @@ impl Hub {
     /// Handles one request of a connection.
     pub async fn handle(&self, session: &mut Session, message: ClientMessage) {
         let reply = match message {
-            ClientMessage::Ping => Ok(ServerMessage::Pong),
+            ClientMessage::Ping {} => Ok(ServerMessage::Pong),
             ClientMessage::Create { game, options, seat } => self.create(game, &options, seat).await,
-            ClientMessage::Join { code } => self.join(&code).await,
+            ClientMessage::Join { code } => self.join(&code, session.address).await,
             ClientMessage::Open { game_id, token, have } => self.open(session, &game_id, token.as_deref(), have).await,
             ClientMessage::Close { game_id } => {
                 self.unfollow(session, &game_id).await;
@@ -210,7 +236,7 @@ impl Hub {
         let message = match reply {
             Ok(m) | Err(m) => m,
         };
-        let _ = session.out.send(Out::Text(message.to_json()));
+        session.out.send(Out::Text(message.to_json()));
     }
 
     async fn create(
@@ -230,7 +256,7 @@ impl Hub {
         let token = ids::seat_token();
         for _ in 0..5 {
             let mut tokens = [None, None];
-            tokens[seat.index()] = Some(token.clone());
+            tokens[seat.index()] = Some(ids::token_hash(&token));
             let row = GameRow {
                 id: ids::game_id(),
                 game: game.slug().to_string(),
@@ -239,6 +265,7 @@ impl Hub {
                 tokens,
                 ending: None,
                 rematch_offered_by: None,
+                rematch_offer_hash: None,
                 rematch: None,
             };
             if self.store.create(&row, now_ms()).await.map_err(unavailable)? {
@@ -248,21 +275,35 @@ impl Hub {
         Err(unavailable("five random ids or codes in a row were taken"))
     }
 
-    async fn join(&self, typed: &str) -> Result<ServerMessage, ServerMessage> {
-        let no_code = || ServerMessage::error(ErrorCode::NoSuchCode, format!("no game has the invite code '{typed}'"));
+    /// Takes the free seat of the game an invite code opens. A wrong code, a taken one and one of
+    /// an ended game get the same answer, without the game's id; each address may try so many
+    /// codes a minute.
+    async fn join(&self, typed: &str, address: IpAddr) -> Result<ServerMessage, ServerMessage> {
+        if !self.joins.allow(address) {
+            return Err(ServerMessage::error(
+                ErrorCode::RateLimited,
+                "too many invite codes tried from your address; wait a minute and try again",
+            ));
+        }
+        let no_code = || {
+            let shown: String = typed.chars().take(20).collect();
+            ServerMessage::error(ErrorCode::NoSuchCode, format!("no open game has the invite code '{shown}'"))
+        };
         let code = ids::normalise_code(typed).ok_or_else(no_code)?;
         let id = self.store.game_of_code(&code).await.map_err(unavailable)?.ok_or_else(no_code)?;
         let room = self.room(&id);
         let result = async {
             let mut table = self.table(&room).await?;
-            let full = || ServerMessage::game_error(ErrorCode::GameFull, &id, "both seats of this game are taken");
-            let seat = Side::BOTH.into_iter().find(|s| table.tokens[s.index()].is_none()).ok_or_else(full)?;
-            let token = ids::seat_token();
-            if !self.store.take_seat(&id, seat, &token).await.map_err(unavailable)? {
-                self.refresh_locked(&room, &mut table).await;
-                return Err(full());
+            if table.ending.is_some() {
+                return Err(no_code());
             }
-            table.tokens[seat.index()] = Some(token.clone());
+            let seat = Side::BOTH.into_iter().find(|s| table.tokens[s.index()].is_none()).ok_or_else(no_code)?;
+            let token = ids::seat_token();
+            if !self.store.take_seat(&id, seat, &ids::token_hash(&token)).await.map_err(unavailable)? {
+                self.refresh_locked(&room, &mut table).await;
+                return Err(no_code());
+            }
+            table.tokens[seat.index()] = Some(ids::token_hash(&token));
             room.send_all(&room.presence(&table));
             Ok(ServerMessage::Joined { game_id: id.clone(), seat, token })
         }
@@ -296,11 +337,12 @@ impl Hub {
                 return Err(e);
             }
         };
-        let seat = token.and_then(|t| table.seat_of(t));
+        let seat = token.and_then(|t| table.seat_of(&ids::token_hash(t)));
         {
             let mut followers = room.followers.lock().expect("followers lock");
             followers.retain(|f| f.conn != session.conn);
-            followers.push(Follower { conn: session.conn, seat, out: session.out.clone() });
+            let token = seat.and(token).map(str::to_string);
+            followers.push(Follower { conn: session.conn, seat, token, out: session.out.clone() });
         }
         session.following.insert(id.to_string(), room.clone());
         let from = have.min(table.next_ply());
@@ -316,21 +358,9 @@ impl Hub {
             ended: table.ending.clone(),
             rematch_offered_by: table.rematch_offered_by,
         };
-        let _ = session.out.send(Out::Text(state.to_json()));
-        if let (Some(seat), Some(rematch)) = (seat, table.rematch.clone())
-            && let Ok(row) = self.store.game(&rematch).await
-            && let Some(row) = row
-        {
-            let new_seat = seat.opponent();
-            if let Some(token) = row.tokens[new_seat.index()].clone() {
-                let ready = ServerMessage::RematchReady {
-                    game_id: id.to_string(),
-                    new_game_id: rematch,
-                    seat: new_seat,
-                    token,
-                };
-                let _ = session.out.send(Out::Text(ready.to_json()));
-            }
+        session.out.send(Out::Text(state.to_json()));
+        if let (Some(seat), Some(token), Some(rematch)) = (seat, token, table.rematch.clone()) {
+            session.out.send(Out::Text(rematch_ready(id, &rematch, seat, token).to_json()));
         }
         let presence = room.presence(&table);
         drop(table);
@@ -387,7 +417,7 @@ impl Hub {
         decision: &str,
     ) -> Result<ServerMessage, ServerMessage> {
         let mut table = self.table(room).await?;
-        let seat = table.seat_of(token).ok_or_else(|| {
+        let seat = table.seat_of(&ids::token_hash(token)).ok_or_else(|| {
             ServerMessage::game_error(ErrorCode::BadToken, id, "this token holds no seat of this game")
         })?;
         if ply > table.next_ply() {
@@ -405,8 +435,13 @@ impl Hub {
             MoveCheck::New => {}
         }
         if !self.store.append(id, ply, seat, decision, now_ms()).await.map_err(unavailable)? {
+            // Another instance stored this ply first: the very same decision (a retry sent to
+            // both) is acknowledged, anything else is stale.
             self.refresh_locked(room, &mut table).await;
-            return Err(refuse(&table, (ErrorCode::StalePly, format!("ply {ply} was just played"))));
+            return match table.check_move(seat, ply, decision) {
+                Ok(MoveCheck::Repeat) => Ok(ServerMessage::Ack { game_id: id.to_string(), ply }),
+                _ => Err(refuse(&table, (ErrorCode::StalePly, format!("ply {ply} was just played")))),
+            };
         }
         let was_over = table.ending.is_some();
         let revealed = table.apply(seat, decision.to_string());
@@ -443,7 +478,7 @@ impl Hub {
         let room = self.room(id);
         let result = async {
             let mut table = self.table(&room).await?;
-            let seat = table.seat_of(token).ok_or_else(|| {
+            let seat = table.seat_of(&ids::token_hash(token)).ok_or_else(|| {
                 ServerMessage::game_error(ErrorCode::BadToken, id, "this token holds no seat of this game")
             })?;
             if table.ending.is_some() {
@@ -480,7 +515,7 @@ impl Hub {
 
     async fn rematch_in(&self, room: &Room, id: &str, token: &str) -> Result<ServerMessage, ServerMessage> {
         let mut table = self.table(room).await?;
-        let seat = table.seat_of(token).ok_or_else(|| {
+        let seat = table.seat_of(&ids::token_hash(token)).ok_or_else(|| {
             ServerMessage::game_error(ErrorCode::BadToken, id, "this token holds no seat of this game")
         })?;
         if table.ending.is_none() {
@@ -490,24 +525,32 @@ impl Hub {
                 "a rematch is offered once the game has ended",
             ));
         }
+        // The seat's token in the rematch follows from its token here; the store keeps its hash.
+        let new_hash = ids::token_hash(&ids::rematch_token(token));
         if table.rematch.is_none() && table.rematch_offered_by.is_none_or(|by| by == seat) {
-            self.store.offer_rematch(id, seat).await.map_err(unavailable)?;
+            self.store.offer_rematch(id, seat, &new_hash).await.map_err(unavailable)?;
             table.rematch_offered_by = Some(seat);
+            table.rematch_offer_hash = Some(new_hash);
             let offered = ServerMessage::RematchOffered { game_id: id.to_string(), by: seat };
             room.send_all(&offered);
             return Ok(offered);
         }
         if table.rematch.is_none() {
             // Both asked: the new game, seats swapped.
-            let tokens = [ids::seat_token(), ids::seat_token()];
+            let offerer = seat.opponent();
+            let offer_hash = table.rematch_offer_hash.clone().ok_or_else(|| unavailable("the offer has no seat"))?;
+            let mut tokens = [None, None];
+            tokens[offerer.opponent().index()] = Some(offer_hash);
+            tokens[seat.opponent().index()] = Some(new_hash);
             let row = GameRow {
                 id: ids::game_id(),
                 game: table.kind.slug().to_string(),
                 options: table.options.clone(),
                 code: ids::invite_code(),
-                tokens: [Some(tokens[0].clone()), Some(tokens[1].clone())],
+                tokens,
                 ending: None,
                 rematch_offered_by: None,
+                rematch_offer_hash: None,
                 rematch: None,
             };
             if !self.store.create(&row, now_ms()).await.map_err(unavailable)? {
@@ -518,29 +561,15 @@ impl Hub {
             } else {
                 table.rematch = Some(row.id.clone());
                 for old_seat in Side::BOTH {
-                    let new_seat = old_seat.opponent();
-                    let ready = ServerMessage::RematchReady {
-                        game_id: id.to_string(),
-                        new_game_id: row.id.clone(),
-                        seat: new_seat,
-                        token: tokens[new_seat.index()].clone(),
-                    };
-                    room.send_each(|viewer| (viewer == Some(old_seat)).then(|| ready.clone()));
+                    room.send_to_seat(old_seat, |token| rematch_ready(id, &row.id, old_seat, token));
                 }
             }
         }
-        let new_id = table.rematch.clone().expect("a rematch exists by now");
-        let row =
-            self.store.game(&new_id).await.map_err(unavailable)?.ok_or_else(|| unavailable("the rematch vanished"))?;
-        let new_seat = seat.opponent();
-        Ok(ServerMessage::RematchReady {
-            game_id: id.to_string(),
-            new_game_id: new_id,
-            seat: new_seat,
-            token: row.tokens[new_seat.index()].clone().unwrap_or_default(),
-        })
+        let new_id = table.rematch.clone().ok_or_else(|| unavailable("the rematch vanished"))?;
+        Ok(rematch_ready(id, &new_id, seat, token))
     }
 
+    /// Summaries of the games of these tokens: each token and each game once, however often named.
     async fn list(&self, tokens: &[String]) -> Result<ServerMessage, ServerMessage> {
         if tokens.len() > MAX_LISTED_GAMES {
             return Err(ServerMessage::error(
@@ -549,12 +578,18 @@ impl Hub {
             ));
         }
         let mut games: Vec<GameSummary> = Vec::new();
-        for token in tokens {
-            let Some((id, seat)) = self.store.seat_of_token(token).await.map_err(unavailable)? else { continue };
+        let mut seen_tokens = HashSet::new();
+        let mut seen_games = HashSet::new();
+        for token in tokens.iter().filter(|t| seen_tokens.insert(t.as_str())) {
+            let found = self.store.seat_of_token(&ids::token_hash(token)).await.map_err(unavailable)?;
+            let Some((id, seat)) = found else { continue };
+            if !seen_games.insert((id.clone(), seat)) {
+                continue;
+            }
             let loaded = self.rooms.lock().expect("rooms lock").get(&id).cloned();
             let summary = match loaded {
-                Some(room) => self.table(&room).await.map(|t| t.summary(seat)),
-                None => load_table(&self.store, &id).await.map(|t| t.summary(seat)),
+                Some(room) => self.table(&room).await.map(|t| t.summary(seat, token)),
+                None => load_table(&self.store, &id).await.map(|t| t.summary(seat, token)),
             };
             match summary {
                 Ok(s) => games.push(s),
@@ -606,26 +641,17 @@ impl Hub {
         }
         if row.rematch_offered_by != table.rematch_offered_by && row.rematch.is_none() {
             table.rematch_offered_by = row.rematch_offered_by;
+            table.rematch_offer_hash = row.rematch_offer_hash.clone();
             if let Some(by) = row.rematch_offered_by {
                 room.send_all(&ServerMessage::RematchOffered { game_id: room.id.clone(), by });
             }
         }
         if table.rematch.is_none()
             && let Some(new_id) = row.rematch
-            && let Ok(Some(new_row)) = self.store.game(&new_id).await
         {
             table.rematch = Some(new_id.clone());
             for old_seat in Side::BOTH {
-                let new_seat = old_seat.opponent();
-                if let Some(token) = new_row.tokens[new_seat.index()].clone() {
-                    let ready = ServerMessage::RematchReady {
-                        game_id: room.id.clone(),
-                        new_game_id: new_id.clone(),
-                        seat: new_seat,
-                        token,
-                    };
-                    room.send_each(|viewer| (viewer == Some(old_seat)).then(|| ready.clone()));
-                }
+                room.send_to_seat(old_seat, |token| rematch_ready(&room.id, &new_id, old_seat, token));
             }
         }
     }

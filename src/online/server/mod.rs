@@ -4,7 +4,11 @@
 mod connection;
 mod hub;
 mod ids;
+mod listener;
+mod outbox;
+mod rate_limit;
 mod store;
+mod web_root;
 
 pub use connection::REQUESTS_PER_SECOND;
 pub use ids::normalise_code;
@@ -12,13 +16,23 @@ pub use store::{Backend, GameStore};
 
 use crate::online::protocol::{MAX_MESSAGE_BYTES, SOCKET_PATH};
 use axum::Router;
-use axum::extract::{State, WebSocketUpgrade};
+use axum::extract::{ConnectInfo, State, WebSocketUpgrade};
+use axum::http::HeaderMap;
 use axum::response::IntoResponse;
 use axum::routing::get;
 use hub::Hub;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
+
+/// The time a client has to send its whole HTTP request head by default.
+pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+/// Open connections allowed from one address by default (a household or a school behind one
+/// address still has room; one client cannot take the server's files).
+pub const CONNECTIONS_PER_ADDRESS: usize = 64;
+/// Invite codes one address may try per minute by default (on average; twice as many at once).
+pub const JOINS_PER_MINUTE: f64 = 30.0;
 
 /// How to run a server.
 #[derive(Clone, Debug)]
@@ -30,16 +44,29 @@ pub struct ServeOptions {
     pub web: Option<PathBuf>,
     /// Each connection's request rate limit.
     pub requests_per_second: f64,
+    /// The time a client has to send its HTTP request head.
+    pub handshake_timeout: Duration,
+    /// Open connections allowed from one address.
+    pub max_connections_per_address: usize,
+    /// Invite codes one address may try per minute.
+    pub joins_per_minute: f64,
+    /// Reverse proxies in front of the server: their connections are not limited per address and
+    /// their `X-Forwarded-For` names the client.
+    pub trusted_proxies: Vec<IpAddr>,
 }
 
 impl ServeOptions {
-    /// Loopback on any free port, the default rate limit.
+    /// Loopback on any free port, the default limits.
     pub fn local(database: String) -> ServeOptions {
         ServeOptions {
             listen: ([127, 0, 0, 1], 0).into(),
             database,
             web: None,
             requests_per_second: REQUESTS_PER_SECOND,
+            handshake_timeout: HANDSHAKE_TIMEOUT,
+            max_connections_per_address: CONNECTIONS_PER_ADDRESS,
+            joins_per_minute: JOINS_PER_MINUTE,
+            trusted_proxies: Vec::new(),
         }
     }
 }
@@ -69,10 +96,16 @@ impl Running {
     }
 }
 
-async fn socket(ws: WebSocketUpgrade, State(hub): State<Arc<Hub>>) -> impl IntoResponse {
+async fn socket(
+    ws: WebSocketUpgrade,
+    State(hub): State<Arc<Hub>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+) -> impl IntoResponse {
+    let client = listener::client_address(peer, &headers, &hub.trusted_proxies);
     ws.max_message_size(MAX_MESSAGE_BYTES)
         .max_frame_size(MAX_MESSAGE_BYTES)
-        .on_upgrade(move |socket| connection::serve_socket(socket, hub))
+        .on_upgrade(move |socket| connection::serve_socket(socket, hub, client))
 }
 
 async fn no_page() -> &'static str {
@@ -81,53 +114,56 @@ async fn no_page() -> &'static str {
 
 /// Starts a server on the current tokio runtime.
 pub async fn start(options: ServeOptions) -> Result<Running, String> {
-    let store = GameStore::open(&options.database)
+    let database = &options.database;
+    let store = GameStore::open(database)
         .await
-        .map_err(|e| format!("cannot open the store {}: {e}", options.database))?;
+        .map_err(|e| redact_in(&format!("cannot open the store {database}: {e}"), database))?;
     let backend = store.backend;
-    let hub = Arc::new(Hub::new(store, options.requests_per_second));
+    let hub = Arc::new(Hub::new(
+        store,
+        options.requests_per_second,
+        options.joins_per_minute,
+        options.trusted_proxies.clone(),
+    ));
     if backend == Backend::Postgres {
-        listen_to_other_instances(&options.database, hub.clone()).await?;
+        listen_to_other_instances(database, hub.clone()).await.map_err(|e| redact_in(&e, database))?;
     }
     let mut app = Router::new().route(SOCKET_PATH, get(socket)).route("/healthz", get(|| async { "ok\n" }));
     app = match &options.web {
-        Some(dir) => {
-            if !dir.join("index.html").is_file() {
-                return Err(format!("{} has no index.html (build it with `make web`)", dir.display()));
-            }
-            app.fallback_service(tower_http::services::ServeDir::new(dir))
-        }
+        Some(dir) => app.fallback_service(web_root::WebRoot::open(dir)?.service()),
         None => app.fallback(no_page),
     };
     let app = app.with_state(hub);
-    let listener = tokio::net::TcpListener::bind(options.listen)
+    let tcp = tokio::net::TcpListener::bind(options.listen)
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", options.listen))?;
-    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    let addr = tcp.local_addr().map_err(|e| e.to_string())?;
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let task = tokio::spawn(async move {
-        let served = axum::serve(listener, app).with_graceful_shutdown(async move {
-            let _ = stopped.await;
-        });
-        if let Err(e) = served.await {
-            eprintln!("stoneyard serve: {e}");
-        }
-    });
+    let admission = listener::Admission {
+        handshake_timeout: options.handshake_timeout,
+        max_connections_per_address: options.max_connections_per_address,
+        trusted_proxies: options.trusted_proxies.clone(),
+    };
+    let task = tokio::spawn(listener::serve(tcp, app, admission, async move {
+        let _ = stopped.await;
+    }));
     Ok(Running { addr, backend, stop, task })
 }
 
 /// Follows the other instances' announcements through PostgreSQL's LISTEN, reconnecting when the
 /// database connection drops.
 async fn listen_to_other_instances(url: &str, hub: Arc<Hub>) -> Result<(), String> {
+    let shown = redact(url);
+    let url = url.to_string();
     let mut listener =
-        sqlx::postgres::PgListener::connect(url).await.map_err(|e| format!("cannot LISTEN on {url}: {e}"))?;
-    listener.listen("stoneyard").await.map_err(|e| format!("cannot LISTEN on {url}: {e}"))?;
+        sqlx::postgres::PgListener::connect(&url).await.map_err(|e| format!("cannot LISTEN on {shown}: {e}"))?;
+    listener.listen("stoneyard").await.map_err(|e| format!("cannot LISTEN on {shown}: {e}"))?;
     tokio::spawn(async move {
         loop {
             match listener.recv().await {
                 Ok(note) => hub.on_announcement(note.payload()).await,
                 Err(e) => {
-                    eprintln!("stoneyard serve: LISTEN connection: {e}; retrying");
+                    eprintln!("stoneyard serve: LISTEN connection: {}; retrying", redact_in(&e.to_string(), &url));
                     tokio::time::sleep(std::time::Duration::from_secs(1)).await;
                 }
             }
@@ -138,6 +174,7 @@ async fn listen_to_other_instances(url: &str, hub: Arc<Hub>) -> Result<(), Strin
 
 /// `stoneyard serve`: runs until Ctrl-C or SIGTERM.
 pub fn serve(options: ServeOptions) -> Result<(), String> {
+    raise_open_file_limit();
     let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start the runtime: {e}"))?;
     runtime.block_on(async move {
         let running = start(options.clone()).await?;
@@ -169,18 +206,38 @@ async fn shutdown_signal() {
     let _ = ctrl_c.await;
 }
 
+/// Every connection is an open file: the soft limit (often 1,024) goes up to the hard limit.
+fn raise_open_file_limit() {
+    #[cfg(unix)]
+    match rlimit::increase_nofile_limit(u64::MAX) {
+        Ok(limit) => println!("stoneyard serve: up to {limit} open files"),
+        Err(e) => eprintln!("stoneyard serve: could not raise the open-file limit: {e}"),
+    }
+}
+
+/// A database URL's password, if it has one.
+fn password(url: &str) -> Option<&str> {
+    let scheme = url.find("://")?;
+    let at = url[scheme + 3..].rfind('@')? + scheme + 3;
+    let (_, password) = url[scheme + 3..at].split_once(':')?;
+    (!password.is_empty()).then_some(password)
+}
+
 /// A database URL without its password, for logs.
 fn redact(url: &str) -> String {
-    match (url.find("://"), url.find('@')) {
-        (Some(scheme), Some(at)) if at > scheme => {
-            let creds = &url[scheme + 3..at];
-            match creds.split_once(':') {
-                Some((user, _)) => format!("{}{user}:***{}", &url[..scheme + 3], &url[at..]),
-                None => url.to_string(),
-            }
-        }
-        _ => url.to_string(),
+    redact_in(url, url)
+}
+
+/// `text` with the password of the database `url` (as written, and percent-decoded) blotted out
+/// wherever it appears (a driver's error may quote the URL or its parts).
+fn redact_in(text: &str, url: &str) -> String {
+    let Some(password) = password(url) else { return text.to_string() };
+    let decoded = percent_encoding::percent_decode_str(password).decode_utf8_lossy().into_owned();
+    let mut text = text.replace(password, "***");
+    if decoded.len() >= 3 {
+        text = text.replace(&decoded, "***");
     }
+    text
 }
 
 /// A server on its own thread and runtime, for tests of code that is not async (the app's).
@@ -245,5 +302,8 @@ mod tests {
     fn passwords_are_not_logged() {
         assert_eq!(super::redact("postgres://me:secret@db/x"), "postgres://me:***@db/x");
         assert_eq!(super::redact("sqlite:///tmp/a.db"), "sqlite:///tmp/a.db");
+        assert_eq!(super::redact("postgres://me@db/x"), "postgres://me@db/x");
+        let url = "postgres://me:p%40ss:w@db/x";
+        assert_eq!(super::redact_in(&format!("{url} refused p@ss:w"), url), "postgres://me:***@db/x refused ***");
     }
 }

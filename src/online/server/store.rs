@@ -1,5 +1,7 @@
 //! The server's store: games (setup, seats, ending, rematch) and their append-only decisions, in
-//! SQLite (embedded, the default) or PostgreSQL (shared by several instances), through sqlx.
+//! SQLite (embedded, the default) or PostgreSQL (shared by several instances), through sqlx. The
+//! schema is versioned; instances starting together migrate it one at a time. Seats are kept as
+//! hashes of their tokens (`ids::token_hash`), never as the tokens.
 
 use crate::online::protocol::Ending;
 use crate::rules::Side;
@@ -23,9 +25,12 @@ pub struct GameRow {
     pub game: String,
     pub options: Vec<(String, String)>,
     pub code: String,
+    /// Each seat's token hash, once taken.
     pub tokens: [Option<String>; 2],
     pub ending: Option<Ending>,
     pub rematch_offered_by: Option<Side>,
+    /// The hash of the token the offerer will hold in the rematch (`ids::rematch_token`).
+    pub rematch_offer_hash: Option<String>,
     pub rematch: Option<String>,
 }
 
@@ -37,7 +42,8 @@ pub struct GameStore {
     pub url: String,
 }
 
-const SCHEMA: [&str; 3] = [
+/// The schema's first version (the tables as the first servers created them).
+const VERSION_1: [&str; 3] = [
     "CREATE TABLE IF NOT EXISTS games (
         id TEXT PRIMARY KEY,
         game TEXT NOT NULL,
@@ -61,6 +67,17 @@ const SCHEMA: [&str; 3] = [
     "CREATE INDEX IF NOT EXISTS games_created ON games (created_ms)",
 ];
 
+/// Version 2: seat tokens are kept as hashes, and an offered rematch keeps the offerer's seat.
+const VERSION_2: [&str; 1] = ["ALTER TABLE games ADD COLUMN rematch_offer_hash TEXT"];
+
+/// The schema version this build writes. Version 3 changes no table: a Hidden Intention
+/// commitment, stored as one row per decision before, becomes one row
+/// (`online::table::COMMITMENT_SEPARATOR`), as the protocol now sends it.
+pub const SCHEMA_VERSION: i64 = 3;
+
+/// A lock number every instance agrees on, for PostgreSQL's advisory lock around migrations.
+const MIGRATION_LOCK: i64 = 0x53_54_4f_4e_45_59; // "STONEY"
+
 fn side_of(n: i64) -> Side {
     Side::from_index(n as usize)
 }
@@ -81,6 +98,9 @@ impl GameStore {
             _ => url.to_string(),
         };
         let pool = AnyPoolOptions::new()
+            // A store that cannot be reached is reported after 10 s (sqlx's default waits 30 s),
+            // at start as for a request (which then gets `unavailable`).
+            .acquire_timeout(std::time::Duration::from_secs(10))
             .max_connections(match backend {
                 Backend::Sqlite => 4,
                 Backend::Postgres => 16,
@@ -97,9 +117,7 @@ impl GameStore {
             })
             .connect(&connect_url)
             .await?;
-        for statement in SCHEMA {
-            sqlx::query(statement).execute(&pool).await?;
-        }
+        migrate(&pool, backend).await?;
         Ok(GameStore { pool, backend, url: url.to_string() })
     }
 
@@ -121,17 +139,18 @@ impl GameStore {
         unique_violation_is_false(result)
     }
 
-    /// Gives the free `seat` of a game its token. `Ok(false)`: it was taken meanwhile.
-    pub async fn take_seat(&self, id: &str, seat: Side, token: &str) -> Result<bool, StoreError> {
+    /// Gives the free `seat` of a game that has not ended its token's hash. `Ok(false)`: it was
+    /// taken meanwhile, or the game ended.
+    pub async fn take_seat(&self, id: &str, seat: Side, hash: &str) -> Result<bool, StoreError> {
         let column = ["token_first", "token_second"][seat.index()];
-        let sql = format!("UPDATE games SET {column} = $1 WHERE id = $2 AND {column} IS NULL");
-        let done = sqlx::query(&sql).bind(token).bind(id).execute(&self.pool).await?;
+        let sql = format!("UPDATE games SET {column} = $1 WHERE id = $2 AND {column} IS NULL AND ending IS NULL");
+        let done = sqlx::query(&sql).bind(hash).bind(id).execute(&self.pool).await?;
         Ok(done.rows_affected() == 1)
     }
 
     pub async fn game(&self, id: &str) -> Result<Option<GameRow>, StoreError> {
         let row = sqlx::query(
-            "SELECT id, game, options, code, token_first, token_second, ending, rematch_offered_by, rematch FROM games WHERE id = $1",
+            "SELECT id, game, options, code, token_first, token_second, ending, rematch_offered_by, rematch_offer_hash, rematch FROM games WHERE id = $1",
         )
         .bind(id)
         .fetch_optional(&self.pool)
@@ -151,27 +170,34 @@ impl GameStore {
                     .transpose()
                     .map_err(|e| sqlx::Error::Decode(Box::new(e)))?,
                 rematch_offered_by: offered.map(side_of),
+                rematch_offer_hash: r.try_get("rematch_offer_hash")?,
                 rematch: r.try_get("rematch")?,
             })
         })
         .transpose()
     }
 
-    /// The game an invite code belongs to.
+    /// The game an invite code opens: one that has not ended and still has a free seat (a code
+    /// expires once both seats are taken).
     pub async fn game_of_code(&self, code: &str) -> Result<Option<String>, StoreError> {
-        let row = sqlx::query("SELECT id FROM games WHERE code = $1").bind(code).fetch_optional(&self.pool).await?;
+        let row = sqlx::query(
+            "SELECT id FROM games WHERE code = $1 AND ending IS NULL AND (token_first IS NULL OR token_second IS NULL)",
+        )
+        .bind(code)
+        .fetch_optional(&self.pool)
+        .await?;
         row.map(|r| r.try_get("id")).transpose()
     }
 
-    /// The game and seat a token holds.
-    pub async fn seat_of_token(&self, token: &str) -> Result<Option<(String, Side)>, StoreError> {
+    /// The game and seat a token's hash holds.
+    pub async fn seat_of_token(&self, hash: &str) -> Result<Option<(String, Side)>, StoreError> {
         let row = sqlx::query("SELECT id, token_first FROM games WHERE token_first = $1 OR token_second = $1")
-            .bind(token)
+            .bind(hash)
             .fetch_optional(&self.pool)
             .await?;
         row.map(|r| {
             let first: Option<String> = r.try_get("token_first")?;
-            let seat = if first.as_deref() == Some(token) { Side::First } else { Side::Second };
+            let seat = if first.as_deref() == Some(hash) { Side::First } else { Side::Second };
             Ok((r.try_get("id")?, seat))
         })
         .transpose()
@@ -227,12 +253,16 @@ impl GameStore {
         Ok(done.rows_affected() == 1)
     }
 
-    pub async fn offer_rematch(&self, id: &str, by: Side) -> Result<(), StoreError> {
-        sqlx::query("UPDATE games SET rematch_offered_by = $1 WHERE id = $2 AND rematch IS NULL")
-            .bind(by.index() as i64)
-            .bind(id)
-            .execute(&self.pool)
-            .await?;
+    /// Records a rematch offer with the hash of the token the offerer will hold in it.
+    pub async fn offer_rematch(&self, id: &str, by: Side, seat_hash: &str) -> Result<(), StoreError> {
+        sqlx::query(
+            "UPDATE games SET rematch_offered_by = $1, rematch_offer_hash = $2 WHERE id = $3 AND rematch IS NULL",
+        )
+        .bind(by.index() as i64)
+        .bind(seat_hash)
+        .bind(id)
+        .execute(&self.pool)
+        .await?;
         Ok(())
     }
 
@@ -253,6 +283,150 @@ impl GameStore {
         }
         Ok(())
     }
+}
+
+/// Brings the schema to [`SCHEMA_VERSION`], one instance at a time: PostgreSQL's advisory lock
+/// (two instances started together on an empty database would otherwise both create the tables,
+/// and one would fail), SQLite's write lock.
+async fn migrate(pool: &AnyPool, backend: Backend) -> Result<(), StoreError> {
+    let mut conn = pool.acquire().await?;
+    match backend {
+        Backend::Postgres => {
+            sqlx::query("SELECT pg_advisory_lock($1)").bind(MIGRATION_LOCK).execute(&mut *conn).await?;
+        }
+        Backend::Sqlite => {
+            sqlx::query("BEGIN IMMEDIATE").execute(&mut *conn).await?;
+        }
+    }
+    let result = migrate_locked(&mut conn, backend).await;
+    let release = match backend {
+        Backend::Postgres => "SELECT pg_advisory_unlock_all()",
+        Backend::Sqlite if result.is_ok() => "COMMIT",
+        Backend::Sqlite => "ROLLBACK",
+    };
+    let released = sqlx::query(release).execute(&mut *conn).await;
+    result?;
+    released?;
+    Ok(())
+}
+
+async fn migrate_locked(conn: &mut sqlx::AnyConnection, backend: Backend) -> Result<(), StoreError> {
+    sqlx::query("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)").execute(&mut *conn).await?;
+    let row = sqlx::query("SELECT MAX(version) AS version FROM schema_version").fetch_one(&mut *conn).await?;
+    let mut version: i64 = row.try_get::<Option<i64>, _>("version")?.unwrap_or(0);
+    if version > SCHEMA_VERSION {
+        return Err(sqlx::Error::Protocol(format!(
+            "the store's schema is version {version}, newer than this server's {SCHEMA_VERSION}; update the server"
+        )));
+    }
+    while version < SCHEMA_VERSION {
+        version += 1;
+        // PostgreSQL runs each step in a transaction (SQLite's whole migration already is one).
+        if backend == Backend::Postgres {
+            sqlx::query("BEGIN").execute(&mut *conn).await?;
+        }
+        let step = migrate_step(conn, version).await;
+        let step = match step {
+            Ok(()) => sqlx::query("INSERT INTO schema_version (version) VALUES ($1)")
+                .bind(version)
+                .execute(&mut *conn)
+                .await
+                .map(|_| ()),
+            Err(e) => Err(e),
+        };
+        if backend == Backend::Postgres {
+            let end = if step.is_ok() { "COMMIT" } else { "ROLLBACK" };
+            sqlx::query(end).execute(&mut *conn).await?;
+        }
+        step?;
+    }
+    Ok(())
+}
+
+async fn migrate_step(conn: &mut sqlx::AnyConnection, version: i64) -> Result<(), StoreError> {
+    match version {
+        1 => {
+            for statement in VERSION_1 {
+                sqlx::query(statement).execute(&mut *conn).await?;
+            }
+        }
+        2 => {
+            for statement in VERSION_2 {
+                sqlx::query(statement).execute(&mut *conn).await?;
+            }
+            // The tokens a first-version store kept as they are become their hashes.
+            let rows = sqlx::query("SELECT id, token_first, token_second FROM games").fetch_all(&mut *conn).await?;
+            for r in rows {
+                let id: String = r.try_get("id")?;
+                let first: Option<String> = r.try_get("token_first")?;
+                let second: Option<String> = r.try_get("token_second")?;
+                sqlx::query("UPDATE games SET token_first = $1, token_second = $2 WHERE id = $3")
+                    .bind(first.as_deref().map(super::ids::token_hash))
+                    .bind(second.as_deref().map(super::ids::token_hash))
+                    .bind(id)
+                    .execute(&mut *conn)
+                    .await?;
+            }
+        }
+        3 => {
+            let games = sqlx::query("SELECT id, options FROM games WHERE game = 'hidden-intention'")
+                .fetch_all(&mut *conn)
+                .await?;
+            for g in games {
+                let id: String = g.try_get("id")?;
+                let options: String = g.try_get("options")?;
+                let rows = sqlx::query("SELECT seat, decision, at_ms FROM moves WHERE game_id = $1 ORDER BY ply")
+                    .bind(&id)
+                    .fetch_all(&mut *conn)
+                    .await?;
+                let mut stored = Vec::with_capacity(rows.len());
+                for r in rows {
+                    stored.push((
+                        side_of(r.try_get("seat")?),
+                        r.try_get::<String, _>("decision")?,
+                        r.try_get("at_ms")?,
+                    ));
+                }
+                let Some(plies) = whole_commitments(&options, &stored) else {
+                    eprintln!("stoneyard serve: game {id} does not replay; its decisions are left as they are");
+                    continue;
+                };
+                sqlx::query("DELETE FROM moves WHERE game_id = $1").bind(&id).execute(&mut *conn).await?;
+                for (ply, (seat, decision, at_ms)) in plies.into_iter().enumerate() {
+                    sqlx::query("INSERT INTO moves (game_id, ply, seat, decision, at_ms) VALUES ($1, $2, $3, $4, $5)")
+                        .bind(&id)
+                        .bind(ply as i64)
+                        .bind(seat.index() as i64)
+                        .bind(decision)
+                        .bind(at_ms)
+                        .execute(&mut *conn)
+                        .await?;
+                }
+            }
+        }
+        _ => unreachable!("no schema step {version}"),
+    }
+    Ok(())
+}
+
+/// A Hidden Intention game's decisions, one per row as the first protocol stored them, as plies:
+/// each seat's commitment joined into one, in the order they were completed (a commitment still
+/// under way is left out: its player enters it again). `None`: they do not replay.
+fn whole_commitments(options: &str, stored: &[(Side, String, i64)]) -> Option<Vec<(Side, String, i64)>> {
+    let options: Vec<(String, String)> = serde_json::from_str(options).ok()?;
+    let mut position = crate::games::GameKind::named("hidden-intention").open(&options, None).ok()?;
+    let mut staged: [Vec<String>; 2] = [Vec::new(), Vec::new()];
+    let mut plies = Vec::new();
+    for (seat, decision, at_ms) in stored {
+        let open = crate::online::table::leaves_commitment_open(position.as_ref(), decision);
+        position.play_decision(decision).ok()?;
+        staged[seat.index()].push(decision.clone());
+        if !open {
+            let parts = std::mem::take(&mut staged[seat.index()]);
+            plies.push((*seat, parts.join(&crate::online::table::COMMITMENT_SEPARATOR.to_string()), *at_ms));
+        }
+    }
+    Some(plies)
 }
 
 /// `Ok(false)` for a unique-key violation, so the caller can tell "taken" from "failed".
