@@ -2,8 +2,9 @@
 //! Intention) on the desktop and in the browser.
 //!
 //! Crate map: `rules` (the shared vocabulary and the `Rules` trait), `games` (the five engines and
-//! a handle for any of them), `cli` (referee, perft, bench, arena, serve, loadtest) and `online` (the
-//! protocol, the authoritative game table and, feature `server`, the game server) are pure Rust;
+//! a handle for any of them), `session` (a game in progress, one `Match` for every holder of one),
+//! `cli` (referee, perft, bench, arena, serve, loadtest) and `online` (the protocol, the
+//! authoritative game table and, feature `server`, the game server) are pure Rust;
 //! `app` (feature `app`) is the Bevy game that projects the engines' positions onto entities.
 
 pub mod ai;
@@ -14,6 +15,7 @@ pub mod games;
 pub mod online;
 pub mod rules;
 pub mod save;
+pub mod session;
 pub mod synth;
 
 #[cfg(feature = "app")]

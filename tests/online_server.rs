@@ -48,7 +48,7 @@ async fn a_player_who_drops_gets_what_was_missed_and_the_game_goes_on() {
     b.client.close().await;
     a.pump_until(|s| s.online == [true, false]).await;
     // B reconnects with what it had: the server sends only the rest.
-    let mut b = Player { client: Client::connect(&url).await.unwrap(), seat: b_seat, board: None };
+    let mut b = Player { client: Client::connect(&url).await.unwrap(), seat: b_seat };
     assert_eq!(b.seat.token.as_deref(), Some(token_b.as_str()));
     for m in b.seat.on_connect() {
         assert!(matches!(&m, ClientMessage::Open { have: 1, .. }), "{m:?}");

@@ -3,7 +3,6 @@
 //! reconnects by itself, so a server killed and restarted during the run is part of the test; at
 //! the end every acknowledged decision is looked up on the server ("lost" must be 0).
 
-use super::board::SeatBoard;
 use super::client::{Client, Closed};
 use super::protocol::{ClientMessage, SeatChoice, ServerMessage};
 use super::seat::OnlineSeat;
@@ -65,7 +64,6 @@ struct Player {
     url: String,
     client: Option<Client>,
     seat: OnlineSeat,
-    board: Option<SeatBoard>,
     /// When each of this seat's decisions was first sent, in the seat's order.
     sent: Vec<Instant>,
     next_at: Option<Instant>,
@@ -207,7 +205,6 @@ async fn play_table(
         url,
         client: Some(client),
         seat: OnlineSeat::new(game_id.clone(), Some(token)),
-        board: None,
         sent: Vec::new(),
         next_at: None,
     };
@@ -278,16 +275,16 @@ fn moves_by(seat: &OnlineSeat, side: usize) -> usize {
     seat.moves.iter().filter(|m| m.by.index() == side).count()
 }
 
-/// Keeps a player's board in step and makes its decision when its thinking time is over.
+/// Makes a player's decision when its thinking time is over.
 async fn step_player(p: &mut Player, think_ms: u64, rng: &mut GameRng, totals: &Mutex<Totals>) -> Result<(), String> {
-    let (Some((kind, options)), Some(side)) = (p.seat.setup.clone(), p.side()) else { return Ok(()) };
-    let board = match p.board.as_mut() {
-        Some(b) => b,
-        None => p.board.insert(SeatBoard::new(kind, &options)?),
-    };
-    board.sync(&p.seat.board_decisions())?;
+    if p.seat.setup.is_none() || p.side().is_none() {
+        return Ok(());
+    }
+    if let Some(why) = &p.seat.board_error {
+        return Err(why.clone());
+    }
     let can = p.seat.ended.is_none() && p.seat.pending.is_empty() && p.client.is_some();
-    let legal = if can { board.legal_for(side) } else { Vec::new() };
+    let legal = if can { p.seat.legal() } else { Vec::new() };
     if legal.is_empty() {
         p.next_at = None;
         return Ok(());
@@ -296,7 +293,7 @@ async fn step_player(p: &mut Player, think_ms: u64, rng: &mut GameRng, totals: &
         None => p.next_at = Some(Instant::now() + think(rng, think_ms)),
         Some(at) if at <= Instant::now() => {
             let decision = legal[pick_index(rng, legal.len())].clone();
-            let out = p.seat.decide(board.position.as_ref(), decision);
+            let out = p.seat.decide(decision);
             if !out.is_empty() {
                 // A ply went out (a decision staged into a commitment sends nothing yet).
                 p.sent.push(Instant::now());

@@ -1,7 +1,6 @@
 //! Online play: the protocol, the authoritative game table, the client's seat state, and (feature
 //! `server`) the `stoneyard serve` game server and its load test. No Bevy.
 
-pub mod board;
 pub mod protocol;
 pub mod seat;
 pub mod table;

@@ -1,11 +1,13 @@
 //! A client's side of one online game: what the server has stored, the player's own decisions it
-//! has not acknowledged yet (shown as pending and re-sent until it does), and what the board should
-//! show. Pure: the app and the load test feed it server messages and send what it returns.
+//! has not acknowledged yet (shown as pending and re-sent until it does), and the match the board
+//! shows (the decisions this seat may see, its own pending ones included). Pure: the app and the
+//! load test feed it server messages and send what it returns.
 
 use super::protocol::{ClientMessage, Ending, ErrorCode, ServerMessage, WireMove};
 use super::table::{COMMITMENT_SEPARATOR, leaves_commitment_open, ply_decisions};
-use crate::games::{DynGame, GameKind};
+use crate::games::GameKind;
 use crate::rules::Side;
+use crate::session::Match;
 
 /// A decision of this seat the server has not stored yet.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -24,7 +26,7 @@ pub struct RematchSeat {
 }
 
 /// One followed game, as this client knows it.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Default)]
 pub struct OnlineSeat {
     pub game_id: String,
     pub token: Option<String>,
@@ -44,6 +46,23 @@ pub struct OnlineSeat {
     pub rematch: Option<RematchSeat>,
     /// The server refused one of this seat's decisions: why (the app shows it once).
     pub refused: Option<String>,
+    /// The match of [`OnlineSeat::board_decisions`], once the game is known.
+    board: Option<Match>,
+    /// Why the board could not follow the server's game (only a corrupted stream does this).
+    pub board_error: Option<String>,
+}
+
+impl std::fmt::Debug for OnlineSeat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OnlineSeat")
+            .field("game_id", &self.game_id)
+            .field("seat", &self.seat)
+            .field("moves", &self.moves)
+            .field("pending", &self.pending)
+            .field("staged", &self.staged)
+            .field("ended", &self.ended)
+            .finish_non_exhaustive()
+    }
 }
 
 impl OnlineSeat {
@@ -67,12 +86,12 @@ impl OnlineSeat {
         vec![open]
     }
 
-    /// The player made `decision` on the board's position `before`: a decision that leaves a
-    /// commitment unfinished is staged here, anything else is played (with the staged decisions
-    /// before it, as one ply).
-    pub fn decide(&mut self, before: &dyn DynGame, decision: String) -> Vec<ClientMessage> {
-        if leaves_commitment_open(before, &decision) {
+    /// The player made `decision` on the board: a decision that leaves a commitment unfinished
+    /// is staged here, anything else is played (with the staged decisions before it, as one ply).
+    pub fn decide(&mut self, decision: String) -> Vec<ClientMessage> {
+        if self.board.as_ref().is_some_and(|b| leaves_commitment_open(b.position(), &decision)) {
             self.staged.push(decision);
+            self.sync_board();
             return vec![];
         }
         let mut parts = std::mem::take(&mut self.staged);
@@ -84,7 +103,53 @@ impl OnlineSeat {
     /// if nothing else is in flight.
     pub fn play(&mut self, decision: String) -> Vec<ClientMessage> {
         self.pending.push(Pending { decision, sent_for: None });
+        self.sync_board();
         self.send_next()
+    }
+
+    /// The match the board shows: the decisions of [`OnlineSeat::board_decisions`] (`None` until
+    /// the server's `State` has said which game this is).
+    pub fn board(&self) -> Option<&Match> {
+        self.board.as_ref()
+    }
+
+    /// The decisions this seat may make on the board now.
+    pub fn legal(&self) -> Vec<String> {
+        match (&self.board, self.seat) {
+            (Some(board), Some(seat)) if self.ended.is_none() => board.legal_for(seat),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Brings the board's match to [`OnlineSeat::board_decisions`]: what was added is played;
+    /// where they part (a reveal, a refused decision) it goes back there and plays on.
+    fn sync_board(&mut self) {
+        let Some((kind, options)) = self.setup.clone() else { return };
+        if self.board.as_ref().is_none_or(|b| b.kind() != kind) {
+            match Match::open(kind, &options, None) {
+                Ok(m) => self.board = Some(m),
+                Err(e) => {
+                    self.board_error = Some(e.to_string());
+                    return;
+                }
+            }
+        }
+        let wanted = self.board_decisions();
+        let Some(board) = self.board.as_mut() else { return };
+        let common = board.decisions().zip(&wanted).take_while(|(a, b)| a == b).count();
+        board.go_to(common);
+        board.drop_redo();
+        for decision in &wanted[common..] {
+            let played = match board.seat_for(decision) {
+                Some(seat) => board.decide(seat, decision, 0).map(|_| ()).map_err(|r| r.0),
+                None => Err("not a decision of either seat here".to_string()),
+            };
+            if let Err(why) = played {
+                self.board_error = Some(format!("'{decision}' does not play here: {why}"));
+                return;
+            }
+        }
+        self.board_error = None;
     }
 
     /// The first pending decision, when it is not in flight and the game is known.
@@ -124,6 +189,12 @@ impl OnlineSeat {
 
     /// Takes in a server message about this game; returns what to send in answer.
     pub fn receive(&mut self, msg: &ServerMessage) -> Vec<ClientMessage> {
+        let out = self.take_in(msg);
+        self.sync_board();
+        out
+    }
+
+    fn take_in(&mut self, msg: &ServerMessage) -> Vec<ClientMessage> {
         match msg {
             ServerMessage::State {
                 game_id,

@@ -8,13 +8,9 @@
 //! took (a knight, a swap), and no refusal they can provoke depends on it.
 
 use super::protocol::{Ending, ErrorCode, GameSummary, WireMove};
-use crate::games::{DynGame, GameKind, status_json};
-use crate::rules::{EffectKind, Effects, Side, Status, ToMove};
-
-/// Whether a decision's effects include a pie swap (the seats exchange colours).
-pub fn swaps_seats(effects: &Effects) -> bool {
-    effects.iter().any(|e| matches!(e.kind, EffectKind::PieSwap { .. }))
-}
+use crate::games::{DynGame, GameKind};
+use crate::rules::{Side, ToMove};
+use crate::session::{Match, Viewer};
 
 /// The most decisions an online game may have (far beyond any real game; a guard for the store).
 pub const MAX_PLIES: usize = 20_000;
@@ -58,27 +54,24 @@ pub fn leaves_commitment_open(before: &dyn DynGame, decision: &str) -> bool {
 /// A refusal: the code the client gets and a reason in words.
 pub type Refusal = (ErrorCode, String);
 
-/// One online game.
+/// One online game: a match, the seats' tokens, and how the game's plies group its decisions.
 pub struct Table {
     pub id: String,
     pub kind: GameKind,
     pub options: Vec<(String, String)>,
     pub code: String,
-    /// The hash of each seat's token, once taken. A seat is a player: it starts as the side of its
-    /// index and plays the other side after a pie swap.
+    /// The hash of each seat's token, once taken.
     pub tokens: [Option<String>; 2],
-    /// Every ply so far (a decision, or a whole commitment) and the seat that made it.
-    pub moves: Vec<(Side, String)>,
-    /// A pie swap has exchanged the seats' colours.
-    pub swapped: bool,
+    /// The game: its decisions, made by seats, the seating after pie swaps, what each viewer sees.
+    pub game: Match,
+    /// Where each ply (a decision, or a whole commitment) ends in the match's decisions.
+    ply_ends: Vec<usize>,
     pub ending: Option<Ending>,
     pub rematch_offered_by: Option<Side>,
     /// The hash of the token the offerer holds in the rematch, once offered.
     pub rematch_offer_hash: Option<String>,
     /// The rematch's game, once both asked for it.
     pub rematch: Option<String>,
-    start: Box<dyn DynGame>,
-    position: Box<dyn DynGame>,
 }
 
 /// What a decision that passed the rules does to the followers' views.
@@ -90,32 +83,35 @@ pub enum MoveCheck {
     Repeat,
 }
 
+/// The viewer a follower of a seat (`None`: a read-only view) is to the match.
+fn viewer(seat: Option<Side>) -> Viewer {
+    seat.map_or(Viewer::Spectator, Viewer::Seat)
+}
+
 impl Table {
     /// A new game; refuses options the game does not accept.
     pub fn new(id: String, kind: GameKind, options: &[(String, String)], code: String) -> Result<Table, Refusal> {
-        let start = kind.open(options, None).map_err(|e| (ErrorCode::BadGame, e.to_string()))?;
+        let game = Match::open(kind, options, None).map_err(|e| (ErrorCode::BadGame, e.to_string()))?;
         Ok(Table {
             id,
             kind,
-            options: start.option_pairs(),
+            options: game.start().option_pairs(),
             code,
             tokens: [None, None],
-            moves: Vec::new(),
-            swapped: false,
+            game,
+            ply_ends: Vec::new(),
             ending: None,
             rematch_offered_by: None,
             rematch_offer_hash: None,
             rematch: None,
-            position: start.clone_box(),
-            start,
         })
     }
 
-    /// Rebuilds a stored game by replaying its decisions (the store is trusted but checked).
+    /// Rebuilds a stored game by replaying its plies (the store is trusted but checked).
     pub fn restore(mut table: Table, moves: Vec<(Side, String)>, ending: Option<Ending>) -> Result<Table, String> {
-        for (ply, (side, decision)) in moves.into_iter().enumerate() {
-            table.check_move(side, ply as u32, &decision).map_err(|(_, why)| format!("stored ply {ply}: {why}"))?;
-            table.apply(side, decision);
+        for (ply, (seat, decision)) in moves.into_iter().enumerate() {
+            table.check_move(seat, ply as u32, &decision).map_err(|(_, why)| format!("stored ply {ply}: {why}"))?;
+            table.apply(seat, decision);
         }
         table.ending = ending.or(table.ending);
         Ok(table)
@@ -130,19 +126,28 @@ impl Table {
         [self.tokens[0].is_some(), self.tokens[1].is_some()]
     }
 
-    /// The side `seat` plays now.
-    pub fn side_of(&self, seat: Side) -> Side {
-        Side::from_index(seat.index() ^ usize::from(self.swapped))
-    }
-
     pub fn next_ply(&self) -> u32 {
-        self.moves.len() as u32
+        self.ply_ends.len() as u32
     }
 
-    /// Whether `seat` may play `decision` as decision number `ply`.
+    /// The decisions of ply `ply`, in the match.
+    fn ply_range(&self, ply: usize) -> std::ops::Range<usize> {
+        let start = if ply == 0 { 0 } else { self.ply_ends[ply - 1] };
+        start..self.ply_ends[ply]
+    }
+
+    /// Ply `ply` as it was stored: its seat and its text.
+    pub fn ply(&self, ply: usize) -> (Side, String) {
+        let played = &self.game.played()[self.ply_range(ply)];
+        let text: Vec<&str> = played.iter().map(|p| p.decision.as_str()).collect();
+        (played[0].seat, text.join(&COMMITMENT_SEPARATOR.to_string()))
+    }
+
+    /// Whether `seat` may play `decision` as ply number `ply`.
     pub fn check_move(&self, seat: Side, ply: u32, decision: &str) -> Result<MoveCheck, Refusal> {
-        if let Some((by, stored)) = self.moves.get(ply as usize) {
-            return if *by == seat && stored == decision {
+        if (ply as usize) < self.ply_ends.len() {
+            let (by, stored) = self.ply(ply as usize);
+            return if by == seat && stored == decision {
                 Ok(MoveCheck::Repeat)
             } else {
                 Err((ErrorCode::StalePly, format!("ply {ply} is already played; the next is {}", self.next_ply())))
@@ -151,18 +156,18 @@ impl Table {
         if ply != self.next_ply() {
             return Err((ErrorCode::StalePly, format!("ply {ply} is not the next one ({})", self.next_ply())));
         }
-        if self.ending.is_some() {
+        if self.ending.is_some() || self.game.is_over() {
             return Err((ErrorCode::GameOver, "the game has ended".into()));
         }
-        if self.moves.len() >= MAX_PLIES {
+        if self.game.len() >= MAX_PLIES {
             return Err((ErrorCode::GameOver, format!("the game has reached {MAX_PLIES} decisions")));
         }
-        let simultaneous = self.position.to_move() == Some(ToMove::Both);
+        let simultaneous = self.game.position().to_move() == Some(ToMove::Both);
         if decision.len() > MAX_DECISION_BYTES {
             let why = if simultaneous { NOT_A_COMMITMENT } else { "that is not a decision of this game" };
             return Err((ErrorCode::Illegal, why.into()));
         }
-        let legal = self.position.legal_decisions(self.side_of(seat));
+        let legal = self.game.legal_for(seat);
         if legal.is_empty() {
             return Err((ErrorCode::NotYourTurn, "it is not your turn".into()));
         }
@@ -170,7 +175,7 @@ impl Table {
             return self.check_commitment(seat, decision);
         }
         if !legal.iter().any(|d| d == decision) {
-            let mut trial = self.position.clone_box();
+            let mut trial = self.game.position().clone_box();
             let why = match trial.play_decision(decision) {
                 Err(e) => e.to_string(),
                 Ok(_) => format!("'{decision}' is not a decision of your seat"),
@@ -184,9 +189,10 @@ impl Table {
     /// legal for the seat in turn, and nothing left to add after the last. Every failure has the
     /// same text ([`NOT_A_COMMITMENT`]).
     fn check_commitment(&self, seat: Side, commitment: &str) -> Result<MoveCheck, Refusal> {
-        let side = self.side_of(seat);
+        let side = self.game.side_of(seat);
         let refused = || (ErrorCode::Illegal, NOT_A_COMMITMENT.to_string());
-        let mut trial = self.position.clone_box();
+        let now = self.game.position();
+        let mut trial = now.clone_box();
         for part in ply_decisions(commitment) {
             if trial.to_move() != Some(ToMove::Both) || !trial.legal_decisions(side).iter().any(|d| d == part) {
                 return Err(refused());
@@ -194,7 +200,7 @@ impl Table {
             trial.play_decision(part).map_err(|_| refused())?;
         }
         let open = trial.to_move() == Some(ToMove::Both)
-            && trial.position_text() == self.position.position_text()
+            && trial.position_text() == now.position_text()
             && !trial.legal_decisions(side).is_empty();
         if open {
             return Err(refused());
@@ -202,80 +208,57 @@ impl Table {
         Ok(MoveCheck::New)
     }
 
-    /// Plays a checked ply. Returns the commitments it reveals (with itself) when it completes
-    /// a simultaneous move whose earlier commitment was sealed.
-    pub fn apply(&mut self, seat: Side, decision: String) -> Option<Vec<WireMove>> {
-        let sealed_before = self.sealed_from();
-        for part in ply_decisions(&decision) {
-            let effects = self.position.play_decision(part).expect("checked decisions play");
-            self.swapped ^= swaps_seats(&effects);
+    /// Plays a checked ply. Returns the plies it reveals (with itself) when it completes a
+    /// simultaneous move whose earlier commitment was sealed.
+    pub fn apply(&mut self, seat: Side, ply: String) -> Option<Vec<WireMove>> {
+        let mut revealed = None;
+        for part in ply_decisions(&ply) {
+            let decided = self.game.decide(seat, part, 0).expect("checked decisions play");
+            revealed = revealed.or(decided.revealed);
         }
-        self.moves.push((seat, decision));
+        self.ply_ends.push(self.game.len());
         if self.ending.is_none() {
             self.ending = self.natural_ending();
         }
-        match (sealed_before, self.sealed_from()) {
-            (Some(from), None) => Some((from..self.moves.len()).map(|ply| self.wire(ply, None)).collect()),
-            _ => None,
-        }
+        let from = self.ply_at(revealed?.start);
+        Some((from..self.ply_ends.len()).map(|ply| self.wire(ply, None)).collect())
     }
 
-    /// Where the sealed commitments start: at a simultaneous node, the plies whose decisions do
-    /// not yet make up a whole move.
-    fn sealed_from(&self) -> Option<usize> {
-        if self.position.to_move() != Some(ToMove::Both) {
-            return None;
-        }
-        let decisions: Vec<String> =
-            self.moves.iter().flat_map(|(_, d)| ply_decisions(d).map(str::to_string)).collect();
-        let mut pending = self.start.record_tokens(&decisions).map(|t| t.pending).unwrap_or(0);
-        let mut from = self.moves.len();
-        while pending > 0 && from > 0 {
-            from -= 1;
-            pending = pending.saturating_sub(ply_decisions(&self.moves[from].1).count());
-        }
-        (from < self.moves.len()).then_some(from)
+    /// The ply that holds decision `index`.
+    fn ply_at(&self, index: usize) -> usize {
+        self.ply_ends.partition_point(|&end| end <= index)
     }
 
-    /// Decision `ply` as `viewer` may see it (`None`: a read-only view).
-    pub fn wire(&self, ply: usize, viewer: Option<Side>) -> WireMove {
-        let (by, decision) = &self.moves[ply];
-        let sealed = self.sealed_from().is_some_and(|from| ply >= from) && viewer != Some(*by);
-        WireMove { ply: ply as u32, by: *by, decision: (!sealed).then(|| decision.clone()) }
+    /// Ply `ply` as a follower of `seat` (`None`: a read-only view) may see it.
+    pub fn wire(&self, ply: usize, seat: Option<Side>) -> WireMove {
+        let (by, decision) = self.ply(ply);
+        let seen = self.game.may_see(self.ply_range(ply).start, viewer(seat));
+        WireMove { ply: ply as u32, by, decision: seen.then_some(decision) }
     }
 
-    /// Every decision from `from` on as `viewer` may see it.
-    pub fn view(&self, viewer: Option<Side>, from: u32) -> Vec<WireMove> {
-        let sealed = self.sealed_from();
-        (from as usize..self.moves.len())
-            .map(|ply| {
-                let (by, decision) = &self.moves[ply];
-                let hidden = sealed.is_some_and(|s| ply >= s) && viewer != Some(*by);
-                WireMove { ply: ply as u32, by: *by, decision: (!hidden).then(|| decision.clone()) }
-            })
-            .collect()
+    /// Every ply from `from` on as a follower of `seat` may see it.
+    pub fn view(&self, seat: Option<Side>, from: u32) -> Vec<WireMove> {
+        (from as usize..self.ply_ends.len()).map(|ply| self.wire(ply, seat)).collect()
     }
 
     /// Whether `seat` can make a decision now.
     pub fn can_decide(&self, seat: Side) -> bool {
-        self.ending.is_none() && !self.position.legal_decisions(self.side_of(seat)).is_empty()
+        self.ending.is_none() && !self.game.legal_for(seat).is_empty()
     }
 
     fn natural_ending(&self) -> Option<Ending> {
-        match self.position.status() {
-            Status::Ongoing => None,
-            Status::Over(_) => Some(Ending {
-                result: status_json(self.position.as_ref()),
-                reason: self.position.end_reason().unwrap_or_else(|| "the game is over".into()),
-            }),
-        }
+        let position = self.game.position();
+        Some(Ending {
+            result: self.game.result()?,
+            reason: position.end_reason().unwrap_or_else(|| "the game is over".into()),
+        })
     }
 
     /// The ending when `seat` resigns: the side it plays now loses.
     pub fn resignation(&self, seat: Side) -> Ending {
-        let side = self.side_of(seat);
+        let side = self.game.side_of(seat);
         Ending {
-            result: serde_json::json!({ "winner": self.position.side_name(side.opponent()) }),
+            result: serde_json::json!({ "winner": self.game.position().side_name(side.opponent()) }),
             reason: format!("{} resigned", self.kind.side_name(side)),
         }
     }
@@ -309,7 +292,7 @@ mod tests {
     }
 
     fn first_legal(t: &Table, seat: Side) -> String {
-        t.position.legal_decisions(seat)[0].clone()
+        t.game.position().legal_decisions(seat)[0].clone()
     }
 
     #[test]
@@ -329,7 +312,7 @@ mod tests {
 
     /// A whole commitment of `seat`: its first legal decision at each stage, joined.
     fn first_commitment(t: &Table, seat: Side) -> String {
-        let mut trial = t.position.clone_box();
+        let mut trial = t.game.position().clone_box();
         let mut parts = Vec::new();
         loop {
             let d = trial.legal_decisions(seat)[0].clone();
@@ -374,26 +357,26 @@ mod tests {
         let mut t = table("red-stone");
         let first = first_legal(&t, Side::First);
         t.apply(Side::First, first);
-        let legal = t.position.legal_decisions(Side::Second);
+        let legal = t.game.position().legal_decisions(Side::Second);
         let swap = legal.iter().find(|d| {
-            let mut trial = t.position.clone_box();
-            swaps_seats(&trial.play_decision(d).unwrap())
+            let mut trial = t.game.position().clone_box();
+            crate::session::swaps_seats(&trial.play_decision(d).unwrap())
         });
         let swap = swap.expect("Red Stone offers the pie swap after the first stone").clone();
         assert_eq!(t.check_move(Side::Second, 1, &swap), Ok(MoveCheck::New));
         t.apply(Side::Second, swap);
-        assert!(t.swapped);
+        assert!(t.game.seats_swapped());
         // The seat that swapped now holds the first player's colour; the creator moves next.
-        assert_eq!(t.side_of(Side::Second), Side::First);
-        let to_move = t.position.to_move();
+        assert_eq!(t.game.side_of(Side::Second), Side::First);
+        let to_move = t.game.position().to_move();
         assert_eq!(to_move, Some(ToMove::One(Side::Second)), "after the swap the other colour moves");
         assert!(t.can_decide(Side::First) && !t.can_decide(Side::Second));
-        let d = t.position.legal_decisions(Side::Second)[0].clone();
+        let d = t.game.position().legal_decisions(Side::Second)[0].clone();
         assert_eq!(t.check_move(Side::Second, 2, &d).unwrap_err().0, ErrorCode::NotYourTurn);
         assert_eq!(t.check_move(Side::First, 2, &d), Ok(MoveCheck::New));
         // The creator resigns: it plays the second colour now, so the first colour wins.
         let ending = t.resignation(Side::First);
-        assert_eq!(ending.result["winner"], serde_json::json!(t.position.side_name(Side::First)));
+        assert_eq!(ending.result["winner"], serde_json::json!(t.game.position().side_name(Side::First)));
         assert!(ending.reason.starts_with(t.kind.side_name(Side::Second)), "{}", ending.reason);
     }
 
@@ -407,6 +390,6 @@ mod tests {
         assert!(Table::restore(table("gravel"), vec![(Side::Second, "a1".into())], None).is_err());
         let ending = t.resignation(Side::First);
         assert!(ending.reason.contains("resigned"));
-        assert_eq!(ending.result["winner"], serde_json::json!(t.position.side_name(Side::Second)));
+        assert_eq!(ending.result["winner"], serde_json::json!(t.game.position().side_name(Side::Second)));
     }
 }

@@ -4,7 +4,6 @@
 
 use std::process::{Child, Command, Stdio};
 use stoneyard::games::GameKind;
-use stoneyard::online::board::SeatBoard;
 use stoneyard::online::client::Client;
 use stoneyard::online::protocol::{ClientMessage, SeatChoice, ServerMessage};
 use stoneyard::online::seat::OnlineSeat;
@@ -29,17 +28,16 @@ pub async fn server(database: String) -> (String, stoneyard::online::server::Run
     (format!("ws://{}/ws", running.addr), running)
 }
 
-/// One player: a connection, its seat's state and board.
+/// One player: a connection and its seat (with the seat's board).
 pub struct Player {
     pub client: Client,
     pub seat: OnlineSeat,
-    pub board: Option<SeatBoard>,
 }
 
 impl Player {
     pub async fn open(url: &str, game_id: &str, token: &str) -> Player {
         let client = Client::connect(url).await.unwrap();
-        let mut p = Player { client, seat: OnlineSeat::new(game_id, Some(token.to_string())), board: None };
+        let mut p = Player { client, seat: OnlineSeat::new(game_id, Some(token.to_string())) };
         for m in p.seat.on_connect() {
             p.client.send(&m).await.unwrap();
         }
@@ -61,13 +59,8 @@ impl Player {
     }
 
     pub fn legal(&mut self) -> Vec<String> {
-        let (kind, options) = self.seat.setup.clone().unwrap();
-        let board = self.board.get_or_insert_with(|| SeatBoard::new(kind, &options).unwrap());
-        board.sync(&self.seat.board_decisions()).unwrap();
-        if self.seat.ended.is_some() {
-            return vec![];
-        }
-        board.legal_for(self.seat.seat.unwrap())
+        assert_eq!(self.seat.board_error, None);
+        self.seat.legal()
     }
 
     /// Plays one random legal decision, if the seat has one, and waits until it is stored.
@@ -77,8 +70,7 @@ impl Player {
             return None;
         }
         let d = legal[pick_index(rng, legal.len())].clone();
-        let before = self.board.as_ref().unwrap().position.clone_box();
-        for m in self.seat.decide(before.as_ref(), d.clone()) {
+        for m in self.seat.decide(d.clone()) {
             self.client.send(&m).await.unwrap();
         }
         self.pump_until(|s| s.pending.is_empty()).await;

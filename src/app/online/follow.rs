@@ -246,8 +246,7 @@ fn tell_seat(
         if shown.len() != i {
             break;
         }
-        let Some(before) = current.position_before(i) else { break };
-        out.write_batch(seat.decide(before, decision.clone()).into_iter().map(ToServer));
+        out.write_batch(seat.decide(decision.clone()).into_iter().map(ToServer));
     }
     followed.told = current.history.len();
 }

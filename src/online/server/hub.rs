@@ -463,7 +463,7 @@ impl Hub {
         from: usize,
         revealed: Option<Vec<crate::online::protocol::WireMove>>,
     ) {
-        let until = table.moves.len() - usize::from(revealed.is_some());
+        let until = table.next_ply() as usize - usize::from(revealed.is_some());
         for ply in from..until {
             room.send_each(|viewer| {
                 Some(ServerMessage::Moved { game_id: room.id.clone(), mv: table.wire(ply, viewer) })

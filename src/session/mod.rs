@@ -1,0 +1,454 @@
+//! A game in progress, once for everyone who holds one (the app, the server's table, an online
+//! client's seat, the arena, the computer's jobs, replay): the start, the decisions played with the
+//! seat and side that made each, the seating (a pie swap exchanges the seats' colours here and
+//! nowhere else), undo and redo, resignation and the result. It changes only through commands,
+//! and answers each with what happened or a refusal in words. No Bevy.
+//!
+//! A *seat* is a player: seat `First` starts with the first side; after a pie swap each seat plays
+//! the other side. Seats are written as [`Side`] values.
+
+mod record;
+mod visibility;
+
+pub use record::RecordBook;
+pub use visibility::Viewer;
+
+use crate::games::{DynGame, GameError, GameKind, status_json};
+use crate::rules::{EffectKind, Effects, RecordMove, Side, Status, ToMove};
+use record::BookMark;
+use std::ops::Range;
+
+/// One decision of the match.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Played {
+    /// The decision in the game's notation.
+    pub decision: String,
+    /// The seat that made it.
+    pub seat: Side,
+    /// The side it was made for (the seat's colour then).
+    pub side: Side,
+    /// When, in milliseconds since the match started.
+    pub at_ms: u64,
+}
+
+/// What a match keeps to take a decision back.
+struct Step {
+    before: Box<dyn DynGame>,
+    swapped_before: bool,
+    book: BookMark,
+}
+
+/// A command: the only way a match changes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// `seat` makes `decision` (at `at_ms` since the match started).
+    Decide { seat: Side, decision: String, at_ms: u64 },
+    /// Takes back the last decision, or a resignation.
+    Undo,
+    /// Plays again the last decision taken back.
+    Redo,
+    /// `seat` gives the game up.
+    Resign { seat: Side },
+    /// Undoes or redoes until this many decisions are played (as far as redo reaches).
+    GoTo(usize),
+}
+
+/// The effects of one decision, by the rules' phases (each carries its wave).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PhasedEffects {
+    pub place: Effects,
+    pub capture_sweep: Effects,
+    pub cascade: Effects,
+    pub end_check: Effects,
+}
+
+impl PhasedEffects {
+    /// Every effect in order.
+    pub fn all(&self) -> impl Iterator<Item = &crate::rules::Effect> {
+        self.place.iter().chain(&self.capture_sweep).chain(&self.cascade).chain(&self.end_check)
+    }
+}
+
+/// What a decision did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decided {
+    /// Its index in the match (0 for the first decision).
+    pub index: usize,
+    pub effects: PhasedEffects,
+    /// The sealed decisions it uncovered together with itself (a completed simultaneous move).
+    pub revealed: Option<Range<usize>>,
+    /// A pie swap: the seats now play the other colours.
+    pub seats_swapped: bool,
+}
+
+/// What a command did.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Happened {
+    Decided(Decided),
+    /// Decisions were taken back or played again: `from` decisions were played, now `to` are.
+    Stepped {
+        from: usize,
+        to: usize,
+    },
+    Resigned {
+        seat: Side,
+    },
+    /// A resignation was taken back.
+    ResignationWithdrawn,
+}
+
+/// A decision of a loaded game that does not play, with its number (1-based).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("move {index} ('{decision}') cannot be played: {reason}")]
+pub struct BadDecision {
+    pub index: usize,
+    pub decision: String,
+    pub reason: String,
+}
+
+/// Why a command was refused, in words; the match is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Refusal(pub String);
+
+/// A game in progress.
+pub struct Match {
+    start: Box<dyn DynGame>,
+    /// The start's position text when it is not the options' initial position.
+    start_text: Option<String>,
+    position: Box<dyn DynGame>,
+    played: Vec<Played>,
+    steps: Vec<Step>,
+    /// Decisions taken back, the next to redo last.
+    redo: Vec<Played>,
+    swapped: bool,
+    /// The seat that resigned.
+    resigned: Option<Side>,
+    book: RecordBook,
+}
+
+impl Clone for Match {
+    fn clone(&self) -> Match {
+        Match {
+            start: self.start.clone_box(),
+            start_text: self.start_text.clone(),
+            position: self.position.clone_box(),
+            played: self.played.clone(),
+            steps: self
+                .steps
+                .iter()
+                .map(|s| Step { before: s.before.clone_box(), swapped_before: s.swapped_before, book: s.book })
+                .collect(),
+            redo: self.redo.clone(),
+            swapped: self.swapped,
+            resigned: self.resigned,
+            book: self.book.clone(),
+        }
+    }
+}
+
+/// Whether a decision's effects include a pie swap (the seats exchange colours).
+pub fn swaps_seats<'a>(effects: impl IntoIterator<Item = &'a crate::rules::Effect>) -> bool {
+    effects.into_iter().any(|e| matches!(e.kind, EffectKind::PieSwap { .. }))
+}
+
+impl Match {
+    /// A match from `start` (its position text is recorded when it is not the options' initial
+    /// position).
+    pub fn new(start: Box<dyn DynGame>) -> Match {
+        let start_text = start
+            .kind()
+            .open(&start.option_pairs(), None)
+            .ok()
+            .map(|initial| initial.position_text())
+            .filter(|initial| *initial != start.position_text())
+            .map(|_| start.position_text());
+        Match {
+            position: start.clone_box(),
+            start,
+            start_text,
+            played: Vec::new(),
+            steps: Vec::new(),
+            redo: Vec::new(),
+            swapped: false,
+            resigned: None,
+            book: RecordBook::default(),
+        }
+    }
+
+    /// A new match of `kind` under `options`, from its initial position or a position text.
+    pub fn open(kind: GameKind, options: &[(String, String)], position: Option<&str>) -> Result<Match, GameError> {
+        Ok(Match::new(kind.open(options, position)?))
+    }
+
+    /// Loads a game: `decisions` played from `start` in order, each by the seat that can make
+    /// it. (The one place a match replays a game from its start.) A decision that does not play
+    /// is reported with its number (1-based).
+    pub fn load<'a>(
+        start: Box<dyn DynGame>,
+        decisions: impl IntoIterator<Item = (&'a str, u64)>,
+    ) -> Result<Match, BadDecision> {
+        let mut m = Match::new(start);
+        for (index, (decision, at_ms)) in decisions.into_iter().enumerate() {
+            let bad = |reason: String| BadDecision { index: index + 1, decision: decision.to_string(), reason };
+            let seat = m.seat_for(decision).ok_or_else(|| {
+                let mut trial = m.position.clone_box();
+                bad(trial.play_decision(decision).err().map_or("not legal here".into(), |e| e.to_string()))
+            })?;
+            m.decide(seat, decision, at_ms).map_err(|r| bad(r.0))?;
+        }
+        Ok(m)
+    }
+
+    // ----------------------------------------------------------------------------------------
+    // Reading
+
+    pub fn kind(&self) -> GameKind {
+        self.start.kind()
+    }
+
+    /// The position now.
+    pub fn position(&self) -> &dyn DynGame {
+        self.position.as_ref()
+    }
+
+    /// The position the match started from.
+    pub fn start(&self) -> &dyn DynGame {
+        self.start.as_ref()
+    }
+
+    /// The start's position text when it is not the options' initial position.
+    pub fn start_text(&self) -> Option<&str> {
+        self.start_text.as_deref()
+    }
+
+    pub fn played(&self) -> &[Played] {
+        &self.played
+    }
+
+    /// The decisions played, in notation.
+    pub fn decisions(&self) -> impl Iterator<Item = &str> {
+        self.played.iter().map(|p| p.decision.as_str())
+    }
+
+    pub fn len(&self) -> usize {
+        self.played.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.played.is_empty()
+    }
+
+    /// The position before decision `index` (0-based).
+    pub fn position_before(&self, index: usize) -> Option<&dyn DynGame> {
+        self.steps.get(index).map(|s| s.before.as_ref())
+    }
+
+    /// The decisions taken back, the next to redo first.
+    pub fn redo_decisions(&self) -> impl Iterator<Item = &str> {
+        self.redo.iter().rev().map(|p| p.decision.as_str())
+    }
+
+    pub fn redo_len(&self) -> usize {
+        self.redo.len()
+    }
+
+    /// A pie swap exchanged the seats' colours.
+    pub fn seats_swapped(&self) -> bool {
+        self.swapped
+    }
+
+    /// The side `seat` plays now.
+    pub fn side_of(&self, seat: Side) -> Side {
+        Side::from_index(seat.index() ^ usize::from(self.swapped))
+    }
+
+    /// The seat playing `side` now.
+    pub fn seat_of(&self, side: Side) -> Side {
+        Side::from_index(side.index() ^ usize::from(self.swapped))
+    }
+
+    /// The seat that resigned.
+    pub fn resigned(&self) -> Option<Side> {
+        self.resigned
+    }
+
+    /// The match is over: the rules ended it or a seat resigned.
+    pub fn is_over(&self) -> bool {
+        self.resigned.is_some() || self.position.status().is_over()
+    }
+
+    /// The decisions `seat` may make now.
+    pub fn legal_for(&self, seat: Side) -> Vec<String> {
+        if self.is_over() {
+            return Vec::new();
+        }
+        self.position.legal_decisions(self.side_of(seat))
+    }
+
+    /// The seat that can make `decision` now (the first seat at a simultaneous node where both
+    /// could, which no game has).
+    pub fn seat_for(&self, decision: &str) -> Option<Side> {
+        Side::BOTH.into_iter().find(|&seat| self.legal_for(seat).iter().any(|d| d == decision))
+    }
+
+    /// The result: `"draw"` or `{"winner": side}` in the game's notation (a resignation says
+    /// so), `None` while the game goes on.
+    pub fn result(&self) -> Option<serde_json::Value> {
+        if let Some(seat) = self.resigned {
+            let winner = self.side_of(seat).opponent();
+            return Some(serde_json::json!({ "winner": self.position.side_name(winner), "reason": "resignation" }));
+        }
+        match self.position.status() {
+            Status::Ongoing => None,
+            Status::Over(_) => Some(status_json(self.position.as_ref())),
+        }
+    }
+
+    /// The record's closed moves (the spec's tokens), grown one decision at a time.
+    pub fn record_moves(&self) -> &[RecordMove] {
+        self.book.moves()
+    }
+
+    /// Trailing decisions that do not complete a record move yet.
+    pub fn pending(&self) -> usize {
+        self.played.len() - self.book.open_from()
+    }
+
+    // ----------------------------------------------------------------------------------------
+    // Commands
+
+    /// Carries out a command.
+    pub fn apply(&mut self, command: Command) -> Result<Happened, Refusal> {
+        match command {
+            Command::Decide { seat, decision, at_ms } => self.decide(seat, &decision, at_ms).map(Happened::Decided),
+            Command::Undo => self.undo(),
+            Command::Redo => self.redo(),
+            Command::Resign { seat } => self.resign(seat),
+            Command::GoTo(n) => Ok(self.go_to(n)),
+        }
+    }
+
+    /// `seat` makes `decision`.
+    pub fn decide(&mut self, seat: Side, decision: &str, at_ms: u64) -> Result<Decided, Refusal> {
+        let decided = self.play(seat, decision, at_ms)?;
+        self.redo.clear();
+        Ok(decided)
+    }
+
+    /// Plays a decision (redo keeps its list; `decide` clears it).
+    fn play(&mut self, seat: Side, decision: &str, at_ms: u64) -> Result<Decided, Refusal> {
+        if self.resigned.is_some() || self.position.status().is_over() {
+            return Err(Refusal("the game is over".into()));
+        }
+        let side = self.side_of(seat);
+        if !self.position.legal_decisions(side).iter().any(|d| d == decision) {
+            return Err(Refusal(format!(
+                "'{decision}' is not a decision {} can make now",
+                self.kind().side_name(side)
+            )));
+        }
+        let sealed_before = self.sealed_from();
+        let before = self.position.clone_box();
+        let effects = match self.position.phase_place(decision) {
+            Ok(place) => PhasedEffects {
+                place,
+                capture_sweep: self.position.phase_capture_sweep(),
+                cascade: self.position.phase_cascade(),
+                end_check: self.position.phase_end_check(),
+            },
+            Err(e) => {
+                self.position = before;
+                return Err(Refusal(e.to_string()));
+            }
+        };
+        let seats_swapped = swaps_seats(effects.all());
+        self.steps.push(Step { before, swapped_before: self.swapped, book: self.book.mark() });
+        self.swapped ^= seats_swapped;
+        let index = self.played.len();
+        self.played.push(Played { decision: decision.to_string(), seat, side, at_ms });
+        let open_from = self.book.open_from();
+        let open: Vec<String> = self.played[open_from..].iter().map(|p| p.decision.clone()).collect();
+        self.book.extend(self.steps[open_from].before.as_ref(), &open);
+        let revealed = match (sealed_before, self.sealed_from()) {
+            (Some(from), None) => Some(from..self.played.len()),
+            _ => None,
+        };
+        Ok(Decided { index, effects, revealed, seats_swapped })
+    }
+
+    /// Takes back the resignation, or the last decision.
+    pub fn undo(&mut self) -> Result<Happened, Refusal> {
+        if self.resigned.take().is_some() {
+            return Ok(Happened::ResignationWithdrawn);
+        }
+        let from = self.played.len();
+        self.step_back().ok_or_else(|| Refusal("there is nothing to take back".into()))?;
+        Ok(Happened::Stepped { from, to: self.played.len() })
+    }
+
+    fn step_back(&mut self) -> Option<()> {
+        let step = self.steps.pop()?;
+        let played = self.played.pop()?;
+        self.position = step.before;
+        self.swapped = step.swapped_before;
+        self.book.restore(step.book);
+        self.redo.push(played);
+        Some(())
+    }
+
+    /// Plays again the last decision taken back.
+    pub fn redo(&mut self) -> Result<Happened, Refusal> {
+        let from = self.played.len();
+        let next = self.redo.last().cloned().ok_or_else(|| Refusal("there is nothing to play again".into()))?;
+        self.play(next.seat, &next.decision, next.at_ms)?;
+        self.redo.pop();
+        Ok(Happened::Stepped { from, to: self.played.len() })
+    }
+
+    /// `seat` gives the game up.
+    pub fn resign(&mut self, seat: Side) -> Result<Happened, Refusal> {
+        if self.is_over() {
+            return Err(Refusal("the game is over".into()));
+        }
+        self.resigned = Some(seat);
+        Ok(Happened::Resigned { seat })
+    }
+
+    /// Undoes or redoes until `n` decisions are played (as far as the redo list reaches); a
+    /// resignation is withdrawn.
+    pub fn go_to(&mut self, n: usize) -> Happened {
+        let from = self.played.len();
+        self.resigned = None;
+        while self.played.len() > n && self.step_back().is_some() {}
+        while self.played.len() < n {
+            let Some(next) = self.redo.last().cloned() else { break };
+            if self.play(next.seat, &next.decision, next.at_ms).is_err() {
+                break;
+            }
+            self.redo.pop();
+        }
+        Happened::Stepped { from, to: self.played.len() }
+    }
+
+    /// Forgets the decisions taken back (playing on from a replayed position).
+    pub fn drop_redo(&mut self) {
+        self.redo.clear();
+    }
+
+    /// Replaces the times of the decisions (a loaded record's own).
+    pub fn set_times(&mut self, times: impl IntoIterator<Item = u64>) {
+        for (p, t) in self.played.iter_mut().zip(times) {
+            p.at_ms = t;
+        }
+    }
+
+    /// Where the sealed decisions start: at a simultaneous node, the decisions that do not yet
+    /// make up a whole move (`None` when nothing is sealed).
+    pub fn sealed_from(&self) -> Option<usize> {
+        (self.position.to_move() == Some(ToMove::Both) && self.pending() > 0).then(|| self.book.open_from())
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,35 @@
+//! What a viewer may see of a match: every decision, except other seats' sealed commitments at a
+//! simultaneous node (Hidden Intention) until both are in. The one place that hides them: the
+//! server's messages, the hot-seat hand-over and an online seat's board all ask here.
+
+use super::Match;
+use crate::rules::Side;
+
+/// Who looks at a match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Viewer {
+    /// The player in this seat (sees its own sealed decisions).
+    Seat(Side),
+    /// Anyone else: a spectator, a replay, the hot-seat hand-over screen between two players.
+    Spectator,
+}
+
+impl Match {
+    /// Whether `viewer` may see decision `index`.
+    pub fn may_see(&self, index: usize, viewer: Viewer) -> bool {
+        match self.sealed_from() {
+            Some(from) if index >= from => viewer == Viewer::Seat(self.played()[index].seat),
+            _ => true,
+        }
+    }
+
+    /// How many decisions, from the first, `viewer` may see before the first it may not.
+    pub fn public_len(&self, viewer: Viewer) -> usize {
+        (0..self.len()).find(|&i| !self.may_see(i, viewer)).unwrap_or(self.len())
+    }
+
+    /// The decisions `viewer` may see, in order (`None` for a sealed one).
+    pub fn view(&self, viewer: Viewer) -> impl Iterator<Item = Option<&str>> {
+        (0..self.len()).map(move |i| self.may_see(i, viewer).then(|| self.played()[i].decision.as_str()))
+    }
+}
