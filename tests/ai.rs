@@ -11,7 +11,8 @@ use stoneyard::ai::{
     MctsConfig, RandomStrategy, Searcher, StopReason, Strategy, play_game, run_arena, start_session,
 };
 use stoneyard::rules::{
-    Cell, EffectSink, NoOptions, Notation, Outcome, ParseError, PlayError, Rules, Side, Status, ToMove,
+    Cell, DecisionInfo, DecisionKind, EffectSink, NoOptions, Notation, Outcome, ParseError, PieceView, PlayError,
+    Rules, Side, Status, ToMove,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -111,6 +112,12 @@ impl Notation for TicTacToe {
     }
     fn format_move(&self, m: &u8) -> String {
         m.to_string()
+    }
+    fn describe(&self, m: &u8) -> DecisionInfo {
+        DecisionInfo {
+            piece: Some(PieceView::stone(Some(self.next))),
+            ..DecisionInfo::on(m.to_string(), DecisionKind::Place, self.next, Cell::from(*m))
+        }
     }
     fn parse_position(_: &NoOptions, text: &str) -> Result<Self, ParseError> {
         Ok(TicTacToe::from_rows(text))

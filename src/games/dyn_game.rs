@@ -4,8 +4,8 @@
 
 use super::{About, GameKind};
 use crate::rules::{
-    BoardView, DrawBoard, Effects, LegalTokens, OptionError, Outcome, ParseError, PlayoutStats, RecordError, Side,
-    Status, ToMove, random_playout,
+    BoardView, DecisionInfo, DrawBoard, Effects, LegalTokens, OptionError, Outcome, ParseError, PlayoutStats,
+    RecordError, Side, Status, ToMove, random_playout,
 };
 use serde_json::{Value, json};
 use thiserror::Error;
@@ -40,6 +40,12 @@ pub trait DynGame: Send + Sync {
     fn as_any(&self) -> &dyn std::any::Any;
     /// The legal atomic decisions of `side` (one click each), as `Notation::format_move` writes them.
     fn legal_decisions(&self, side: Side) -> Vec<String>;
+    /// What each of `legal_decisions(side)` does (`Notation::describe`), in the same order: the
+    /// app's marks, previews, drags and buttons read these rather than the tokens' text.
+    fn legal_described(&self, side: Side) -> Vec<DecisionInfo>;
+    /// What the atomic decision `token` does here, if it reads as one (a legal decision, or one
+    /// that parses now; its `token` is then the canonical form); `None` when it does not parse.
+    fn describe_decision(&self, token: &str) -> Option<DecisionInfo>;
     /// Plays one atomic decision written as `Notation::format_move` writes it; on error nothing changes.
     fn play_decision(&mut self, text: &str) -> Result<Effects, RecordError>;
     /// The game-record moves (spec notation) that atomic `decisions` played from here make up,
@@ -128,6 +134,14 @@ impl<G: About> DynGame for G {
         let mut moves = Vec::new();
         self.legal_moves_for(side, &mut moves);
         moves.iter().map(|m| self.format_move(m)).collect()
+    }
+    fn legal_described(&self, side: Side) -> Vec<DecisionInfo> {
+        let mut moves = Vec::new();
+        self.legal_moves_for(side, &mut moves);
+        moves.iter().map(|m| self.describe(m)).collect()
+    }
+    fn describe_decision(&self, token: &str) -> Option<DecisionInfo> {
+        self.parse_move(token).ok().map(|m| self.describe(&m))
     }
     fn record_tokens(&self, decisions: &[String]) -> Result<crate::rules::RecordTokens, RecordError> {
         self.group_record_tokens(decisions)

@@ -1,8 +1,8 @@
 //! The rules API every game implements: atomic decisions, named resolution phases, notation.
 
 use super::{
-    Cell, DiscardEffects, EffectSink, Effects, ExactCount, OptionError, ParseError, PlayError, RecordError, Side,
-    Status, ToMove,
+    Cell, DecisionInfo, DiscardEffects, EffectSink, Effects, ExactCount, OptionError, ParseError, PlayError,
+    RecordError, Side, Status, ToMove,
 };
 use std::fmt::Debug;
 use std::hash::Hash;
@@ -234,6 +234,12 @@ pub trait Notation: Rules {
 
     /// Writes an atomic decision so that `parse_move` reads it back.
     fn format_move(&self, m: &Self::Move) -> String;
+
+    /// What decision `m` does here, from the move itself (its token is `format_move(m)`): its
+    /// kind, side, spaces and piece, for the app's marks, previews, drags and buttons. Meant for
+    /// a legal `m`; any other gives a description without a panic (spaces off the board are
+    /// passed through as they are).
+    fn describe(&self, m: &Self::Move) -> DecisionInfo;
 
     /// Reads a position text of the spec for these options, rejecting texts that break one of the
     /// spec's invariants with a clear message.

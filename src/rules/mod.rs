@@ -4,6 +4,7 @@
 
 mod coord;
 mod count;
+mod decision;
 mod effect;
 mod error;
 mod game;
@@ -21,6 +22,7 @@ mod view;
 
 pub use coord::{FileLetters, cell_name, parse_cell, read_cell_name, split_ranks, write_ranks, write_stack};
 pub use count::ExactCount;
+pub use decision::{DecisionInfo, DecisionKind};
 pub use effect::{Cell, DiscardEffects, Effect, EffectKind, EffectSink, Effects, RemoveCause};
 pub use error::{OptionError, ParseError, PlayError, RecordError};
 #[cfg(test)]

@@ -62,6 +62,7 @@
 //!   no example needed a reading that departs from the rules.
 
 mod about;
+mod describe;
 mod moves;
 mod notation;
 mod options;

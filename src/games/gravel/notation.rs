@@ -6,9 +6,9 @@ use super::options::{GravelOptions, MAX_BUDGET, MAX_SIZE, MIN_BUDGET, MIN_SIZE};
 use super::position::{MAX_SPACES, Position, TurnProgress, sign};
 use crate::games::About;
 use crate::rules::{
-    Cell, Effects, FileLetters, LegalTokens, Notation, ParseError, PlayError, RecordError, RecordItem, RecordPiece,
-    RecordTokens, Rules, Side, cell_name, group_decisions, lex_record, read_cell_name, split_ranks, write_ranks,
-    write_stack,
+    Cell, DecisionInfo, Effects, FileLetters, LegalTokens, Notation, ParseError, PlayError, RecordError, RecordItem,
+    RecordPiece, RecordTokens, Rules, Side, cell_name, group_decisions, lex_record, read_cell_name, split_ranks,
+    write_ranks, write_stack,
 };
 use std::fmt;
 
@@ -284,6 +284,10 @@ impl Notation for Position {
 
     fn format_move(&self, m: &Action) -> String {
         action_text(self.size(), *m)
+    }
+
+    fn describe(&self, m: &Action) -> DecisionInfo {
+        self.describe_action(*m)
     }
 
     /// A record move is a whole turn (§6.6): its actions up to `end`, or `pass`.

@@ -57,6 +57,7 @@
 //!   round of removals, the first included, belongs to `cascade`.
 
 mod about;
+mod describe;
 mod moves;
 mod notation;
 mod options;

@@ -7,8 +7,8 @@ use super::position::{
     Stock, Supply, bit,
 };
 use crate::rules::{
-    Cell, Effects, FileLetters, LegalTokens, Notation, ParseError, PlayError, RecordError, RecordTokens, Rules, Side,
-    cell_name, group_decisions, parse_cell,
+    Cell, DecisionInfo, Effects, FileLetters, LegalTokens, Notation, ParseError, PlayError, RecordError, RecordTokens,
+    Rules, Side, cell_name, group_decisions, parse_cell,
 };
 
 /// A side's letter in either case (`A`, `b`).
@@ -190,6 +190,10 @@ impl Notation for Position {
             Move::Target { square, .. } => format!("{side}:{}", square_name(square)),
             Move::Facing { corner, .. } => format!("{side}:/{}", corner.code()),
         }
+    }
+
+    fn describe(&self, m: &Move) -> DecisionInfo {
+        self.describe_move(m)
     }
 
     /// A record move is one attempt, `<A's commitment>|<B's commitment>`, complete once both

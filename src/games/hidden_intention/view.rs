@@ -6,7 +6,7 @@ use super::{Position, square_name};
 use crate::rules::{BoardView, CellValue, Counter, DrawBoard, Figure, Layout, PieceView, Side};
 
 /// The figure a kind is drawn as.
-fn figure(kind: Kind) -> Figure {
+pub(super) fn drawn_figure(kind: Kind) -> Figure {
     match kind {
         Kind::Pawn => Figure::Pawn,
         Kind::DiagPawn => Figure::DiagonalPawn,
@@ -18,7 +18,7 @@ fn figure(kind: Kind) -> Figure {
 }
 
 /// A knight's facing in eighth turns clockwise from "up", as `PieceShape::Figure` expects.
-fn facing(kind: Kind) -> Option<u8> {
+pub(super) fn drawn_facing(kind: Kind) -> Option<u8> {
     match kind {
         Kind::Knight(Corner::NE) => Some(1),
         Kind::Knight(Corner::SE) => Some(3),
@@ -37,7 +37,9 @@ impl DrawBoard for Position {
         for c in &mut cells {
             let sq = c.cell as usize;
             debug_assert!(sq < SQUARES);
-            c.piece = self.figure_at(sq as u8).map(|f| PieceView::figure(f.owner, figure(f.kind), facing(f.kind)));
+            c.piece = self
+                .figure_at(sq as u8)
+                .map(|f| PieceView::figure(f.owner, drawn_figure(f.kind), drawn_facing(f.kind)));
             let v = influence[sq] as i32;
             c.marks.value = Some(CellValue::Influence(v));
             c.marks.control = match v.signum() {

@@ -49,6 +49,7 @@
 //!   points scored, heights 1–25, and quiet ≥ 1 after a pass.
 
 mod about;
+mod describe;
 mod moves;
 mod notation;
 mod options;

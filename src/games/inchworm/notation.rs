@@ -12,9 +12,9 @@ use super::options::InchwormOptions;
 use super::position::{CollectRun, MAX_HEIGHT, Position, Spread, Sq, bit, bits};
 use crate::games::About;
 use crate::rules::{
-    Cell, DiscardEffects, Effects, ExactCount, FileLetters, LegalTokens, Notation, ParseError, PlayError, RecordError,
-    RecordTokens, Rules, Side, cell_name, group_decisions, parse_cell, split_ranks, strip_comments, write_ranks,
-    write_stack,
+    Cell, DecisionInfo, DiscardEffects, Effects, ExactCount, FileLetters, LegalTokens, Notation, ParseError, PlayError,
+    RecordError, RecordTokens, Rules, Side, cell_name, group_decisions, parse_cell, split_ranks, strip_comments,
+    write_ranks, write_stack,
 };
 
 /// With more whole-action tokens than this the referee gets only their count.
@@ -100,6 +100,10 @@ impl Notation for Position {
             Move::Rescue => "R".to_string(),
             Move::Pass => "pass".to_string(),
         }
+    }
+
+    fn describe(&self, m: &Move) -> DecisionInfo {
+        self.describe_move(m)
     }
 
     /// A record move is one whole action: its staged decisions written one after the other,

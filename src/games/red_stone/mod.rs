@@ -45,6 +45,7 @@
 //!   may end with the token `resign` (the side to move resigns) and states `result: … resignation`.
 
 mod about;
+mod describe;
 mod moves;
 mod notation;
 mod options;

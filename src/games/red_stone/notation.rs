@@ -7,8 +7,8 @@ use super::options::RedStoneOptions;
 use super::position::Stone;
 use super::resolve::end_of_game;
 use crate::rules::{
-    Cell, Effects, FileLetters, Notation, ParseError, PlayError, RecordError, Rules, Side, cell_name, parse_cell,
-    split_ranks, write_ranks,
+    Cell, DecisionInfo, Effects, FileLetters, Notation, ParseError, PlayError, RecordError, Rules, Side, cell_name,
+    parse_cell, split_ranks, write_ranks,
 };
 
 impl Position {
@@ -92,6 +92,10 @@ impl Notation for Position {
                 s
             }
         }
+    }
+
+    fn describe(&self, m: &Move) -> DecisionInfo {
+        self.describe_move(m)
     }
 
     /// Reads `<row N>/…/<row 1> <b|w> [swap]` and checks the invariants of the spec.

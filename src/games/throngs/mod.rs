@@ -63,6 +63,7 @@
 
 mod about;
 mod board;
+mod describe;
 mod moves;
 mod notation;
 mod options;

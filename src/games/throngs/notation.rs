@@ -7,8 +7,8 @@ use super::options::{Opening, PassRule, ThrongsOptions};
 use super::position::{PartKind, Phase, Position};
 use crate::games::About;
 use crate::rules::{
-    Cell, Effects, ExactCount, LegalTokens, Notation, ParseError, PlayError, RecordError, RecordTokens, Rules, Side,
-    group_decisions,
+    Cell, DecisionInfo, Effects, ExactCount, LegalTokens, Notation, ParseError, PlayError, RecordError, RecordTokens,
+    Rules, Side, group_decisions,
 };
 
 /// A colour as people name it ("Black").
@@ -87,6 +87,10 @@ impl Notation for Position {
             Move::Offer(s) => format!("{}:{}", Position::side_name(self.offer_colour()), name(s)),
             Move::Choose(side) => format!("choose {}", colour_name(*side)),
         }
+    }
+
+    fn describe(&self, m: &Move) -> DecisionInfo {
+        self.describe_move(m)
     }
 
     /// A record move is one part (`+k10`, `+j9>i8`, `xf6>g6`, `k9>j9`, `pass`), the whole pie
