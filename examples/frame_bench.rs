@@ -41,7 +41,7 @@ fn main() {
             if (idle && frame == 0) || (!idle && frame % 4 == 0) {
                 let current = app.world().resource::<CurrentMatch>();
                 if current.is_over() {
-                    let again = CurrentMatch::new(current.start.clone_box());
+                    let again = CurrentMatch::new(current.start().clone_box());
                     app.insert_resource(again);
                 } else {
                     let legal = current.decisions_now();

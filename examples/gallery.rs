@@ -19,7 +19,7 @@ use stoneyard::app::testing::{
     Secrecy, SetupChoice,
 };
 use stoneyard::games::{DynGame, GameKind};
-use stoneyard::rules::{Side, cells_in_token, pick_index, seeded};
+use stoneyard::rules::{pick_index, seeded};
 use stoneyard::save::{AnimationSpeed, Store, Theme, token_decisions};
 
 /// What a picture shows.
@@ -178,10 +178,9 @@ fn finished_game(kind: GameKind) -> CurrentMatch {
             break;
         }
         let d = legal[pick_index(&mut rng, legal.len())].clone();
-        let before = current.game.clone_box();
-        let maker = current.acting_side().unwrap_or(Side::First);
-        let Ok(effects) = current.game.play_decision(&d) else { break };
-        current.push_undo(before, &d, maker, &effects);
+        if current.decide(&d).is_err() {
+            break;
+        }
     }
     current
 }
@@ -228,8 +227,10 @@ fn begin(world: &mut World, scene: Scene, theme: Theme) -> Vec<String> {
 
 /// The example's move's first space: where the hints scene puts the cursor.
 fn example_space(kind: GameKind) -> Option<String> {
-    let (_, play) = example(kind)?;
-    cells_in_token(play).first().map(|c| c.to_string())
+    let (game, play) = example(kind)?;
+    let first = token_decisions(game.as_ref(), play).ok()?.into_iter().next()?;
+    let cell = *game.describe_decision(&first)?.picks.first()?;
+    game.board_view().cells.into_iter().find(|c| c.cell == cell).map(|c| c.name)
 }
 
 fn direct(world: &mut World) {

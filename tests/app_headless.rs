@@ -103,14 +103,14 @@ mod scripted_games {
         let mut app = app_with_recorder();
         // Size 11 → 5 with six presses of Left on the size row.
         start_game(&mut app, 1, &[Left; 6], 1);
-        assert_eq!(app.world().resource::<CurrentMatch>().game.option_pairs(), vec![("size".into(), "5".into())]);
+        assert_eq!(app.world().resource::<CurrentMatch>().position().option_pairs(), vec![("size".into(), "5".into())]);
         assert_projection_matches(&mut app);
         // Black on C3 (a game starts with the cursor in the middle), White on D3, Black on E3.
         press(&mut app, &[Select]);
         press(&mut app, &[Right, Select]);
         press(&mut app, &[Right, Select]);
         let m = app.world().resource::<CurrentMatch>();
-        assert_eq!(m.history, vec!["C3", "D3", "E3"]);
+        assert_eq!(m.history(), vec!["C3", "D3", "E3"]);
         assert_projection_matches(&mut app);
         let seen = &app.world().resource::<Seen>().0;
         let placed: Vec<_> = seen.iter().filter(|(_, k, _)| k == "Placed").collect();
@@ -122,7 +122,7 @@ mod scripted_games {
         }
         // Undo takes the last stone back off the board.
         press(&mut app, &[Undo]);
-        assert_eq!(app.world().resource::<CurrentMatch>().history.len(), 2);
+        assert_eq!(app.world().resource::<CurrentMatch>().len(), 2);
         assert_projection_matches(&mut app);
     }
 
@@ -134,7 +134,7 @@ mod scripted_games {
         // C3 is occupied now: choosing it again offers nothing and plays nothing.
         press(&mut app, &[Select]);
         let m = app.world().resource::<CurrentMatch>();
-        assert_eq!(m.history, vec!["C3"]);
+        assert_eq!(m.history(), vec!["C3"]);
         assert!(m.message.is_some());
     }
 }
@@ -157,18 +157,18 @@ mod against_the_computer {
         press(&mut app, &[Select]);
         // The computer thinks off the frame; give it frames until it has answered.
         for _ in 0..2000 {
-            if app.world().resource::<CurrentMatch>().history.len() >= 2 {
+            if app.world().resource::<CurrentMatch>().len() >= 2 {
                 break;
             }
             app.update();
             std::thread::sleep(std::time::Duration::from_millis(2));
         }
         let m = app.world().resource::<CurrentMatch>();
-        assert_eq!(m.history.len(), 2, "the computer did not answer: {:?}", m.history);
-        assert_eq!(m.history[0], "C3", "the cursor starts in the middle of the board");
+        assert_eq!(m.len(), 2, "the computer did not answer: {:?}", m.history());
+        assert_eq!(m.decision(0), "C3", "the cursor starts in the middle of the board");
         // Whether the computer placed a stone or took the pie swap, the person's seat acts next.
         let acting = m.acting_side().expect("the game goes on");
-        assert_eq!(m.player_of(acting), None, "the computer moved and still acts: {:?}", m.history);
+        assert_eq!(m.player_of(acting), None, "the computer moved and still acts: {:?}", m.history());
         assert_eq!(m.seat_of(acting), 0);
     }
 
@@ -181,7 +181,7 @@ mod against_the_computer {
         assert_eq!(app.world().resource::<CurrentMatch>().players[1], Some(stoneyard::ai::Level::Hard));
         press(&mut app, &[Select]);
         let m = app.world().resource::<CurrentMatch>();
-        assert_eq!(m.history.len(), 1, "Hard answers in more than a frame");
+        assert_eq!(m.len(), 1, "Hard answers in more than a frame");
         assert!(m.decisions_now().contains(&"swap".to_string()), "the pie choice is the computer's now");
         // Tab would list the spaceless choices (the swap) for the person to pick: not on the computer's turn.
         press(&mut app, &[CycleOption, Select]);
@@ -189,7 +189,7 @@ mod against_the_computer {
         app.update();
         let m = app.world().resource::<CurrentMatch>();
         assert!(app.world().resource::<TurnBuilder>().choices.is_empty());
-        assert_eq!(m.history.len(), 1, "the person decided for the computer: {:?}", m.history);
+        assert_eq!(m.len(), 1, "the person decided for the computer: {:?}", m.history());
         assert_eq!(
             m.message.as_deref(),
             Some("The computer is thinking: your move comes after its reply."),
@@ -231,7 +231,7 @@ mod computer_helpers {
         let m = app.world().resource::<CurrentMatch>();
         let hint = app.world().resource::<HintShown>().current(m).unwrap().to_string();
         assert!(m.decisions_now().contains(&hint), "{hint} is not legal");
-        assert_eq!(m.history.len(), 1, "a hint must not play");
+        assert_eq!(m.len(), 1, "a hint must not play");
         // After the next decision the old hint is no longer shown.
         press(&mut app, &[Right, Select]);
         let m = app.world().resource::<CurrentMatch>();
@@ -246,34 +246,32 @@ mod computer_helpers {
         press(&mut app, &[Left, Left, Left, Left, Left, Left, Down, Right, Down, Right, Down, Select]);
         assert_eq!(app.world().resource::<CurrentMatch>().players.iter().flatten().count(), 2);
         app.world_mut().resource_mut::<Spectating>().pace = 0.0;
-        assert!(frames_until(&mut app, |app| app.world().resource::<CurrentMatch>().history.len() >= 4));
+        assert!(frames_until(&mut app, |app| app.world().resource::<CurrentMatch>().len() >= 4));
         app.world_mut().resource_mut::<Spectating>().paused = true;
         // Let a search already under way land, then nothing more happens while paused.
         for _ in 0..200 {
             app.update();
             std::thread::sleep(std::time::Duration::from_millis(2));
         }
-        let paused_at = app.world().resource::<CurrentMatch>().history.len();
+        let paused_at = app.world().resource::<CurrentMatch>().len();
         for _ in 0..200 {
             app.update();
         }
-        assert_eq!(app.world().resource::<CurrentMatch>().history.len(), paused_at);
+        assert_eq!(app.world().resource::<CurrentMatch>().len(), paused_at);
         app.world_mut().resource_mut::<Spectating>().paused = false;
-        assert!(frames_until(&mut app, |app| app.world().resource::<CurrentMatch>().history.len() > paused_at));
+        assert!(frames_until(&mut app, |app| app.world().resource::<CurrentMatch>().len() > paused_at));
     }
 }
 
 mod seats_undo_and_resign {
     use stoneyard::ai::Level;
     use stoneyard::app::testing::CurrentMatch;
+    use stoneyard::app::testing::MatchCommand;
     use stoneyard::games::{GameKind, open};
     use stoneyard::rules::Side;
 
     fn play(m: &mut CurrentMatch, decision: &str) {
-        let before = m.game.clone_box();
-        let maker = m.acting_side().unwrap();
-        let effects = m.game.play_decision(decision).unwrap();
-        m.push_undo(before, decision, maker, &effects);
+        m.decide(decision).unwrap();
     }
 
     #[test]
@@ -290,12 +288,12 @@ mod seats_undo_and_resign {
         assert_eq!(m.player_of(Side::First), Some(Level::Easy));
         play(&mut m, "A1");
         assert_eq!(m.computer_to_act(), Some((Side::First, Level::Easy)));
-        m.undo();
-        m.undo();
-        assert!(!m.seats_swapped);
+        m.apply(MatchCommand::Undo).unwrap();
+        m.apply(MatchCommand::Undo).unwrap();
+        assert!(!m.seats_swapped());
         assert_eq!(m.computer_to_act(), Some((Side::Second, Level::Easy)));
-        m.redo();
-        assert!(m.seats_swapped);
+        m.apply(MatchCommand::Redo).unwrap();
+        assert!(m.seats_swapped());
         assert_eq!(m.computer_to_act(), None);
     }
 
@@ -308,11 +306,11 @@ mod seats_undo_and_resign {
         play(&mut m, "A1");
         play(&mut m, "E5");
         play(&mut m, "A2");
-        m.undo_to_person();
-        assert_eq!(m.history, vec!["C3", "A1"]);
+        m.apply(MatchCommand::UndoToPerson).unwrap();
+        assert_eq!(m.history(), vec!["C3", "A1"]);
         assert_eq!(m.computer_to_act(), None);
-        m.undo_to_person();
-        assert!(m.history.is_empty());
+        m.apply(MatchCommand::UndoToPerson).unwrap();
+        assert!(m.is_empty());
     }
 
     #[test]
@@ -323,14 +321,14 @@ mod seats_undo_and_resign {
         play(&mut m, "C3");
         // The computer is to act, yet the person (Black) is the one who may resign.
         assert_eq!(m.resigning_side(), Some(Side::First));
-        m.resign(Side::First);
+        m.apply(MatchCommand::Resign(Side::First)).unwrap();
         assert!(m.is_over());
         assert_eq!(m.computer_to_act(), None);
         assert_eq!(m.outcome_text(), "Black resigns: White wins");
         assert_eq!(m.resigning_side(), None);
-        m.undo_to_person();
+        m.apply(MatchCommand::UndoToPerson).unwrap();
         assert!(!m.is_over());
-        assert_eq!(m.history, vec!["C3"]);
+        assert_eq!(m.history(), vec!["C3"]);
     }
 
     #[test]
@@ -339,13 +337,13 @@ mod seats_undo_and_resign {
         let mut m = CurrentMatch::new(game);
         m.players = [Some(Level::Easy), None];
         // The offer is made by seat 0 (the computer) one stone at a time.
-        while m.game.to_move() == Some(stoneyard::rules::ToMove::One(Side::First)) && m.history.len() < 8 {
+        while m.position().to_move() == Some(stoneyard::rules::ToMove::One(Side::First)) && m.len() < 8 {
             let d = m.decisions_now()[0].clone();
             play(&mut m, &d);
         }
         let choose_black = m.decisions_now().into_iter().find(|d| d.contains("Black")).expect("choose Black offered");
         play(&mut m, &choose_black);
-        assert!(m.seats_swapped);
+        assert!(m.seats_swapped());
         // Black moves first after the pie; the person in seat 1 chose Black.
         assert_eq!(m.acting_side(), Some(Side::First));
         assert_eq!(m.computer_to_act(), None);
@@ -411,9 +409,9 @@ mod every_game_by_actions {
             return;
         }
         cursor_to(app, &cells[0]);
-        let before = app.world().resource::<CurrentMatch>().history.len();
+        let before = app.world().resource::<CurrentMatch>().len();
         press(app, &[Select]);
-        if app.world().resource::<CurrentMatch>().history.len() > before {
+        if app.world().resource::<CurrentMatch>().len() > before {
             return;
         }
         if pick_choice(app, &wanted) {
@@ -429,7 +427,7 @@ mod every_game_by_actions {
         assert_eq!(app.world().resource::<TurnBuilder>().start.as_deref(), Some(cells[0].as_str()), "{decision}");
         cursor_to(app, &cells[1]);
         press(app, &[Select]);
-        if app.world().resource::<CurrentMatch>().history.len() == before {
+        if app.world().resource::<CurrentMatch>().len() == before {
             assert!(pick_choice(app, &wanted), "{decision} not offered at {}", cells[1]);
         }
     }
@@ -456,18 +454,18 @@ mod every_game_by_actions {
         let mut rng = seeded(GameKind::all().position(|k| k == kind).unwrap() as u64);
         for _ in 0..decisions {
             let m = app.world().resource::<CurrentMatch>();
-            if m.game.status().is_over() {
+            if m.position().status().is_over() {
                 break;
             }
-            let before = m.history.len();
+            let before = m.len();
             let legal = m.decisions_now();
             let d = legal[pick_index(&mut rng, legal.len())].clone();
             play_by_keys(&mut app, &d);
             let m = app.world().resource::<CurrentMatch>();
-            assert!(m.history.len() > before, "{kind}: decision {d} was not played ({:?})", m.message);
-            assert_eq!(m.history[before], d, "{kind}");
+            assert!(m.len() > before, "{kind}: decision {d} was not played ({:?})", m.message);
+            assert_eq!(m.decision(before), d, "{kind}");
             // Only a decision that was the single one left may follow by itself (Gravel's "end").
-            assert!(m.history.len() <= before + 2, "{kind}: {:?}", &m.history[before..]);
+            assert!(m.len() <= before + 2, "{kind}: {:?}", &m.history()[before..]);
             assert_projection_matches(&mut app);
         }
         let m = app.world().resource::<CurrentMatch>();
@@ -517,7 +515,7 @@ mod every_game_by_actions {
         let before_text = shown_text(&app);
         let b_offers_before = {
             let m = app.world().resource::<CurrentMatch>();
-            m.game.legal_decisions(stoneyard::rules::Side::Second)
+            m.position().legal_decisions(stoneyard::rules::Side::Second)
         };
         // A writes a queen on d4, decision by decision, with the keyboard.
         for decision in ["A:Q", "A:d4"] {
@@ -525,7 +523,7 @@ mod every_game_by_actions {
             assert!(offered.iter().any(|d| d == decision), "{decision} not in {offered:?}");
             play_by_keys(&mut app, decision);
         }
-        assert_eq!(app.world().resource::<CurrentMatch>().history, ["A:Q", "A:d4"]);
+        assert_eq!(app.world().resource::<CurrentMatch>().history(), ["A:Q", "A:d4"]);
         assert_eq!(app.world().resource::<Secrecy>().handover, Some(stoneyard::rules::Side::Second));
         let check = |app: &mut App, moment: &str| {
             assert_eq!(
@@ -537,7 +535,7 @@ mod every_game_by_actions {
             // Everything as before A chose (the cursor is back in the middle, not on A's square).
             assert_eq!(text, before_text, "{moment}: the screen changed");
             let m = app.world().resource::<CurrentMatch>();
-            assert_eq!(m.game.legal_decisions(stoneyard::rules::Side::Second), b_offers_before, "{moment}");
+            assert_eq!(m.position().legal_decisions(stoneyard::rules::Side::Second), b_offers_before, "{moment}");
         };
         check(&mut app, "on the hand-over screen");
         press(&mut app, &[Select]);
@@ -600,7 +598,7 @@ mod animations {
                 std::thread::sleep(std::time::Duration::from_millis(1));
             }
         }
-        assert_eq!(app.world().resource::<CurrentMatch>().history.len(), 7);
+        assert_eq!(app.world().resource::<CurrentMatch>().len(), 7);
         assert_projection_matches(&mut app);
         shown_pieces(&mut app)
     }
@@ -623,7 +621,7 @@ mod animations {
         assert!(app.world().resource::<BoardAnimating>().0, "the placed stone animates");
         // The next press only finishes the animation: no second stone.
         press(&mut app, &[Right, Select]);
-        assert_eq!(app.world().resource::<CurrentMatch>().history.len(), 1);
+        assert_eq!(app.world().resource::<CurrentMatch>().len(), 1);
         assert!(!app.world().resource::<BoardAnimating>().0, "the animation ended");
     }
 }
@@ -653,7 +651,7 @@ mod replays {
     }
 
     fn at(app: &App) -> usize {
-        app.world().resource::<CurrentMatch>().history.len()
+        app.world().resource::<CurrentMatch>().len()
     }
 
     #[test]
@@ -667,7 +665,7 @@ mod replays {
         assert_eq!(at(&app), 0);
         press(&mut app, &[Right]);
         assert_eq!(at(&app), 1);
-        assert_eq!(app.world().resource::<CurrentMatch>().history, vec!["C3"]);
+        assert_eq!(app.world().resource::<CurrentMatch>().history(), vec!["C3"]);
         press(&mut app, &[Down]);
         assert_eq!(at(&app), 4);
         // Select starts and stops auto-play; it never plays a stone in a replay.
@@ -686,15 +684,13 @@ mod replays {
         // A hot-seat Gravel game of three whole turns (each several decisions).
         let kind = GameKind::named("gravel");
         let mut m = CurrentMatch::new(kind.open(&kind.quick_pairs(), None).unwrap());
-        while m.makers.iter().filter(|s| Some(**s) != m.makers.first().copied()).count() < 2 || m.history.len() < 8 {
+        let makers = |m: &CurrentMatch| (0..m.len()).filter_map(|i| m.maker(i)).collect::<Vec<_>>();
+        while makers(&m).iter().filter(|s| Some(**s) != makers(&m).first().copied()).count() < 2 || m.len() < 8 {
             let d = m.decisions_now().iter().find(|d| d.as_str() != "pass").unwrap().clone();
-            let before = m.game.clone_box();
-            let maker = m.acting_side().unwrap();
-            let effects = m.game.play_decision(&d).unwrap();
-            m.push_undo(before, &d, maker, &effects);
+            m.decide(&d).unwrap();
         }
         let record = m.record();
-        let lines = MoveList::of(m.start.as_ref(), &m.history).lines;
+        let lines = MoveList::of(m.start(), &m.history()).lines;
         assert!(lines.len() < record.moves.len(), "a numbered move holds several decisions");
         assert_eq!(stoneyard::save::numbered_move_count(&record), lines.len(), "the saves list counts the same");
         let mut app = super::common::headless_app();
@@ -745,7 +741,7 @@ mod replays {
         app.update();
         assert!(!app.world().resource::<Replay>().active);
         let m = app.world().resource::<CurrentMatch>();
-        assert_eq!(m.history, vec!["C3", "D3"]);
+        assert_eq!(m.history(), vec!["C3", "D3"]);
         assert!(!m.can_redo());
         // Now it is a game: a choice plays.
         press(&mut app, &[Right, Select]);
@@ -804,7 +800,7 @@ mod saved_games {
         press(&mut app, &[Select]);
         assert_eq!(screen(&app), Screen::Playing);
         assert!(!app.world().resource::<Replay>().active, "an unfinished save continues as a game");
-        assert_eq!(app.world().resource::<CurrentMatch>().history, vec!["C3", "D3", "E3"]);
+        assert_eq!(app.world().resource::<CurrentMatch>().history(), vec!["C3", "D3", "E3"]);
         // The side panel lists the moves in the game's record notation.
         let lines = &app.world().resource::<stoneyard::app::testing::MoveList>().texts();
         assert_eq!(lines.len(), 3);
@@ -854,13 +850,13 @@ mod dragging {
         app.world_mut().write_message(DragChosen { from: a.clone(), to: b.clone() });
         app.update();
         app.update();
-        assert_eq!(app.world().resource::<CurrentMatch>().history.last(), Some(&wanted));
+        assert_eq!(app.world().resource::<CurrentMatch>().history().last(), Some(&wanted));
         // A drop where no move goes says so and plays nothing.
-        let before = app.world().resource::<CurrentMatch>().history.len();
+        let before = app.world().resource::<CurrentMatch>().len();
         app.world_mut().write_message(DragChosen { from: b.clone(), to: b.clone() + "x" });
         app.update();
         let m = app.world().resource::<CurrentMatch>();
-        assert_eq!(m.history.len(), before);
+        assert_eq!(m.len(), before);
         assert!(m.message.as_deref().is_some_and(|t| t.starts_with("No move goes")), "{:?}", m.message);
     }
 }
@@ -951,7 +947,7 @@ mod importing_records {
         assert_eq!(screen(&app), Screen::Playing);
         assert!(app.world().resource::<Replay>().active);
         let current = app.world().resource::<CurrentMatch>();
-        assert_eq!(current.history.len() + current.redo_len(), 3);
+        assert_eq!(current.len() + current.redo_len(), 3);
         let saves = stoneyard::save::list_saves(&app.world().resource::<SaveStore>().0).unwrap().0;
         assert_eq!(saves.len(), 1);
         assert_eq!(saves[0].name, "Imported Red Stone 1");
@@ -976,6 +972,7 @@ mod importing_records {
 }
 
 mod record_times {
+    use stoneyard::app::testing::MatchCommand;
     use stoneyard::save::GameRecord;
 
     #[test]
@@ -985,18 +982,16 @@ mod record_times {
             m.at_ms = t;
         }
         let mut current = stoneyard::app::testing::CurrentMatch::from_record(&record).unwrap();
-        current.undo();
-        current.undo();
-        current.redo();
-        current.redo();
+        for command in [MatchCommand::Undo, MatchCommand::Undo, MatchCommand::Redo, MatchCommand::Redo] {
+            current.apply(command).unwrap();
+        }
         let again = current.record();
         assert_eq!(again.moves.iter().map(|m| m.at_ms).collect::<Vec<_>>(), vec![1_500, 4_200, 9_000]);
         // A decision made now is stamped with the time since the match started.
-        current.undo();
-        let before = current.game.clone_box();
-        let effects = current.game.play_decision("E5").unwrap();
-        current.push_undo(before, "E5", stoneyard::rules::Side::Second, &effects);
-        assert!(current.times[2] > 9_000, "{:?}", current.times);
+        current.apply(MatchCommand::Undo).unwrap();
+        current.decide("E5").unwrap();
+        let times: Vec<u64> = current.session.played().iter().map(|p| p.at_ms).collect();
+        assert!(times[2] > 9_000, "{times:?}");
     }
 }
 
@@ -1042,7 +1037,7 @@ mod systems_agree_with_play {
         for kind in GameKind::all() {
             for seed in 0..2 {
                 let mut app = start(kind, kind.quick_options);
-                let mut engine = app.world().resource::<CurrentMatch>().game.clone_box();
+                let mut engine = app.world().resource::<CurrentMatch>().position().clone_box();
                 let mut rng = seeded(seed);
                 for n in 0..120 {
                     let legal = app.world().resource::<CurrentMatch>().decisions_now();
@@ -1055,8 +1050,12 @@ mod systems_agree_with_play {
                     app.update();
                     let expected = engine.play_decision(&d).unwrap_or_else(|e| panic!("{kind} {n}: {d}: {e}"));
                     let shown = app.world().resource::<CurrentMatch>();
-                    assert_eq!(shown.history.len(), n + 1, "{kind} seed {seed}: {d} was not played");
-                    assert_eq!(shown.game.position_text(), engine.position_text(), "{kind} seed {seed} after {d}");
+                    assert_eq!(shown.len(), n + 1, "{kind} seed {seed}: {d} was not played");
+                    assert_eq!(
+                        shown.position().position_text(),
+                        engine.position_text(),
+                        "{kind} seed {seed} after {d}"
+                    );
                     assert_eq!(app.world().resource::<Resolved>().0, expected, "{kind} seed {seed}: effects of {d}");
                 }
             }
@@ -1126,6 +1125,7 @@ mod games_in_progress {
     use super::common::{headless_app, press, screen};
     use bevy::prelude::*;
     use stoneyard::app::testing::Action::*;
+    use stoneyard::app::testing::MatchCommand;
     use stoneyard::app::testing::{CurrentMatch, DecisionChosen, GamesInProgress, SaveStore, Screen, Secrecy};
     use stoneyard::games::GameKind;
     use stoneyard::rules::ToMove;
@@ -1152,7 +1152,7 @@ mod games_in_progress {
             app.update();
             app.update();
         }
-        let history = app.world().resource::<CurrentMatch>().history.clone();
+        let history = app.world().resource::<CurrentMatch>().history();
         assert!(!history.is_empty(), "{kind}: a decision was played");
         back_to_title(app);
         // The next game is played at a later moment of the clock (the list orders by it).
@@ -1193,9 +1193,9 @@ mod games_in_progress {
             press(&mut app, &keys);
             assert_eq!(screen(&app), Screen::Playing);
             let current = app.world().resource::<CurrentMatch>();
-            assert_eq!(current.game.kind(), *kind);
-            assert_eq!(&current.history, history, "{kind}");
-            if current.game.to_move() == Some(ToMove::Both) {
+            assert_eq!(current.position().kind(), *kind);
+            assert_eq!(&current.history(), history, "{kind}");
+            if current.position().to_move() == Some(ToMove::Both) {
                 // Secret choices: whoever holds the device says who they are before the board shows.
                 assert!(app.world().resource::<Secrecy>().handover.is_some(), "{kind}");
             }
@@ -1221,11 +1221,8 @@ mod games_in_progress {
         // The Red Stone game ends by resignation: it leaves the list.
         press(&mut app, &[Select]);
         assert_eq!(screen(&app), Screen::Playing);
-        {
-            let mut current = app.world_mut().resource_mut::<CurrentMatch>();
-            let side = current.resigning_side().unwrap();
-            current.resign(side);
-        }
+        let side = app.world().resource::<CurrentMatch>().resigning_side().unwrap();
+        app.world_mut().write_message(MatchCommand::Resign(side));
         app.update();
         let store = &app.world().resource::<SaveStore>().0;
         assert!(stoneyard::save::list_games(store).unwrap().0.is_empty(), "a finished game is not a game in progress");
@@ -1237,6 +1234,7 @@ mod games_in_progress {
 mod event_log {
     use super::common::headless_app;
     use bevy::prelude::*;
+    use stoneyard::app::testing::MatchCommand;
     use stoneyard::app::testing::{CurrentMatch, DecisionChosen, EventLog, Screen, Secrecy};
     use stoneyard::games::GameKind;
     use stoneyard::save::token_decisions;
@@ -1254,7 +1252,7 @@ mod event_log {
 
     /// Plays the spec move `token` as the player's decisions, one per frame.
     fn play_token(app: &mut App, token: &str) {
-        let decisions = token_decisions(app.world().resource::<CurrentMatch>().game.as_ref(), token).unwrap();
+        let decisions = token_decisions(app.world().resource::<CurrentMatch>().position(), token).unwrap();
         for d in decisions {
             // A hand-over screen in between is confirmed by the next player.
             app.world_mut().resource_mut::<Secrecy>().handover = None;
@@ -1273,7 +1271,7 @@ mod event_log {
         let mut app = app_at("red-stone", &[("size", "5")], "..X../.XOX./.XO../..X../....O b");
         play_token(&mut app, "D3*");
         assert_eq!(lines(&app), ["Black's red stone on D3 captured 2 white stones"]);
-        app.world_mut().resource_mut::<CurrentMatch>().undo();
+        app.world_mut().write_message(MatchCommand::Undo);
         app.update();
         assert!(lines(&app).is_empty(), "the undone capture leaves the log");
     }
@@ -1284,7 +1282,7 @@ mod event_log {
         play_token(&mut app, "Pc6|Xc6");
         assert_eq!(lines(&app), ["c6 burned: both chose it"]);
         // The hand-over screen (shown to both) holds the lines of the decision just made.
-        let history = app.world().resource::<CurrentMatch>().history.len();
+        let history = app.world().resource::<CurrentMatch>().len();
         assert!(app.world().resource::<EventLog>().lines.iter().all(|(n, _)| *n == history));
     }
 }
@@ -1364,11 +1362,11 @@ mod forced_decisions {
             assert!(sent < 20, "the turn ends");
         }
         let current = app.world().resource::<CurrentMatch>();
-        assert_eq!(current.history.last().map(String::as_str), Some("end"), "{:?}", current.history);
-        assert_eq!(current.history.len(), sent + 1, "only the end was played for the player");
+        assert_eq!(current.history().last().map(String::as_str), Some("end"), "{:?}", current.history());
+        assert_eq!(current.len(), sent + 1, "only the end was played for the player");
         press(&mut app, &[Undo]);
         let current = app.world().resource::<CurrentMatch>();
-        assert_eq!(current.history.len(), sent - 1, "undo takes back the end and the action that forced it");
+        assert_eq!(current.len(), sent - 1, "undo takes back the end and the action that forced it");
         assert_eq!(current.acting_side(), first);
     }
 }
@@ -1435,7 +1433,7 @@ mod online_play {
     }
 
     fn history(app: &App) -> Vec<String> {
-        app.world().get_resource::<CurrentMatch>().map(|m| m.history.clone()).unwrap_or_default()
+        app.world().get_resource::<CurrentMatch>().map(|m| m.history()).unwrap_or_default()
     }
 
     #[test]
@@ -1506,7 +1504,7 @@ mod online_play {
         // B resigned the colour it plays now (its reply may have been the pie swap).
         let current = a.world().resource::<CurrentMatch>();
         let b_colour = Side::BOTH.into_iter().find(|s| current.is_remote(*s));
-        assert_eq!(current.resigned, b_colour);
+        assert_eq!(current.resigned(), b_colour);
 
         // Both ask for a rematch: a new game with the seats swapped, kept and opened.
         a.world_mut().write_message(OnlineRequest::Rematch);
@@ -1517,7 +1515,7 @@ mod online_play {
         run_until(&mut [&mut a, &mut b], "the rematch boards", |apps| {
             apps.iter().all(|app| {
                 let m = app.world().resource::<CurrentMatch>();
-                !m.is_over() && m.history.is_empty() && app.world().resource::<KeptSeats>().seats.len() == 2
+                !m.is_over() && m.is_empty() && app.world().resource::<KeptSeats>().seats.len() == 2
             })
         });
         assert_eq!(a.world().resource::<CurrentMatch>().remote, Some(Side::First), "A plays second now");

@@ -9,7 +9,8 @@
 use super::games::session;
 use super::{AiSession, DecideError, Level};
 use crate::games::{DynGame, GameError, GameKind};
-use crate::rules::{RecordError, Side};
+use crate::rules::Side;
+use crate::session::Match;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -40,7 +41,7 @@ pub enum JobError {
     #[error("the game cannot be opened: {0}")]
     Open(#[from] GameError),
     #[error("move {number} ({text}) cannot be replayed: {error}")]
-    Replay { number: usize, text: String, error: RecordError },
+    Replay { number: usize, text: String, error: String },
     #[error("replaying the moves leads to another position than the sender's")]
     OtherPosition,
     #[error(transparent)]
@@ -73,6 +74,12 @@ impl DecisionJob {
         }
     }
 
+    /// The job for `side`'s decision in `game` now.
+    pub fn of_match(game: &Match, side: Side, level: Level, seed: u64) -> Self {
+        let moves: Vec<String> = game.decisions().map(str::to_string).collect();
+        DecisionJob::new(game.start(), game.start_text(), &moves, game.position(), side, level, seed)
+    }
+
     /// The job read from its JSON text.
     pub fn from_json(text: &str) -> Result<Self, JobError> {
         Ok(serde_json::from_str(text)?)
@@ -83,17 +90,19 @@ impl DecisionJob {
         serde_json::to_string(self).unwrap_or_default()
     }
 
-    /// The position to decide in, rebuilt from the start and the moves.
+    /// The position to decide in: the match loaded from the start and the moves.
     pub fn position(&self) -> Result<Box<dyn DynGame>, JobError> {
         let kind = GameKind::from_slug(&self.game).ok_or_else(|| JobError::UnknownGame(self.game.clone()))?;
-        let mut game = kind.open(&self.options, self.start.as_deref())?;
-        for (i, text) in self.moves.iter().enumerate() {
-            game.play_decision(text).map_err(|error| JobError::Replay { number: i + 1, text: text.clone(), error })?;
-        }
-        if game.position_text() != self.position {
+        let start = kind.open(&self.options, self.start.as_deref())?;
+        let game = Match::load(start, self.moves.iter().map(|m| (m.as_str(), 0))).map_err(|e| JobError::Replay {
+            number: e.index,
+            text: e.decision,
+            error: e.reason,
+        })?;
+        if game.position().position_text() != self.position {
             return Err(JobError::OtherPosition);
         }
-        Ok(game)
+        Ok(game.position().clone_box())
     }
 
     /// The computer's session for this decision (`stop` is its "move now" flag).

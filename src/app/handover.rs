@@ -4,12 +4,12 @@
 
 use super::AppSystems;
 use super::input::{Action, ActionPressed};
-use super::labels::burned_square;
 use super::match_state::{CurrentMatch, side_label};
 use super::playing::{BoardAnimating, EventLog, MoveList, Replay, Secrecy};
 use super::screen::Screen;
 use super::ui::root_ui;
-use crate::rules::{Side, ToMove};
+use crate::rules::{EffectKind, Side, ToMove};
+use crate::session::Viewer;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
@@ -18,36 +18,28 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 struct Tracker {
     /// The side whose decision the board waited for last time.
     last_acting: Option<Side>,
-    /// The public position text last time: it changes only when commitments are resolved.
-    last_position: String,
 }
 
 /// What changed since the last decision (the inputs of `update_secrecy`).
-struct Observed<'a> {
+struct Observed {
     simultaneous: bool,
     /// Both sides are people on this device (only then is a hand-over needed).
     hot_seat: bool,
     acting: Option<Side>,
-    history_len: usize,
-    /// The public position text (no staged or sealed decisions in it).
-    position: &'a str,
+    /// The decisions anyone may see (the match's visibility rule, for a spectator).
+    public: usize,
 }
 
 /// Recomputes who may see what after a decision (pure, for tests).
 fn update_secrecy(s: &mut Secrecy, t: &mut Tracker, now: &Observed) {
-    if !now.simultaneous || now.position != t.last_position {
-        // Sequential play, or commitments were just resolved: everything so far is public.
-        s.revealed = now.history_len;
-    }
+    s.revealed = now.public;
     if now.simultaneous && now.hot_seat && t.last_acting.is_some() && now.acting != t.last_acting {
         s.handover = now.acting;
     }
     if !now.simultaneous || !now.hot_seat {
         s.handover = None;
     }
-    s.revealed = s.revealed.min(now.history_len);
     t.last_acting = now.acting;
-    t.last_position = now.position.to_string();
 }
 
 pub fn plugin(app: &mut App) {
@@ -68,16 +60,11 @@ fn start_secrecy(
     replay: Res<Replay>,
 ) {
     let Some(current) = current else { return };
-    let simultaneous = current.game.to_move() == Some(ToMove::Both);
+    let simultaneous = current.position().to_move() == Some(ToMove::Both);
     let hot_seat = !replay.active && current.players.iter().all(Option::is_none) && current.remote.is_none();
-    let sealed = if simultaneous && hot_seat {
-        current.start.record_tokens(&current.history).map_or(0, |r| r.pending)
-    } else {
-        0
-    };
-    let handover = (simultaneous && hot_seat && !current.history.is_empty()).then(|| current.acting_side()).flatten();
-    *secrecy = Secrecy { revealed: current.history.len() - sealed, handover };
-    *tracker = Tracker { last_acting: current.acting_side(), last_position: current.game.position_text() };
+    let handover = (simultaneous && hot_seat && !current.is_empty()).then(|| current.acting_side()).flatten();
+    *secrecy = Secrecy { revealed: current.session.public_len(Viewer::Spectator), handover };
+    *tracker = Tracker { last_acting: current.acting_side() };
 }
 
 fn track_secrecy(
@@ -90,17 +77,15 @@ fn track_secrecy(
         return;
     }
     let (mut s, mut t) = (secrecy.clone(), tracker.clone());
-    let position = current.game.position_text();
     update_secrecy(
         &mut s,
         &mut t,
         &Observed {
-            simultaneous: current.game.to_move() == Some(ToMove::Both),
-            // A replay shows a game already played: nothing is secret, nobody hands over.
+            simultaneous: current.position().to_move() == Some(ToMove::Both),
+            // A replay shows a game already played: nobody hands over.
             hot_seat: !replay.active && current.players.iter().all(Option::is_none) && current.remote.is_none(),
             acting: current.acting_side(),
-            history_len: current.history.len(),
-            position: &position,
+            public: current.session.public_len(Viewer::Spectator),
         },
     );
     secrecy.set_if_neq(s);
@@ -135,6 +120,18 @@ fn confirm_handover(
     }
 }
 
+/// The square the last decision burned (both commitments named it, spec §6.6), from its effects.
+fn burned_by_last_decision(current: &CurrentMatch) -> Option<String> {
+    let last = current.len().checked_sub(1)?;
+    let before = current.position_before(last)?;
+    let effects = before.clone_box().play_decision(current.decision(last)).ok()?;
+    let cell = effects.iter().find_map(|e| match e.kind {
+        EffectKind::Burned { cell } => Some(cell),
+        _ => None,
+    })?;
+    before.board_view().cells.into_iter().find(|c| c.cell == cell).map(|c| c.name)
+}
+
 fn draw_handover(
     mut contexts: EguiContexts,
     mut secrecy: ResMut<Secrecy>,
@@ -148,7 +145,7 @@ fn draw_handover(
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;
-    let who = side_label(current.game.as_ref(), side);
+    let who = side_label(current.position(), side);
     let mut ready = false;
     let mut root = root_ui(ctx, "handover");
     egui::CentralPanel::default().show(&mut root, |ui| {
@@ -161,13 +158,12 @@ fn draw_handover(
                 ui.add_space(8.0);
                 let text = last.text(moves.joiner);
                 ui.label(egui::RichText::new(format!("Last attempt: {}", text.trim())).size(18.0).monospace());
-                let attempt = last.tokens.last().map_or("", String::as_str);
-                if let Some(square) = burned_square(attempt) {
+                if let Some(square) = burned_by_last_decision(&current) {
                     ui.label(egui::RichText::new(format!("Both chose {square}: it burned, and both choose again.")));
                 }
             }
             // What the reveal did, for both players to see before the device changes hands.
-            for (_, line) in events.lines.iter().filter(|(n, _)| *n == current.history.len()) {
+            for (_, line) in events.lines.iter().filter(|(n, _)| *n == current.len()) {
                 ui.label(egui::RichText::new(line).size(18.0));
             }
             ui.add_space(16.0);
@@ -185,27 +181,23 @@ fn draw_handover(
 mod tests {
     use super::*;
 
-    fn observe((s, t): &mut (Secrecy, Tracker), acting: Side, len: usize, position: &str) {
-        update_secrecy(
-            s,
-            t,
-            &Observed { simultaneous: true, hot_seat: true, acting: Some(acting), history_len: len, position },
-        );
+    fn observe((s, t): &mut (Secrecy, Tracker), acting: Side, public: usize) {
+        update_secrecy(s, t, &Observed { simultaneous: true, hot_seat: true, acting: Some(acting), public });
     }
 
     #[test]
-    fn sealed_decisions_stay_hidden_until_both_are_resolved() {
+    fn the_device_changes_hands_when_the_other_player_is_to_choose() {
         let mut st = (Secrecy::default(), Tracker::default());
-        observe(&mut st, Side::First, 0, "p0");
+        observe(&mut st, Side::First, 0);
         // A stages two decisions and seals: the device goes to B, nothing of A's is public.
-        observe(&mut st, Side::First, 1, "p0");
-        observe(&mut st, Side::Second, 2, "p0");
+        observe(&mut st, Side::First, 0);
+        observe(&mut st, Side::Second, 0);
         assert_eq!(st.0.handover, Some(Side::Second));
         assert!(!st.0.is_public(0) && !st.0.is_public(1));
-        // B seals: the commitments are resolved (new position), everything is public.
+        // B seals: the match reveals both (everything public), and the device goes back to A.
         st.0.handover = None;
-        observe(&mut st, Side::Second, 3, "p0");
-        observe(&mut st, Side::First, 4, "p1");
+        observe(&mut st, Side::Second, 0);
+        observe(&mut st, Side::First, 4);
         assert!(st.0.is_public(3));
         assert_eq!(st.0.handover, Some(Side::First));
     }
@@ -213,40 +205,27 @@ mod tests {
     #[test]
     fn against_the_computer_there_is_no_hand_over() {
         let (mut s, mut t) = (Secrecy::default(), Tracker::default());
-        update_secrecy(
-            &mut s,
-            &mut t,
-            &Observed {
-                simultaneous: true,
-                hot_seat: false,
-                acting: Some(Side::Second),
-                history_len: 0,
-                position: "p",
-            },
-        );
-        update_secrecy(
-            &mut s,
-            &mut t,
-            &Observed { simultaneous: true, hot_seat: false, acting: Some(Side::First), history_len: 3, position: "p" },
-        );
+        for (acting, public) in [(Side::Second, 0), (Side::First, 0)] {
+            update_secrecy(
+                &mut s,
+                &mut t,
+                &Observed { simultaneous: true, hot_seat: false, acting: Some(acting), public },
+            );
+        }
         assert_eq!(s.handover, None);
         assert!(!s.is_public(2));
     }
 
     #[test]
-    fn sequential_games_show_everything() {
+    fn sequential_games_show_everything_and_need_no_hand_over() {
         let (mut s, mut t) = (Secrecy::default(), Tracker::default());
-        update_secrecy(
-            &mut s,
-            &mut t,
-            &Observed {
-                simultaneous: false,
-                hot_seat: true,
-                acting: Some(Side::Second),
-                history_len: 5,
-                position: "x",
-            },
-        );
+        for (acting, public) in [(Side::First, 4), (Side::Second, 5)] {
+            update_secrecy(
+                &mut s,
+                &mut t,
+                &Observed { simultaneous: false, hot_seat: true, acting: Some(acting), public },
+            );
+        }
         assert!(s.is_public(4));
         assert_eq!(s.handover, None);
     }

@@ -67,18 +67,6 @@ pub fn level_name(level: Level) -> &'static str {
     }
 }
 
-/// The square a Hidden Intention attempt burned (`"Pc6|Xc6"` → `c6`): both commitments named the
-/// same target (spec §6.6). A swap names two squares before the target, so the target is the last
-/// square of each side's commitment.
-pub fn burned_square(attempt: &str) -> Option<&str> {
-    fn target(commitment: &str) -> Option<&str> {
-        crate::rules::cells_in_token(commitment).last().copied()
-    }
-    let (a, b) = attempt.split_once('|')?;
-    let square = target(a)?;
-    (target(b)? == square).then_some(square)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -109,17 +97,6 @@ mod tests {
         let text = space_summary(d4, Side::First, |s| if s == Side::First { "A".into() } else { "B".into() });
         assert!(text.starts_with("d4 · A queen · influence +"), "{text}");
         assert!(text.ends_with("(A)"), "{text}");
-    }
-
-    #[test]
-    fn a_burn_is_both_commitments_on_one_square() {
-        // Spec example 2 (a burn), example 9 (a burn with a swap), example 1 (no burn).
-        assert_eq!(burned_square("Pc6|Xc6"), Some("c6"));
-        assert_eq!(burned_square("Pe5|d6<>h1 Pe5"), Some("e5"));
-        assert_eq!(burned_square("Qd4|Re5"), None);
-        assert_eq!(burned_square("c3<>f4 Pf6|Pb6"), None);
-        assert_eq!(burned_square("Nc4/ne|Pc4"), Some("c4"));
-        assert_eq!(burned_square("pass"), None);
     }
 
     #[test]

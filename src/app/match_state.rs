@@ -1,53 +1,52 @@
-//! The game in progress: the authoritative position (`CurrentMatch`), its history, undo and redo,
-//! its record. Entities on the board are only a projection of this value.
+//! The game in progress: the app's resource around the match (`session::Match`: the position,
+//! the decisions with who made them, the seating, undo and redo, resignation, the record), with
+//! who plays each seat here. It changes only through `MatchCommand` messages (and chosen
+//! decisions) in the ordered systems; entities on the board are only a projection of it.
 
 use crate::ai::Level;
 use crate::games::{DynGame, status_json};
-use crate::rules::{Effect, EffectKind, Outcome, Side, Status, ToMove, cells_in_token};
+use crate::rules::{Outcome, Side, Status, ToMove};
 use crate::save::{GameRecord, Player, RecordedMove};
+use crate::session::{Happened, Match, Refusal};
 use bevy::prelude::*;
 
-/// A position left by undo or redo, with the decision that leads away from it.
-struct Step {
-    game: Box<dyn DynGame>,
-    decision: String,
-    seats_swapped: bool,
-    /// When the decision was made (milliseconds since the match started), kept while it waits on
-    /// the redo stack.
-    at_ms: u64,
+/// A change of the match other than a chosen decision (those go through `DecisionChosen`), applied
+/// in `AppSystems::Intent` like a decision, so that the board, the effects, the sounds and the
+/// autosave follow one path whatever changed the match.
+#[derive(Message, Debug, Clone, PartialEq, Eq)]
+pub enum MatchCommand {
+    /// Takes back the last decision (or a resignation).
+    Undo,
+    /// Takes back decisions until a person on this device is to act again.
+    UndoToPerson,
+    Redo,
+    /// This side gives the game up.
+    Resign(Side),
+    /// Shows the position after this many decisions (a replay's jump).
+    GoTo(usize),
+    /// Forgets the decisions taken back (playing on from a replayed position).
+    DropRedo,
+    /// A decision made elsewhere (the online opponent's, or a revealed commitment) that is not the
+    /// acting side's: played at once, without animation.
+    PlayQuietly(String),
 }
 
 /// The game being played.
 #[derive(Resource)]
 pub struct CurrentMatch {
-    pub game: Box<dyn DynGame>,
-    /// Atomic decisions played, in notation.
-    pub history: Vec<String>,
-    /// The side that made each decision of `history`.
-    pub makers: Vec<Side>,
-    /// When each decision of `history` was made, in milliseconds since the match started.
-    pub times: Vec<u64>,
-    undo: Vec<Step>,
-    redo: Vec<Step>,
+    /// The match itself.
+    pub session: Match,
     /// The last refusal or problem, shown until the next decision.
     pub message: Option<String>,
-    /// The position the match started from (for records and replay).
-    pub start: Box<dyn DynGame>,
-    /// Its position text when it was not the initial position of the options.
-    pub start_text: Option<String>,
     /// Seconds since 1970 when the match started.
     pub started_unix: u64,
     /// Who sits in each seat: `None` a person on this device, `Some(level)` the computer. Seat 0
     /// starts with `Side::First`; after a pie swap the seats play the other colours.
     pub players: [Option<Level>; 2],
-    /// A pie swap exchanged the seats' colours.
-    pub seats_swapped: bool,
     /// The seat played from another device in an online game (`Side::First`: seat 0), neither a
     /// person here nor the computer: its decisions arrive from the game server, the other seat is
     /// the person here. A seat, not a colour: a pie swap gives it the other colour.
     pub remote: Option<Side>,
-    /// The side that resigned (the match is over; undo takes it back).
-    pub resigned: Option<Side>,
     /// The seed of the computer's choices in this match.
     pub seed: u64,
     /// Where the match is kept while it goes on (`games/….json`); `None` until its first save.
@@ -56,41 +55,91 @@ pub struct CurrentMatch {
 
 impl CurrentMatch {
     pub fn new(game: Box<dyn DynGame>) -> Self {
-        let start = game.clone_box();
+        CurrentMatch::of(Match::new(game))
+    }
+
+    /// The app's resource around `session`, started now.
+    pub fn of(session: Match) -> Self {
         let started_unix =
             web_time::SystemTime::now().duration_since(web_time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
         CurrentMatch {
-            game,
-            history: Vec::new(),
-            makers: Vec::new(),
-            times: Vec::new(),
-            undo: Vec::new(),
-            redo: Vec::new(),
+            session,
             message: None,
-            start,
-            start_text: None,
             started_unix,
             players: [None, None],
-            seats_swapped: false,
             remote: None,
-            resigned: None,
             seed: started_unix,
             slot: None,
         }
     }
 
+    /// The position now.
+    pub fn position(&self) -> &dyn DynGame {
+        self.session.position()
+    }
+
+    /// The position the match started from.
+    pub fn start(&self) -> &dyn DynGame {
+        self.session.start()
+    }
+
+    /// How many decisions have been played.
+    pub fn len(&self) -> usize {
+        self.session.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.session.is_empty()
+    }
+
+    /// The decisions played, in notation.
+    pub fn history(&self) -> Vec<String> {
+        self.session.decisions().map(str::to_string).collect()
+    }
+
+    /// Decision `i` (0-based).
+    pub fn decision(&self, i: usize) -> &str {
+        &self.session.played()[i].decision
+    }
+
+    /// The side that made decision `i`.
+    pub fn maker(&self, i: usize) -> Option<Side> {
+        self.session.played().get(i).map(|p| p.side)
+    }
+
+    /// The side that made the last decision.
+    pub fn last_maker(&self) -> Option<Side> {
+        self.session.played().last().map(|p| p.side)
+    }
+
+    /// The position before decision `i` of the history (0-based).
+    pub fn position_before(&self, i: usize) -> Option<&dyn DynGame> {
+        self.session.position_before(i)
+    }
+
+    /// A pie swap exchanged the seats' colours.
+    pub fn seats_swapped(&self) -> bool {
+        self.session.seats_swapped()
+    }
+
+    /// The side that resigned.
+    pub fn resigned(&self) -> Option<Side> {
+        self.session.resigned().map(|seat| self.session.side_of(seat))
+    }
+
     /// The match is over: the rules ended it or a side resigned.
     pub fn is_over(&self) -> bool {
-        self.resigned.is_some() || self.game.status().is_over()
+        self.session.is_over()
     }
 
     /// The side whose decision the board is waiting for: the side to move, or at a simultaneous
     /// node the first side that still has to seal its choice.
     pub fn acting_side(&self) -> Option<Side> {
-        if self.resigned.is_some() {
+        if self.session.resigned().is_some() {
             return None;
         }
-        match self.game.to_move()? {
+        let game = self.position();
+        match game.to_move()? {
             ToMove::One(side) => Some(side),
             ToMove::Both => {
                 // The computer seals first, so it can never see a person's sealed choice; online
@@ -100,7 +149,7 @@ impl CurrentMatch {
                 if computer_second || self.is_remote(Side::First) {
                     order.reverse();
                 }
-                order.into_iter().find(|&s| !self.game.legal_decisions(s).is_empty()).or(Some(order[0]))
+                order.into_iter().find(|&s| !game.legal_decisions(s).is_empty()).or(Some(order[0]))
             }
         }
     }
@@ -116,7 +165,7 @@ impl CurrentMatch {
 
     /// The seat playing `side` now (0 or 1).
     pub fn seat_of(&self, side: Side) -> usize {
-        side.index() ^ usize::from(self.seats_swapped)
+        self.session.seat_of(side).index()
     }
 
     /// Who plays `side` now: a person (`None`) or the computer.
@@ -136,52 +185,26 @@ impl CurrentMatch {
 
     /// The legal decisions of the acting side.
     pub fn decisions_now(&self) -> Vec<String> {
-        self.acting_side().map(|s| self.game.legal_decisions(s)).unwrap_or_default()
-    }
-
-    /// Remembers the position before `decision` so it can be undone; `effects` are the decision's
-    /// effects so far (a pie swap among them exchanges the seats' colours).
-    pub fn push_undo(&mut self, before: Box<dyn DynGame>, decision: &str, maker: Side, effects: &[Effect]) {
-        self.makers.push(maker);
-        self.times.push(self.elapsed_ms());
-        self.undo.push(Step {
-            game: before,
-            decision: decision.to_string(),
-            seats_swapped: self.seats_swapped,
-            at_ms: 0,
-        });
-        if effects.iter().any(|e| matches!(e.kind, EffectKind::PieSwap { .. })) {
-            self.seats_swapped = !self.seats_swapped;
-        }
-        self.redo.clear();
-        self.history.push(decision.to_string());
-        self.message = None;
-    }
-
-    /// The position before decision `i` of the history (0-based), while it is on the undo stack.
-    pub fn position_before(&self, i: usize) -> Option<&dyn DynGame> {
-        self.undo.get(i).map(|step| step.game.as_ref())
-    }
-
-    /// Forgets the last `push_undo` after the decision was refused, restoring the position.
-    pub fn cancel_last(&mut self) {
-        if let Some(step) = self.undo.pop() {
-            self.game = step.game;
-            self.seats_swapped = step.seats_swapped;
-            self.history.pop();
-            self.makers.pop();
-            self.times.pop();
-        }
+        self.acting_side().map(|s| self.position().legal_decisions(s)).unwrap_or_default()
     }
 
     /// Milliseconds since the match started (its records' move times).
-    fn elapsed_ms(&self) -> u64 {
+    pub fn elapsed_ms(&self) -> u64 {
         let now = web_time::SystemTime::now().duration_since(web_time::UNIX_EPOCH).map(|d| d.as_millis() as u64);
         now.unwrap_or(0).saturating_sub(self.started_unix.saturating_mul(1000))
     }
 
     pub fn can_undo(&self) -> bool {
-        !self.undo.is_empty() || self.resigned.is_some()
+        !self.session.is_empty() || self.session.resigned().is_some()
+    }
+
+    pub fn can_redo(&self) -> bool {
+        self.session.redo_len() > 0
+    }
+
+    /// How many decisions taken back can be played again.
+    pub fn redo_len(&self) -> usize {
+        self.session.redo_len()
     }
 
     /// The side a person resigns for: the acting side when a person plays it, otherwise the
@@ -200,129 +223,90 @@ impl CurrentMatch {
         Side::BOTH.into_iter().find(|&s| self.player_of(s).is_none())
     }
 
-    /// `side` gives up: the match is over and the opponent wins.
-    pub fn resign(&mut self, side: Side) {
-        self.resigned = Some(side);
-        self.redo.clear();
-        self.message = None;
-    }
-
     /// The one decision left to a person in the middle of their turn when it names no space (Gravel's
     /// "end" after the last allowed action): the board plays it for them.
     pub fn forced_continuation(&self) -> Option<String> {
         let side = self.acting_side()?;
-        if self.is_over() || !self.person_plays(side) || self.makers.last() != Some(&side) {
+        if self.is_over() || !self.person_plays(side) || self.last_maker() != Some(side) {
             return None;
         }
-        match self.game.to_move()? {
+        match self.position().to_move()? {
             ToMove::Both => None,
-            ToMove::One(_) => match self.decisions_now().as_slice() {
-                [only] if cells_in_token(only).is_empty() => Some(only.clone()),
+            ToMove::One(_) => match self.position().legal_described(side).as_slice() {
+                [only] if only.is_spaceless() => Some(only.token.clone()),
                 _ => None,
             },
         }
     }
 
-    /// Takes back decisions until a person is to act again: against the computer, its reply goes
-    /// with the person's move, and a decision the board played by itself goes with the one that
-    /// forced it. A resignation is taken back first, on its own.
-    pub fn undo_to_person(&mut self) {
-        if self.resigned.is_some() {
-            self.undo();
-            return;
-        }
-        self.undo();
-        while self.can_undo()
-            && ((self.computer_to_act().is_some() && self.players.iter().any(Option::is_none))
-                || self.forced_continuation().is_some())
-        {
-            self.undo();
-        }
+    /// Makes the acting side's decision (what `AppSystems::Place` does with a chosen decision).
+    pub fn decide(&mut self, decision: &str) -> Result<crate::session::Decided, Refusal> {
+        let side = self.acting_side().ok_or_else(|| Refusal("the game is over".into()))?;
+        let at_ms = self.elapsed_ms();
+        let decided = self.session.decide(self.session.seat_of(side), decision, at_ms)?;
+        self.message = None;
+        Ok(decided)
     }
 
-    pub fn can_redo(&self) -> bool {
-        !self.redo.is_empty()
-    }
-
-    pub fn undo(&mut self) {
-        if self.resigned.take().is_some() {
-            self.message = None;
-            return;
+    /// Carries out a command; a refusal leaves the match as it was.
+    pub fn apply(&mut self, command: MatchCommand) -> Result<Vec<Happened>, Refusal> {
+        let mut happened = Vec::new();
+        match command {
+            MatchCommand::Undo => happened.push(self.session.undo()?),
+            MatchCommand::UndoToPerson => {
+                happened.push(self.session.undo()?);
+                let withdrew = matches!(happened[0], Happened::ResignationWithdrawn);
+                while !withdrew
+                    && !self.session.is_empty()
+                    && ((self.computer_to_act().is_some() && self.players.iter().any(Option::is_none))
+                        || self.forced_continuation().is_some())
+                {
+                    happened.push(self.session.undo()?);
+                }
+            }
+            MatchCommand::Redo => happened.push(self.session.redo()?),
+            MatchCommand::Resign(side) => {
+                happened.push(self.session.resign(self.session.seat_of(side))?);
+                self.session.drop_redo();
+            }
+            MatchCommand::GoTo(n) => happened.push(self.session.go_to(n)),
+            MatchCommand::DropRedo => self.session.drop_redo(),
+            MatchCommand::PlayQuietly(decision) => {
+                let seat = self
+                    .session
+                    .seat_for(&decision)
+                    .or_else(|| self.acting_side().map(|s| self.session.seat_of(s)))
+                    .ok_or_else(|| Refusal(format!("'{decision}' is no seat's decision here")))?;
+                let at_ms = self.elapsed_ms();
+                happened.push(Happened::Decided(self.session.decide(seat, &decision, at_ms)?));
+            }
         }
-        if let Some(step) = self.undo.pop() {
-            let now = std::mem::replace(&mut self.game, step.game);
-            let swapped_now = std::mem::replace(&mut self.seats_swapped, step.seats_swapped);
-            let at_ms = self.times.pop().unwrap_or(0);
-            self.redo.push(Step { game: now, decision: step.decision, seats_swapped: swapped_now, at_ms });
-            self.history.pop();
-            self.makers.pop();
-            self.message = None;
-        }
-    }
-
-    pub fn redo(&mut self) {
-        if let Some(step) = self.redo.pop() {
-            let maker = self.acting_side().unwrap_or(Side::First);
-            self.makers.push(maker);
-            let now = std::mem::replace(&mut self.game, step.game);
-            let swapped_now = std::mem::replace(&mut self.seats_swapped, step.seats_swapped);
-            self.undo.push(Step { game: now, decision: step.decision.clone(), seats_swapped: swapped_now, at_ms: 0 });
-            self.history.push(step.decision);
-            self.times.push(step.at_ms);
-            self.message = None;
-        }
-    }
-
-    /// How many undone decisions can be redone.
-    pub fn redo_len(&self) -> usize {
-        self.redo.len()
-    }
-
-    /// The undone decisions, the next one first.
-    pub fn redo_decisions(&self) -> impl Iterator<Item = &str> {
-        self.redo.iter().rev().map(|step| step.decision.as_str())
-    }
-
-    /// Forgets the undone decisions (playing on from a replayed position).
-    pub fn drop_redo(&mut self) {
-        self.redo.clear();
-    }
-
-    /// Undoes or redoes until `n` decisions are played (as far as the redo stack reaches).
-    pub fn go_to(&mut self, n: usize) {
-        self.resigned = None;
-        while self.history.len() > n && !self.undo.is_empty() {
-            self.undo();
-        }
-        while self.history.len() < n && !self.redo.is_empty() {
-            self.redo();
-        }
+        self.message = None;
+        Ok(happened)
     }
 
     /// Whose decision it is, in words.
     pub fn turn_text(&self) -> String {
-        let g = &self.game;
-        if self.resigned.is_some() {
+        let g = self.position();
+        if self.session.resigned().is_some() {
             return format!("Game over — {}", self.outcome_text());
         }
         match (g.to_move(), self.acting_side()) {
-            (None, _) | (_, None) => format!("Game over — {}", outcome_text(g.as_ref())),
-            (Some(ToMove::Both), Some(s)) => format!("{} chooses in secret", side_label(g.as_ref(), s)),
-            (Some(ToMove::One(_)), Some(s)) => format!("{} to move", side_label(g.as_ref(), s)),
+            (None, _) | (_, None) => format!("Game over — {}", outcome_text(g)),
+            (Some(ToMove::Both), Some(s)) => format!("{} chooses in secret", side_label(g, s)),
+            (Some(ToMove::One(_)), Some(s)) => format!("{} to move", side_label(g, s)),
         }
     }
-}
 
-impl CurrentMatch {
     /// "White resigns: Black wins", or the rules' result.
     pub fn outcome_text(&self) -> String {
-        match self.resigned {
+        match self.resigned() {
             Some(side) => format!(
                 "{} resigns: {} wins",
-                side_label(self.game.as_ref(), side),
-                side_label(self.game.as_ref(), side.opponent())
+                side_label(self.position(), side),
+                side_label(self.position(), side.opponent())
             ),
-            None => outcome_text(self.game.as_ref()),
+            None => outcome_text(self.position()),
         }
     }
 
@@ -330,26 +314,22 @@ impl CurrentMatch {
     pub fn record(&self) -> GameRecord {
         let player = |p: Option<Level>| p.map_or(Player::Human, |l| Player::Computer(l.slug().to_string()));
         let players = [player(self.players[0]), player(self.players[1])];
-        let mut record = GameRecord::new(self.start.as_ref(), players, self.seed, self.started_unix);
+        let mut record = GameRecord::new(self.start(), players, self.seed, self.started_unix);
         // A match begun from a position other than its options' initial one (an example, a
         // position played on from) records that position, so the record replays.
-        record.start = self.start_text.clone().or_else(|| {
-            let initial = self.start.kind().open(&self.start.option_pairs(), None).ok()?;
-            let here = self.start.position_text();
-            (initial.position_text() != here).then_some(here)
-        });
+        record.start = self.session.start_text().map(str::to_string);
         record.moves = self
-            .history
+            .session
+            .played()
             .iter()
-            .enumerate()
-            .map(|(i, d)| RecordedMove { decision: d.clone(), at_ms: self.times.get(i).copied().unwrap_or(0) })
+            .map(|p| RecordedMove { decision: p.decision.clone(), at_ms: p.at_ms })
             .collect();
-        record.result = Some(match self.resigned {
+        record.result = Some(match self.resigned() {
             Some(side) => serde_json::json!({
-                "winner": self.game.side_name(side.opponent()),
+                "winner": self.position().side_name(side.opponent()),
                 "reason": "resignation",
             }),
-            None => status_json(self.game.as_ref()),
+            None => status_json(self.position()),
         });
         record
     }
@@ -357,27 +337,15 @@ impl CurrentMatch {
     /// The match a record describes, at its last move, with its players and seed; an illegal move
     /// is reported with its number.
     pub fn from_record(record: &GameRecord) -> Result<CurrentMatch, String> {
-        let start = record.replay(Some(0)).map_err(|e| e.to_string())?;
-        let mut current = CurrentMatch::new(start);
+        let session = record.load().map_err(|e| e.to_string())?;
+        let mut current = CurrentMatch::of(session);
         current.seed = record.seed;
         current.started_unix = record.started_unix;
-        current.start_text = record.start.clone();
         let level = |p: &Player| match p {
             Player::Human => None,
             Player::Computer(l) => l.parse().ok(),
         };
         current.players = [level(&record.players[0]), level(&record.players[1])];
-        for (i, m) in record.moves.iter().enumerate() {
-            let before = current.game.clone_box();
-            let maker = current.acting_side().unwrap_or(Side::First);
-            let effects = current
-                .game
-                .play_decision(&m.decision)
-                .map_err(|e| format!("move {} ('{}'): {e}", i + 1, m.decision))?;
-            current.push_undo(before, &m.decision, maker, &effects);
-        }
-        // The record's own times, not the moment it was opened.
-        current.times = record.moves.iter().map(|m| m.at_ms).collect();
         Ok(current)
     }
 

@@ -3,17 +3,20 @@
 //! what the computer is doing, the replay, the turn being built, the cursor, the move list).
 //! Each feature keeps its own workings private and reads or writes only these.
 
-use super::match_state::{CurrentMatch, side_label};
+use super::match_state::{CurrentMatch, MatchCommand, side_label};
 use crate::ai::Level;
 use crate::games::{DynGame, EventContext, GameKind, describe_effects, removed_pieces, touched_cells};
-use crate::rules::{Cell, Effect, PieceView, RecordMove, Side, ToMove, cells_in_token};
+use crate::rules::{BoardView, Cell, DecisionInfo, Effect, PieceView, RecordMove, Side, ToMove};
 use crate::save::GameRecord;
+use crate::session::{Happened, Match};
 use bevy::prelude::*;
 
 pub fn plugin(app: &mut App) {
     app.add_message::<DecisionChosen>()
         .add_message::<EffectHappened>()
         .add_message::<DecisionRefused>()
+        .add_message::<MatchChanged>()
+        .add_message::<MatchCommand>()
         .add_message::<CellChosen>()
         .add_message::<DragChosen>()
         .add_message::<HintRequested>()
@@ -50,6 +53,11 @@ pub struct EffectHappened {
     /// Which decision of the match (1-based) caused it.
     pub decision: usize,
 }
+
+/// The match changed: a decision made (with its effects), decisions taken back or played again,
+/// a resignation or its withdrawal. Every change of the match is announced here, whatever made it.
+#[derive(Message, Debug, Clone, PartialEq)]
+pub struct MatchChanged(pub Happened);
 
 /// A decision was refused (for the "illegal" sound and the panel's message).
 #[derive(Message, Debug, Clone, PartialEq, Eq)]
@@ -130,8 +138,8 @@ pub fn undo_allowed(current: &CurrentMatch, secrecy: &Secrecy) -> bool {
     if !current.can_undo() || current.remote.is_some() {
         return false;
     }
-    current.game.to_move() != Some(ToMove::Both)
-        || (current.history.len() > secrecy.revealed && current.makers.last().copied() == current.acting_side())
+    current.position().to_move() != Some(ToMove::Both)
+        || (current.len() > secrecy.revealed && current.last_maker() == current.acting_side())
 }
 
 /// A person on this device acts now (not the computer, not an online opponent, not a replay).
@@ -177,7 +185,7 @@ pub struct HintShown {
 impl HintShown {
     /// The suggestion if it is still for the current position.
     pub fn current(&self, current: &CurrentMatch) -> Option<&str> {
-        self.suggestion.as_ref().filter(|(n, _)| *n == current.history.len()).map(|(_, d)| d.as_str())
+        self.suggestion.as_ref().filter(|(n, _)| *n == current.len()).map(|(_, d)| d.as_str())
     }
 }
 
@@ -234,8 +242,10 @@ pub struct BoardAnimating(pub bool);
 /// them, with who made them.
 #[derive(Resource, Debug, Default, Clone, PartialEq)]
 pub struct MoveList {
-    /// The decisions the list was made from.
-    pub for_history: Vec<String>,
+    /// The match and its change count the list was made at (`Match::version`).
+    pub version: (u64, u64),
+    /// How many decisions the list was made from.
+    pub decisions: usize,
     pub lines: Vec<MoveLine>,
     /// Trailing decisions that do not complete a move yet (not shown: they may be sealed).
     pub pending: usize,
@@ -273,42 +283,37 @@ impl MoveList {
         self.lines.iter().map(|line| line.text(self.joiner)).collect()
     }
 
-    /// The list of `current`'s moves; a no-op when it is already up to date.
+    /// The list of `current`'s moves; a no-op when the match has not changed. The record's moves
+    /// come grouped from the match, which groups each decision as it is made.
     pub fn update(&mut self, current: &CurrentMatch) {
-        if self.for_history == current.history {
+        if self.version == current.session.version() {
             return;
         }
-        *self = MoveList::of(current.start.as_ref(), &current.history);
+        *self = MoveList::of_match(&current.session);
     }
 
-    /// The numbered moves of `decisions` played from `start`.
+    /// The numbered moves of a match's decisions.
+    pub fn of_match(session: &Match) -> MoveList {
+        let mut list = MoveList::of_record(session.start(), session.record_moves(), session.len());
+        list.version = session.version();
+        list.pending = session.pending();
+        list
+    }
+
+    /// The numbered moves of `decisions` played from `start` (grouped here from the start: for
+    /// a list of decisions that is no match, such as a replay's whole game).
     pub fn of(start: &dyn DynGame, decisions: &[String]) -> MoveList {
-        let simultaneous = start.to_move() == Some(ToMove::Both);
-        let (lines, pending) = match start.record_tokens(decisions) {
+        match start.record_tokens(decisions) {
             Ok(record) => {
-                let tokens: Vec<String> = record.moves.iter().map(|m| m.token.clone()).collect();
-                let lines = start
-                    .kind()
-                    .numbered_moves(&tokens)
-                    .into_iter()
-                    .filter_map(|(label, indices)| {
-                        let moves: Vec<&RecordMove> = indices.iter().map(|&i| &record.moves[i]).collect();
-                        let last = moves.last()?;
-                        let one_side = moves.iter().all(|m| m.side == moves[0].side);
-                        let who = match () {
-                            _ if simultaneous => "A|B".to_string(),
-                            _ if one_side => side_label(start, moves[0].side),
-                            _ => String::new(),
-                        };
-                        let tokens = moves.iter().map(|m| m.token.clone()).collect();
-                        Some(MoveLine { label, who, tokens, end: last.end })
-                    })
-                    .collect();
-                (lines, record.pending)
+                let mut list = MoveList::of_record(start, &record.moves, decisions.len());
+                list.pending = record.pending;
+                list
             }
             // Cannot happen for decisions the engine accepted; show them as they are rather than nothing.
-            Err(_) => {
-                let lines = decisions
+            Err(_) => MoveList {
+                version: (0, 0),
+                decisions: decisions.len(),
+                lines: decisions
                     .iter()
                     .enumerate()
                     .map(|(i, d)| MoveLine {
@@ -317,26 +322,49 @@ impl MoveList {
                         tokens: vec![d.clone()],
                         end: i + 1,
                     })
-                    .collect();
-                (lines, 0)
-            }
-        };
-        MoveList { for_history: decisions.to_vec(), lines, pending, joiner: start.kind().move_joiner() }
+                    .collect(),
+                pending: 0,
+                joiner: start.kind().move_joiner(),
+            },
+        }
+    }
+
+    fn of_record(start: &dyn DynGame, moves: &[RecordMove], decisions: usize) -> MoveList {
+        let simultaneous = start.to_move() == Some(ToMove::Both);
+        let tokens: Vec<String> = moves.iter().map(|m| m.token.clone()).collect();
+        let lines = start
+            .kind()
+            .numbered_moves(&tokens)
+            .into_iter()
+            .filter_map(|(label, indices)| {
+                let line: Vec<&RecordMove> = indices.iter().map(|&i| &moves[i]).collect();
+                let last = line.last()?;
+                let one_side = line.iter().all(|m| m.side == line[0].side);
+                let who = match () {
+                    _ if simultaneous => "A|B".to_string(),
+                    _ if one_side => side_label(start, line[0].side),
+                    _ => String::new(),
+                };
+                let tokens = line.iter().map(|m| m.token.clone()).collect();
+                Some(MoveLine { label, who, tokens, end: last.end })
+            })
+            .collect();
+        MoveList { version: (0, 0), decisions, lines, pending: 0, joiner: start.kind().move_joiner() }
     }
 
     /// The numbered moves of the whole game a replay shows (the moves played so far and those
     /// still ahead).
     pub fn of_whole_game(current: &CurrentMatch) -> MoveList {
-        let mut all = current.history.clone();
-        all.extend(current.redo_decisions().map(str::to_string));
-        MoveList::of(current.start.as_ref(), &all)
+        let mut all = current.history();
+        all.extend(current.session.redo_decisions().map(str::to_string));
+        MoveList::of(current.start(), &all)
     }
 
     /// Where the replay stops: the start, the end of every numbered move, and the last decision.
     pub fn stops(&self) -> Vec<usize> {
         let mut stops = vec![0];
         stops.extend(self.lines.iter().map(|l| l.end));
-        stops.push(self.for_history.len());
+        stops.push(self.decisions);
         stops.sort_unstable();
         stops.dedup();
         stops
@@ -347,18 +375,24 @@ impl MoveList {
 /// the game's decisions, so the whole list (a replay of every decision through the record) is made
 /// again only for another game.
 #[derive(Resource, Debug, Default, Clone, PartialEq)]
-pub struct ReplayMoves(pub MoveList);
+pub struct ReplayMoves {
+    pub list: MoveList,
+    /// The whole game's decisions (played, then ahead) the list was made for.
+    whole: Vec<String>,
+}
 
 impl ReplayMoves {
     /// The whole game's list for `current`, made again only when its decisions differ.
     pub fn refresh(&mut self, current: &CurrentMatch) -> &MoveList {
-        let all = current.history.iter().map(String::as_str).chain(current.redo_decisions());
-        let total = current.history.len() + current.redo_len();
-        let same = self.0.for_history.len() == total && self.0.for_history.iter().map(String::as_str).eq(all);
+        let session = &current.session;
+        let all = session.decisions().chain(session.redo_decisions());
+        let same =
+            self.whole.len() == session.len() + session.redo_len() && self.whole.iter().map(String::as_str).eq(all);
         if !same {
-            self.0 = MoveList::of_whole_game(current);
+            self.whole = session.decisions().chain(session.redo_decisions()).map(str::to_string).collect();
+            self.list = MoveList::of(current.start(), &self.whole);
         }
-        &self.0
+        &self.list
     }
 }
 
@@ -366,8 +400,10 @@ impl ReplayMoves {
 /// with the figures that fell, swaps, pie swaps, rescues, scores), for the panel's event log.
 #[derive(Resource, Debug, Default, Clone, PartialEq)]
 pub struct EventLog {
-    /// The decisions the log was made from.
-    pub for_history: Vec<String>,
+    /// The match and its change count the log was made at (`Match::version`).
+    pub version: (u64, u64),
+    /// The serial numbers of the decisions the log was made from (`Match::serial`).
+    seen: Vec<u64>,
     /// Each line with the number of the decision (1-based) that made it, oldest first.
     pub lines: Vec<(usize, String)>,
 }
@@ -377,18 +413,24 @@ impl EventLog {
     const REACH: usize = 60;
 
     /// The log of `current`'s decisions: lines of decisions taken back go, new decisions are
-    /// described from the position before them (kept on the undo stack).
+    /// described from the position before them (kept by the match). The work is for the new
+    /// decisions only, however long the game.
     pub fn update(&mut self, current: &CurrentMatch) {
-        if self.for_history == current.history {
+        let session = &current.session;
+        self.version = session.version();
+        let common = session.common_prefix(&self.seen);
+        if common == self.seen.len() && common == session.len() {
             return;
         }
-        let common = self.for_history.iter().zip(&current.history).take_while(|(a, b)| a == b).count();
         self.lines.retain(|(n, _)| *n <= common);
-        let from = common.max(current.history.len().saturating_sub(Self::REACH));
-        for (i, decision) in current.history.iter().enumerate().skip(from) {
-            let Some(before) = current.position_before(i) else { continue };
+        self.seen.truncate(common);
+        let from = common.max(session.len().saturating_sub(Self::REACH));
+        self.seen.extend((common..from).filter_map(|i| session.serial(i)));
+        for i in from..session.len() {
+            self.seen.extend(session.serial(i));
+            let Some(before) = session.position_before(i) else { continue };
             let mut after = before.clone_box();
-            let Ok(effects) = after.play_decision(decision) else { continue };
+            let Ok(effects) = after.play_decision(current.decision(i)) else { continue };
             let (before_view, after_view) = (before.board_view(), after.board_view());
             let context = EventContext {
                 kind: before.kind(),
@@ -398,7 +440,6 @@ impl EventLog {
             };
             self.lines.extend(describe_effects(&context, &effects).into_iter().map(|line| (i + 1, line)));
         }
-        self.for_history = current.history.clone();
     }
 }
 
@@ -417,22 +458,23 @@ impl LastTurn {
 
     /// The last turn of `current` whose decisions are public.
     pub fn of(current: &CurrentMatch, secrecy: &Secrecy) -> LastTurn {
-        let public = current.history.len().min(secrecy.revealed);
+        let public = current.len().min(secrecy.revealed);
         let Some(last) = public.checked_sub(1) else { return LastTurn::default() };
-        let maker = current.makers.get(last).copied();
+        let maker = current.maker(last);
         let mut first = last;
-        while first > 0 && last - first < Self::REACH && current.makers.get(first - 1).copied() == maker {
+        while first > 0 && last - first < Self::REACH && current.maker(first - 1) == maker {
             first -= 1;
         }
         let mut turn = LastTurn::default();
         for i in first..=last {
             let Some(before) = current.position_before(i) else { continue };
+            let described = before.describe_decision(current.decision(i));
             let mut after = before.clone_box();
-            let Ok(effects) = after.play_decision(&current.history[i]) else { continue };
+            let Ok(effects) = after.play_decision(current.decision(i)) else { continue };
             let view = before.board_view();
             let name = |c: Cell| view.cells.get(usize::from(c)).map(|v| v.name.clone());
             turn.touched.extend(touched_cells(&effects).into_iter().filter_map(name));
-            turn.touched.extend(cells_in_token(&current.history[i]).into_iter().map(str::to_string));
+            turn.touched.extend(described.iter().flat_map(|d| d.picks.iter().copied()).filter_map(name));
             turn.ghosts.extend(removed_pieces(&view, &effects).into_iter().filter_map(|(c, p)| Some((name(c)?, p))));
         }
         turn.touched.sort();
@@ -462,14 +504,12 @@ pub struct TurnBuilder {
 
 impl TurnBuilder {
     /// The spaces where the decision can continue from `start` (highlighted on the board).
-    pub fn destinations(&self, decisions: &[String]) -> Vec<String> {
+    pub fn destinations(&self, offers: &[Offer]) -> Vec<String> {
         let Some(start) = &self.start else { return Vec::new() };
-        let mut out: Vec<String> = decisions
+        let mut out: Vec<String> = offers
             .iter()
-            .filter_map(|d| {
-                let cells = cells_in_token(d);
-                (cells.first() == Some(&start.as_str()) && cells.len() > 1).then(|| cells[1].to_string())
-            })
+            .filter(|o| o.picks.first() == Some(start) && o.picks.len() > 1)
+            .map(|o| o.picks[1].clone())
             .collect();
         out.sort();
         out.dedup();
@@ -483,9 +523,53 @@ impl TurnBuilder {
     }
 }
 
+/// A legal decision as the board and the panel offer it: its token, the spaces a player picks
+/// for it (by name, in order: one for a placement, a start and a destination for a move), and
+/// what the game says of it. Made from the game's own description of the decision, never from
+/// its text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Offer {
+    pub token: String,
+    pub picks: Vec<String>,
+    /// It is sure to take enemy pieces (a red dot on the board).
+    pub captures: bool,
+    /// It belongs to the pie rule (a swap of colours, a colour chosen, a stone offered).
+    pub pie: bool,
+}
+
+impl Offer {
+    /// The offer of a described decision, its spaces named as `view` names them.
+    pub fn of(info: &DecisionInfo, view: &BoardView) -> Offer {
+        let name = |c: &Cell| view.cells.iter().find(|v| v.cell == *c).map(|v| v.name.clone());
+        Offer {
+            token: info.token.clone(),
+            picks: info.picks.iter().filter_map(name).collect(),
+            captures: info.captures,
+            pie: info.pie,
+        }
+    }
+
+    /// An offer picked at these spaces (tests and fixtures).
+    pub fn picked(token: &str, picks: &[&str]) -> Offer {
+        Offer {
+            token: token.to_string(),
+            picks: picks.iter().map(|p| p.to_string()).collect(),
+            captures: false,
+            pie: false,
+        }
+    }
+}
+
+/// The acting side's legal decisions as offers.
+pub fn offers_now(current: &CurrentMatch) -> Vec<Offer> {
+    let Some(side) = current.acting_side().filter(|_| !current.is_over()) else { return Vec::new() };
+    let view = current.position().board_view();
+    current.position().legal_described(side).iter().map(|info| Offer::of(info, &view)).collect()
+}
+
 /// Decisions that name no space (pass, end turn, swap, figure choices).
-pub fn spaceless(decisions: &[String]) -> Vec<String> {
-    decisions.iter().filter(|d| cells_in_token(d).is_empty()).cloned().collect()
+pub fn spaceless(offers: &[Offer]) -> Vec<&Offer> {
+    offers.iter().filter(|o| o.picks.is_empty()).collect()
 }
 
 /// Where on the window (logical pixels from the top-left corner) the space of the open choice list

@@ -4,7 +4,7 @@
 
 use super::AppSystems;
 use super::input::{Action, ActionPressed};
-use super::match_state::CurrentMatch;
+use super::match_state::{CurrentMatch, MatchCommand};
 use super::playing::{Replay, ReplayMoves, ReplayStep};
 use super::screen::Screen;
 use bevy::prelude::*;
@@ -84,40 +84,47 @@ fn auto_play(
     }
 }
 
+/// Turns the replay's steps into the match's commands (a jump to a move), applied with the
+/// frame's other changes in `AppSystems::Intent`.
 fn apply_steps(
     mut steps: MessageReader<ReplayStep>,
     current: Option<ResMut<CurrentMatch>>,
     mut replay: ResMut<Replay>,
     mut whole: ResMut<ReplayMoves>,
+    mut commands: MessageWriter<MatchCommand>,
 ) {
     let (Some(mut current), true) = (current, replay.active) else {
         steps.clear();
         return;
     };
+    // Where the replay stands after the steps so far this frame.
+    let mut at = current.len();
+    let total = at + current.redo_len();
+    // Steps go move by move as the record numbers them (a Gravel turn of several actions is one
+    // step, a Hidden Intention attempt is one step, not its figure and square).
+    let stops = whole.refresh(&current).stops();
     for step in steps.read() {
-        let at = current.history.len();
-        let total = at + current.redo_len();
-        // Steps go move by move as the record numbers them (a Gravel turn of several actions is
-        // one step, a Hidden Intention attempt is one step, not its figure and square).
-        let stops = whole.refresh(&current).stops();
-        match *step {
-            ReplayStep::First => current.go_to(0),
-            ReplayStep::Back => current.go_to(stops.iter().rev().copied().find(|&s| s < at).unwrap_or(0)),
-            ReplayStep::Forward => current.go_to(stops.iter().copied().find(|&s| s > at).unwrap_or(total)),
-            ReplayStep::Last => current.go_to(total),
-            ReplayStep::To(n) => current.go_to(n),
+        let to = match *step {
+            ReplayStep::First => 0,
+            ReplayStep::Back => stops.iter().rev().copied().find(|&s| s < at).unwrap_or(0),
+            ReplayStep::Forward => stops.iter().copied().find(|&s| s > at).unwrap_or(total),
+            ReplayStep::Last => total,
+            ReplayStep::To(n) => n.min(total),
             ReplayStep::ToggleAuto => {
-                if !current.can_redo() {
-                    current.go_to(0);
-                }
                 replay.auto = !replay.auto;
+                if at < total {
+                    continue;
+                }
+                0
             }
             ReplayStep::PlayOn(players) => {
-                current.drop_redo();
+                commands.write(MatchCommand::DropRedo);
                 current.players = players;
                 *replay = Replay::default();
                 return;
             }
-        }
+        };
+        commands.write(MatchCommand::GoTo(to));
+        at = to;
     }
 }

@@ -11,7 +11,7 @@ pub use super::board::{
     BoardCell, BoardState, Burned, Controlled, Figure, Influence, Piece, Power, Stack, StackPiece, Stone,
 };
 pub use super::input::{Action, ActionPressed, BINDABLE, KeyBindings};
-pub use super::match_state::CurrentMatch;
+pub use super::match_state::{CurrentMatch, MatchCommand};
 pub use super::menus::{GamesInProgress, ImportRecord, SavesList, SetupChoice};
 pub use super::online::{Connection, KeptSeats, LinkState, OnlineLobby, OnlineRows};
 pub use super::playing::{
@@ -100,7 +100,7 @@ pub fn shown_pieces(app: &mut App) -> Vec<(Cell, PieceView)> {
 /// The pieces on the board entities agree with the engine's position, cell by cell, every stack
 /// has one child entity per piece, and the board shows the engine's current view.
 pub fn assert_projection_matches(app: &mut App) {
-    let view = app.world().resource::<CurrentMatch>().game.board_view();
+    let view = app.world().resource::<CurrentMatch>().position().board_view();
     let mut expected: Vec<(Cell, PieceView)> = view.cells.iter().filter_map(|c| c.piece.map(|p| (c.cell, p))).collect();
     expected.sort_by_key(|(cell, _)| *cell);
     assert_eq!(shown_pieces(app), expected);

@@ -1,25 +1,32 @@
-//! Ordered rule resolution: a chosen decision goes `Intent` → `Place` → `CaptureSweep` → `Cascade`
-//! → `EndCheck` in one frame (the root's `AppSystems`), each rules step calling the same-named
-//! phase of the current game and writing its effects as messages for `Project` and `Present`.
+//! Ordered rule resolution: the match's commands and a chosen decision go `Intent` → `Place` →
+//! `CaptureSweep` → `Cascade` → `EndCheck` in one frame (the root's `AppSystems`): the match
+//! resolves the decision through the engine's phases in `Place`, and each later step passes on
+//! the effects of its same-named phase as messages for `Project` and `Present`.
 
 use super::AppSystems;
-use super::match_state::CurrentMatch;
-use super::playing::{DecisionChosen, DecisionRefused, EffectHappened, Replay};
-use crate::games::DynGame;
-use crate::rules::{Effects, Side};
+use super::match_state::{CurrentMatch, MatchCommand};
+use super::playing::{DecisionChosen, DecisionRefused, EffectHappened, MatchChanged, Replay};
+use crate::rules::Effects;
+use crate::session::{Happened, PhasedEffects};
 use bevy::prelude::*;
 
-/// The decision being resolved this frame, between `Intent` and `EndCheck`.
+/// The effects of the decision being resolved this frame, phase by phase, between `Place` and
+/// `EndCheck`: the match resolves the decision whole in `Place`; each later system passes on its
+/// own phase's effects, so every reader sees them in the rules' order.
+#[derive(Resource, Debug, Default)]
+struct Resolving(Option<(usize, PhasedEffects)>);
+
+/// The decision chosen this frame, checked, waiting for `Place`.
 #[derive(Resource, Debug, Default, Clone, PartialEq, Eq)]
-struct Resolving(Option<String>);
+struct Intent(Option<String>);
 
 pub fn plugin(app: &mut App) {
-    app.init_resource::<Resolving>();
+    app.init_resource::<Resolving>().init_resource::<Intent>();
     app.add_systems(
         Update,
         (
             play_forced_decision.in_set(AppSystems::Choose),
-            take_intent.in_set(AppSystems::Intent),
+            (apply_commands, take_intent).chain().in_set(AppSystems::Intent),
             place.in_set(AppSystems::Place),
             capture_sweep.in_set(AppSystems::CaptureSweep),
             cascade.in_set(AppSystems::Cascade),
@@ -38,8 +45,8 @@ fn play_forced_decision(
     mut chosen: MessageWriter<DecisionChosen>,
 ) {
     let Some(current) = current else { return };
-    let grew = current.history.len() > *seen;
-    *seen = current.history.len();
+    let grew = current.len() > *seen;
+    *seen = current.len();
     if !grew || replay.active {
         return;
     }
@@ -48,14 +55,35 @@ fn play_forced_decision(
     }
 }
 
+/// Carries out the match's other commands (undo, redo, resign, a replay's jump, a decision from
+/// the network) in the order they came, before this frame's chosen decision.
+fn apply_commands(
+    mut commands: MessageReader<MatchCommand>,
+    current: Option<ResMut<CurrentMatch>>,
+    mut changed: MessageWriter<MatchChanged>,
+) {
+    let Some(mut current) = current else {
+        commands.clear();
+        return;
+    };
+    for command in commands.read() {
+        match current.apply(command.clone()) {
+            Ok(happened) => {
+                changed.write_batch(happened.into_iter().map(MatchChanged));
+            }
+            Err(refusal) => current.message = Some(refusal.0),
+        }
+    }
+}
+
 /// Takes the first decision chosen this frame if it is legal for the acting side.
 fn take_intent(
     mut chosen: MessageReader<DecisionChosen>,
     mut current: ResMut<CurrentMatch>,
-    mut resolving: ResMut<Resolving>,
+    mut intent: ResMut<Intent>,
     mut refused: MessageWriter<DecisionRefused>,
 ) {
-    resolving.set_if_neq(Resolving(None));
+    intent.set_if_neq(Intent(None));
     // One decision per frame: later ones in the same frame were made against a stale board.
     let Some(DecisionChosen(text)) = chosen.read().next().cloned() else { return };
     chosen.clear();
@@ -71,58 +99,51 @@ fn take_intent(
             current.message = Some(why);
             refused.write(DecisionRefused(text));
         }
-        None => resolving.0 = Some(text),
+        None => intent.0 = Some(text),
     }
 }
 
+/// The match makes the decision; its placing effects go out now, the rest phase by phase.
 fn place(
     mut current: ResMut<CurrentMatch>,
+    mut intent: ResMut<Intent>,
     mut resolving: ResMut<Resolving>,
     mut out: MessageWriter<EffectHappened>,
     mut refused: MessageWriter<DecisionRefused>,
+    mut changed: MessageWriter<MatchChanged>,
 ) {
-    let Some(text) = resolving.0.clone() else { return };
-    let before = current.game.clone_box();
-    let maker = current.acting_side().unwrap_or(Side::First);
-    match current.game.phase_place(&text) {
-        Ok(effects) => {
-            current.push_undo(before, &text, maker, &effects);
-            let n = current.history.len();
-            out.write_batch(effects.into_iter().map(|effect| EffectHappened { effect, decision: n }));
+    resolving.0 = None;
+    let Some(text) = intent.0.take() else { return };
+    match current.decide(&text) {
+        Ok(decided) => {
+            let n = decided.index + 1;
+            out.write_batch(
+                decided.effects.place.iter().map(|effect| EffectHappened { effect: effect.clone(), decision: n }),
+            );
+            resolving.0 = Some((n, decided.effects.clone()));
+            changed.write(MatchChanged(Happened::Decided(decided)));
         }
-        Err(e) => {
-            current.game = before;
-            current.message = Some(e.to_string());
-            resolving.0 = None;
+        Err(refusal) => {
+            current.message = Some(refusal.0);
             refused.write(DecisionRefused(text));
         }
     }
 }
 
-/// Runs one later phase of the decision being resolved and forwards its effects. The match is
-/// only touched (and so only marked changed) while a decision is being resolved.
-fn run_phase(
-    current: &mut ResMut<CurrentMatch>,
-    resolving: &Resolving,
-    out: &mut MessageWriter<EffectHappened>,
-    phase: fn(&mut dyn DynGame) -> Effects,
-) {
-    if resolving.0.is_none() {
-        return;
-    }
-    let effects = phase(current.game.as_mut());
-    let n = current.history.len();
-    out.write_batch(effects.into_iter().map(|effect| EffectHappened { effect, decision: n }));
+/// Passes on one later phase's effects of the decision being resolved.
+fn forward(resolving: &Resolving, out: &mut MessageWriter<EffectHappened>, phase: fn(&PhasedEffects) -> &Effects) {
+    let Some((n, effects)) = &resolving.0 else { return };
+    out.write_batch(phase(effects).iter().map(|effect| EffectHappened { effect: effect.clone(), decision: *n }));
 }
 
-fn capture_sweep(mut current: ResMut<CurrentMatch>, resolving: Res<Resolving>, mut out: MessageWriter<EffectHappened>) {
-    run_phase(&mut current, &resolving, &mut out, |g| g.phase_capture_sweep());
+fn capture_sweep(resolving: Res<Resolving>, mut out: MessageWriter<EffectHappened>) {
+    forward(&resolving, &mut out, |e| &e.capture_sweep);
 }
 
-fn cascade(mut current: ResMut<CurrentMatch>, resolving: Res<Resolving>, mut out: MessageWriter<EffectHappened>) {
-    run_phase(&mut current, &resolving, &mut out, |g| g.phase_cascade());
+fn cascade(resolving: Res<Resolving>, mut out: MessageWriter<EffectHappened>) {
+    forward(&resolving, &mut out, |e| &e.cascade);
 }
 
-fn end_check(mut current: ResMut<CurrentMatch>, resolving: Res<Resolving>, mut out: MessageWriter<EffectHappened>) {
-    run_phase(&mut current, &resolving, &mut out, |g| g.phase_end_check());
+fn end_check(resolving: Res<Resolving>, mut out: MessageWriter<EffectHappened>) {
+    forward(&resolving, &mut out, |e| &e.end_check);
 }

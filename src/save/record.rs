@@ -3,6 +3,7 @@
 //! decision through the rules, so a damaged or hand-edited record is refused with a clear reason.
 
 use crate::games::{self, DynGame, GameKind};
+use crate::session::Match;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -114,17 +115,25 @@ impl GameRecord {
     /// The position after the first `upto` decisions (all of them with `None`), replayed through
     /// the rules.
     pub fn replay(&self, upto: Option<usize>) -> Result<Box<dyn DynGame>, RecordError> {
-        let mut game = games::open(self.game, &self.options, self.start.as_deref())
-            .map_err(|e| RecordError::Setup(e.to_string()))?;
         let n = upto.unwrap_or(self.moves.len()).min(self.moves.len());
-        for (index, m) in self.moves[..n].iter().enumerate() {
-            game.play_decision(&m.decision).map_err(|e| RecordError::BadMove {
-                index: index + 1,
-                decision: m.decision.clone(),
-                reason: e.to_string(),
-            })?;
-        }
-        Ok(game)
+        Ok(self.load_first(n)?.position().clone_box())
+    }
+
+    /// The record as a match at its last move (its decisions' times included).
+    pub fn load(&self) -> Result<Match, RecordError> {
+        self.load_first(self.moves.len())
+    }
+
+    /// The match of the record's first `n` decisions.
+    fn load_first(&self, n: usize) -> Result<Match, RecordError> {
+        let start = games::open(self.game, &self.options, self.start.as_deref())
+            .map_err(|e| RecordError::Setup(e.to_string()))?;
+        let moves = self.moves[..n.min(self.moves.len())].iter().map(|m| (m.decision.as_str(), m.at_ms));
+        Match::load(start, moves).map_err(|e| RecordError::BadMove {
+            index: e.index,
+            decision: e.decision,
+            reason: e.reason,
+        })
     }
 
     /// Reads any form of a record: JSON (it starts with `{`), a game's own record notation (with

@@ -36,7 +36,12 @@ struct Step {
     before: Box<dyn DynGame>,
     swapped_before: bool,
     book: BookMark,
+    /// This decision's serial number (see [`Match::serial`]).
+    serial: u64,
 }
+
+/// Serial numbers of decisions, unique in the process.
+static SERIALS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 /// A command: the only way a match changes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -125,6 +130,10 @@ pub struct Match {
     /// The seat that resigned.
     resigned: Option<Side>,
     book: RecordBook,
+    /// Counts the changes (a reader that saw this number has seen the match as it is).
+    generation: u64,
+    /// Tells this match from every other made in this process (a copy keeps it).
+    id: u64,
 }
 
 impl Clone for Match {
@@ -137,12 +146,19 @@ impl Clone for Match {
             steps: self
                 .steps
                 .iter()
-                .map(|s| Step { before: s.before.clone_box(), swapped_before: s.swapped_before, book: s.book })
+                .map(|s| Step {
+                    before: s.before.clone_box(),
+                    swapped_before: s.swapped_before,
+                    book: s.book,
+                    serial: s.serial,
+                })
                 .collect(),
             redo: self.redo.clone(),
             swapped: self.swapped,
             resigned: self.resigned,
             book: self.book.clone(),
+            generation: self.generation,
+            id: self.id,
         }
     }
 }
@@ -173,6 +189,8 @@ impl Match {
             swapped: false,
             resigned: None,
             book: RecordBook::default(),
+            generation: 0,
+            id: SERIALS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         }
     }
 
@@ -239,6 +257,23 @@ impl Match {
         self.played.is_empty()
     }
 
+    /// Decision `index`'s serial number: unique among every decision made in this process (a
+    /// decision taken back and made again gets a new one), so a reader that kept the serials of
+    /// the decisions it has seen knows at once how far the match still agrees with them.
+    pub fn serial(&self, index: usize) -> Option<u64> {
+        self.steps.get(index).map(|s| s.serial)
+    }
+
+    /// How many of the decisions whose serials are `seen` (in order) are still the match's first
+    /// decisions.
+    pub fn common_prefix(&self, seen: &[u64]) -> usize {
+        let mut k = seen.len().min(self.steps.len());
+        while k > 0 && self.steps[k - 1].serial != seen[k - 1] {
+            k -= 1;
+        }
+        k
+    }
+
     /// The position before decision `index` (0-based).
     pub fn position_before(&self, index: usize) -> Option<&dyn DynGame> {
         self.steps.get(index).map(|s| s.before.as_ref())
@@ -266,6 +301,16 @@ impl Match {
     /// The seat playing `side` now.
     pub fn seat_of(&self, side: Side) -> Side {
         Side::from_index(side.index() ^ usize::from(self.swapped))
+    }
+
+    /// Changes so far: equal numbers mean an unchanged match.
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// Which match and which state of it: equal versions mean the same match, unchanged.
+    pub fn version(&self) -> (u64, u64) {
+        (self.id, self.generation)
     }
 
     /// The seat that resigned.
@@ -363,7 +408,9 @@ impl Match {
             }
         };
         let seats_swapped = swaps_seats(effects.all());
-        self.steps.push(Step { before, swapped_before: self.swapped, book: self.book.mark() });
+        let serial = SERIALS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.steps.push(Step { before, swapped_before: self.swapped, book: self.book.mark(), serial });
+        self.generation += 1;
         self.swapped ^= seats_swapped;
         let index = self.played.len();
         self.played.push(Played { decision: decision.to_string(), seat, side, at_ms });
@@ -380,6 +427,7 @@ impl Match {
     /// Takes back the resignation, or the last decision.
     pub fn undo(&mut self) -> Result<Happened, Refusal> {
         if self.resigned.take().is_some() {
+            self.generation += 1;
             return Ok(Happened::ResignationWithdrawn);
         }
         let from = self.played.len();
@@ -390,6 +438,7 @@ impl Match {
     fn step_back(&mut self) -> Option<()> {
         let step = self.steps.pop()?;
         let played = self.played.pop()?;
+        self.generation += 1;
         self.position = step.before;
         self.swapped = step.swapped_before;
         self.book.restore(step.book);
@@ -412,6 +461,7 @@ impl Match {
             return Err(Refusal("the game is over".into()));
         }
         self.resigned = Some(seat);
+        self.generation += 1;
         Ok(Happened::Resigned { seat })
     }
 
@@ -419,7 +469,9 @@ impl Match {
     /// resignation is withdrawn.
     pub fn go_to(&mut self, n: usize) -> Happened {
         let from = self.played.len();
-        self.resigned = None;
+        if self.resigned.take().is_some() {
+            self.generation += 1;
+        }
         while self.played.len() > n && self.step_back().is_some() {}
         while self.played.len() < n {
             let Some(next) = self.redo.last().cloned() else { break };
@@ -434,6 +486,7 @@ impl Match {
     /// Forgets the decisions taken back (playing on from a replayed position).
     pub fn drop_redo(&mut self) {
         self.redo.clear();
+        self.generation += 1;
     }
 
     /// Replaces the times of the decisions (a loaded record's own).

@@ -3,49 +3,39 @@
 //! the destination, several of the same space open a choice list. Decisions that name no space
 //! (pass, end turn, swap, figure choices) are in the panel and behind Tab or the X button.
 
-use crate::app::playing::{Choice, TurnBuilder};
-use crate::rules::cells_in_token;
+use crate::app::playing::{Choice, Offer, TurnBuilder};
 
-/// The decisions that go from `from` to `to` (their first two spaces).
-pub fn decisions_between<'a>(decisions: &'a [String], from: &str, to: &str) -> Vec<&'a String> {
-    decisions
+/// The offers that go from `from` to `to` (their first two spaces).
+pub fn decisions_between<'a>(offers: &'a [Offer], from: &str, to: &str) -> Vec<&'a Offer> {
+    offers
         .iter()
-        .filter(|d| {
-            let cells = cells_in_token(d);
-            cells.first() == Some(&from) && cells.get(1) == Some(&to)
-        })
+        .filter(|o| o.picks.first().map(String::as_str) == Some(from) && o.picks.get(1).map(String::as_str) == Some(to))
         .collect()
 }
 
-/// What choosing `cell` means given the legal `decisions` and the builder's state.
-pub fn on_cell(builder: &mut TurnBuilder, decisions: &[String], cell: &str) -> Option<String> {
+/// What choosing `cell` means given the legal `offers` and the builder's state.
+pub fn on_cell(builder: &mut TurnBuilder, offers: &[Offer], cell: &str) -> Option<String> {
     if let Some(start) = builder.start.clone() {
         if start == cell {
             builder.reset();
             return None;
         }
-        let matching: Vec<&String> = decisions
-            .iter()
-            .filter(|d| {
-                let c = cells_in_token(d);
-                c.first() == Some(&start.as_str()) && c.get(1) == Some(&cell)
-            })
-            .collect();
+        let matching = decisions_between(offers, &start, cell);
         builder.start = None;
         match matching.len() {
             0 => {}
-            1 => return Some(matching[0].clone()),
+            1 => return Some(matching[0].token.clone()),
             _ => {
-                builder.choices = matching.into_iter().cloned().map(Choice::Decision).collect();
+                builder.choices = matching.into_iter().map(|o| Choice::Decision(o.token.clone())).collect();
                 builder.at = Some(cell.to_string());
                 return None;
             }
         }
     }
-    let starting_here: Vec<&String> = decisions.iter().filter(|d| cells_in_token(d).first() == Some(&cell)).collect();
-    let single: Vec<String> =
-        starting_here.iter().filter(|d| cells_in_token(d).len() == 1).map(|d| d.to_string()).collect();
-    let continues = starting_here.iter().any(|d| cells_in_token(d).len() > 1);
+    let starting_here: Vec<&Offer> =
+        offers.iter().filter(|o| o.picks.first().map(String::as_str) == Some(cell)).collect();
+    let single: Vec<String> = starting_here.iter().filter(|o| o.picks.len() == 1).map(|o| o.token.clone()).collect();
+    let continues = starting_here.iter().any(|o| o.picks.len() > 1);
     match (single.len(), continues) {
         (0, false) => None,
         (1, false) => Some(single[0].clone()),
@@ -72,23 +62,31 @@ mod tests {
         v.iter().map(|s| s.to_string()).collect()
     }
 
+    /// Offers picked at the spaces their tokens name (as the games describe these tokens).
+    fn offers(v: &[(&str, &[&str])]) -> Vec<Offer> {
+        v.iter().map(|(token, picks)| Offer::picked(token, picks)).collect()
+    }
+
     #[test]
     fn a_single_decision_on_a_space_is_played_at_once() {
         let mut b = TurnBuilder::default();
-        assert_eq!(on_cell(&mut b, &list(&["C3", "D4", "swap"]), "C3"), Some("C3".into()));
+        assert_eq!(
+            on_cell(&mut b, &offers(&[("C3", &["C3"]), ("D4", &["D4"]), ("swap", &[])]), "C3"),
+            Some("C3".into())
+        );
     }
 
     #[test]
     fn two_decisions_on_one_space_open_a_choice() {
         let mut b = TurnBuilder::default();
-        assert_eq!(on_cell(&mut b, &list(&["C3", "C3*", "D4"]), "C3"), None);
+        assert_eq!(on_cell(&mut b, &offers(&[("C3", &["C3"]), ("C3*", &["C3"]), ("D4", &["D4"])]), "C3"), None);
         assert_eq!(b.choices, vec![Choice::Decision("C3".into()), Choice::Decision("C3*".into())]);
     }
 
     #[test]
     fn start_then_destination() {
         let mut b = TurnBuilder::default();
-        let d = list(&["k9>j9", "k9>k8", "+k10"]);
+        let d = offers(&[("k9>j9", &["k9", "j9"]), ("k9>k8", &["k9", "k8"]), ("+k10", &["k10"])]);
         assert_eq!(on_cell(&mut b, &d, "k9"), None);
         assert_eq!(b.start.as_deref(), Some("k9"));
         assert_eq!(b.destinations(&d), list(&["j9", "k8"]));
@@ -99,7 +97,7 @@ mod tests {
     #[test]
     fn mixed_single_and_continuing_decisions_offer_both() {
         let mut b = TurnBuilder::default();
-        let d = list(&["+d4", "d4>e5"]);
+        let d = offers(&[("+d4", &["d4"]), ("d4>e5", &["d4", "e5"])]);
         assert_eq!(on_cell(&mut b, &d, "d4"), None);
         assert_eq!(b.choices, vec![Choice::Decision("+d4".into()), Choice::StartFrom("d4".into())]);
     }
@@ -107,7 +105,7 @@ mod tests {
     #[test]
     fn choosing_the_start_again_cancels() {
         let mut b = TurnBuilder::default();
-        let d = list(&["a1>a2"]);
+        let d = offers(&[("a1>a2", &["a1", "a2"])]);
         on_cell(&mut b, &d, "a1");
         assert_eq!(on_cell(&mut b, &d, "a1"), None);
         assert_eq!(b, TurnBuilder::default());
@@ -115,6 +113,8 @@ mod tests {
 
     #[test]
     fn spaceless_decisions_are_found() {
-        assert_eq!(crate::app::playing::spaceless(&list(&["pass", "C3", "swap"])), list(&["pass", "swap"]));
+        let d = offers(&[("pass", &[]), ("C3", &["C3"]), ("swap", &[])]);
+        let tokens: Vec<String> = crate::app::playing::spaceless(&d).into_iter().map(|o| o.token.clone()).collect();
+        assert_eq!(tokens, list(&["pass", "swap"]));
     }
 }

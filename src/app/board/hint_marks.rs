@@ -51,7 +51,7 @@ fn show_hint_marks(
     if redraw.is_empty() {
         return;
     }
-    let Some(kind) = current.map(|m| m.game.kind()) else { return };
+    let Some(kind) = current.map(|m| m.position().kind()) else { return };
     let pal = board_palette(settings.0.theme);
     let s = state.scale;
     let eye_ring = meshes.add(Annulus::new(s * 0.13, s * 0.2));

@@ -7,10 +7,10 @@ use super::fx::{Tween, finish_all};
 use super::project::BoardState;
 use crate::app::AppSystems;
 use crate::app::input::{Action, ActionPressed};
-use crate::app::match_state::CurrentMatch;
+use crate::app::match_state::{CurrentMatch, MatchCommand};
 use crate::app::playing::{
-    BoardCursor, CellChosen, Choice, ComputerStatus, DecisionChosen, DragChosen, HintRequested, MoveNow, Replay,
-    Secrecy, TurnBuilder, spaceless, undo_allowed,
+    BoardCursor, CellChosen, Choice, ComputerStatus, DecisionChosen, DragChosen, HintRequested, MoveNow, Offer, Replay,
+    Secrecy, TurnBuilder, offers_now, spaceless, undo_allowed,
 };
 use crate::app::screen::Screen;
 use crate::app::settings::CurrentSettings;
@@ -49,6 +49,7 @@ impl BoardPresses<'_, '_> {
 #[derive(SystemParam)]
 struct BoardOutcomes<'w> {
     decide: MessageWriter<'w, DecisionChosen>,
+    commands: MessageWriter<'w, MatchCommand>,
     hint_requests: MessageWriter<'w, HintRequested>,
     move_now: MessageWriter<'w, MoveNow>,
     next: ResMut<'w, NextState<Screen>>,
@@ -90,7 +91,7 @@ fn board_input(
     let clicks: Vec<MenuClicked> = presses.clicks.read().copied().collect();
     let mut chosen_cells: Vec<String> = presses.cells.read().map(|c| c.0.clone()).collect();
     let dragged: Vec<DragChosen> = presses.drags.read().cloned().collect();
-    let decisions = current.decisions_now();
+    let decisions = offers_now(&current);
     // While the computer (or an online opponent) is to move, the person's board input must not
     // decide for it.
     let computer_to_move = !current.is_over() && current.acting_side().is_some_and(|s| !current.person_plays(s));
@@ -161,7 +162,7 @@ fn apply_action(
     current: &mut ResMut<CurrentMatch>,
     out: &mut BoardOutcomes,
     context: &BoardContext,
-    decisions: &[String],
+    decisions: &[Offer],
     computer_to_move: bool,
 ) -> Option<String> {
     let direction = match action {
@@ -181,7 +182,7 @@ fn apply_action(
             let others = spaceless(decisions);
             if !others.is_empty() && !computer_to_move {
                 out.builder.start = None;
-                out.builder.choices = others.into_iter().map(Choice::Decision).collect();
+                out.builder.choices = others.into_iter().map(|o| Choice::Decision(o.token.clone())).collect();
                 out.focus.0 = 0;
             }
             return None;
@@ -196,13 +197,13 @@ fn apply_action(
         }
         Action::Undo => {
             if undo_allowed(current, &context.secrecy) {
-                current.undo_to_person();
+                out.commands.write(MatchCommand::UndoToPerson);
             }
             out.builder.reset();
             return None;
         }
         Action::Redo => {
-            current.redo();
+            out.commands.write(MatchCommand::Redo);
             out.builder.reset();
             return None;
         }
@@ -228,15 +229,15 @@ fn apply_action(
 }
 
 /// A piece dropped on another space: the one decision between them, or a choice among several.
-fn apply_drag(drag: &DragChosen, current: &mut ResMut<CurrentMatch>, out: &mut BoardOutcomes, decisions: &[String]) {
+fn apply_drag(drag: &DragChosen, current: &mut ResMut<CurrentMatch>, out: &mut BoardOutcomes, decisions: &[Offer]) {
     out.builder.reset();
     match decisions_between(decisions, &drag.from, &drag.to).as_slice() {
         [] => current.message = Some(format!("No move goes from {} to {}.", drag.from, drag.to)),
         [one] => {
-            out.decide.write(DecisionChosen((*one).clone()));
+            out.decide.write(DecisionChosen(one.token.clone()));
         }
         several => {
-            out.builder.choices = several.iter().map(|d| Choice::Decision((*d).clone())).collect();
+            out.builder.choices = several.iter().map(|o| Choice::Decision(o.token.clone())).collect();
             out.builder.at = Some(drag.to.clone());
             out.focus.0 = 0;
         }
@@ -249,7 +250,7 @@ fn apply_cell(
     current: &mut ResMut<CurrentMatch>,
     out: &mut BoardOutcomes,
     context: &BoardContext,
-    decisions: &[String],
+    decisions: &[Offer],
 ) {
     if let Some(i) = context.state.index_of(cell) {
         out.cursor.index = i;
@@ -261,7 +262,7 @@ fn apply_cell(
         }
         None if out.builder.start.is_none() && out.builder.choices.is_empty() => {
             // Say what can be done instead of only what cannot.
-            let to_do = current.game.to_do().map_or_else(String::new, |t| format!(" {t}."));
+            let to_do = current.position().to_do().map_or_else(String::new, |t| format!(" {t}."));
             current.message = Some(format!("Nothing to do at {cell}.{to_do}"));
         }
         None => {}

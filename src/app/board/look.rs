@@ -103,7 +103,7 @@ fn fit_art_to_the_renderer(
 
 /// The game on the board (its sides' tones).
 fn game_kind(current: &Option<Res<CurrentMatch>>) -> Option<GameKind> {
-    current.as_ref().map(|m| m.game.kind())
+    current.as_ref().map(|m| m.position().kind())
 }
 
 /// The picture of a stone of `owner` in game `kind`.
@@ -672,7 +672,7 @@ fn tint_cells(
         return;
     }
     let Some(current) = current else { return };
-    let kind = current.game.kind();
+    let kind = current.position().kind();
     let mover = current.acting_side().unwrap_or(Side::First);
     let pal = board_palette(settings.0.theme);
     // Squares are tinted whole; points and sites as discs around them.

@@ -11,11 +11,13 @@ use super::project::BoardState;
 use super::textures::{BoardArt, STONE_PICTURE_SCALE};
 use crate::app::AppSystems;
 use crate::app::match_state::CurrentMatch;
-use crate::app::playing::{BoardCursor, HintShown, LastTurn, Replay, Secrecy, TurnBuilder, person_acts};
+use crate::app::playing::{
+    BoardCursor, HintShown, LastTurn, Offer, Replay, Secrecy, TurnBuilder, offers_now, person_acts,
+};
 use crate::app::settings::CurrentSettings;
 use crate::app::theme::{BoardPalette, board_palette, rgb};
 use crate::games::GameKind;
-use crate::rules::{CellView, Layout, Tone, cells_in_token};
+use crate::rules::{CellView, Layout, Tone};
 use bevy::prelude::*;
 use std::collections::HashMap;
 
@@ -90,10 +92,10 @@ fn show_marks(
         state: &state,
         by_name: view.cells.iter().map(|c| (c.name.as_str(), c)).collect(),
         pal: board_palette(settings.0.theme),
-        kind: current.game.kind(),
+        kind: current.position().kind(),
         art: &art,
     };
-    let decisions = current.decisions_now();
+    let decisions = offers_now(&current);
     last_turn(&mut commands, &canvas, &LastTurn::of(&current, &secrecy));
     last_placed(&mut commands, &canvas, &current, &secrecy);
     // A started Throngs part always shows where its stone can go, hints on or off.
@@ -108,8 +110,10 @@ fn show_marks(
         *dense = legal_starts(&mut commands, &canvas, &decisions, under_cursor);
     }
     travelling_stones(&mut commands, &canvas);
-    if let Some(suggested) = hint.current(&current) {
-        for name in cells_in_token(suggested) {
+    let suggested = hint.current(&current).and_then(|d| current.position().describe_decision(d));
+    if let Some(suggested) = suggested {
+        let named = Offer::of(&suggested, view);
+        for name in &named.picks {
             let Some(at) = canvas.at(name) else { continue };
             let ring = Sprite {
                 image: art.ring.clone(),
@@ -177,10 +181,15 @@ fn last_turn(commands: &mut Commands, canvas: &Canvas, turn: &LastTurn) {
 /// The last public decision's piece gets a small dot of the contrasting colour, as OGS marks the
 /// last stone: light on a dark piece, dark on a light one.
 fn last_placed(commands: &mut Commands, canvas: &Canvas, current: &CurrentMatch, secrecy: &Secrecy) {
-    let Some(last) = current.history.len().checked_sub(1).filter(|&i| secrecy.is_public(i)) else { return };
+    let Some(last) = current.len().checked_sub(1).filter(|&i| secrecy.is_public(i)) else { return };
     let s = canvas.state.scale;
-    let Some(name) = cells_in_token(&current.history[last]).last().copied() else { return };
-    let Some(cell) = canvas.by_name.get(name) else { return };
+    let Some(described) =
+        current.position_before(last).and_then(|before| before.describe_decision(current.decision(last)))
+    else {
+        return;
+    };
+    let Some(&at) = described.picks.last() else { return };
+    let Some(cell) = canvas.state.view.as_ref().and_then(|v| v.cells.iter().find(|c| c.cell == at)) else { return };
     let Some(piece) = cell.piece else { return };
     let colour = match piece.owner.map(|side| canvas.kind.tone(side)) {
         Some(Tone::Dark) | None => canvas.pal.light,
@@ -192,14 +201,13 @@ fn last_placed(commands: &mut Commands, canvas: &Canvas, current: &CurrentMatch,
 
 /// A small dot where a legal decision starts (red where it captures). Returns whether the dots
 /// were too many to show, so that only the one under the cursor was.
-fn legal_starts(commands: &mut Commands, canvas: &Canvas, decisions: &[String], under_cursor: Option<&str>) -> bool {
+fn legal_starts(commands: &mut Commands, canvas: &Canvas, offers: &[Offer], under_cursor: Option<&str>) -> bool {
     let mut starts: Vec<(&str, bool)> = Vec::new();
-    for d in decisions {
-        let Some(first) = cells_in_token(d).first().copied() else { continue };
-        let captures = d.ends_with('*') || d.starts_with('x');
+    for o in offers {
+        let Some(first) = o.picks.first().map(String::as_str) else { continue };
         match starts.iter_mut().find(|(name, _)| *name == first) {
-            Some(entry) => entry.1 |= captures,
-            None => starts.push((first, captures)),
+            Some(entry) => entry.1 |= o.captures,
+            None => starts.push((first, o.captures)),
         }
     }
     let dense = starts.len() as f32 > DENSE * canvas.by_name.len() as f32;

@@ -59,8 +59,8 @@ fn state_json(
         .collect();
     json!({
         "screen": format!("{screen:?}"),
-        "game": current.map(|m| m.game.kind().slug()),
-        "history": current.map(|m| m.history.clone()).unwrap_or_default(),
+        "game": current.map(|m| m.position().kind().slug()),
+        "history": current.map(|m| m.history()).unwrap_or_default(),
         "players": current.map(|m| m.players.map(|p| p.map_or("human", |level| level.slug()))),
         "over": current.is_some_and(|m| m.is_over()),
         // What the player may decide now (tests pick a move to drag from it).

@@ -6,11 +6,11 @@
 use super::project::BoardState;
 use crate::app::AppSystems;
 use crate::app::match_state::CurrentMatch;
-use crate::app::playing::{BoardCursor, Choice, Replay, TurnBuilder, person_acts};
+use crate::app::playing::{BoardCursor, Choice, Offer, Replay, TurnBuilder, offers_now, person_acts};
 use crate::app::settings::CurrentSettings;
 use crate::app::ui::MenuFocus;
 use crate::games::{DynGame, removed_cells};
-use crate::rules::{Cell, EffectKind, cells_in_token};
+use crate::rules::{Cell, EffectKind};
 use bevy::prelude::*;
 
 /// A cross or an arrow of the preview.
@@ -53,19 +53,21 @@ pub fn preview_of(game: &dyn DynGame, decision: &str) -> Preview {
 /// The decision the player has highlighted: the focused entry of the open choice list, the one
 /// move from the chosen start to `cell`, or the one decision that `cell` alone makes. Nothing when
 /// a press on `cell` would still ask which.
-pub fn highlighted_decision(builder: &TurnBuilder, focus: usize, decisions: &[String], cell: &str) -> Option<String> {
+pub fn highlighted_decision(builder: &TurnBuilder, focus: usize, offers: &[Offer], cell: &str) -> Option<String> {
     if !builder.choices.is_empty() {
         return match builder.choices.get(focus)? {
             Choice::Decision(d) => Some(d.clone()),
             Choice::StartFrom(_) => None,
         };
     }
-    let wanted: Vec<&String> = match &builder.start {
-        Some(start) => decisions.iter().filter(|d| cells_in_token(d).as_slice() == [start.as_str(), cell]).collect(),
-        None => decisions.iter().filter(|d| cells_in_token(d).first() == Some(&cell)).collect(),
+    let wanted: Vec<&Offer> = match &builder.start {
+        Some(start) => {
+            offers.iter().filter(|o| o.picks.len() == 2 && o.picks[0] == *start && o.picks[1] == cell).collect()
+        }
+        None => offers.iter().filter(|o| o.picks.first().map(String::as_str) == Some(cell)).collect(),
     };
     match wanted.as_slice() {
-        [one] if builder.start.is_some() || cells_in_token(one).len() == 1 => Some(one.to_string()),
+        [one] if builder.start.is_some() || one.picks.len() == 1 => Some(one.token.clone()),
         _ => None,
     }
 }
@@ -81,7 +83,7 @@ fn show_preview(
     mut shown_for: Local<Option<(usize, usize, bool, usize)>>,
     replay: Res<Replay>,
 ) {
-    let key = (cursor.index, current.history.len(), settings.0.show_hints, state.cells.len());
+    let key = (cursor.index, current.len(), settings.0.show_hints, state.cells.len());
     if *shown_for == Some(key) && !current.is_changed() && !builder.is_changed() && !focus.is_changed() {
         return;
     }
@@ -91,10 +93,10 @@ fn show_preview(
     }
     let (Some(root), Some(view), true) = (state.root, &state.view, settings.0.show_hints) else { return };
     let Some(cell) = view.cells.get(cursor.index).filter(|_| person_acts(&current, &replay)) else { return };
-    let decisions = current.decisions_now();
+    let decisions = offers_now(&current);
     let at_cell = builder.at.clone().unwrap_or_else(|| cell.name.clone());
     let Some(decision) = highlighted_decision(&builder, focus.0, &decisions, &at_cell) else { return };
-    let preview = preview_of(current.game.as_ref(), &decision);
+    let preview = preview_of(current.position(), &decision);
     let s = state.scale;
     let at = |name: &str| view.cells.iter().find(|c| c.name == name).map(|c| state.to_world(c.x, c.y));
     let mark = |commands: &mut Commands, sprite: Sprite, transform: Transform| {
@@ -148,7 +150,7 @@ mod tests {
 
     #[test]
     fn the_preview_is_of_the_highlighted_choice_only() {
-        let decisions: Vec<String> = ["B1", "B1*", "C1"].iter().map(|s| s.to_string()).collect();
+        let decisions = [Offer::picked("B1", &["B1"]), Offer::picked("B1*", &["B1"]), Offer::picked("C1", &["C1"])];
         let mut builder = TurnBuilder::default();
         // Two decisions at B1: nothing is highlighted until the list opens.
         assert_eq!(highlighted_decision(&builder, 0, &decisions, "B1"), None);

@@ -186,7 +186,7 @@ fn project_board(
     if state.root.is_some() && laid_out && !current.is_changed() {
         return;
     }
-    let view = current.game.board_view();
+    let view = current.position().board_view();
     // A new window size lays the board out again, so it stays readable at any size.
     let rebuild = !laid_out || state.view.as_ref().is_none_or(|old| !same_board(old, &view));
     if !rebuild && state.view.as_ref() == Some(&view) {

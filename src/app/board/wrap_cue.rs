@@ -31,7 +31,7 @@ fn show_wrap_cues(
     if !state.is_changed() && !settings.is_changed() {
         return;
     }
-    let Some(kind) = current.map(|m| m.game.kind()) else { return };
+    let Some(kind) = current.map(|m| m.position().kind()) else { return };
     for e in &old {
         commands.entity(e).despawn();
     }

@@ -127,7 +127,7 @@ fn drive_computer(
     if move_now.read().count() > 0 {
         thinking.search.move_now();
     }
-    let n = current.history.len();
+    let n = current.len();
     if last_change.is_none_or(|(len, _)| len != n) {
         *last_change = Some((n, web_time::Instant::now()));
     }
@@ -177,7 +177,7 @@ fn drive_hint(
     mut requests: MessageReader<HintRequested>,
     mut redraw: MessageWriter<bevy::window::RequestRedraw>,
 ) {
-    let n = current.history.len();
+    let n = current.len();
     if search.0.for_decision.is_some_and(|m| m != n) {
         search.0.clear();
     }

@@ -82,14 +82,14 @@ impl Search {
     pub fn start(&mut self, current: &CurrentMatch, side: Side, level: Level, seed: u64) {
         self.clear();
         let session: Box<dyn AiSession> =
-            match crate::ai::games::session(current.game.as_ref(), side, level, seed, Some(self.stop.clone())) {
+            match crate::ai::games::session(current.position(), side, level, seed, Some(self.stop.clone())) {
                 Ok(s) => s,
                 Err(e) => {
                     warn!("the computer cannot decide here: {e}");
                     return;
                 }
             };
-        self.for_decision = Some(current.history.len());
+        self.for_decision = Some(current.len());
         self.started = Some(web_time::Instant::now());
         #[cfg(not(target_arch = "wasm32"))]
         {
@@ -101,15 +101,7 @@ impl Search {
         }
         #[cfg(target_arch = "wasm32")]
         {
-            let job = crate::ai::job::DecisionJob::new(
-                current.start.as_ref(),
-                current.start_text.as_deref(),
-                &current.history,
-                current.game.as_ref(),
-                side,
-                level,
-                seed,
-            );
+            let job = crate::ai::job::DecisionJob::of_match(&current.session, side, level, seed);
             let session = std::sync::Mutex::new(session);
             self.on_page = match super::web_worker::think(&job.to_json()) {
                 Some(id) => OnPage::Worker { id, fallback: session },

@@ -4,9 +4,9 @@
 
 use super::{PanelActions, PanelView};
 use crate::app::labels::decision_label;
-use crate::app::match_state::{CurrentMatch, side_label};
+use crate::app::match_state::{CurrentMatch, MatchCommand, side_label};
 use crate::app::playing::{
-    Choice, DecisionChosen, HintRequested, OnlineRequest, PACES, Spectating, spaceless, undo_allowed,
+    Choice, DecisionChosen, HintRequested, OnlineRequest, PACES, Spectating, offers_now, spaceless, undo_allowed,
 };
 use crate::app::screen::Screen;
 use crate::app::theme::text_size;
@@ -55,12 +55,12 @@ fn pace(ui: &mut egui::Ui, current: &CurrentMatch, spectating: &mut ResMut<Spect
 
 /// "Hint": the decision the computer would make for the person to act.
 fn hint_row(ui: &mut egui::Ui, current: &CurrentMatch, view: &PanelView, requests: &mut MessageWriter<HintRequested>) {
-    let kind = current.game.kind();
+    let kind = current.position().kind();
     ui.horizontal_wrapped(|ui| {
         if button_if(ui, !view.hint.searching, &with_key(ui, "Hint", "Q")).clicked() {
             requests.write(HintRequested);
         }
-        let mover = current.acting_side().map(|s| side_label(current.game.as_ref(), s)).unwrap_or_default();
+        let mover = current.acting_side().map(|s| side_label(current.position(), s)).unwrap_or_default();
         if view.hint.searching {
             crate::app::page_spinner::spinner(ui, ui.spacing().interact_size.y);
             ui.label("Looking for a good move…");
@@ -114,9 +114,9 @@ fn choice_buttons(
     view: &PanelView,
     clicks: &mut MessageWriter<MenuClicked>,
 ) {
-    let kind = current.game.kind();
+    let kind = current.position().kind();
     ui.label(egui::RichText::new("Choose:").strong());
-    let mover = current.acting_side().map(|s| side_label(current.game.as_ref(), s)).unwrap_or_default();
+    let mover = current.acting_side().map(|s| side_label(current.position(), s)).unwrap_or_default();
     for (i, choice) in view.builder.choices.iter().enumerate() {
         let text = match choice {
             Choice::Decision(d) => decision_label(kind, d, &mover),
@@ -146,21 +146,23 @@ fn spaceless_choices(
     view: &PanelView,
     decide: &mut MessageWriter<DecisionChosen>,
 ) {
-    let others = spaceless(&current.decisions_now());
-    let listed = view.builder.choices.iter().any(|c| matches!(c, Choice::Decision(d) if others.contains(d)));
+    let offers = offers_now(current);
+    let others = spaceless(&offers);
+    let listed =
+        view.builder.choices.iter().any(|c| matches!(c, Choice::Decision(d) if others.iter().any(|o| o.token == *d)));
     if others.is_empty() || listed {
         return;
     }
-    let kind = current.game.kind();
-    let mover = current.acting_side().map(|s| side_label(current.game.as_ref(), s)).unwrap_or_default();
-    if let Some(pie) = kind.pie_text.filter(|_| others.iter().any(|d| d == "swap" || d.starts_with("choose "))) {
+    let kind = current.position().kind();
+    let mover = current.acting_side().map(|s| side_label(current.position(), s)).unwrap_or_default();
+    if let Some(pie) = kind.pie_text.filter(|_| others.iter().any(|o| o.pie)) {
         ui.label(egui::RichText::new("Pie rule").size(18.0).strong());
         ui.label(pie);
     }
     ui.horizontal_wrapped(|ui| {
-        for d in &others {
-            if button(ui, &decision_label(kind, d, &mover)).clicked() {
-                decide.write(DecisionChosen(d.clone()));
+        for o in &others {
+            if button(ui, &decision_label(kind, &o.token, &mover)).clicked() {
+                decide.write(DecisionChosen(o.token.clone()));
             }
         }
     });
@@ -189,10 +191,10 @@ fn controls(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &PanelV
         // Online a decision is the server's once made: no undo to offer.
         if current.remote.is_none() {
             if button_if(ui, undo_allowed(current, &view.secrecy), &with_key(ui, "Undo", "Z")).clicked() {
-                current.undo_to_person();
+                act.commands.write(MatchCommand::UndoToPerson);
             }
             if button_if(ui, current.can_redo(), &with_key(ui, "Redo", "Y")).clicked() {
-                current.redo();
+                act.commands.write(MatchCommand::Redo);
             }
         }
         let panels = &mut act.panels;
@@ -200,14 +202,14 @@ fn controls(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &PanelV
             panels.rules_open = !panels.rules_open;
         }
         if button(ui, "Save").clicked() {
-            panels.save_name = Some(default_save_name(current.game.kind(), current.started_unix));
+            panels.save_name = Some(default_save_name(current.position().kind(), current.started_unix));
             panels.save_message = None;
         }
         if button(ui, "Record").clicked() {
             panels.record_open = !panels.record_open;
         }
         if let Some(side) = current.resigning_side().filter(|_| !view.online.resign_sent) {
-            let who = side_label(current.game.as_ref(), side);
+            let who = side_label(current.position(), side);
             let text = if panels.confirm_resign { format!("Really resign as {who}?") } else { "Resign".to_string() };
             if button(ui, &text).clicked() {
                 if panels.confirm_resign {
@@ -215,7 +217,7 @@ fn controls(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &PanelV
                     if current.remote.is_some() {
                         act.online.write(OnlineRequest::Resign);
                     } else {
-                        current.resign(side);
+                        act.commands.write(MatchCommand::Resign(side));
                     }
                 }
                 panels.confirm_resign = !panels.confirm_resign;

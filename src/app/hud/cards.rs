@@ -50,7 +50,7 @@ pub(super) fn player_cards(
     act: &mut PanelActions,
     compact: bool,
 ) {
-    let counters = current.game.board_view().counters;
+    let counters = current.position().board_view().counters;
     let mut draw = |ui: &mut egui::Ui, side: Side| player_card(ui, current, side, &counters, view, act);
     if compact {
         ui.columns(2, |columns| {
@@ -73,7 +73,7 @@ fn player_card(
     view: &PanelView,
     act: &mut PanelActions,
 ) {
-    let kind = current.game.kind();
+    let kind = current.position().kind();
     let to_move = !current.is_over() && current.acting_side() == Some(side);
     let thinking = to_move && current.player_of(side).is_some() && view.computer.is_thinking();
     let pal = board_palette(view.settings.0.theme);
@@ -87,7 +87,7 @@ fn player_card(
             painter.circle_filled(rect.center() + egui::vec2(1.0, 1.5), 10.0, egui::Color32::from_black_alpha(70));
             painter.circle_filled(rect.center(), 10.0, egui_rgb(fill));
             painter.circle_stroke(rect.center(), 10.0, egui::Stroke::new(1.0, egui_rgb(fill).gamma_multiply(0.55)));
-            ui.label(egui::RichText::new(side_label(current.game.as_ref(), side)).size(18.0).strong());
+            ui.label(egui::RichText::new(side_label(current.position(), side)).size(18.0).strong());
             if to_move {
                 ui.label(
                     egui::RichText::new("to move").size(text_size::SMALL).color(ui.visuals().selection.stroke.color),
@@ -116,7 +116,7 @@ fn player_card(
 /// The status line: what to do now (or the result), the game's other figures, and the space under
 /// the cursor; then the last refusal, if any.
 pub(super) fn status(ui: &mut egui::Ui, current: &CurrentMatch, view: &PanelView) {
-    let game = current.game.as_ref();
+    let game = current.position();
     let text = if current.is_over() {
         // The card over the board says who won and why; the status only says where things stand.
         format!("Game over · {}", super::game_over::result_text(current))

@@ -49,15 +49,15 @@ pub(super) fn result_text(current: &CurrentMatch) -> String {
 
 /// Why the game ended, in words ("Black has no stones left").
 pub(super) fn reason_text(current: &CurrentMatch) -> Option<String> {
-    match current.resigned {
-        Some(side) => Some(format!("{} gave the game up", side_label(current.game.as_ref(), side))),
-        None => current.game.end_reason(),
+    match current.resigned() {
+        Some(side) => Some(format!("{} gave the game up", side_label(current.position(), side))),
+        None => current.position().end_reason(),
     }
 }
 
 /// Each side's final figures in one line ("Black · Stones 12 · Captured 3").
 fn figures(current: &CurrentMatch) -> Vec<String> {
-    let view = current.game.board_view();
+    let view = current.position().board_view();
     Side::BOTH
         .into_iter()
         .filter_map(|side| {
@@ -67,7 +67,7 @@ fn figures(current: &CurrentMatch) -> Vec<String> {
                 .filter(|c| c.side == Some(side))
                 .map(|c| format!("{} {}", c.label, c.value))
                 .collect();
-            (!own.is_empty()).then(|| format!("{} · {}", side_label(current.game.as_ref(), side), own.join(" · ")))
+            (!own.is_empty()).then(|| format!("{} · {}", side_label(current.position(), side), own.join(" · ")))
         })
         .collect()
 }
@@ -120,7 +120,7 @@ pub(super) fn buttons(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, vie
     }
     ui.horizontal_wrapped(|ui| {
         if button(ui, "Play again").clicked() {
-            let mut again = CurrentMatch::new(current.start.clone_box());
+            let mut again = CurrentMatch::new(current.start().clone_box());
             again.players = current.players;
             again.seed = current.seed.wrapping_add(1);
             **current = again;
@@ -132,8 +132,8 @@ pub(super) fn buttons(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, vie
         }
         if button(ui, "Change options").clicked() {
             act.setup.write(SetupRequested {
-                kind: current.game.kind(),
-                options: current.game.option_pairs(),
+                kind: current.position().kind(),
+                options: current.position().option_pairs(),
                 players: current.players,
             });
         }

@@ -11,7 +11,7 @@ mod record_window;
 mod rules_window;
 
 use super::AppSystems;
-use super::match_state::CurrentMatch;
+use super::match_state::{CurrentMatch, MatchCommand};
 use super::playing::{
     BoardCursor, ChoiceAnchor, ComputerStatus, DecisionChosen, EventLog, HintRequested, HintShown, MoveList, MoveNow,
     OnlineRequest, OnlineStatus, Replay, ReplayMoves, ReplayStep, Secrecy, SetupRequested, Spectating, TurnBuilder,
@@ -37,7 +37,7 @@ pub fn plugin(app: &mut App) {
 }
 
 fn update_move_list(current: Res<CurrentMatch>, mut list: ResMut<MoveList>) {
-    if list.for_history != current.history {
+    if list.version != current.session.version() {
         list.update(&current);
     }
 }
@@ -50,7 +50,7 @@ fn update_replay_moves(current: Res<CurrentMatch>, replay: Res<Replay>, mut whol
 }
 
 fn update_event_log(current: Res<CurrentMatch>, mut log: ResMut<EventLog>) {
-    if log.for_history != current.history {
+    if log.version != current.session.version() {
         log.update(&current);
     }
 }
@@ -113,6 +113,7 @@ struct PanelActions<'w> {
     replay_steps: MessageWriter<'w, ReplayStep>,
     setup: MessageWriter<'w, SetupRequested>,
     online: MessageWriter<'w, OnlineRequest>,
+    commands: MessageWriter<'w, MatchCommand>,
     next: ResMut<'w, NextState<Screen>>,
     spectating: ResMut<'w, Spectating>,
     replay: ResMut<'w, Replay>,
@@ -149,12 +150,12 @@ fn draw_panel(
 
 /// Beside the board: everything in one column, the move list taking the height left.
 fn landscape(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &PanelView, act: &mut PanelActions) {
-    ui.heading(egui::RichText::new(current.game.kind().name()).size(26.0).strong());
+    ui.heading(egui::RichText::new(current.position().kind().name()).size(26.0).strong());
     cards::player_cards(ui, current, view, act, false);
     cards::status(ui, current, view);
     if act.replay.active {
         let replay = act.replay.clone();
-        moves::replay_panel(ui, current, (&replay, &view.replay_moves.0), &mut act.replay_steps);
+        moves::replay_panel(ui, current, (&replay, &view.replay_moves.list), &mut act.replay_steps);
         return;
     }
     actions::all(ui, current, view, act);
@@ -180,10 +181,10 @@ fn portrait(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &PanelV
     egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| match act.panels.tab {
         Tab::Actions if act.replay.active => {
             let replay = act.replay.clone();
-            moves::replay_panel(ui, current, (&replay, &view.replay_moves.0), &mut act.replay_steps);
+            moves::replay_panel(ui, current, (&replay, &view.replay_moves.list), &mut act.replay_steps);
         }
         Tab::Actions => actions::all(ui, current, view, act),
         Tab::Moves => moves::move_list(ui, &view.moves),
-        Tab::Rules => rules_window::summary(ui, current.game.kind()),
+        Tab::Rules => rules_window::summary(ui, current.position().kind()),
     });
 }

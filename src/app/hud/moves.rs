@@ -38,7 +38,7 @@ pub(super) fn replay_panel(
     (replay, whole): (&Replay, &MoveList),
     steps: &mut MessageWriter<ReplayStep>,
 ) {
-    let at = current.history.len();
+    let at = current.len();
     let total = at + current.redo_len();
     // One numbering for the list, the record and the steps: the record's numbered moves.
     let shown = whole.lines.iter().filter(|l| l.end <= at).count();

@@ -12,8 +12,8 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 /// The window's texts, rebuilt only when the game changed, and what the last button did.
 #[derive(Resource, Debug, Default)]
 struct RecordWindow {
-    /// The decisions the texts were made from.
-    made_from: Option<Vec<String>>,
+    /// The match version (`Match::version`) the texts were made from.
+    made_from: Option<(u64, u64)>,
     text: String,
     json: String,
     message: Option<String>,
@@ -61,13 +61,13 @@ fn save_export(store: &mut SaveStore, file_name: &str, contents: &str) -> Result
 }
 
 fn refresh(window: &mut RecordWindow, current: &CurrentMatch) {
-    if window.made_from.as_ref() == Some(&current.history) {
+    if window.made_from == Some(current.session.version()) {
         return;
     }
     let record = current.record();
     window.text = record.to_shown_text();
     window.json = record.to_json();
-    window.made_from = Some(current.history.clone());
+    window.made_from = Some(current.session.version());
 }
 
 fn draw_record_window(

@@ -3,11 +3,14 @@
 
 use super::Panels;
 use crate::app::match_state::CurrentMatch;
+use crate::app::playing::Offer;
 use crate::app::screen::Screen;
 use crate::app::settings::CurrentSettings;
 use crate::app::ui::paint_board;
+use crate::games::DynGame;
 use crate::games::GameKind;
-use crate::rules::{BoardView, cells_in_token};
+use crate::rules::BoardView;
+use crate::save::token_decisions;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
@@ -21,6 +24,24 @@ struct Drawn {
     play: &'static str,
     before: BoardView,
     after: BoardView,
+    /// The spaces the move's decisions pick, ringed on the picture before it.
+    picked: Vec<String>,
+}
+
+/// The spaces a player picks for the decisions of `play`, in order, each decision described by
+/// the game in the position it is made in.
+fn picked_spaces(before: &dyn DynGame, play: &str) -> Vec<String> {
+    let mut position = before.clone_box();
+    let mut picked = Vec::new();
+    for decision in token_decisions(before, play).unwrap_or_default() {
+        if let Some(info) = position.describe_decision(&decision) {
+            picked.extend(Offer::of(&info, &position.board_view()).picks);
+        }
+        if position.play_decision(&decision).is_err() {
+            break;
+        }
+    }
+    picked
 }
 
 /// The illustrations of one game, built once (they never change).
@@ -34,7 +55,14 @@ fn build(kind: GameKind) -> Vec<Drawn> {
             let before = kind.open(&options, Some(ill.position)).ok()?;
             let mut after = before.clone_box();
             after.play_token(ill.play).ok()?;
-            Some(Drawn { caption: ill.caption, play: ill.play, before: before.board_view(), after: after.board_view() })
+            let picked = picked_spaces(before.as_ref(), ill.play);
+            Some(Drawn {
+                caption: ill.caption,
+                play: ill.play,
+                before: before.board_view(),
+                after: after.board_view(),
+                picked,
+            })
         })
         .collect()
 }
@@ -50,7 +78,7 @@ fn draw_rules_window(
     if !panels.rules_open {
         return Ok(());
     }
-    let kind = current.game.kind();
+    let kind = current.position().kind();
     if cache.as_ref().is_none_or(|(k, _)| *k != kind) {
         *cache = Some((kind, build(kind)));
     }
@@ -76,7 +104,8 @@ fn draw_rules_window(
                 for d in drawn {
                     ui.separator();
                     ui.horizontal(|ui| {
-                        paint_board(ui, &d.before, kind, theme, PICTURE, &cells_in_token(d.play));
+                        let picked: Vec<&str> = d.picked.iter().map(String::as_str).collect();
+                        paint_board(ui, &d.before, kind, theme, PICTURE, &picked);
                         ui.vertical(|ui| {
                             ui.add_space(90.0);
                             ui.label(egui::RichText::new(format!("{} →", d.play)).monospace().strong());

@@ -10,7 +10,7 @@ use super::seats::KeptSeats;
 use super::socket::Connection;
 use super::{FollowGame, FromServer, SocketOpened, ToServer};
 use crate::app::AppSystems;
-use crate::app::match_state::CurrentMatch;
+use crate::app::match_state::{CurrentMatch, MatchCommand};
 use crate::app::playing::{
     BoardAnimating, DecisionChosen, OnlineRequest, OnlineStatus, OpponentPresence, RematchOffer, Replay,
 };
@@ -155,9 +155,9 @@ fn hear_server(
             Ok(current) => {
                 // A seat taken with a code learns its game here; the kept seat says it from now on.
                 if let Some(k) = kept.find(&game_id).filter(|k| k.game.is_none()).cloned() {
-                    kept.keep(&mut store, KeptSeat { game: Some(current.game.kind()), ..k });
+                    kept.keep(&mut store, KeptSeat { game: Some(current.position().kind()), ..k });
                 }
-                followed.told = current.history.len();
+                followed.told = current.len();
                 commands.insert_resource(current);
                 followed.on_board = true;
             }
@@ -195,31 +195,16 @@ fn hear_server(
     }
 }
 
-/// The match of a known game, with every decision the seat shows played without animation.
+/// The app's match of a known game: the seat's own match (every decision it shows).
 fn board_of(seat: &OnlineSeat) -> Result<CurrentMatch, String> {
-    let (kind, options) = seat.setup.clone().ok_or("the game is not known yet")?;
     let mine = seat.seat.ok_or("this device holds no seat in the game")?;
-    let game = kind.open(&options, None).map_err(|e| e.to_string())?;
-    let mut current = CurrentMatch::new(game);
-    current.remote = Some(mine.opponent());
-    for decision in seat.board_decisions() {
-        play_quietly(&mut current, &decision)?;
+    if let Some(why) = &seat.board_error {
+        return Err(why.clone());
     }
+    let board = seat.board().ok_or("the game is not known yet")?;
+    let mut current = CurrentMatch::of(board.clone());
+    current.remote = Some(mine.opponent());
     Ok(current)
-}
-
-/// Plays a decision on the match at once (no resolution steps, no animation): opening a game,
-/// or a decision the acting side cannot make (the opponent's choice revealed at a secret move).
-fn play_quietly(current: &mut CurrentMatch, decision: &str) -> Result<(), String> {
-    let maker = Side::BOTH
-        .into_iter()
-        .find(|&s| current.game.legal_decisions(s).iter().any(|d| d == decision))
-        .or(current.acting_side())
-        .unwrap_or(Side::First);
-    let before = current.game.clone_box();
-    let effects = current.game.play_decision(decision).map_err(|e| e.to_string())?;
-    current.push_undo(before, decision, maker, &effects);
-    Ok(())
 }
 
 /// The person's new decisions on the board go to the seat (which sends them).
@@ -235,10 +220,10 @@ fn tell_seat(
     }
     let followed = &mut *followed;
     let Some(seat) = followed.seat.as_mut() else { return };
-    for i in followed.told.min(current.history.len())..current.history.len() {
+    for i in followed.told.min(current.len())..current.len() {
         let shown = seat.board_decisions();
-        let decision = &current.history[i];
-        if shown.get(i) == Some(decision) {
+        let decision = current.decision(i).to_string();
+        if shown.get(i) == Some(&decision) {
             continue;
         }
         // Beyond what the seat shows, only the person here adds decisions (the opponent's come
@@ -246,19 +231,20 @@ fn tell_seat(
         if shown.len() != i {
             break;
         }
-        out.write_batch(seat.decide(decision.clone()).into_iter().map(ToServer));
+        out.write_batch(seat.decide(decision).into_iter().map(ToServer));
     }
-    followed.told = current.history.len();
+    followed.told = current.len();
 }
 
 /// The board follows the game: plays the opponent's new decisions, goes back where they part,
-/// shows a refusal once, and ends the game as the server ended it.
+/// shows a refusal once, and ends the game as the server ended it (all as the match's commands).
 fn catch_up_board(
     current: Option<ResMut<CurrentMatch>>,
     replay: Res<Replay>,
     animating: Res<BoardAnimating>,
     mut followed: ResMut<Followed>,
     mut chosen: MessageWriter<DecisionChosen>,
+    mut commands: MessageWriter<MatchCommand>,
 ) {
     let Some(mut current) = current.filter(|c| c.remote.is_some()) else { return };
     if !followed.on_board || replay.active {
@@ -269,44 +255,47 @@ fn catch_up_board(
     if let Some(why) = seat.refused.take() {
         current.message = Some(why);
     }
-    match catch_up(&current.history, &seat.board_decisions()) {
+    if let Some(why) = &seat.board_error {
+        current.message = Some(format!("The server's game cannot be shown: {why}"));
+    }
+    match catch_up(&current.history(), &seat.board_decisions()) {
         CatchUp::InStep => {
             // A resignation is not in the rules' position: the server's ending says it.
             if let Some(ending) = &seat.ended
                 && !current.is_over()
                 && let Some(winner) = winner_of(&current, &ending.result)
             {
-                current.resign(winner.opponent());
+                commands.write(MatchCommand::Resign(winner.opponent()));
             }
         }
         CatchUp::Play(decisions) => {
             let next = &decisions[0];
-            if current.is_over() {
+            if current.resigned().is_some() {
                 // Only a resignation ends a match early; the game went on: take it back.
-                current.resigned = None;
+                commands.write(MatchCommand::Undo);
             }
-            if current.decisions_now().contains(next) {
+            if current.decisions_now().contains(next) && current.resigned().is_none() {
                 // The opponent's move waits for the last animation, as the computer's does.
                 if !animating.0 {
                     chosen.write(DecisionChosen(next.clone()));
                 }
-            } else if let Err(e) = play_quietly(&mut current, next) {
-                current.message = Some(format!("The server's game cannot be shown: {e}"));
+            } else {
+                commands.write(MatchCommand::PlayQuietly(next.clone()));
             }
         }
         CatchUp::Rewind { keep } => {
-            current.go_to(keep);
-            current.drop_redo();
+            commands.write(MatchCommand::GoTo(keep));
+            commands.write(MatchCommand::DropRedo);
             followed.told = keep;
         }
     }
-    followed.told = followed.told.min(current.history.len());
+    followed.told = followed.told.min(current.len());
 }
 
 /// The side a referee result (`{"winner": "<side>"}`) names.
 fn winner_of(current: &CurrentMatch, result: &serde_json::Value) -> Option<Side> {
     let name = result.get("winner")?.as_str()?;
-    Side::BOTH.into_iter().find(|&s| current.game.side_name(s) == name)
+    Side::BOTH.into_iter().find(|&s| current.position().side_name(s) == name)
 }
 
 /// Resign and rematch from the panel.
