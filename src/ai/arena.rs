@@ -9,6 +9,7 @@ use super::budget::Budget;
 use super::knowledge::Knowledge;
 use super::level::{Calibration, Level, budget_for, strategy_for};
 use crate::rules::{GOLDEN_GAMMA, Outcome, Rules, Side, Status, ToMove, mix64};
+use crate::session::Seating;
 use serde::Serialize;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -261,17 +262,12 @@ pub fn play_game<R: Rules>(
     let mut pos = start.clone();
     let mut decisions = 0u64;
     let mut moves = Vec::new();
-    let mut swapped = false;
-    let seat = |side: Side, swapped: bool| side.index() ^ usize::from(swapped);
-    let as_seat = |side: Side, swapped: bool| Side::from_index(seat(side, swapped));
-    let forfeit = |side: Side, swapped: bool| Outcome::Winner(as_seat(side.opponent(), swapped));
-    let swaps = |effects: &crate::rules::Effects| {
-        effects.iter().any(|e| matches!(e.kind, crate::rules::EffectKind::PieSwap { .. }))
-    };
+    let mut seating = Seating::default();
+    let forfeit = |side: Side, seating: Seating| Outcome::Winner(seating.seat_of(side.opponent()));
     loop {
         if let Status::Over(outcome) = pos.status() {
             let outcome = match outcome {
-                Outcome::Winner(side) => Outcome::Winner(as_seat(side, swapped)),
+                Outcome::Winner(side) => Outcome::Winner(seating.seat_of(side)),
                 draw => draw,
             };
             return (outcome, decisions);
@@ -282,22 +278,22 @@ pub fn play_game<R: Rules>(
         let played: Vec<R::Move> = match pos.to_move() {
             None => return (Outcome::Draw, decisions),
             Some(ToMove::One(side)) => {
-                let i = seat(side, swapped);
+                let i = seating.seat_of(side).index();
                 let Ok(m) = players[i].decide(&pos, side, budgets[i]) else {
-                    return (forfeit(side, swapped), decisions);
+                    return (forfeit(side, seating), decisions);
                 };
                 match pos.play(&m) {
                     Ok(effects) => {
-                        swapped ^= swaps(&effects);
+                        seating = seating.after(&effects);
                         vec![m]
                     }
-                    Err(_) => return (forfeit(side, swapped), decisions),
+                    Err(_) => return (forfeit(side, seating), decisions),
                 }
             }
             Some(ToMove::Both) => {
                 let mut commitments: [Vec<R::Move>; 2] = [Vec::new(), Vec::new()];
                 for side in Side::BOTH {
-                    let i = seat(side, swapped);
+                    let i = seating.seat_of(side).index();
                     // The side sees the public position plus its own earlier decisions only.
                     let mut own = pos.clone();
                     loop {
@@ -307,15 +303,15 @@ pub fn play_game<R: Rules>(
                         }
                         match players[i].decide(&own, side, budgets[i]) {
                             Ok(m) if own.play(&m).is_ok() => commitments[side.index()].push(m),
-                            _ => return (forfeit(side, swapped), decisions),
+                            _ => return (forfeit(side, seating), decisions),
                         }
                     }
                 }
                 for side in Side::BOTH {
                     for m in &commitments[side.index()] {
                         match pos.play(m) {
-                            Ok(effects) => swapped ^= swaps(&effects),
-                            Err(_) => return (forfeit(side, swapped), decisions),
+                            Ok(effects) => seating = seating.after(&effects),
+                            Err(_) => return (forfeit(side, seating), decisions),
                         }
                     }
                 }

@@ -360,7 +360,7 @@ mod tests {
         let legal = t.game.position().legal_decisions(Side::Second);
         let swap = legal.iter().find(|d| {
             let mut trial = t.game.position().clone_box();
-            crate::session::swaps_seats(&trial.play_decision(d).unwrap())
+            crate::session::Seating::default().after(&trial.play_decision(d).unwrap()).is_swapped()
         });
         let swap = swap.expect("Red Stone offers the pie swap after the first stone").clone();
         assert_eq!(t.check_move(Side::Second, 1, &swap), Ok(MoveCheck::New));

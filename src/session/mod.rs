@@ -8,13 +8,15 @@
 //! the other side. Seats are written as [`Side`] values.
 
 mod record;
+mod seating;
 mod visibility;
 
 pub use record::RecordBook;
+pub use seating::Seating;
 pub use visibility::Viewer;
 
 use crate::games::{DynGame, GameError, GameKind, status_json};
-use crate::rules::{EffectKind, Effects, RecordMove, Side, Status, ToMove};
+use crate::rules::{Effects, RecordMove, Side, Status, ToMove};
 use record::BookMark;
 use std::ops::Range;
 
@@ -34,7 +36,7 @@ pub struct Played {
 /// What a match keeps to take a decision back.
 struct Step {
     before: Box<dyn DynGame>,
-    swapped_before: bool,
+    seating_before: Seating,
     book: BookMark,
     /// This decision's serial number (see [`Match::serial`]).
     serial: u64,
@@ -126,7 +128,7 @@ pub struct Match {
     steps: Vec<Step>,
     /// Decisions taken back, the next to redo last.
     redo: Vec<Played>,
-    swapped: bool,
+    seating: Seating,
     /// The seat that resigned.
     resigned: Option<Side>,
     book: RecordBook,
@@ -148,24 +150,19 @@ impl Clone for Match {
                 .iter()
                 .map(|s| Step {
                     before: s.before.clone_box(),
-                    swapped_before: s.swapped_before,
+                    seating_before: s.seating_before,
                     book: s.book,
                     serial: s.serial,
                 })
                 .collect(),
             redo: self.redo.clone(),
-            swapped: self.swapped,
+            seating: self.seating,
             resigned: self.resigned,
             book: self.book.clone(),
             generation: self.generation,
             id: self.id,
         }
     }
-}
-
-/// Whether a decision's effects include a pie swap (the seats exchange colours).
-pub fn swaps_seats<'a>(effects: impl IntoIterator<Item = &'a crate::rules::Effect>) -> bool {
-    effects.into_iter().any(|e| matches!(e.kind, EffectKind::PieSwap { .. }))
 }
 
 impl Match {
@@ -186,7 +183,7 @@ impl Match {
             played: Vec::new(),
             steps: Vec::new(),
             redo: Vec::new(),
-            swapped: false,
+            seating: Seating::default(),
             resigned: None,
             book: RecordBook::default(),
             generation: 0,
@@ -290,17 +287,17 @@ impl Match {
 
     /// A pie swap exchanged the seats' colours.
     pub fn seats_swapped(&self) -> bool {
-        self.swapped
+        self.seating.is_swapped()
     }
 
     /// The side `seat` plays now.
     pub fn side_of(&self, seat: Side) -> Side {
-        Side::from_index(seat.index() ^ usize::from(self.swapped))
+        self.seating.side_of(seat)
     }
 
     /// The seat playing `side` now.
     pub fn seat_of(&self, side: Side) -> Side {
-        Side::from_index(side.index() ^ usize::from(self.swapped))
+        self.seating.seat_of(side)
     }
 
     /// Changes so far: equal numbers mean an unchanged match.
@@ -407,11 +404,12 @@ impl Match {
                 return Err(Refusal(e.to_string()));
             }
         };
-        let seats_swapped = swaps_seats(effects.all());
+        let seating = self.seating.after(effects.all());
+        let seats_swapped = seating != self.seating;
         let serial = SERIALS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        self.steps.push(Step { before, swapped_before: self.swapped, book: self.book.mark(), serial });
+        self.steps.push(Step { before, seating_before: self.seating, book: self.book.mark(), serial });
         self.generation += 1;
-        self.swapped ^= seats_swapped;
+        self.seating = seating;
         let index = self.played.len();
         self.played.push(Played { decision: decision.to_string(), seat, side, at_ms });
         let open_from = self.book.open_from();
@@ -440,7 +438,7 @@ impl Match {
         let played = self.played.pop()?;
         self.generation += 1;
         self.position = step.before;
-        self.swapped = step.swapped_before;
+        self.seating = step.seating_before;
         self.book.restore(step.book);
         self.redo.push(played);
         Some(())
