@@ -155,13 +155,12 @@ mod against_the_computer {
         assert_eq!(screen(&app), Screen::Playing);
         assert_eq!(app.world().resource::<CurrentMatch>().players[1], Some(stoneyard::ai::Level::Easy));
         press(&mut app, &[Select]);
-        // The computer thinks off the frame; give it frames until it has answered.
-        for _ in 0..2000 {
+        // The computer answers some frames later; give it frames until it has.
+        for _ in 0..100 {
             if app.world().resource::<CurrentMatch>().len() >= 2 {
                 break;
             }
             app.update();
-            std::thread::sleep(std::time::Duration::from_millis(2));
         }
         let m = app.world().resource::<CurrentMatch>();
         assert_eq!(m.len(), 2, "the computer did not answer: {:?}", m.history());
@@ -206,12 +205,11 @@ mod computer_helpers {
     use stoneyard::app::testing::{HintShown, Spectating};
 
     fn frames_until(app: &mut bevy::prelude::App, done: impl Fn(&bevy::prelude::App) -> bool) -> bool {
-        for _ in 0..3000 {
+        for _ in 0..300 {
             if done(app) {
                 return true;
             }
             app.update();
-            std::thread::sleep(std::time::Duration::from_millis(2));
         }
         false
     }
@@ -249,9 +247,8 @@ mod computer_helpers {
         assert!(frames_until(&mut app, |app| app.world().resource::<CurrentMatch>().len() >= 4));
         app.world_mut().resource_mut::<Spectating>().paused = true;
         // Let a search already under way land, then nothing more happens while paused.
-        for _ in 0..200 {
+        for _ in 0..stoneyard::app::testing::COMPUTER_FRAMES + 5 {
             app.update();
-            std::thread::sleep(std::time::Duration::from_millis(2));
         }
         let paused_at = app.world().resource::<CurrentMatch>().len();
         for _ in 0..200 {
@@ -590,12 +587,11 @@ mod animations {
             app.world_mut().write_message(DecisionChosen(d.to_string()));
             app.update();
             // Let the animations run out on their own (no press), as a player who waits.
-            for _ in 0..2000 {
+            for _ in 0..600 {
                 if !app.world().resource::<BoardAnimating>().0 {
                     break;
                 }
                 app.update();
-                std::thread::sleep(std::time::Duration::from_millis(1));
             }
         }
         assert_eq!(app.world().resource::<CurrentMatch>().len(), 7);
@@ -717,7 +713,6 @@ mod replays {
         app.world_mut().write_message(ReplayStep::ToggleAuto);
         for _ in 0..200 {
             app.update();
-            std::thread::sleep(std::time::Duration::from_millis(1));
             if !app.world().resource::<Replay>().auto {
                 break;
             }
@@ -1103,7 +1098,6 @@ mod idle_frames {
                 if !app.world().resource::<BoardAnimating>().0 {
                     break;
                 }
-                std::thread::sleep(std::time::Duration::from_millis(2));
             }
             for _ in 0..3 {
                 app.update();
@@ -1155,8 +1149,6 @@ mod games_in_progress {
         let history = app.world().resource::<CurrentMatch>().history();
         assert!(!history.is_empty(), "{kind}: a decision was played");
         back_to_title(app);
-        // The next game is played at a later moment of the clock (the list orders by it).
-        std::thread::sleep(std::time::Duration::from_millis(3));
         history
     }
 
@@ -1406,16 +1398,18 @@ mod online_play {
         app
     }
 
-    /// Runs both apps' frames until `done` holds (the server answers on its own threads).
+    /// Runs both apps' frames until `done` holds. The server answers on its own threads over
+    /// real sockets, so this waits for the network (up to 30 s), yielding between frames.
     fn run_until(apps: &mut [&mut App], what: &str, done: impl Fn(&[&mut App]) -> bool) {
-        for _ in 0..1500 {
+        let give_up = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        while std::time::Instant::now() < give_up {
             for app in apps.iter_mut() {
                 app.update();
             }
             if done(apps) {
                 return;
             }
-            std::thread::sleep(std::time::Duration::from_millis(4));
+            std::thread::yield_now();
         }
         panic!("timed out waiting for: {what}");
     }
@@ -1524,5 +1518,107 @@ mod online_play {
         press(&mut a, &[Back]);
         let _ = screen(&a);
         drop(server);
+    }
+}
+
+/// One timeline of effects: sounds, animations and flourishes of a decision on one clock.
+mod timeline {
+    use bevy::prelude::*;
+    use stoneyard::app::testing::{
+        CurrentMatch, DecisionChosen, Screen, Secrecy, Timeline, Tween, headless_app_with_looks,
+    };
+    use stoneyard::games::GameKind;
+    use stoneyard::rules::{EffectKind, Side, pick_index, seeded};
+    use stoneyard::session::Match;
+    use stoneyard::synth::Cue;
+
+    /// The first decision of seeded random games of `slug` whose effects `wanted` accepts: the
+    /// match before it, and the decision.
+    fn find(
+        slug: &str,
+        options: &[(String, String)],
+        wanted: impl Fn(&[stoneyard::rules::Effect]) -> bool,
+    ) -> (Match, String) {
+        let kind = GameKind::named(slug);
+        for seed in 0..400 {
+            let mut m = Match::open(kind, options, None).unwrap();
+            let mut rng = seeded(seed);
+            while let Some(seat) = Side::BOTH.into_iter().find(|&s| !m.legal_for(s).is_empty()) {
+                let legal = m.legal_for(seat);
+                let d = legal[pick_index(&mut rng, legal.len())].clone();
+                let before = m.clone();
+                let decided = m.decide(seat, &d, 0).unwrap();
+                let effects: Vec<_> = decided.effects.all().cloned().collect();
+                if wanted(&effects) {
+                    return (before, d);
+                }
+            }
+        }
+        panic!("no such decision in 400 games of {slug}");
+    }
+
+    /// An app with the board's looks at normal speed, showing `m`, after `decision` was chosen.
+    fn decided(m: Match, decision: &str) -> App {
+        let mut app = headless_app_with_looks();
+        app.world_mut().insert_resource(CurrentMatch::of(m));
+        app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Playing);
+        app.update();
+        app.update();
+        app.world_mut().resource_mut::<Secrecy>().handover = None;
+        app.world_mut().write_message(DecisionChosen(decision.to_string()));
+        app.update();
+        app
+    }
+
+    #[test]
+    fn a_cascade_of_three_rounds_sounds_each_round_when_it_is_drawn() {
+        let rounds = |effects: &[stoneyard::rules::Effect]| {
+            let mut waves: Vec<u16> =
+                effects.iter().filter(|e| matches!(e.kind, EffectKind::Removed { .. })).map(|e| e.wave).collect();
+            waves.sort_unstable();
+            waves.dedup();
+            waves
+        };
+        let (m, decision) = find("hidden-intention", &[], |effects| rounds(effects).len() >= 3);
+        let mut app = decided(m, &decision);
+        let timeline = app.world().resource::<Timeline>().clone();
+        let round_sounds: Vec<f32> = timeline.sounds.iter().filter(|s| s.cue == Cue::Cascade).map(|s| s.at).collect();
+        let capture_sounds: Vec<f32> =
+            timeline.sounds.iter().filter(|s| matches!(s.cue, Cue::Capture(_))).map(|s| s.at).collect();
+        eprintln!(
+            "rounds sound at {round_sounds:?} s, captures at {capture_sounds:?} s (wave starts {:?})",
+            timeline.wave_starts
+        );
+        assert!(capture_sounds.len() >= 3, "{timeline:?}");
+        assert!(capture_sounds.windows(2).all(|w| w[0] < w[1]), "distinct, increasing: {capture_sounds:?}");
+        // Each round's pieces start lifting away when its sound plays.
+        let mut starts: Vec<f32> =
+            app.world_mut().query::<&Tween>().iter(app.world()).filter(|t| t.vanish).map(|t| t.start).collect();
+        starts.sort_by(f32::total_cmp);
+        starts.dedup();
+        for at in &capture_sounds {
+            assert!(starts.contains(at), "no piece leaves at {at} s: {starts:?}");
+        }
+        // The board is animating until the last round is drawn; a skip ends it, sounds included.
+        assert!(app.world().resource::<stoneyard::app::testing::BoardAnimating>().0);
+        app.world_mut().resource_mut::<Timeline>().skip();
+        app.update();
+        let timeline = app.world().resource::<Timeline>();
+        assert!(!timeline.running(), "{timeline:?}");
+        assert!(app.world_mut().query::<&Tween>().iter(app.world()).next().is_none(), "the animations ended");
+    }
+
+    #[test]
+    fn a_red_stone_capturing_several_groups_makes_one_capture_sound() {
+        let options = [("size".to_string(), "5".to_string())];
+        let groups = |effects: &[stoneyard::rules::Effect]| {
+            effects.iter().filter(|e| matches!(e.kind, EffectKind::Captured { .. })).count()
+        };
+        let (m, decision) = find("red-stone", &options, |effects| groups(effects) >= 2);
+        let app = decided(m, &decision);
+        let timeline = app.world().resource::<Timeline>();
+        let captures: Vec<_> = timeline.sounds.iter().filter(|s| matches!(s.cue, Cue::Capture(_))).collect();
+        assert_eq!(captures.len(), 1, "{timeline:?}");
+        assert!(matches!(captures[0].cue, Cue::Capture(n) if n >= 2), "{captures:?}");
     }
 }

@@ -20,6 +20,7 @@ fn keep_current_game(
     mut current: ResMut<CurrentMatch>,
     mut store: ResMut<SaveStore>,
     mut warning: ResMut<StorageWarning>,
+    mut last_saved_ms: Local<u64>,
 ) {
     // An online game is kept by the server (and its seat by the online feature), not here.
     if current.remote.is_some() {
@@ -42,7 +43,11 @@ fn keep_current_game(
             }
         },
     };
-    let now_ms = web_time::SystemTime::now().duration_since(web_time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64);
+    let clock_ms = web_time::SystemTime::now().duration_since(web_time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64);
+    // Strictly later than the last save, so games played one after another within a millisecond
+    // are still listed in the order they were played.
+    let now_ms = clock_ms.max(*last_saved_ms + 1);
+    *last_saved_ms = now_ms;
     if let Err(e) = keep_game(&mut store.0, &key, &record, now_ms) {
         warn!("{e}");
         warning.0 = Some(e.to_string());

@@ -44,6 +44,7 @@ mod settings;
 pub mod testing;
 mod theme;
 mod third_party;
+mod timeline;
 mod turn;
 mod ui;
 #[cfg(target_arch = "wasm32")]
@@ -170,6 +171,7 @@ pub fn core_plugin(app: &mut App) {
         settings::plugin,
         input::plugin,
         playing::plugin,
+        timeline::plugin,
         ui::plugin,
         page_spinner::plugin,
     ));

@@ -8,7 +8,7 @@ use bevy::state::app::StatesPlugin;
 
 pub use super::AppSystems;
 pub use super::board::{
-    BoardCell, BoardState, Burned, Controlled, Figure, Influence, Piece, Power, Stack, StackPiece, Stone,
+    BoardCell, BoardState, Burned, Controlled, Figure, Influence, Piece, Power, Stack, StackPiece, Stone, Tween,
 };
 pub use super::input::{Action, ActionPressed, BINDABLE, KeyBindings};
 pub use super::match_state::{CurrentMatch, MatchCommand};
@@ -21,11 +21,20 @@ pub use super::playing::{
 };
 pub use super::screen::Screen;
 pub use super::settings::{CurrentSettings, SaveStore};
+pub use super::timeline::{Scheduled, Timeline};
 use crate::rules::{Cell, PieceView};
 use crate::save::{AnimationSpeed, Store};
 
+/// How much the clock moves each frame of a headless app: a 60 Hz frame, whatever the machine.
+pub const FRAME: std::time::Duration = std::time::Duration::from_nanos(16_666_667);
+
+/// Frames the computer of a headless app takes to answer (it thinks on the frame's thread).
+pub const COMPUTER_FRAMES: u32 = 10;
+
 /// An app with the game's logic but no window, renderer, sound or devices; settings in memory;
 /// animations off (a press during an animation only skips it, and scripted tests play at full speed).
+/// Its clock is manual: every frame is [`FRAME`] long, and the computer answers after
+/// [`COMPUTER_FRAMES`] frames, so the same frames give the same game on any machine.
 pub fn headless_app() -> App {
     let mut app = bare_app();
     app.update();
@@ -39,15 +48,23 @@ pub fn headless_app_with_looks() -> App {
     app.add_plugins((MinimalPlugins, StatesPlugin, bevy::asset::AssetPlugin::default()));
     app.init_asset::<Mesh>().init_asset::<ColorMaterial>();
     app.insert_resource(SaveStore(Store::memory()));
+    manual_clock(&mut app);
     app.add_plugins(super::core_plugin);
     app.update();
     app
+}
+
+/// Frames of [`FRAME`] each, and a computer that answers after [`COMPUTER_FRAMES`] frames.
+fn manual_clock(app: &mut App) {
+    app.insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(FRAME));
+    app.insert_resource(super::computer::AnswerAfterFrames(COMPUTER_FRAMES));
 }
 
 fn bare_app() -> App {
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, StatesPlugin));
     app.insert_resource(SaveStore(Store::memory()));
+    manual_clock(&mut app);
     app.add_plugins(super::core_plugin);
     app.world_mut().resource_mut::<CurrentSettings>().0.animation_speed = AnimationSpeed::Off;
     app

@@ -1,14 +1,14 @@
-//! Sound: every effect, refusal, turn change, game end and menu action plays its cue on the right
-//! channel (effects or UI), at the volumes of the settings. The cues and the music are synthesised
+//! Sound: the timeline's cues (each wave of effects when it is drawn, one capture sound a wave),
+//! refusals and menu actions play on the right channel (effects or UI), at the volumes of the
+//! settings. The cues and the music are synthesised
 //! by `crate::synth` at start-up (tens of milliseconds): no sound files and no decoder in the
 //! download.
 
 use super::AppSystems;
 use super::input::{Action, ActionPressed};
-use super::match_state::CurrentMatch;
-use super::playing::{DecisionRefused, EffectHappened};
+use super::playing::DecisionRefused;
 use super::third_party::{EffectsChannel, MusicChannel, UiChannel};
-use crate::rules::{EffectKind, Outcome};
+use super::timeline::{CAPTURE_SIZES, StartsOnTimeline, Timeline};
 use crate::synth::{Cue, SAMPLE_RATE, render, render_music};
 use bevy::prelude::*;
 use bevy_kira_audio::prelude::*;
@@ -18,14 +18,10 @@ use std::collections::HashMap;
 #[derive(Resource, Default)]
 struct Sounds(HashMap<Cue, Handle<AudioSource>>);
 
-/// Capture sizes get their own cue up to this size (larger ones share the last); the same
-/// number as `examples/make_sounds.rs` (which writes the cues to WAV files for listening).
-const CAPTURE_SIZES: u16 = 12;
-
 pub fn plugin(app: &mut App) {
     app.init_resource::<Sounds>();
     app.add_systems(Startup, (load_sounds, start_music));
-    app.add_systems(Update, (effect_sounds, refused_sound).in_set(AppSystems::Present));
+    app.add_systems(Update, (effect_sounds.after(StartsOnTimeline), refused_sound).in_set(AppSystems::Present));
     app.add_systems(Update, ui_sounds.in_set(AppSystems::Menus));
 }
 
@@ -49,59 +45,12 @@ fn load_sounds(mut sounds: ResMut<Sounds>, mut assets: ResMut<Assets<AudioSource
     }
 }
 
-/// The cue of an effect (`None` for effects that are heard through another one).
-fn cue_for(effect: &EffectKind) -> Option<Cue> {
-    Some(match effect {
-        EffectKind::Placed { .. } => Cue::Place,
-        EffectKind::Stacked { .. } | EffectKind::Collected { .. } | EffectKind::Distributed { .. } => Cue::Stack,
-        EffectKind::Moved { .. } | EffectKind::Hopped { .. } => Cue::Hop,
-        EffectKind::Captured { cells, .. } => Cue::Capture((cells.len() as u16).clamp(1, CAPTURE_SIZES)),
-        EffectKind::Removed { count, .. } => Cue::Capture((*count).clamp(1, CAPTURE_SIZES)),
-        EffectKind::Burned { .. } => Cue::Burn,
-        EffectKind::Swapped { .. } => Cue::Swap,
-        EffectKind::PieSwap { .. } => Cue::Pie,
-        EffectKind::Passed { .. } => Cue::TurnChange,
-        EffectKind::GameOver { outcome: Outcome::Draw } => Cue::Draw,
-        EffectKind::GameOver { .. } => Cue::Win,
-        EffectKind::Unburned { .. } | EffectKind::Scored { .. } | EffectKind::Rescued { .. } => return None,
-    })
-}
-
-fn effect_sounds(
-    mut effects: MessageReader<EffectHappened>,
-    sounds: Res<Sounds>,
-    channel: Res<AudioChannel<EffectsChannel>>,
-    current: Option<Res<CurrentMatch>>,
-) {
-    let mut last_wave = None;
-    let mut any = false;
-    for e in effects.read() {
-        any = true;
-        let Some(mut cue) = cue_for(&e.effect.kind) else { continue };
-        // Against the computer or online the person hears whether they won or lost.
-        if let (EffectKind::GameOver { outcome: Outcome::Winner(side) }, Some(m)) = (&e.effect.kind, current.as_deref())
-            && ((m.player_of(*side).is_some() && m.players.iter().any(Option::is_none)) || m.is_remote(*side))
-        {
-            cue = Cue::Lose;
-        }
-        // Each later cascade round adds its own "round" cue.
-        let wave = e.effect.wave;
-        if wave > 0
-            && last_wave != Some(wave)
-            && let Some(h) = sounds.0.get(&Cue::Cascade)
-        {
-            channel.play(h.clone());
-        }
-        last_wave = Some(wave);
+/// The sounds of the timeline that are due: each wave's when it is drawn.
+fn effect_sounds(mut timeline: ResMut<Timeline>, sounds: Res<Sounds>, channel: Res<AudioChannel<EffectsChannel>>) {
+    for cue in timeline.due_sounds() {
         if let Some(h) = sounds.0.get(&cue) {
             channel.play(h.clone());
         }
-    }
-    if any
-        && current.is_some_and(|m| !m.is_over())
-        && let Some(h) = sounds.0.get(&Cue::TurnChange)
-    {
-        channel.play(h.clone());
     }
 }
 

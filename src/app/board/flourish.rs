@@ -5,15 +5,13 @@
 //! swaps cross, the pie swap and the end of the game flash). Only with a renderer; the speed
 //! setting scales them.
 
-use super::fx::speed_factor;
 use super::project::BoardState;
 use crate::app::AppSystems;
 use crate::app::playing::EffectHappened;
 use crate::app::settings::CurrentSettings;
+use crate::app::timeline::{StartsOnTimeline, Timeline, speed_factor};
 use crate::rules::{Cell, EffectKind, Outcome, RemoveCause, Side};
 use bevy::prelude::*;
-
-use super::fx::BEAT;
 
 /// What an effect looks like, in board cells.
 #[derive(Debug, Clone, PartialEq)]
@@ -97,12 +95,12 @@ pub fn shapes_of(kind: &EffectKind) -> Vec<Shape> {
     }
 }
 
-/// A running flourish.
+/// A running flourish, placed on the timeline's clock.
 #[derive(Component, Debug)]
 struct Flourish {
     shape: Shape,
-    elapsed: f32,
-    delay: f32,
+    /// When it starts on the timeline (its effect's wave).
+    start: f32,
     duration: f32,
     /// World positions of the shape's cells (relative to the board root).
     points: Vec<Vec2>,
@@ -113,7 +111,15 @@ pub fn plugin(app: &mut App) {
     app.add_systems(Startup, warm_up.run_if(super::drawing));
     app.add_systems(
         Update,
-        (spawn_flourishes, run_flourishes, end_warm_up).chain().in_set(AppSystems::Present).run_if(super::drawing),
+        spawn_flourishes.in_set(AppSystems::Present).in_set(StartsOnTimeline).run_if(super::drawing),
+    );
+    app.add_systems(
+        Update,
+        (run_flourishes, end_warm_up)
+            .chain()
+            .in_set(AppSystems::Present)
+            .after(StartsOnTimeline)
+            .run_if(super::drawing),
     );
 }
 
@@ -148,6 +154,7 @@ fn spawn_flourishes(
     mut effects: MessageReader<EffectHappened>,
     state: Res<BoardState>,
     settings: Res<CurrentSettings>,
+    mut timeline: ResMut<Timeline>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
 ) {
@@ -212,15 +219,10 @@ fn spawn_flourishes(
                 | Shape::Flash { colour, .. }
                 | Shape::Glide { colour, .. } => *colour,
             };
+            let start = timeline.start_of(e.effect.wave);
+            timeline.lasts_until(start + duration * factor);
             commands.spawn((
-                Flourish {
-                    shape,
-                    elapsed: 0.0,
-                    delay: e.effect.wave as f32 * BEAT * factor,
-                    duration: duration * factor,
-                    points,
-                    scale: s,
-                },
+                Flourish { shape, start, duration: duration * factor, points, scale: s },
                 Mesh2d(meshes.add(mesh)),
                 MeshMaterial2d(materials.add(Color::srgba(colour[0], colour[1], colour[2], 0.0))),
                 Transform::from_translation(first.extend(7.0)),
@@ -233,19 +235,18 @@ fn spawn_flourishes(
 
 fn run_flourishes(
     mut commands: Commands,
-    time: Res<Time>,
-    mut running: Query<(Entity, &mut Flourish, &mut Transform, &MeshMaterial2d<ColorMaterial>)>,
+    timeline: Res<Timeline>,
+    mut running: Query<(Entity, &Flourish, &mut Transform, &MeshMaterial2d<ColorMaterial>)>,
     mut materials: ResMut<Assets<ColorMaterial>>,
-    mut redraw: MessageWriter<bevy::window::RequestRedraw>,
 ) {
-    for (e, mut f, mut t, material) in &mut running {
-        f.elapsed += time.delta_secs();
-        let p = ((f.elapsed - f.delay) / f.duration).clamp(0.0, 1.0);
-        if f.elapsed >= f.delay + f.duration {
+    let now = timeline.elapsed;
+    for (e, f, mut t, material) in &mut running {
+        let p = ((now - f.start) / f.duration).clamp(0.0, 1.0);
+        if now >= f.start + f.duration {
             commands.entity(e).despawn();
             continue;
         }
-        let started = f.elapsed >= f.delay;
+        let started = now >= f.start;
         let alpha = match &f.shape {
             Shape::Ring { .. } => {
                 t.scale = Vec3::splat(0.6 + 0.9 * p);
@@ -274,9 +275,6 @@ fn run_flourishes(
         if let Some(mut m) = materials.get_mut(&material.0) {
             m.color.set_alpha(if started { alpha } else { 0.0 });
         }
-    }
-    if !running.is_empty() {
-        redraw.write(bevy::window::RequestRedraw);
     }
 }
 

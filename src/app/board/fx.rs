@@ -1,15 +1,14 @@
 //! Animations of the board, driven by the projection and the effects of the frame: new pieces
 //! (and new pieces on a stack) drop in (scale up with an ease-out), removed ones lift and shrink
-//! away, each after a short beat per cascade wave. The speed setting scales every duration; "off"
-//! shows the end at once. While anything animates, the first press of any action skips to the end
-//! and changes nothing else, and `BoardAnimating` says so to the other features.
+//! away, each when its cascade wave starts on the timeline (`app::timeline`). The speed setting
+//! scales every duration; "off" shows the end at once. A skip of the timeline ends them.
 
 use super::project::{BoardState, Piece, StackPiece, Vanishing};
 use crate::app::AppSystems;
-use crate::app::playing::{BoardAnimating, EffectHappened};
+use crate::app::playing::EffectHappened;
 use crate::app::settings::CurrentSettings;
+use crate::app::timeline::{StartsOnTimeline, Timeline, speed_factor};
 use crate::rules::EffectKind;
-use crate::save::AnimationSpeed;
 use bevy::prelude::*;
 use std::collections::HashMap;
 
@@ -17,24 +16,22 @@ use std::collections::HashMap;
 const DROP: f32 = 0.15;
 /// Seconds of a piece lifting away (a capture, a removal) at normal speed.
 const LIFT: f32 = 0.3;
-/// Seconds between cascade waves at normal speed.
-pub const BEAT: f32 = 0.25;
 
-/// A running animation on a stone.
+/// A running animation on a stone, placed on the timeline's clock.
 #[derive(Component, Debug, Clone, PartialEq)]
 pub struct Tween {
-    pub elapsed: f32,
-    pub delay: f32,
+    /// When it starts on the timeline.
+    pub start: f32,
     pub duration: f32,
     pub vanish: bool,
 }
 
 impl Tween {
-    fn progress(&self) -> f32 {
-        ((self.elapsed - self.delay) / self.duration).clamp(0.0, 1.0)
+    fn progress(&self, now: f32) -> f32 {
+        ((now - self.start) / self.duration).clamp(0.0, 1.0)
     }
-    fn done(&self) -> bool {
-        self.elapsed >= self.delay + self.duration
+    fn done(&self, now: f32) -> bool {
+        now >= self.start + self.duration
     }
 }
 
@@ -45,20 +42,8 @@ struct WaveOfCell(HashMap<u16, u16>);
 pub fn plugin(app: &mut App) {
     app.init_resource::<WaveOfCell>();
     app.add_systems(Update, collect_waves.in_set(AppSystems::Project));
-    app.add_systems(Update, (start_tweens, run_tweens, tell_animating).chain().in_set(AppSystems::Present));
-    app.add_systems(OnExit(crate::app::screen::Screen::Playing), |mut a: ResMut<BoardAnimating>| {
-        a.set_if_neq(BoardAnimating(false));
-    });
-}
-
-/// Duration multiplier of a speed setting (`None`: no animation).
-pub fn speed_factor(speed: AnimationSpeed) -> Option<f32> {
-    match speed {
-        AnimationSpeed::Slow => Some(1.6),
-        AnimationSpeed::Normal => Some(1.0),
-        AnimationSpeed::Fast => Some(0.5),
-        AnimationSpeed::Off => None,
-    }
+    app.add_systems(Update, start_tweens.in_set(AppSystems::Present).in_set(StartsOnTimeline));
+    app.add_systems(Update, run_tweens.in_set(AppSystems::Present).after(StartsOnTimeline));
 }
 
 fn cells_of(kind: &EffectKind) -> Vec<u16> {
@@ -100,6 +85,7 @@ fn start_tweens(
     mut commands: Commands,
     settings: Res<CurrentSettings>,
     waves: Res<WaveOfCell>,
+    mut timeline: ResMut<Timeline>,
     state: Res<BoardState>,
     added: Query<(Entity, &Piece), Added<Piece>>,
     added_levels: Query<Entity, Added<StackPiece>>,
@@ -117,16 +103,13 @@ fn start_tweens(
         }
         return;
     };
-    let delay_at = |cell: u16| waves.0.get(&cell).copied().unwrap_or(0) as f32 * BEAT * factor;
+    let start_at = |cell: u16| timeline.start_of(waves.0.get(&cell).copied().unwrap_or(0));
+    let mut tweens = Vec::new();
     for (e, gone) in &vanishing {
-        commands.entity(e).insert(Tween {
-            elapsed: 0.0,
-            delay: delay_at(gone.cell),
-            duration: LIFT * factor,
-            vanish: true,
-        });
+        tweens.push((e, Tween { start: start_at(gone.cell), duration: LIFT * factor, vanish: true }));
     }
     if fresh {
+        start(&mut commands, &mut timeline, tweens);
         return;
     }
     // A new piece drops in; so does a piece added on top of a stack that was already there.
@@ -136,44 +119,37 @@ fn start_tweens(
         .filter(|e| parents.get(*e).is_ok_and(|p| !added.contains(p.parent())))
         .filter_map(|e| stack_cell(e, &parents, &pieces).map(|cell| (e, cell)));
     for (e, cell) in new_pieces.chain(new_levels).collect::<Vec<_>>() {
-        commands.entity(e).insert(Tween {
-            elapsed: 0.0,
-            delay: delay_at(cell),
-            duration: DROP * factor,
-            vanish: false,
-        });
+        tweens.push((e, Tween { start: start_at(cell), duration: DROP * factor, vanish: false }));
         if let Ok(mut t) = transforms.get_mut(e) {
             t.scale = Vec3::splat(0.01);
         }
     }
+    start(&mut commands, &mut timeline, tweens);
 }
 
-/// Tells the other features whether the board is animating.
-fn tell_animating(tweens: Query<(), With<Tween>>, mut animating: ResMut<BoardAnimating>) {
-    animating.set_if_neq(BoardAnimating(!tweens.is_empty()));
+/// Puts the tweens on their pieces and the timeline's end after the last of them.
+fn start(commands: &mut Commands, timeline: &mut Timeline, tweens: Vec<(Entity, Tween)>) {
+    for (e, tween) in tweens {
+        timeline.lasts_until(tween.start + tween.duration);
+        commands.entity(e).insert(tween);
+    }
 }
 
 fn ease_out(t: f32) -> f32 {
     1.0 - (1.0 - t).powi(3)
 }
 
-fn run_tweens(
-    mut commands: Commands,
-    time: Res<Time>,
-    mut tweens: Query<(Entity, &mut Tween, &mut Transform)>,
-    mut redraw: MessageWriter<bevy::window::RequestRedraw>,
-) {
-    let dt = time.delta_secs();
-    for (e, mut tween, mut t) in &mut tweens {
-        tween.elapsed += dt;
-        let p = ease_out(tween.progress());
+fn run_tweens(mut commands: Commands, timeline: Res<Timeline>, mut tweens: Query<(Entity, &Tween, &mut Transform)>) {
+    let now = timeline.elapsed;
+    for (e, tween, mut t) in &mut tweens {
+        let p = ease_out(tween.progress(now));
         if tween.vanish {
             t.scale = Vec3::splat((1.0 - p).max(0.01));
             t.translation.y = 12.0 * p;
         } else {
             t.scale = Vec3::splat(p.max(0.01));
         }
-        if tween.done() {
+        if tween.done(now) {
             if tween.vanish {
                 commands.entity(e).despawn();
             } else {
@@ -181,16 +157,6 @@ fn run_tweens(
                 commands.entity(e).remove::<Tween>();
             }
         }
-    }
-    if !tweens.is_empty() {
-        redraw.write(bevy::window::RequestRedraw);
-    }
-}
-
-/// Ends every running animation at once (a press while animating).
-pub fn finish_all(tweens: &mut Query<&mut Tween>) {
-    for mut tween in tweens.iter_mut() {
-        tween.elapsed = tween.delay + tween.duration;
     }
 }
 
@@ -200,13 +166,12 @@ mod tests {
 
     #[test]
     fn tweens_wait_for_their_wave_then_finish() {
-        let mut t = Tween { elapsed: 0.0, delay: 0.2, duration: 0.3, vanish: false };
-        assert_eq!(t.progress(), 0.0);
-        t.elapsed = 0.35;
-        assert!((t.progress() - 0.5).abs() < 1e-6);
-        assert!(!t.done());
-        t.elapsed = 0.5;
-        assert!(t.done());
+        let t = Tween { start: 0.2, duration: 0.3, vanish: false };
+        assert_eq!(t.progress(0.0), 0.0);
+        assert!((t.progress(0.35) - 0.5).abs() < 1e-6);
+        assert!(!t.done(0.35));
+        assert!(t.done(0.5));
+        use crate::save::AnimationSpeed;
         assert_eq!(speed_factor(AnimationSpeed::Off), None);
         assert!(speed_factor(AnimationSpeed::Slow) > speed_factor(AnimationSpeed::Fast));
     }

@@ -3,7 +3,6 @@
 
 use super::builder::{decisions_between, on_cell};
 use super::cursor::step_towards;
-use super::fx::{Tween, finish_all};
 use super::project::BoardState;
 use crate::app::AppSystems;
 use crate::app::input::{Action, ActionPressed};
@@ -14,6 +13,7 @@ use crate::app::playing::{
 };
 use crate::app::screen::Screen;
 use crate::app::settings::CurrentSettings;
+use crate::app::timeline::Timeline;
 use crate::app::ui::{MenuClicked, MenuFocus, MenuInput, menu_inputs_from, reset_focus};
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
@@ -73,7 +73,7 @@ fn board_input(
     mut out: BoardOutcomes,
     context: BoardContext,
     current: Option<ResMut<CurrentMatch>>,
-    mut tweens: Query<&mut Tween>,
+    mut timeline: ResMut<Timeline>,
 ) {
     let Some(mut current) = current else { return };
     if context.replay.active || context.secrecy.handover.is_some() {
@@ -81,9 +81,9 @@ fn board_input(
         presses.clear();
         return;
     }
-    if !tweens.is_empty() && presses.any() {
-        // A press while the board animates only skips to the end of the animations.
-        finish_all(&mut tweens);
+    if timeline.elapsed < timeline.end && presses.any() {
+        // A press while the board animates only skips to the end: animations, flourishes, sounds.
+        timeline.skip();
         presses.clear();
         return;
     }

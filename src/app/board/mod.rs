@@ -21,6 +21,7 @@ mod project;
 mod textures;
 mod wrap_cue;
 
+pub use fx::Tween;
 pub use project::{
     BoardCell, BoardState, Burned, Controlled, Figure, Influence, Piece, Power, Stack, StackPiece, Stone, shown_piece,
 };

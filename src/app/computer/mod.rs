@@ -16,6 +16,7 @@ use super::playing::{
 use super::screen::Screen;
 use crate::ai::Level;
 use bevy::prelude::*;
+pub use search::AnswerAfterFrames;
 use search::Search;
 
 /// The computer's own search for its next decision, and its answer once found (it waits while
@@ -120,7 +121,9 @@ fn drive_computer(
     spectating: Res<Spectating>,
     animating: Res<BoardAnimating>,
     mut move_now: MessageReader<MoveNow>,
-    mut last_change: Local<Option<(usize, web_time::Instant)>>,
+    inline: Option<Res<AnswerAfterFrames>>,
+    time: Res<Time>,
+    mut last_change: Local<Option<(usize, f32)>>,
     mut decide: MessageWriter<DecisionChosen>,
     mut redraw: MessageWriter<bevy::window::RequestRedraw>,
 ) {
@@ -129,7 +132,7 @@ fn drive_computer(
     }
     let n = current.len();
     if last_change.is_none_or(|(len, _)| len != n) {
-        *last_change = Some((n, web_time::Instant::now()));
+        *last_change = Some((n, time.elapsed_secs()));
     }
     let Some((side, level)) = current.computer_to_act() else {
         if thinking.search.is_running() {
@@ -139,7 +142,7 @@ fn drive_computer(
     };
     if current.players.iter().all(Option::is_some) && thinking.search.for_decision != Some(n) {
         // Computer against computer: wait for the pace (and while paused) so people can follow.
-        let waited = last_change.map_or(0.0, |(_, at)| at.elapsed().as_secs_f32());
+        let waited = last_change.map_or(0.0, |(_, at)| time.elapsed_secs() - at);
         if spectating.paused || waited < spectating.pace {
             if !spectating.paused {
                 redraw.write(bevy::window::RequestRedraw);
@@ -151,7 +154,7 @@ fn drive_computer(
         // A new decision to make (or the position changed under an old search: undo).
         thinking.answer = None;
         let seed = decision_seed(&current, n, 0);
-        thinking.search.start(&current, side, level, seed);
+        thinking.search.start(&current, side, level, seed, inline.as_deref().copied());
     }
     if let Some((decision, report)) = thinking.search.poll().filter(|(d, _)| !d.is_empty()) {
         thinking.answer = Some(decision);
@@ -175,6 +178,7 @@ fn drive_hint(
     mut search: ResMut<HintSearch>,
     mut shown: ResMut<HintShown>,
     mut requests: MessageReader<HintRequested>,
+    inline: Option<Res<AnswerAfterFrames>>,
     mut redraw: MessageWriter<bevy::window::RequestRedraw>,
 ) {
     let n = current.len();
@@ -189,7 +193,7 @@ fn drive_hint(
             && !search.0.is_running()
         {
             let seed = decision_seed(&current, n, 0x4849_4E54);
-            search.0.start(&current, side, HINT_LEVEL, seed);
+            search.0.start(&current, side, HINT_LEVEL, seed, inline.as_deref().copied());
         }
     }
     if search.0.is_running() {

@@ -35,7 +35,16 @@ pub struct Search {
     on_page: OnPage,
     /// Wall-clock start, for the indicator.
     pub started: Option<web_time::Instant>,
+    /// Thought out on the frame's own thread (see [`AnswerAfterFrames`]): the answer, and the
+    /// frames left before it is given.
+    inline: Option<(u32, (String, u64))>,
 }
+
+/// The test harness's computer: it thinks to the end on the frame's own thread when its search
+/// starts, and gives the answer this many frames later (a person's presses meanwhile meet a
+/// thinking computer). No background thread, no clock: the same frames give the same game.
+#[derive(Resource, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AnswerAfterFrames(pub u32);
 
 impl Search {
     pub fn is_running(&self) -> bool {
@@ -47,6 +56,9 @@ impl Search {
     /// worker wakes the app when it answers and the page turns the spinner, but without a worker
     /// the search thinks in slices, one a frame.
     pub fn needs_frames(&self) -> bool {
+        if self.inline.is_some() {
+            return true;
+        }
         #[cfg(target_arch = "wasm32")]
         return matches!(self.on_page, OnPage::Slices(_));
         #[cfg(not(target_arch = "wasm32"))]
@@ -79,7 +91,14 @@ impl Search {
     }
 
     /// Starts thinking for `side` about the match's next decision (number `history.len()`).
-    pub fn start(&mut self, current: &CurrentMatch, side: Side, level: Level, seed: u64) {
+    pub fn start(
+        &mut self,
+        current: &CurrentMatch,
+        side: Side,
+        level: Level,
+        seed: u64,
+        inline: Option<AnswerAfterFrames>,
+    ) {
         self.clear();
         let session: Box<dyn AiSession> =
             match crate::ai::games::session(current.position(), side, level, seed, Some(self.stop.clone())) {
@@ -91,6 +110,12 @@ impl Search {
             };
         self.for_decision = Some(current.len());
         self.started = Some(web_time::Instant::now());
+        if let Some(AnswerAfterFrames(frames)) = inline {
+            let mut session = session;
+            while !session.think(u64::MAX) {}
+            self.inline = Some((frames, (session.decision(), session.iterations())));
+            return;
+        }
         #[cfg(not(target_arch = "wasm32"))]
         {
             let mut session = session;
@@ -112,6 +137,14 @@ impl Search {
 
     /// The answer and how it was found, once the search is done (then the search is over).
     pub fn poll(&mut self) -> Option<(String, ThinkingReport)> {
+        if let Some((frames, answer)) = self.inline.take() {
+            if frames > 0 {
+                self.inline = Some((frames - 1, answer));
+                return None;
+            }
+            let (decision, iterations) = answer;
+            return Some((decision, ThinkingReport { place: "frame", iterations, millis: 0 }));
+        }
         let answer = self.poll_inner().map(|(decision, place, iterations)| {
             let millis = self.started.map_or(0, |t| t.elapsed().as_millis() as u64);
             (decision, ThinkingReport { place, iterations, millis })
