@@ -1622,3 +1622,60 @@ mod timeline {
         assert!(matches!(captures[0].cue, Cue::Capture(n) if n >= 2), "{captures:?}");
     }
 }
+
+/// The app's work per decision does not grow with the game: the move list, the event log and
+/// the record are kept up one decision at a time.
+mod work_per_decision {
+    use super::common::headless_app;
+    use bevy::ecs::schedule::SingleThreadedExecutor;
+    use bevy::prelude::*;
+    use stoneyard::app::testing::{CurrentMatch, DecisionChosen, EventLog, MoveList, Screen};
+    use stoneyard::games::GameKind;
+    use stoneyard::rules::{pick_index, plays_on_this_thread, seeded};
+    use stoneyard::session::Match;
+
+    #[test]
+    fn engine_plays_per_decision_are_the_same_at_decision_10_and_3000_of_an_inchworm_game() {
+        let mut app = headless_app();
+        // Every system on this thread, so this thread's count of engine plays is the app's.
+        app.edit_schedule(Update, |s| {
+            s.set_executor(SingleThreadedExecutor::new());
+        });
+        app.edit_schedule(Last, |s| {
+            s.set_executor(SingleThreadedExecutor::new());
+        });
+        // Captures never end it: the game runs as long as the test wants.
+        let options = [("target".to_string(), "1000000".to_string())];
+        let m = Match::open(GameKind::named("inchworm"), &options, None).unwrap();
+        app.world_mut().insert_resource(CurrentMatch::of(m));
+        app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Playing);
+        app.update();
+        let mut rng = seeded(30);
+        let (mut plays, mut micros) = (Vec::new(), Vec::new());
+        while app.world().resource::<CurrentMatch>().len() < 3_000 {
+            let legal = app.world().resource::<CurrentMatch>().decisions_now();
+            assert!(!legal.is_empty(), "the game stopped at {}", app.world().resource::<CurrentMatch>().len());
+            let d = legal[pick_index(&mut rng, legal.len())].clone();
+            let (before, started) = (plays_on_this_thread(), std::time::Instant::now());
+            app.world_mut().write_message(DecisionChosen(d));
+            app.update();
+            micros.push(started.elapsed().as_micros() as u64);
+            plays.push(plays_on_this_thread() - before);
+        }
+        let n = app.world().resource::<CurrentMatch>().len();
+        assert_eq!(app.world().resource::<MoveList>().decisions, n, "the move list keeps up");
+        assert!(app.world().resource::<EventLog>().lines.iter().all(|(d, _)| *d <= n));
+        let window = |v: &[u64], from: usize| v[from..from + 100].iter().sum::<u64>() as f64 / 100.0;
+        let (early, late) = (window(&plays, 0), window(&plays, plays.len() - 100));
+        eprintln!(
+            "engine plays per decision: {early:.2} (decisions 1-100), {late:.2} (decisions {}-{}); \
+             microseconds per decision (debug build): {:.0} and {:.0}",
+            plays.len() - 99,
+            plays.len(),
+            window(&micros, 0),
+            window(&micros, micros.len() - 100),
+        );
+        assert!(late <= early + 1.0, "the work per decision grew from {early} to {late} engine plays");
+        assert!(early <= 4.0, "{early} engine plays per decision");
+    }
+}

@@ -5,7 +5,7 @@
 
 use super::match_state::{CurrentMatch, MatchCommand, side_label};
 use crate::ai::Level;
-use crate::games::{DynGame, EventContext, GameKind, describe_effects, removed_pieces, touched_cells};
+use crate::games::{DynGame, EventContext, GameKind, LineCounter, describe_effects, removed_pieces, touched_cells};
 use crate::rules::{BoardView, Cell, DecisionInfo, Effect, PieceView, RecordMove, Side, ToMove};
 use crate::save::GameRecord;
 use crate::session::{Happened, Match};
@@ -251,6 +251,12 @@ pub struct MoveList {
     pub pending: usize,
     /// What stands between the tokens of one line (the game's record joiner).
     pub joiner: &'static str,
+    /// The numbering after the lines' tokens, the record moves they hold, and the serial
+    /// numbers of the decisions they were made from (`Match::serial`): a new decision only adds
+    /// its moves to the list.
+    counter: LineCounter,
+    covered: usize,
+    seen: Vec<u64>,
 }
 
 /// One numbered move of the record: "12." and its tokens, with who made it when one side did.
@@ -284,12 +290,29 @@ impl MoveList {
     }
 
     /// The list of `current`'s moves; a no-op when the match has not changed. The record's moves
-    /// come grouped from the match, which groups each decision as it is made.
+    /// come grouped from the match, which groups each decision as it is made, and the list adds
+    /// only the moves it has not numbered yet (after an undo it is made again).
     pub fn update(&mut self, current: &CurrentMatch) {
-        if self.version == current.session.version() {
+        let session = &current.session;
+        if self.version == session.version() {
             return;
         }
-        *self = MoveList::of_match(&current.session);
+        let common = session.common_prefix(&self.seen);
+        let last_end = self.lines.last().map_or(0, |l| l.end);
+        let moves = session.record_moves();
+        if self.version.0 != session.version().0 || last_end > common || moves.len() < self.covered {
+            *self = MoveList::of_match(session);
+            return;
+        }
+        let start = session.start();
+        for m in &moves[self.covered..] {
+            self.add(start, m);
+        }
+        self.seen.truncate(common);
+        self.seen.extend((common..session.len()).filter_map(|i| session.serial(i)));
+        self.version = session.version();
+        self.decisions = session.len();
+        self.pending = session.pending();
     }
 
     /// The numbered moves of a match's decisions.
@@ -297,7 +320,30 @@ impl MoveList {
         let mut list = MoveList::of_record(session.start(), session.record_moves(), session.len());
         list.version = session.version();
         list.pending = session.pending();
+        list.seen = (0..session.len()).filter_map(|i| session.serial(i)).collect();
         list
+    }
+
+    /// Numbers one more record move: a new line, or the next token of the last one.
+    fn add(&mut self, start: &dyn DynGame, m: &RecordMove) {
+        let kind = start.kind();
+        let who = if start.to_move() == Some(ToMove::Both) { "A|B".to_string() } else { side_label(start, m.side) };
+        self.covered += 1;
+        match (kind.next_line(&mut self.counter, &m.token), self.lines.last_mut()) {
+            (None, Some(line)) => {
+                if line.who != who {
+                    line.who.clear(); // both sides' moves under one number
+                }
+                line.tokens.push(m.token.clone());
+                line.end = m.end;
+            }
+            (label, _) => self.lines.push(MoveLine {
+                label: label.unwrap_or_default(),
+                who,
+                tokens: vec![m.token.clone()],
+                end: m.end,
+            }),
+        }
     }
 
     /// The numbered moves of `decisions` played from `start` (grouped here from the start: for
@@ -311,6 +357,9 @@ impl MoveList {
             }
             // Cannot happen for decisions the engine accepted; show them as they are rather than nothing.
             Err(_) => MoveList {
+                counter: LineCounter::default(),
+                covered: 0,
+                seen: Vec::new(),
                 version: (0, 0),
                 decisions: decisions.len(),
                 lines: decisions
@@ -330,26 +379,20 @@ impl MoveList {
     }
 
     fn of_record(start: &dyn DynGame, moves: &[RecordMove], decisions: usize) -> MoveList {
-        let simultaneous = start.to_move() == Some(ToMove::Both);
-        let tokens: Vec<String> = moves.iter().map(|m| m.token.clone()).collect();
-        let lines = start
-            .kind()
-            .numbered_moves(&tokens)
-            .into_iter()
-            .filter_map(|(label, indices)| {
-                let line: Vec<&RecordMove> = indices.iter().map(|&i| &moves[i]).collect();
-                let last = line.last()?;
-                let one_side = line.iter().all(|m| m.side == line[0].side);
-                let who = match () {
-                    _ if simultaneous => "A|B".to_string(),
-                    _ if one_side => side_label(start, line[0].side),
-                    _ => String::new(),
-                };
-                let tokens = line.iter().map(|m| m.token.clone()).collect();
-                Some(MoveLine { label, who, tokens, end: last.end })
-            })
-            .collect();
-        MoveList { version: (0, 0), decisions, lines, pending: 0, joiner: start.kind().move_joiner() }
+        let mut list = MoveList {
+            version: (0, 0),
+            decisions,
+            lines: Vec::new(),
+            pending: 0,
+            joiner: start.kind().move_joiner(),
+            counter: LineCounter::default(),
+            covered: 0,
+            seen: Vec::new(),
+        };
+        for m in moves {
+            list.add(start, m);
+        }
+        list
     }
 
     /// The numbered moves of the whole game a replay shows (the moves played so far and those

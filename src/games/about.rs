@@ -8,6 +8,31 @@ use crate::rules::{DrawBoard, Notation, ParseError, RecordPiece, RulesHelp, Tone
 /// ("1.", "3B", "2.1") with the indices of the tokens it holds.
 pub type NumberedMoves = Vec<(String, Vec<usize>)>;
 
+/// Where a record's numbering stands after some of its tokens, so that the numbering goes on
+/// one token at a time (a move list kept up decision by decision). Each game uses what it needs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LineCounter {
+    /// Tokens numbered so far.
+    pub tokens: usize,
+    /// The game's own counters (Hidden Intention's turn and attempt; Throngs' pie tokens and
+    /// whether the turns have begun).
+    pub a: u32,
+    pub b: u32,
+}
+
+/// The numbered moves of `tokens`, one token at a time through a game's `next_line`.
+pub fn number_tokens(next_line: fn(&mut LineCounter, &str) -> Option<String>, tokens: &[String]) -> NumberedMoves {
+    let mut counter = LineCounter::default();
+    let mut moves: NumberedMoves = Vec::new();
+    for (i, token) in tokens.iter().enumerate() {
+        match (next_line(&mut counter, token), moves.last_mut()) {
+            (None, Some((_, line))) => line.push(i),
+            (label, _) => moves.push((label.unwrap_or_default(), vec![i])),
+        }
+    }
+    moves
+}
+
 /// Everything about a game that is not its rules, as data and plain functions.
 pub trait About: Notation + DrawBoard {
     /// The game's name for people ("Red Stone").
@@ -42,11 +67,13 @@ pub trait About: Notation + DrawBoard {
     /// `None` while it goes on.
     fn end_reason(&self) -> Option<String>;
 
-    /// How the game's record numbers its moves: the record moves (tokens) grouped into numbered
-    /// moves, each with its number as the record writes it ("1.", "3B", "2.1"). By default every
-    /// token is a numbered move of its own.
-    fn numbered_moves(tokens: &[String]) -> NumberedMoves {
-        (0..tokens.len()).map(|i| (format!("{}.", i + 1), vec![i])).collect()
+    /// How the game's record numbers its moves, one token at a time: `Some(label)` when `token`
+    /// opens a new numbered move, with its number as the record writes it ("1.", "3B", "2.1");
+    /// `None` when it joins the numbered move before (Gravel's second side of a round). By
+    /// default every token is a numbered move of its own.
+    fn next_line(counter: &mut LineCounter, _token: &str) -> Option<String> {
+        counter.tokens += 1;
+        Some(format!("{}.", counter.tokens))
     }
 
     /// What stands between the tokens of one numbered move in the record (" ; " in Gravel).

@@ -170,6 +170,7 @@ impl<G: About> DynGame for G {
     fn phase_place(&mut self, text: &str) -> Result<Effects, RecordError> {
         let m = self.parse_move(text).map_err(|source| RecordError::Parse { token: text.to_string(), source })?;
         self.check(&m).map_err(|source| RecordError::Illegal { token: text.to_string(), source })?;
+        crate::rules::count_play();
         Ok(effects_of(|effects| self.place(&m, effects)))
     }
     fn phase_capture_sweep(&mut self) -> Effects {

@@ -2,7 +2,7 @@
 //! means its folder and one line in [`GAMES`]; everything else (the command line, saves, records,
 //! menus, the board, the tests) reads the list.
 
-use super::about::{About, NumberedMoves};
+use super::about::{About, LineCounter, NumberedMoves, number_tokens};
 use super::dyn_game::{DynGame, GameError};
 use super::{gravel, hidden_intention, inchworm, red_stone, throngs};
 use crate::rules::{GameOptions, OptionSpec, ParseError, RulesHelp, Side, Tone};
@@ -43,7 +43,7 @@ pub struct GameEntry {
     open: OpenFn,
     decision_words: fn(&str, &str) -> Option<String>,
     option_value_words: fn(&str, &str) -> Option<String>,
-    numbered_moves: fn(&[String]) -> NumberedMoves,
+    next_line: fn(&mut LineCounter, &str) -> Option<String>,
     move_joiner: &'static str,
     is_record_text: fn(&str) -> bool,
     read_record_text: ReadRecordFn,
@@ -74,7 +74,7 @@ impl GameEntry {
             open: open_as::<G>,
             decision_words: G::decision_words,
             option_value_words: G::option_value_words,
-            numbered_moves: G::numbered_moves,
+            next_line: G::next_line,
             move_joiner: G::MOVE_JOINER,
             is_record_text: G::is_record_text,
             read_record_text: read_record_as::<G>,
@@ -190,7 +190,12 @@ impl GameKind {
     /// The record moves `tokens` grouped into the game record's numbered moves, each with its
     /// number as the record writes it.
     pub fn numbered_moves(self, tokens: &[String]) -> NumberedMoves {
-        (self.0.numbered_moves)(tokens)
+        number_tokens(self.0.next_line, tokens)
+    }
+
+    /// Numbers one more token of a record (see `About::next_line`).
+    pub fn next_line(self, counter: &mut LineCounter, token: &str) -> Option<String> {
+        (self.0.next_line)(counter, token)
     }
 
     /// What stands between the tokens of one numbered move in the record (" ; " in Gravel).

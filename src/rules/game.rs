@@ -177,6 +177,7 @@ pub trait Rules: Clone + Debug + Send + Sync + 'static {
     /// error the position is unchanged and the error says why.
     fn play(&mut self, m: &Self::Move) -> Result<Effects, PlayError> {
         self.check(m)?;
+        count_play();
         let mut effects = Effects::new();
         self.place(m, &mut effects);
         self.capture_sweep(&mut effects);
@@ -278,6 +279,23 @@ pub trait Notation: Rules {
         self.legal_moves(&mut moves);
         LegalTokens::sorted(moves.iter().map(|m| self.format_move(m)))
     }
+}
+
+thread_local! {
+    /// Decisions played with their effects on this thread (see [`plays_on_this_thread`]).
+    static PLAYS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Notes one decision played with its effects (`Rules::play`, or a decision's first phase).
+pub fn count_play() {
+    PLAYS.with(|n| n.set(n.get() + 1));
+}
+
+/// How many decisions engines have played with their effects on this thread so far (searches,
+/// which play without effects, are not counted): a measure of the work a caller does, for tests
+/// that check it does not grow with a game's length.
+pub fn plays_on_this_thread() -> u64 {
+    PLAYS.with(|n| n.get())
 }
 
 /// For tests: the position of `G` after the record tokens `tokens`, from the start of a game with

@@ -29,7 +29,7 @@ pub use error::{OptionError, ParseError, PlayError, RecordError};
 pub(crate) use game::position_after;
 pub use game::{
     GameOptions, LegalTokens, NoOptions, Notation, OptionKind, OptionSpec, RecordMove, RecordTokens, Rules,
-    choice_name, choice_option, group_decisions, int_option,
+    choice_name, choice_option, count_play, group_decisions, int_option, plays_on_this_thread,
 };
 pub use grid::{DIRECTIONS, SquareGrid, Wrap};
 pub use hash::{GOLDEN_GAMMA, mix64, splitmix64, splitmix64_nth};

@@ -25,7 +25,9 @@ impl Match {
 
     /// How many decisions, from the first, `viewer` may see before the first it may not.
     pub fn public_len(&self, viewer: Viewer) -> usize {
-        (0..self.len()).find(|&i| !self.may_see(i, viewer)).unwrap_or(self.len())
+        // Only the sealed decisions at the end can be hidden: look at those alone.
+        let Some(from) = self.sealed_from() else { return self.len() };
+        (from..self.len()).find(|&i| !self.may_see(i, viewer)).unwrap_or(self.len())
     }
 
     /// The decisions `viewer` may see, in order (`None` for a sealed one).

@@ -2,7 +2,7 @@
 //! brief with the spec's worked examples, and its record text (`games::About`).
 
 use super::{GravelOptions, Position, format_record, parse_record_over};
-use crate::games::{About, NumberedMoves};
+use crate::games::{About, LineCounter};
 use crate::rules::{Illustration, ParseError, RulesHelp, Tone};
 
 impl About for Position {
@@ -69,12 +69,11 @@ impl About for Position {
         })
     }
 
-    fn numbered_moves(tokens: &[String]) -> NumberedMoves {
+    fn next_line(counter: &mut LineCounter, _token: &str) -> Option<String> {
         // §9.3: a numbered line per game turn, Light's turn then Dark's.
-        (0..tokens.len())
-            .step_by(2)
-            .map(|i| (format!("{}.", i / 2 + 1), (i..tokens.len().min(i + 2)).collect()))
-            .collect()
+        let i = counter.tokens;
+        counter.tokens += 1;
+        i.is_multiple_of(2).then(|| format!("{}.", i / 2 + 1))
     }
 
     const MOVE_JOINER: &'static str = " ; ";

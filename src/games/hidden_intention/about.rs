@@ -2,7 +2,7 @@
 //! brief with the spec's worked examples, and its record text (`games::About`).
 
 use super::{HiddenIntentionOptions, Position, format_record, parse_record};
-use crate::games::{About, NumberedMoves};
+use crate::games::{About, LineCounter};
 use crate::rules::{Illustration, NoOptions, ParseError, RulesHelp, Tone};
 
 impl About for Position {
@@ -42,20 +42,17 @@ impl About for Position {
         Some(format!("Both supplies are empty: {a} controls {} squares, {b} {}", counts.a, counts.b))
     }
 
-    fn numbered_moves(tokens: &[String]) -> NumberedMoves {
-        // §8.3: `turn.attempt`; an attempt that burned a square is tried again in the same turn.
-        let (mut turn, mut attempt) = (1, 1);
-        let mut moves = Vec::new();
-        for (i, token) in tokens.iter().enumerate() {
-            moves.push((format!("{turn}.{attempt}"), vec![i]));
-            if burned_target(token) {
-                attempt += 1;
-            } else {
-                turn += 1;
-                attempt = 1;
-            }
+    fn next_line(counter: &mut LineCounter, token: &str) -> Option<String> {
+        // §8.3: `turn.attempt` (`a` and `b`, from 1); an attempt that burned a square is tried
+        // again in the same turn.
+        counter.tokens += 1;
+        let (turn, attempt) = (counter.a.max(1), counter.b.max(1));
+        if burned_target(token) {
+            (counter.a, counter.b) = (turn, attempt + 1);
+        } else {
+            (counter.a, counter.b) = (turn + 1, 1);
         }
-        moves
+        Some(format!("{turn}.{attempt}"))
     }
 
     fn to_do(&self) -> Option<String> {

@@ -2,7 +2,7 @@
 //! brief with the spec's worked examples, and its record text (`games::About`).
 
 use super::{InchwormOptions, Position, format_record, parse_record_over};
-use crate::games::{About, NumberedMoves};
+use crate::games::{About, LineCounter};
 use crate::rules::{Illustration, ParseError, RulesHelp, Tone};
 
 impl About for Position {
@@ -61,12 +61,11 @@ impl About for Position {
         })
     }
 
-    fn numbered_moves(tokens: &[String]) -> NumberedMoves {
+    fn next_line(counter: &mut LineCounter, _token: &str) -> Option<String> {
         // §10.4: `1. Da1 Db1 2. …`, Black's action then White's under one number.
-        (0..tokens.len())
-            .step_by(2)
-            .map(|i| (format!("{}.", i / 2 + 1), (i..tokens.len().min(i + 2)).collect()))
-            .collect()
+        let i = counter.tokens;
+        counter.tokens += 1;
+        i.is_multiple_of(2).then(|| format!("{}.", i / 2 + 1))
     }
 
     fn to_do(&self) -> Option<String> {

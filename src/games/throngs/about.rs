@@ -2,7 +2,7 @@
 //! brief with the spec's worked examples, and its record text (`games::About`).
 
 use super::{Position, ThrongsOptions, format_record, parse_record_over};
-use crate::games::{About, NumberedMoves};
+use crate::games::{About, LineCounter};
 use crate::rules::{Illustration, ParseError, RulesHelp, Tone};
 
 impl About for Position {
@@ -78,22 +78,19 @@ impl About for Position {
         Some(format!("Both players passed a whole turn: {count}"))
     }
 
-    fn numbered_moves(tokens: &[String]) -> NumberedMoves {
-        // §5: the pie lines, then a line per turn, `1B`, `1W`, `2B`, … with its two parts.
-        let mut moves = Vec::new();
-        let mut i = 0;
-        while i < tokens.len() && super::record::is_pie_token(tokens[i].trim()) {
-            moves.push((String::new(), vec![i]));
-            i += 1;
+    fn next_line(counter: &mut LineCounter, token: &str) -> Option<String> {
+        // §5: the pie lines (counted in `a` until the turns begin, `b` = 1), then a line per
+        // turn, `1B`, `1W`, `2B`, … with its two parts.
+        counter.tokens += 1;
+        if counter.b == 0 && super::record::is_pie_token(token.trim()) {
+            counter.a += 1;
+            return Some(String::new());
         }
-        let mut turn = 0;
-        while i < tokens.len() {
-            let side = if turn % 2 == 0 { "B" } else { "W" };
-            moves.push((format!("{}{side}", turn / 2 + 1), (i..tokens.len().min(i + 2)).collect()));
-            i += 2;
-            turn += 1;
-        }
-        moves
+        counter.b = 1;
+        let part = counter.tokens - 1 - counter.a as usize;
+        let turn = part / 2;
+        let side = if turn.is_multiple_of(2) { "B" } else { "W" };
+        part.is_multiple_of(2).then(|| format!("{}{side}", turn / 2 + 1))
     }
 
     fn to_do(&self) -> Option<String> {
