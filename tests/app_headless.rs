@@ -1390,6 +1390,8 @@ mod online_play {
     fn player(server: &str) -> App {
         let mut app = headless_app();
         app.world_mut().resource_mut::<CurrentSettings>().0.online_server = server.to_string();
+        // Moves animate as in the game: the opponent's wait for the last one to be shown.
+        app.world_mut().resource_mut::<CurrentSettings>().0.animation_speed = stoneyard::save::AnimationSpeed::Normal;
         // The title's "Play online" comes after the five games.
         let mut presses = vec![Down; GameKind::all().count()];
         presses.push(Select);
@@ -1488,6 +1490,20 @@ mod online_play {
         let reply = b.world().resource::<CurrentMatch>().decisions_now()[0].clone();
         b.world_mut().write_message(DecisionChosen(reply.clone()));
         run_until(&mut [&mut a, &mut b], "A sees B's reply", |apps| history(apps[0]).len() == 2);
+        assert_eq!(history(&a), history(&b));
+        // And a second round, once the replies have been shown.
+        run_until(&mut [&mut a, &mut b], "the boards at rest", |apps| {
+            apps.iter().all(|app| !app.world().resource::<stoneyard::app::testing::BoardAnimating>().0)
+        });
+        let again = a.world().resource::<CurrentMatch>().decisions_now()[0].clone();
+        a.world_mut().write_message(DecisionChosen(again));
+        run_until(&mut [&mut a, &mut b], "B sees A's second move", |apps| history(apps[1]).len() == 3);
+        run_until(&mut [&mut a, &mut b], "the boards at rest again", |apps| {
+            apps.iter().all(|app| !app.world().resource::<stoneyard::app::testing::BoardAnimating>().0)
+        });
+        let reply = b.world().resource::<CurrentMatch>().decisions_now()[0].clone();
+        b.world_mut().write_message(DecisionChosen(reply));
+        run_until(&mut [&mut a, &mut b], "A sees B's second reply", |apps| history(apps[0]).len() == 4);
         assert_eq!(history(&a), history(&b));
 
         // B resigns; both boards end the game with A the winner.

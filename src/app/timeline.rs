@@ -41,6 +41,10 @@ pub struct Scheduled {
 pub struct Timeline {
     /// Seconds since the change, on the timeline's clock.
     pub elapsed: f32,
+    /// When the change came, in seconds of the app's real clock (`Time<Real>`): the timeline
+    /// follows that clock, so frames that come late (a page in the background, a renderer that
+    /// lags) catch up at once instead of holding the board in a half-drawn animation.
+    pub started_at: f64,
     /// When each wave starts (index: the wave).
     pub wave_starts: Vec<f32>,
     /// The sounds, in the order they are due.
@@ -54,7 +58,7 @@ pub struct Timeline {
 
 impl Default for Timeline {
     fn default() -> Self {
-        Timeline { elapsed: 0.0, wave_starts: vec![0.0], sounds: Vec::new(), sounded: 0, end: 0.0 }
+        Timeline { elapsed: 0.0, started_at: 0.0, wave_starts: vec![0.0], sounds: Vec::new(), sounded: 0, end: 0.0 }
     }
 }
 
@@ -102,7 +106,7 @@ impl Timeline {
         if game_goes_on && !effects.is_empty() {
             sounds.push(Scheduled { at: last, cue: Cue::TurnChange });
         }
-        Timeline { elapsed: 0.0, end: last, wave_starts, sounds, sounded: 0 }
+        Timeline { elapsed: 0.0, started_at: 0.0, end: last, wave_starts, sounds, sounded: 0 }
     }
 
     /// When wave `wave` starts.
@@ -192,6 +196,7 @@ fn start_timeline(
     mut timeline: ResMut<Timeline>,
     settings: Res<CurrentSettings>,
     current: Option<Res<CurrentMatch>>,
+    clock: Res<Time<Real>>,
 ) {
     let effects: Vec<Effect> = effects.read().map(|e| e.effect.clone()).collect();
     if changed.read().count() == 0 && effects.is_empty() {
@@ -204,6 +209,7 @@ fn start_timeline(
     };
     let goes_on = current.as_deref().is_some_and(|m| !m.is_over());
     *timeline = Timeline::of(&effects, speed_factor(settings.0.animation_speed), lost, goes_on);
+    timeline.started_at = clock.elapsed_secs_f64();
 }
 
 /// The winner `side` is the computer or the online opponent of a person here.
@@ -213,11 +219,13 @@ fn loser_is_here(m: &CurrentMatch, winner: Side) -> bool {
 
 fn advance_timeline(
     mut timeline: ResMut<Timeline>,
-    time: Res<Time>,
+    clock: Res<Time<Real>>,
     mut redraw: MessageWriter<bevy::window::RequestRedraw>,
 ) {
     if timeline.running() {
-        timeline.elapsed += time.delta_secs();
+        let now = (clock.elapsed_secs_f64() - timeline.started_at) as f32;
+        // A skip may have put the clock ahead of the real one: it never goes back.
+        timeline.elapsed = timeline.elapsed.max(now);
         redraw.write(bevy::window::RequestRedraw);
     }
 }

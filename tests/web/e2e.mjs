@@ -104,7 +104,7 @@ async function openGame(browser, name, contextOptions) {
         if (s && test(s)) return s;
         if (Date.now() > until) {
           await game.shot('timeout');
-          fail(`${name}${what} did not happen within ${seconds} s; state: ${JSON.stringify(s)?.slice(0, 400)}; console: ${problems.join(' | ')}`);
+          fail(`${name}${what} did not happen within ${seconds} s; state: ${JSON.stringify(s && { ...s, cells: undefined })?.slice(0, 600)}; console: ${problems.join(' | ')}`);
         }
         await page.waitForTimeout(150);
       }
@@ -495,6 +495,9 @@ try {
       await host.send({ type: 'move', game_id: created.game_id, token: created.token, ply, decision: hostMove });
       await host.receive('ack', (m) => m.ply === ply);
       s = await guest.waitFor(` the opponent's ${hostMove}`, (s) => s.history.length === ply + 1 && s.person_to_act, 30);
+      // As a player would, it lets the opponent's move be shown (a press during its animation
+      // only skips to the end): the longest flourish of a move lasts under half a second.
+      await guest.page.waitForTimeout(500);
       if (s.history[ply] !== hostMove) fail(`online: the host played ${hostMove}, the page shows ${s.history[ply]}`);
       const mine = ['C3', 'B2', 'D4', 'B4', 'D2', 'C2', 'C4'].find((p) => s.decisions.includes(p));
       await guest.page.mouse.move(...s.cells[mine]);

@@ -6,7 +6,7 @@
 use super::gestures::BoardZoom;
 use super::project::BoardState;
 use crate::app::match_state::CurrentMatch;
-use crate::app::playing::{ComputerStatus, HintShown};
+use crate::app::playing::{BoardAnimating, ComputerStatus, HintShown};
 use crate::app::screen::Screen;
 use bevy::prelude::*;
 use serde_json::json;
@@ -43,9 +43,7 @@ fn state_json(
     screen: Screen,
     current: Option<&CurrentMatch>,
     board: &BoardState,
-    computer: &ComputerStatus,
-    zoom: &BoardZoom,
-    hint: &HintShown,
+    (computer, zoom, hint, animating): (&ComputerStatus, &BoardZoom, &HintShown, bool),
     to_viewport: impl Fn(Vec2) -> Option<Vec2>,
 ) -> String {
     let cells: serde_json::Map<String, serde_json::Value> = board
@@ -68,6 +66,8 @@ fn state_json(
         // Whether a person at this device is to act (not the computer, not an online opponent).
         "person_to_act": current.is_some_and(|m| !m.is_over() && m.acting_side().is_some_and(|s| m.person_plays(s))),
         "cells": cells,
+        // The last change is still being shown: a press now only skips to its end.
+        "animating": animating,
         "zoom": { "factor": zoom.factor, "offered": zoom.offered() },
         "computer": {
             "thinking": computer.is_thinking(),
@@ -82,7 +82,7 @@ fn mirror_state(
     screen: Res<State<Screen>>,
     current: Option<Res<CurrentMatch>>,
     board: Res<BoardState>,
-    (computer, zoom, hint): (Res<ComputerStatus>, Res<BoardZoom>, Res<HintShown>),
+    (computer, zoom, hint, animating): (Res<ComputerStatus>, Res<BoardZoom>, Res<HintShown>, Res<BoardAnimating>),
     (cameras, transforms): (Query<(&Camera, &GlobalTransform)>, Query<&GlobalTransform>),
     file: Res<MirrorFile>,
     mut last: Local<String>,
@@ -90,7 +90,8 @@ fn mirror_state(
     let Ok((camera, camera_at)) = cameras.single() else { return };
     // Board positions are relative to the board's root, which is offset to leave room for the HUD.
     let root = board.root.and_then(|r| transforms.get(r).ok()).copied().unwrap_or_default();
-    let text = state_json(*screen.get(), current.as_deref(), &board, &computer, &zoom, &hint, |p| {
+    let status = (&*computer, &*zoom, &*hint, animating.0);
+    let text = state_json(*screen.get(), current.as_deref(), &board, status, |p| {
         camera.world_to_viewport(camera_at, root.transform_point(p.extend(0.0))).ok()
     });
     if *last != text {
