@@ -120,6 +120,11 @@ define build-worker
 	$(WASM_OPT) -Oz --strip-debug --strip-producers $(WASM_FEATURES) web/pkg/ai_worker_bg.wasm -o web/pkg/ai_worker_bg.wasm
 endef
 
+# The page fetches the game's fonts as files of their own (the desktop build holds them).
+define copy-fonts
+	@mkdir -p web/pkg/fonts && cp assets/fonts/*.ttf assets/fonts/*.txt web/pkg/fonts/
+endef
+
 web: web-deps
 	@[ -x $(WASM_OPT) ] || (cd scripts/wasm-opt && npm ci --no-audit --no-fund)
 	cargo build --profile wasm-release --target wasm32-unknown-unknown
@@ -128,6 +133,7 @@ web: web-deps
 	@# repeated until it changes nothing more (--converge: 4-5 kB smaller gzipped, 7 minutes longer).
 	$(WASM_OPT) -Oz --converge --strip-debug --strip-producers $(WASM_FEATURES) web/pkg/stoneyard_bg.wasm -o web/pkg/stoneyard_bg.wasm
 	$(build-worker)
+	$(copy-fonts)
 	@echo "wasm-release + wasm-opt -Oz --converge" > web/pkg/BUILD
 	@ls -l web/pkg/*.wasm; echo "gzipped: game $$(gzip -9 -c web/pkg/stoneyard_bg.wasm | wc -c) bytes, computer's worker $$(gzip -9 -c web/pkg/ai_worker_bg.wasm | wc -c) bytes"
 	bash scripts/build-id.sh
@@ -148,6 +154,7 @@ web-test: web-test-deps
 	$(CLIPPY_BUILD) cargo build --profile web-test --target wasm32-unknown-unknown
 	wasm-bindgen --target web --no-typescript --out-dir web/pkg --out-name stoneyard $(WASM_TEST_OUT)
 	$(build-worker)
+	$(copy-fonts)
 	@echo "web-test (game: no LTO, not size-tuned; computer's worker: wasm-release)" > web/pkg/BUILD
 	bash scripts/build-id.sh
 	cargo build --no-default-features --features server --bin stoneyard

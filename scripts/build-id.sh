@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../web"
 shopt -s nullglob
-files=(pkg/*.wasm pkg/*.js index.html ai-worker.js manifest.webmanifest icons/*.png)
+files=(pkg/*.wasm pkg/*.js pkg/fonts/*.ttf index.html ai-worker.js manifest.webmanifest icons/*.png)
 kept=()
 for f in "${files[@]}"; do [[ -f $f && $f != pkg/build-id.js ]] && kept+=("$f"); done
 [[ -f pkg/stoneyard_bg.wasm ]] || { echo "build-id: web/pkg/stoneyard_bg.wasm is missing" >&2; exit 1; }

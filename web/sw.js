@@ -11,7 +11,9 @@ const CACHE = PREFIX + self.STONEYARD_BUILD;
 // Without these the game cannot start: the install fails (and is tried again on a later visit)
 // rather than keep half a build.
 const REQUIRED = ['./', './index.html', './manifest.webmanifest', './icons/icon-192.png', './icons/icon-512.png',
-  './icons/maskable-512.png', './pkg/stoneyard.js', './pkg/stoneyard_bg.wasm'];
+  './icons/maskable-512.png', './pkg/stoneyard.js', './pkg/stoneyard_bg.wasm',
+  './pkg/fonts/UbuntuLight-derivative-Stoneyard.ttf', './pkg/fonts/Hack-Stoneyard.ttf',
+  './pkg/fonts/ChessFigures-Stoneyard.ttf'];
 // The computer player's worker: a build without it still plays.
 const OPTIONAL = ['./ai-worker.js', './pkg/ai_worker.js', './pkg/ai_worker_bg.wasm'];
 

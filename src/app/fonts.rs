@@ -3,18 +3,60 @@
 //! and DejaVu Sans's chess symbols for Hidden Intention's figures (on the board, and as a last
 //! fallback of both egui families so the panel can name figures by their symbol).
 //! Both are subsets made for Stoneyard (`assets/fonts/README.md`), which keeps the browser
-//! download small; egui's emoji fonts are left out because no text of the game uses emoji.
+//! download small; egui's emoji fonts are left out because no text of the game uses emoji. The
+//! desktop build holds them; the browser's page fetches them beside the game's module (files of
+//! their own, not in the module's size) and hands them over before the game starts.
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use std::sync::Arc;
 
 /// Ubuntu Light, cut down to the characters a player can meet (`scripts/subset-fonts.sh`).
+#[cfg(not(target_arch = "wasm32"))]
 pub const UBUNTU_LIGHT: &[u8] = include_bytes!("../../assets/fonts/UbuntuLight-derivative-Stoneyard.ttf");
 /// Hack, cut down the same way.
+#[cfg(not(target_arch = "wasm32"))]
 pub const HACK: &[u8] = include_bytes!("../../assets/fonts/Hack-Stoneyard.ttf");
 /// The twelve chess symbols of DejaVu Sans (U+2654–U+265F).
+#[cfg(not(target_arch = "wasm32"))]
 pub const CHESS: &[u8] = include_bytes!("../../assets/fonts/ChessFigures-Stoneyard.ttf");
+
+/// One of the game's fonts: the desktop's own copy.
+#[cfg(not(target_arch = "wasm32"))]
+fn font_bytes(name: &str) -> &'static [u8] {
+    match name {
+        "ubuntu" => UBUNTU_LIGHT,
+        "hack" => HACK,
+        _ => CHESS,
+    }
+}
+
+/// One of the game's fonts: the bytes the page fetched (`window.stoneyardFonts[name]`, a
+/// Uint8Array; the page does not start the game without them), read once and kept.
+#[cfg(target_arch = "wasm32")]
+fn font_bytes(name: &str) -> &'static [u8] {
+    use std::sync::OnceLock;
+    static FONTS: OnceLock<[&'static [u8]; 3]> = OnceLock::new();
+    let fonts = FONTS.get_or_init(|| {
+        let read = |name: &str| -> &'static [u8] {
+            let fonts = web_sys::window()
+                .and_then(|w| js_sys::Reflect::get(&w, &"stoneyardFonts".into()).ok())
+                .and_then(|f| js_sys::Reflect::get(&f, &name.into()).ok())
+                .map(|bytes| js_sys::Uint8Array::new(&bytes).to_vec())
+                .unwrap_or_default();
+            if fonts.is_empty() {
+                error!("the page did not hand over the font {name}");
+            }
+            Vec::leak(fonts)
+        };
+        [read("ubuntu"), read("hack"), read("chess")]
+    });
+    match name {
+        "ubuntu" => fonts[0],
+        "hack" => fonts[1],
+        _ => fonts[2],
+    }
+}
 
 /// The chess symbols of a figure: its filled form (drawn in the owner's colour) and its outlined
 /// form (drawn over it as the outline). The diagonal pawn is a pawn (the board marks it apart).
@@ -48,14 +90,14 @@ pub fn plugin(app: &mut App) {
 /// have no text assets.)
 fn use_hack_for_board_text(fonts: Option<ResMut<Assets<Font>>>) -> Result {
     if let Some(mut fonts) = fonts {
-        fonts.insert(AssetId::default(), Font::from_bytes(HACK.to_vec()))?;
+        fonts.insert(AssetId::default(), Font::from_bytes(font_bytes("hack").to_vec()))?;
     }
     Ok(())
 }
 
 fn load_chess_font(fonts: Option<ResMut<Assets<Font>>>, mut chess: ResMut<ChessFont>) -> Result {
     if let Some(mut fonts) = fonts {
-        chess.0 = fonts.add(Font::from_bytes(CHESS.to_vec()));
+        chess.0 = fonts.add(Font::from_bytes(font_bytes("chess").to_vec()));
     }
     Ok(())
 }
@@ -70,9 +112,9 @@ pub fn font_definitions() -> egui::FontDefinitions {
         let tweak = egui::FontTweak { subpixel_binning: Some(false), ..Default::default() };
         Arc::new(egui::FontData::from_static(bytes).tweak(tweak))
     };
-    fonts.font_data.insert("ubuntu".into(), font(UBUNTU_LIGHT));
-    fonts.font_data.insert("hack".into(), font(HACK));
-    fonts.font_data.insert("chess".into(), font(CHESS));
+    for name in ["ubuntu", "hack", "chess"] {
+        fonts.font_data.insert(name.into(), font(font_bytes(name)));
+    }
     fonts.families.insert(egui::FontFamily::Proportional, vec!["ubuntu".into(), "hack".into(), "chess".into()]);
     fonts.families.insert(egui::FontFamily::Monospace, vec!["hack".into(), "ubuntu".into(), "chess".into()]);
     fonts
