@@ -884,3 +884,357 @@ fn garbage_input_gives_errors_not_panics() {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Danger (issue #41): threatened pieces and the warning before ending a turn
+// ---------------------------------------------------------------------------------------------
+
+/// Brute force over every legal turn of the side to move: the spaces it removes a piece from in
+/// at least one of them.
+fn brute_force_removable(pos: &Position) -> BTreeSet<usize> {
+    let mut seen = HashSet::new();
+    let mut found = BTreeSet::new();
+    let mut stack = vec![pos.clone()];
+    let mut moves = Vec::new();
+    while let Some(p) = stack.pop() {
+        if !seen.insert(p.zobrist()) {
+            continue;
+        }
+        p.legal_moves(&mut moves);
+        for &a in &moves {
+            match a {
+                Action::EndTurn | Action::Pass => continue,
+                Action::Remove(c) => {
+                    found.insert(c as usize);
+                }
+                _ => {}
+            }
+            let mut next = p.clone();
+            next.play_unchecked(&a);
+            stack.push(next);
+        }
+    }
+    found
+}
+
+/// Brute force over every legal turn of the side to move: whether one of them wins at the check.
+fn brute_force_wins_at_once(pos: &Position) -> bool {
+    let side = pos.side_to_move();
+    let mut seen = HashSet::new();
+    let mut stack = vec![pos.clone()];
+    let mut moves = Vec::new();
+    while let Some(p) = stack.pop() {
+        if !seen.insert(p.zobrist()) {
+            continue;
+        }
+        p.legal_moves(&mut moves);
+        for &a in &moves {
+            let mut next = p.clone();
+            next.play_unchecked(&a);
+            if matches!(a, Action::EndTurn | Action::Pass) {
+                if next.status() == Status::Over(Outcome::Winner(side)) {
+                    return true;
+                }
+            } else {
+                stack.push(next);
+            }
+        }
+    }
+    false
+}
+
+fn names(pos: &Position, cells: &[u16]) -> Vec<String> {
+    cells.iter().map(|&c| stoneyard::games::gravel::square_name(pos.size(), c)).collect()
+}
+
+#[test]
+fn a_stack_reached_only_through_a_chain_is_marked_and_walled_in_pieces_are_not() {
+    // Dark cannot add around c3 (its neighbours are full stacks, 6 against 6), but removing one
+    // piece of b3 (Dark controls it: 4 against 2) tips c3: xb3, xc3 and a placement make 3 actions.
+    let pos = at(5, 3, "5 3 ...../.D2D3../D2L3L1D3./L1L1L3../L1L1... D 2 3 0 0 3");
+    assert_eq!(pos.control_cost(D, sq(&pos, "c3"), 2), None, "c3 cannot be controlled directly");
+    let marked = names(&pos, &pos.threatened(L));
+    assert!(marked.contains(&"c3".to_string()), "{marked:?}");
+    assert!(marked.contains(&"b3".to_string()), "{marked:?}");
+    for safe in ["a1", "a2", "b1", "b2", "c2"] {
+        assert!(!marked.contains(&safe.to_string()), "{safe} cannot be removed in one turn: {marked:?}");
+    }
+    let brute: Vec<usize> = brute_force_removable(&pos).into_iter().collect();
+    let exact: Vec<u16> = brute.iter().map(|&c| c as u16).collect();
+    assert_eq!(pos.threatened(L), exact, "this position has the exact answer");
+    let report = pos.threat_report(L);
+    assert!(report.undecided.is_empty() && report.nodes < 1_000, "{report:?}");
+    // The side to move is Dark, so Light's danger is asked of a turn Dark begins; Dark's own
+    // pieces are judged for a turn Light would begin on this board.
+    assert!(!pos.threatened(D).is_empty());
+}
+
+#[test]
+fn threatened_pieces_never_miss_a_removal_that_a_turn_can_make() {
+    type Generator = fn(&mut stoneyard::rules::GameRng, u8, u8) -> Position;
+    let crowded: Generator = |rng, n, x| crowded_position(rng, n, x, true);
+    let cases: [(u8, u8, usize, Generator); 10] = [
+        (3, 2, 150, random_position),
+        (3, 3, 150, random_position),
+        (3, 4, 80, random_position),
+        (4, 2, 60, random_position),
+        (4, 3, 60, random_position),
+        (4, 4, 30, random_position),
+        (4, 3, 60, crowded),
+        (5, 3, 20, crowded),
+        // Ties around a space that only a removal next to it can break.
+        (5, 3, 400, chain_rich_position),
+        (5, 4, 400, chain_rich_position),
+    ];
+    let mut rng = seeded(4141);
+    let (mut removable, mut marked, mut positions, mut chained) = (0usize, 0usize, 0usize, 0usize);
+    for (n, x, count, generate) in cases {
+        for _ in 0..count {
+            let pos = generate(&mut rng, n, x);
+            let mover = pos.side_to_move();
+            let brute = brute_force_removable(&pos);
+            let report = pos.threat_report(mover.opponent());
+            let cells: BTreeSet<usize> = report.cells.iter().map(|&c| c as usize).collect();
+            assert!(brute.is_subset(&cells), "missed {:?} at {}", brute.difference(&cells), pos.format_position());
+            assert!(report.undecided.is_empty(), "small boards are decided: {}", pos.format_position());
+            removable += brute.len();
+            marked += cells.len();
+            positions += 1;
+            chained += brute.iter().filter(|&&c| pos.control_cost(mover, c, x - 1).is_none()).count();
+        }
+    }
+    let extra = marked - removable;
+    eprintln!(
+        "{extra} false marks over {removable} removable pieces ({chained} only through a chain) in {positions} positions"
+    );
+    assert!(removable > 1000, "too few removable pieces to be a test: {removable}");
+    assert!(chained >= 30, "too few pieces removable only through a chain to test chains: {chained}");
+    // The relaxed chain search over-marks rarely (it ignores the holes a move leaves).
+    assert!(extra * 50 <= removable, "{extra} false marks over {removable} removable pieces");
+}
+
+#[test]
+fn the_warning_never_misses_an_immediate_win_and_is_seldom_wrong() {
+    let mut rng = seeded(4142);
+    let (mut wins, mut warned, mut tried) = (0, 0, 0);
+    for (n, x, count) in [(3, 2, 200), (3, 3, 150), (4, 2, 80), (4, 3, 120), (5, 3, 120)] {
+        for i in 0..count {
+            let pos = match i % 3 {
+                0 if n > 3 => crowded_position(&mut rng, n, x, i % 2 == 0),
+                1 if n > 3 => chain_rich_position(&mut rng, n, x),
+                _ => random_position(&mut rng, n, x),
+            };
+            if pos.side_to_move() != L || pos.stuck(L) {
+                continue;
+            }
+            // Light makes one legal action after which it may end, then asks.
+            let mut moves = Vec::new();
+            pos.legal_moves(&mut moves);
+            let Some(&first) = moves.get(pick_index(&mut rng, moves.len().max(1))) else { continue };
+            let mut mid = pos.clone();
+            mid.play_unchecked(&first);
+            if mid.check_action(Action::EndTurn).is_err() {
+                continue;
+            }
+            let warning = mid.end_turn_warning();
+            let mut ended = mid.clone();
+            ended.play_unchecked(&Action::EndTurn);
+            let wins_at_once = brute_force_wins_at_once(&ended);
+            assert!(!wins_at_once || warning.is_some(), "no warning at {} after {first:?}", mid.format_position());
+            tried += 1;
+            wins += wins_at_once as usize;
+            warned += warning.is_some() as usize;
+        }
+    }
+    eprintln!("{warned} warnings for {wins} real wins in {tried} turn ends");
+    assert!(tried > 200 && wins > 20, "too few cases to be a test: {tried} tried, {wins} wins");
+    assert!(warned - wins <= wins / 10, "{warned} warnings for {wins} real wins in {tried} turn ends");
+}
+
+#[test]
+fn ending_a_turn_with_a_lone_stack_warns_that_dark_can_win_at_once() {
+    // The playtest: Light stacked two pieces on d4 and ended; Dark placed c4 and e4, removed both
+    // and won ("Light holds fewer spaces than pieces lost").
+    let mut pos = Position::new(&GravelOptions::default());
+    for token in ["+d4", "+d4"] {
+        pos.play(&pos.parse_move(token).unwrap()).unwrap();
+    }
+    assert_eq!(names(&pos, &pos.threatened(L)), ["d4"]);
+    let warning = pos.end_turn_warning().expect("ending now loses");
+    assert_eq!(names(&pos, &warning.cells), ["d4"]);
+    assert_eq!(
+        warning.text,
+        "If you end your turn now, Dark can win at once by removing pieces from d4: you would hold fewer spaces than pieces lost."
+    );
+    // The same through the game-agnostic hook.
+    let game: Box<dyn stoneyard::games::DynGame> = Box::new(pos.clone());
+    assert_eq!(game.warning_before("end").map(|w| w.cells), Some(warning.cells.clone()));
+    assert_eq!(game.warning_before("+e5"), None, "only the end of the turn is warned about");
+    assert_eq!(game.threatened(L), pos.threatened(L));
+
+    // A 2×2 block instead: each piece can still be taken (three placements make 3 against 2
+    // next to it), but one removal is all a turn has left, and no Dark turn wins at once.
+    let mut block = Position::new(&GravelOptions::default());
+    for token in ["+d4", "+d5", "+e4", "+e5"] {
+        block.play(&block.parse_move(token).unwrap()).unwrap();
+    }
+    assert_eq!(names(&block, &block.threatened(L)), ["d4", "e4", "d5", "e5"]);
+    assert_eq!(block.end_turn_warning(), None);
+    let mut ended = block.clone();
+    ended.play(&Action::EndTurn).unwrap();
+    let mut strongest = ended.clone();
+    strongest.play_turn("+c4,+c4,+d3,xd4").unwrap();
+    assert_eq!(strongest.status(), Status::Ongoing);
+}
+
+#[test]
+fn a_dark_turn_end_that_loses_at_the_check_is_warned_and_one_that_does_not_is_not() {
+    // Dark has lost 2 pieces and holds 2 spaces; returning one piece leaves it 1 space.
+    let pos = at(4, 3, "4 3 ...D1/...D1/.L1../L1.L1. D 6 5 0 2 5");
+    let mut returned = pos.clone();
+    returned.play(&Action::Return(sq(&pos, "d4") as u16)).unwrap();
+    let warning = returned.end_turn_warning().expect("the check after Dark's turn loses");
+    assert_eq!(warning.text, "Ending your turn now loses the game: you would hold 1 space but have lost 2 pieces.");
+    assert!(warning.cells.is_empty());
+    let mut placed = pos.clone();
+    placed.play(&Action::Place(sq(&pos, "a4") as u16)).unwrap();
+    assert_eq!(placed.end_turn_warning(), None);
+    assert_eq!(pos.end_turn_warning(), None, "no end is legal before an action");
+}
+
+/// A crowded position on an N×N board: both sides' stacks spread at random up to their pieces,
+/// tall and short mixed, so that many stacks touch and chains are possible.
+fn crowded_position(rng: &mut stoneyard::rules::GameRng, n: u8, x: u8, empty_pools: bool) -> Position {
+    let o = opts(n, x);
+    let p = o.pieces_per_player() as usize;
+    let spaces = n as usize * n as usize;
+    let mut board = vec![0i32; spaces];
+    let mut left = [p, p];
+    for _ in 0..spaces * 2 {
+        let c = pick_index(rng, spaces);
+        let side = pick_index(rng, 2);
+        let h = 1 + pick_index(rng, x as usize);
+        if board[c] != 0 || left[side] < h {
+            continue;
+        }
+        left[side] -= h;
+        board[c] = if side == 0 { h as i32 } else { -(h as i32) };
+    }
+    let mut ranks = Vec::new();
+    for rank in (0..n as usize).rev() {
+        let mut text = String::new();
+        for file in 0..n as usize {
+            match board[rank * n as usize + file] {
+                0 => text.push('.'),
+                h if h > 0 => text.push_str(&format!("L{h}")),
+                h => text.push_str(&format!("D{}", -h)),
+            }
+        }
+        ranks.push(text);
+    }
+    let pool = if empty_pools { [0, 0] } else { [pick_index(rng, left[0] + 1), pick_index(rng, left[1] + 1)] };
+    let lost = [left[0] - pool[0], left[1] - pool[1]];
+    let side = if pick_index(rng, 2) == 0 { "L" } else { "D" };
+    let text = format!("{n} {x} {} {side} {} {} {} {} 1", ranks.join("/"), pool[0], pool[1], lost[0], lost[1]);
+    Position::parse_position(&o, &text).unwrap()
+}
+
+/// A position where chains matter: around a space `s` of the side not to move, two full stacks
+/// of the side to move (no room to add) and two stacks of `s`'s side as tall, so `s` is a tie
+/// that only a removal next to it can break; the rest of the board at random, few pool pieces.
+fn chain_rich_position(rng: &mut stoneyard::rules::GameRng, n: u8, x: u8) -> Position {
+    let o = opts(n, x);
+    let p = o.pieces_per_player() as i32;
+    let n = n as usize;
+    let mover = pick_index(rng, 2);
+    let sign = |side: usize| if side == 0 { 1 } else { -1 };
+    let mut board = vec![0i32; n * n];
+    let s = (1 + pick_index(rng, n - 2)) * n + 1 + pick_index(rng, n - 2);
+    let mut around = [s + n, s - n, s - 1, s + 1];
+    around.swap(0, pick_index(rng, 4));
+    around.swap(1, 1 + pick_index(rng, 3));
+    board[s] = sign(1 - mover);
+    for (k, &c) in around.iter().enumerate() {
+        board[c] =
+            if k < 2 { sign(mover) * x as i32 } else { sign(1 - mover) * (x as i32 - pick_index(rng, 2) as i32) };
+    }
+    for v in board.iter_mut() {
+        if *v == 0 && pick_index(rng, 3) > 0 {
+            let side = pick_index(rng, 2);
+            *v = sign(side) * (1 + pick_index(rng, x as usize)) as i32;
+        }
+    }
+    // Drop random stacks until both sides are within their pieces.
+    let used = |board: &[i32], side: usize| board.iter().filter(|&&v| v * sign(side) > 0).map(|v| v.abs()).sum::<i32>();
+    while used(&board, 0) > p || used(&board, 1) > p {
+        let c = pick_index(rng, n * n);
+        if c != s && !around.contains(&c) {
+            board[c] = 0;
+        }
+    }
+    let left = [p - used(&board, 0), p - used(&board, 1)];
+    let mut ranks = Vec::new();
+    for rank in (0..n).rev() {
+        let mut text = String::new();
+        for file in 0..n {
+            match board[rank * n + file] {
+                0 => text.push('.'),
+                h if h > 0 => text.push_str(&format!("L{h}")),
+                h => text.push_str(&format!("D{}", -h)),
+            }
+        }
+        ranks.push(text);
+    }
+    let pool = [left[0].min(pick_index(rng, 2) as i32), left[1].min(pick_index(rng, 2) as i32)];
+    let side = if mover == 0 { "L" } else { "D" };
+    let text = format!(
+        "{n} {x} {} {side} {} {} {} {} 1",
+        ranks.join("/"),
+        pool[0],
+        pool[1],
+        left[0] - pool[0],
+        left[1] - pool[1]
+    );
+    Position::parse_position(&o, &text).unwrap()
+}
+
+#[test]
+fn the_danger_search_is_bounded_on_the_largest_board() {
+    use stoneyard::games::gravel::{TARGET_NODES, TOTAL_NODES};
+    let mut rng = seeded(4143);
+    for (x, empty_pools) in [(4u8, false), (4, true), (9, false), (9, true)] {
+        let (mut worst_nodes, mut worst_ms, mut worst_warning_ms) = (0u32, 0f64, 0f64);
+        let (mut undecided, mut marked) = (0usize, 0usize);
+        for i in 0..12 {
+            let pos = if i % 2 == 0 {
+                crowded_position(&mut rng, 19, x, empty_pools)
+            } else {
+                random_position(&mut rng, 19, x)
+            };
+            let started = std::time::Instant::now();
+            let report = pos.threat_report(pos.side_to_move().opponent());
+            worst_ms = worst_ms.max(started.elapsed().as_secs_f64() * 1000.0);
+            assert!(report.nodes <= TOTAL_NODES + TARGET_NODES, "{}", report.nodes);
+            worst_nodes = worst_nodes.max(report.nodes);
+            undecided += report.undecided.len();
+            marked += report.cells.len();
+            // The warning before Light's end of turn, after one placement.
+            let mut moves = Vec::new();
+            pos.legal_moves(&mut moves);
+            if pos.side_to_move() == L
+                && let Some(&place) = moves.iter().find(|a| matches!(a, Action::Place(_)))
+            {
+                let mut mid = pos.clone();
+                mid.play_unchecked(&place);
+                let started = std::time::Instant::now();
+                let _ = mid.end_turn_warning();
+                worst_warning_ms = worst_warning_ms.max(started.elapsed().as_secs_f64() * 1000.0);
+            }
+        }
+        eprintln!(
+            "19x19, X={x}, empty pools {empty_pools}: marks at most {worst_nodes} nodes and {worst_ms:.1} ms, \
+             warning at most {worst_warning_ms:.1} ms; {undecided} of {marked} marks undecided"
+        );
+        assert_eq!(undecided, 0, "the bounds are far above what these positions need");
+    }
+}

@@ -2,7 +2,17 @@
 //! rules in brief and its record text. Each game's folder implements it (`about.rs`), and the
 //! registry (`registry.rs`) turns every implementation into one row of the list of games.
 
-use crate::rules::{DrawBoard, Notation, ParseError, RecordPiece, RulesHelp, Tone, lex_record};
+use crate::rules::{Cell, DrawBoard, Notation, ParseError, RecordPiece, RulesHelp, Side, Tone, lex_record};
+
+/// What a game tells a player before a decision that would hurt at once (Gravel: an end of turn
+/// that lets the opponent win on its next turn).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Warning {
+    /// One sentence in a player's words.
+    pub text: String,
+    /// The spaces the sentence is about (the pieces the opponent would take), for marks.
+    pub cells: Vec<Cell>,
+}
 
 /// A game's record moves grouped as its record numbers them: each number as the record writes it
 /// ("1.", "3B", "2.1") with the indices of the tokens it holds.
@@ -82,6 +92,19 @@ pub trait About: Notation + DrawBoard {
     /// What the side to act can do now, in words for the status line ("Place a stone, or a red
     /// stone where it captures"); `None` once the game is over.
     fn to_do(&self) -> Option<String>;
+
+    /// The spaces holding `side`'s pieces that the opponent could take on its next turn, for the
+    /// board's danger marks. By default none (games whose danger the board view already marks,
+    /// such as a group with one liberty, need nothing here).
+    fn threatened(&self, _side: Side) -> Vec<Cell> {
+        Vec::new()
+    }
+
+    /// A warning to show before the side to act makes `decision` (a token as `legal_decisions`
+    /// writes it), when making it now would let the opponent win at once. By default none.
+    fn warning_before(&self, _decision: &str) -> Option<Warning> {
+        None
+    }
 
     /// Whether `text` is written in this game's record notation (its header says so). By
     /// default: among the PGN-like tags it opens with is `[Game "<NAME>"]`, in any place.

@@ -2,9 +2,9 @@
 //! the rules only; the computer's side (its `ai::games` table) finds the concrete game through
 //! [`DynGame::as_any`].
 
-use super::{About, GameKind};
+use super::{About, GameKind, Warning};
 use crate::rules::{
-    BoardView, DecisionInfo, DrawBoard, Effects, LegalTokens, OptionError, Outcome, ParseError, PlayoutStats,
+    BoardView, Cell, DecisionInfo, DrawBoard, Effects, LegalTokens, OptionError, Outcome, ParseError, PlayoutStats,
     RecordError, Side, Status, ToMove, random_playout,
 };
 use serde_json::{Value, json};
@@ -73,6 +73,12 @@ pub trait DynGame: Send + Sync {
     fn to_do(&self) -> Option<String>;
     /// Why the game ended, in words (`About::end_reason`).
     fn end_reason(&self) -> Option<String>;
+    /// The spaces of `side` the opponent could take on its next turn (`About::threatened`), for
+    /// danger marks; empty for games that mark no such danger this way.
+    fn threatened(&self, side: Side) -> Vec<Cell>;
+    /// What to tell the side to act before it makes `decision`, when that lets the opponent win at
+    /// once (`About::warning_before`: Gravel's `end`).
+    fn warning_before(&self, decision: &str) -> Option<Warning>;
 }
 
 /// What `stoneyard bench` measures for one game.
@@ -193,6 +199,12 @@ impl<G: About> DynGame for G {
     }
     fn end_reason(&self) -> Option<String> {
         About::end_reason(self)
+    }
+    fn threatened(&self, side: Side) -> Vec<Cell> {
+        About::threatened(self, side)
+    }
+    fn warning_before(&self, decision: &str) -> Option<Warning> {
+        About::warning_before(self, decision)
     }
     fn bench(&self, seconds: f64, seed: u64) -> BenchReport {
         let mut rng = crate::rules::seeded(seed);

@@ -12,7 +12,7 @@ pub mod red_stone;
 mod registry;
 pub mod throngs;
 
-pub use about::{About, LineCounter, NumberedMoves};
+pub use about::{About, LineCounter, NumberedMoves, Warning};
 pub use dyn_game::{BenchReport, DynGame, GameError, PLAYOUT_PLY_LIMIT, open, status_json};
 pub use events::{EventContext, describe_effects, removed_cells, removed_pieces, touched_cells};
 pub use registry::{GAMES, GameEntry, GameKind, RecordText};

@@ -2,8 +2,8 @@
 //! brief with the spec's worked examples, and its record text (`games::About`).
 
 use super::{GravelOptions, Position, format_record, parse_record_over};
-use crate::games::{About, LineCounter};
-use crate::rules::{Illustration, ParseError, RulesHelp, Tone};
+use crate::games::{About, LineCounter, Warning};
+use crate::rules::{Cell, Illustration, ParseError, RulesHelp, Side, Tone};
 
 impl About for Position {
     const NAME: &'static str = "Gravel";
@@ -93,6 +93,17 @@ impl About for Position {
             _ if left == 0 => "No actions left: end the turn".to_string(),
             _ => format!("{left} actions left — or end the turn"),
         })
+    }
+
+    fn threatened(&self, side: Side) -> Vec<Cell> {
+        Position::threatened(self, side)
+    }
+
+    fn warning_before(&self, decision: &str) -> Option<Warning> {
+        if decision != "end" {
+            return None;
+        }
+        self.end_turn_warning()
     }
 
     fn is_record_text(text: &str) -> bool {

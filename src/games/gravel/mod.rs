@@ -58,6 +58,10 @@
 //!   search over the local abstract model (depth ≤ X − 1). It runs only when the cheap expansion
 //!   test fails (no vacant space, or no pool piece and no stack taller than 1). A test checks both
 //!   against a brute-force enumeration of every legal turn on small boards.
+//! - **Danger.** [`Position::threatened`] lists a side's spaces the opponent could remove a piece
+//!   from in one turn (exact for direct removals, never missing one through a chain of removals)
+//!   and [`Position::end_turn_warning`] says when ending a turn now lets the opponent win at once;
+//!   both reach the app through `About::threatened` / `About::warning_before` (`threats.rs`).
 //! - **No contradictions found.** Every worked example of §11 holds under the rule text as written;
 //!   no example needed a reading that departs from the rules.
 
@@ -68,6 +72,7 @@ mod notation;
 mod options;
 mod position;
 mod resolve;
+mod threats;
 mod view;
 
 pub use moves::{Action, Illegal};
@@ -77,6 +82,7 @@ pub use notation::{
 };
 pub use options::{GravelOptions, Layout};
 pub use position::{EndReason, GameResult, LossFlags, MAX_SPACES, Phase, Position, TurnProgress};
+pub use threats::{TARGET_NODES, TOTAL_NODES, ThreatReport, WIN_NODES};
 
 use crate::rules::Outcome;
 
