@@ -8,7 +8,7 @@ use super::DecideError;
 use super::arena::{ArenaPlayer, ArenaProgress, ArenaReport, ArenaSeries, run_arena};
 use super::knowledge::{Knowledge, PlayoutQuality};
 use super::level::{Calibration, Engine, Level};
-use super::session::{AiSession, start_session};
+use super::session::{AiSession, Timing, start_session_timed};
 use crate::games::{About, DynGame, GameKind, gravel, hidden_intention, inchworm, red_stone, throngs};
 use crate::rules::Side;
 use Engine::{AlphaBeta as Ab, Mcts};
@@ -27,7 +27,7 @@ pub struct AiGame {
 }
 
 type SessionResult = Result<Box<dyn AiSession>, DecideError>;
-type SessionFn = fn(&dyn DynGame, Side, Level, &Calibration, u64, Option<Arc<AtomicBool>>) -> SessionResult;
+type SessionFn = fn(&dyn DynGame, Side, Level, &Calibration, u64, Option<Arc<AtomicBool>>, Timing) -> SessionResult;
 #[cfg(not(target_arch = "wasm32"))]
 type ArenaFn =
     fn(&dyn DynGame, &Calibration, ArenaPlayer, ArenaPlayer, ArenaSeries, &ArenaProgress<'_>) -> Option<ArenaReport>;
@@ -51,9 +51,10 @@ fn session_as<G: About + Knowledge>(
     calibration: &Calibration,
     seed: u64,
     stop: Option<Arc<AtomicBool>>,
+    timing: Timing,
 ) -> SessionResult {
     let position = game.as_any().downcast_ref::<G>().ok_or(DecideError::UnknownGame)?;
-    start_session(position, side, level, calibration, seed, stop)
+    start_session_timed(position, side, level, calibration, seed, stop, timing)
 }
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -134,8 +135,20 @@ pub fn session(
     seed: u64,
     stop: Option<Arc<AtomicBool>>,
 ) -> Result<Box<dyn AiSession>, DecideError> {
+    session_timed(game, side, level, seed, stop, Timing::WallClock)
+}
+
+/// [`session`] with the level's wall-clock limit kept or dropped.
+pub fn session_timed(
+    game: &dyn DynGame,
+    side: Side,
+    level: Level,
+    seed: u64,
+    stop: Option<Arc<AtomicBool>>,
+    timing: Timing,
+) -> Result<Box<dyn AiSession>, DecideError> {
     let row = ai_game(game.kind()).ok_or(DecideError::UnknownGame)?;
-    (row.session)(game, side, level, &row.calibration, seed, stop)
+    (row.session)(game, side, level, &row.calibration, seed, stop, timing)
 }
 
 /// [`session`] thought through to the end in one blocking call (run it off the frame).
@@ -146,7 +159,20 @@ pub fn decide(
     seed: u64,
     stop: Option<Arc<AtomicBool>>,
 ) -> Result<String, DecideError> {
-    let mut session = session(game, side, level, seed, stop)?;
+    decide_timed(game, side, level, seed, stop, Timing::WallClock)
+}
+
+/// [`decide`] with the level's wall-clock limit kept or dropped: with [`Timing::Reproducible`]
+/// the same seed gives the same decision on any machine (a raised `stop` still answers at once).
+pub fn decide_timed(
+    game: &dyn DynGame,
+    side: Side,
+    level: Level,
+    seed: u64,
+    stop: Option<Arc<AtomicBool>>,
+    timing: Timing,
+) -> Result<String, DecideError> {
+    let mut session = session_timed(game, side, level, seed, stop, timing)?;
     while !session.think(u64::MAX) {}
     Ok(session.decision())
 }

@@ -21,6 +21,10 @@
 //!   functions that think about a game behind a `DynGame` handle: [`games::session`] (an
 //!   [`AiSession`], one decision thought about in slices, for the app), [`games::decide`],
 //!   [`games::arena`].
+//! - [`hint_turn`] / [`hint_turn_in_match`]: the whole turn the computer would play in a person's
+//!   place (every atomic decision up to the end of the side's turn, or its sealed commitment) with
+//!   a reason from a dry run of the engine ([`turn_reason`]: "wins the game", "captures 3 stones",
+//!   "saves the group on C4"), reproducible for a seed.
 //! - [`job`]: one decision as plain data ([`job::DecisionJob`]), for the browser's Web Worker.
 //! - [`run_arena`]: levels against each other with an Elo estimate (`stoneyard arena`).
 //!
@@ -65,6 +69,7 @@ mod alpha_beta;
 mod arena;
 mod budget;
 pub mod games;
+mod hint;
 pub mod job;
 mod knowledge;
 mod level;
@@ -78,6 +83,7 @@ pub use arena::{
     elo_estimate, elo_from_score, play_game, run_arena, run_arena_with,
 };
 pub use budget::{Budget, SearchReport, StopReason};
+pub use hint::{DryRunError, HintReason, MAX_TURN_DECISIONS, TurnHint, hint_turn, hint_turn_in_match, turn_reason};
 pub use knowledge::{GameEvaluator, GamePolicy, Knowledge, PlayoutQuality, prefer, squash};
 pub use level::{Calibration, Engine, Level, LevelBudget, budget_for, strategy_for};
 pub use mcts::{ArmStats, MctsConfig, Searcher};
@@ -85,7 +91,7 @@ pub use policy::{
     DecisivePolicy, DrawEvaluator, Evaluator, LevelPolicy, PlayoutPolicy, UniformPolicy, playout_value,
     playout_value_and_length,
 };
-pub use session::{AiSession, start_session};
+pub use session::{AiSession, Timing, start_session, start_session_timed};
 
 use crate::rules::{GameRng, Rules, Side, ToMove, pick_index, seeded};
 use thiserror::Error;

@@ -143,7 +143,32 @@ pub fn start_session<G: Notation + Knowledge>(
     seed: u64,
     stop: Option<Arc<AtomicBool>>,
 ) -> Result<Box<dyn AiSession>, DecideError> {
-    let preset = budget_for(level, calibration);
+    start_session_timed(position, side, level, calibration, seed, stop, Timing::WallClock)
+}
+
+/// Whether a session keeps the level's wall-clock limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Timing {
+    /// The level's time limit too, so a slow machine still answers in time (the app's opponent).
+    WallClock,
+    /// Iterations only: the same seed gives the same decision on every machine (hints, tests).
+    Reproducible,
+}
+
+/// [`start_session`] with the level's time limit kept or dropped.
+pub fn start_session_timed<G: Notation + Knowledge>(
+    position: &G,
+    side: Side,
+    level: Level,
+    calibration: &Calibration,
+    seed: u64,
+    stop: Option<Arc<AtomicBool>>,
+    timing: Timing,
+) -> Result<Box<dyn AiSession>, DecideError> {
+    let mut preset = budget_for(level, calibration);
+    if timing == Timing::Reproducible {
+        preset.time_limit = None;
+    }
     if level == Level::Random {
         let m = RandomStrategy::new(seed).decide(position, side, &Budget::iterations(0))?;
         return Ok(Box::new(RandomSession { decision: position.format_move(&m) }));

@@ -132,6 +132,35 @@ fn sealed_commitments_are_seen_by_their_seat_alone_until_both_are_in() {
 }
 
 #[test]
+fn a_seats_position_leaves_out_the_other_seats_sealed_decisions() {
+    let mut m = quick("hidden-intention");
+    let fresh = m.position().clone_box();
+    while let Some(d) = m.legal_for(Side::First).first().cloned() {
+        m.decide(Side::First, &d, 0).unwrap();
+    }
+    let b_first = m.legal_for(Side::Second)[0].clone();
+    m.decide(Side::Second, &b_first, 0).unwrap();
+    // B knows its own staged decision and nothing of A's sealed commitment.
+    let for_b = m.position_for(Viewer::Seat(Side::Second));
+    assert_eq!(for_b.legal_decisions(Side::First), fresh.legal_decisions(Side::First));
+    let mut b_only = fresh.clone_box();
+    b_only.play_decision(&b_first).unwrap();
+    assert_eq!(for_b.legal_decisions(Side::Second), b_only.legal_decisions(Side::Second));
+    // A knows its sealed commitment (nothing left to decide) and nothing of B's decision.
+    let for_a = m.position_for(Viewer::Seat(Side::First));
+    assert!(for_a.legal_decisions(Side::First).is_empty());
+    assert_eq!(for_a.legal_decisions(Side::Second), fresh.legal_decisions(Side::Second));
+    // A spectator knows neither.
+    let public = m.position_for(Viewer::Spectator);
+    for side in Side::BOTH {
+        assert_eq!(public.legal_decisions(side), fresh.legal_decisions(side));
+    }
+    // Outside a simultaneous node everyone knows the position as it is.
+    let red = quick("red-stone");
+    assert_eq!(red.position_for(Viewer::Spectator).position_text(), red.position().position_text());
+}
+
+#[test]
 fn the_record_grown_decision_by_decision_is_the_record_of_the_whole_game() {
     for (i, kind) in GameKind::all().enumerate() {
         let mut m = Match::open(kind, &kind.quick_pairs(), None).unwrap();

@@ -3,6 +3,7 @@
 //! server's messages, the hot-seat hand-over and an online seat's board all ask here.
 
 use super::Match;
+use crate::games::DynGame;
 use crate::rules::Side;
 
 /// Who looks at a match.
@@ -28,6 +29,26 @@ impl Match {
         // Only the sealed decisions at the end can be hidden: look at those alone.
         let Some(from) = self.sealed_from() else { return self.len() };
         (from..self.len()).find(|&i| !self.may_see(i, viewer)).unwrap_or(self.len())
+    }
+
+    /// The position as `viewer` may know it: at a simultaneous node, the position before the
+    /// sealed decisions with only the viewer's own played again, so nothing of another seat's
+    /// sealed commitment is in it (what a seat's hint or computer may think about). A side's
+    /// decisions there never depend on the other side's, so they play again as they were.
+    pub fn position_for(&self, viewer: Viewer) -> Box<dyn DynGame> {
+        let now = || self.position().clone_box();
+        let Some(from) = self.sealed_from() else { return now() };
+        if (from..self.len()).all(|i| self.may_see(i, viewer)) {
+            return now();
+        }
+        let Some(before) = self.position_before(from) else { return now() };
+        let mut known = before.clone_box();
+        for played in &self.played()[from..] {
+            if viewer == Viewer::Seat(played.seat) && known.play_decision(&played.decision).is_err() {
+                break;
+            }
+        }
+        known
     }
 
     /// The decisions `viewer` may see, in order (`None` for a sealed one).
