@@ -1,6 +1,7 @@
-//! What Stoneyard keeps between runs: settings, the games in progress, named game records and the
-//! online seats. No Bevy.
+//! What Stoneyard keeps between runs: settings, the games in progress, the finished games, named
+//! game records and the online seats. No Bevy.
 
+mod history;
 mod in_progress;
 mod online_seats;
 mod reading;
@@ -10,6 +11,10 @@ mod settings;
 mod spec_text;
 mod store;
 
+pub use history::{
+    FinishedGame, HISTORY_FOLDER, HISTORY_FORMAT, HistoryError, KEEP_FINISHED, delete_finished, keep_finished,
+    list_finished, load_finished,
+};
 pub use in_progress::{
     GAMES_FOLDER, GameInProgress, KEEP_GAMES, adopt_old_autosave, keep_game, list_games, load_game, new_game_key,
     numbered_move_count, record_finished,
