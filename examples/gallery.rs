@@ -37,6 +37,12 @@ enum Scene {
     Continue,
     /// "Play online" (no server runs for the gallery: the screen as it waits for one).
     Online,
+    /// Gravel's danger: a lone stack marked, and the warning before an end of turn that loses.
+    GravelWarning,
+    /// Hidden Intention mid-game with both sides' queens on the board.
+    Queens,
+    /// The finished games the other scenes left.
+    History,
 }
 
 impl Scene {
@@ -52,6 +58,9 @@ impl Scene {
             Scene::GameOver(k) => format!("{k}-5-game-over.png"),
             Scene::Continue => "continue.png".into(),
             Scene::Online => "online.png".into(),
+            Scene::GravelWarning => "gravel-6-warning.png".into(),
+            Scene::Queens => "hidden-intention-6-queens.png".into(),
+            Scene::History => "history.png".into(),
         }
     }
 }
@@ -119,8 +128,9 @@ fn main() {
                 Scene::GameOver(kind),
             ]);
         }
-        // Last: by now the scenes have left games in progress to list.
-        scenes.push(Scene::Continue);
+        scenes.extend([Scene::GravelWarning, Scene::Queens]);
+        // Last: by now the scenes have left games in progress and finished games to list.
+        scenes.extend([Scene::Continue, Scene::History]);
         shots.extend(scenes.into_iter().map(|s| (s, theme, theme_dir.join(s.file_name()))));
     }
     for (_, _, path) in &shots {
@@ -200,6 +210,17 @@ fn begin(world: &mut World, scene: Scene, theme: Theme) -> Vec<String> {
         Scene::Title => next = Screen::Title,
         Scene::Settings => next = Screen::Settings,
         Scene::Continue => next = Screen::Continue,
+        Scene::History => next = Screen::History,
+        Scene::GravelWarning => {
+            let kind = GameKind::named("gravel");
+            world.insert_resource(CurrentMatch::new(kind.open(&[], None).expect("the default options open")));
+            pending = ["+d4", "+d4", "end"].map(String::from).to_vec();
+        }
+        Scene::Queens => {
+            let kind = GameKind::named("hidden-intention");
+            let game = kind.open(&[], Some(QUEENS)).expect("the queens' position reads");
+            world.insert_resource(CurrentMatch::new(game));
+        }
         Scene::Online => next = Screen::Online,
         Scene::Setup(kind) => {
             world.resource_mut::<SetupChoice>().select(kind, &[]);
@@ -224,6 +245,9 @@ fn begin(world: &mut World, scene: Scene, theme: Theme) -> Vec<String> {
     world.resource_mut::<NextState<Screen>>().set(next);
     pending
 }
+
+/// Hidden Intention after three turns: each side's queen, a pawn, and a knight or a bishop.
+const QUEENS: &str = "Pc3 Qd4 Nf5/sw ; Qe6 Bc6 Pf3 ; P7R2B2N0Q0 P7R2B1N1Q0 ; 2 2 ; - ; 4.1";
 
 /// The example's move's first space: where the hints scene puts the cursor.
 fn example_space(kind: GameKind) -> Option<String> {

@@ -237,6 +237,38 @@ mod computer_helpers {
     }
 
     #[test]
+    fn a_gravel_hint_is_the_whole_turn_with_what_it_achieves() {
+        use bevy::prelude::*;
+        use stoneyard::games::GameKind;
+        let mut app = headless_app();
+        let kind = GameKind::named("gravel");
+        let mut current = CurrentMatch::new(kind.open(&kind.quick_pairs(), None).unwrap());
+        current.players = [None, Some(stoneyard::ai::Level::Easy)];
+        app.world_mut().insert_resource(current);
+        app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Playing);
+        app.update();
+        press(&mut app, &[Suggest]);
+        let found = frames_until(&mut app, |app| {
+            app.world().resource::<HintShown>().current(app.world().resource::<CurrentMatch>()).is_some()
+        });
+        assert!(found, "no hint arrived");
+        let shown = app.world().resource::<HintShown>().clone();
+        let m = app.world().resource::<CurrentMatch>();
+        assert_eq!(m.len(), 0, "a hint must not play");
+        // Every action of the turn up to its end, each legal in turn, and a reason.
+        assert!(shown.turn.len() >= 2, "{:?}", shown.turn);
+        assert_eq!(shown.turn.last().map(String::as_str), Some("end"), "{:?}", shown.turn);
+        assert_eq!(shown.suggestion.as_ref().map(|(_, d)| d), shown.turn.first());
+        let mut position = m.position().clone_box();
+        for d in &shown.turn {
+            position.play_decision(d).unwrap_or_else(|e| panic!("{d} of {:?} does not play: {e}", shown.turn));
+        }
+        assert_ne!(position.to_move(), m.position().to_move(), "the turn passed to the other side");
+        let reason = shown.reason.expect("a reason");
+        assert!(!reason.is_empty() && reason.chars().next().unwrap().is_lowercase(), "{reason}");
+    }
+
+    #[test]
     fn two_computers_play_on_at_the_chosen_pace_and_pause() {
         let mut app = headless_app();
         // Red Stone, size 5, Black and White both Easy.
@@ -458,6 +490,10 @@ mod every_game_by_actions {
             let legal = m.decisions_now();
             let d = legal[pick_index(&mut rng, legal.len())].clone();
             play_by_keys(&mut app, &d);
+            // A losing end of a Gravel turn waits for the player's word: E gives it.
+            while app.world().resource::<stoneyard::app::testing::TurnWarning>().pending.is_some() {
+                press(&mut app, &[Confirm]);
+            }
             let m = app.world().resource::<CurrentMatch>();
             assert!(m.len() > before, "{kind}: decision {d} was not played ({:?})", m.message);
             assert_eq!(m.decision(before), d, "{kind}");
@@ -1043,6 +1079,8 @@ mod systems_agree_with_play {
                     app.world_mut().resource_mut::<Resolved>().0.clear();
                     app.world_mut().write_message(DecisionChosen(d.clone()));
                     app.update();
+                    // A losing end of a Gravel turn waits for the player's word: given.
+                    stoneyard::app::testing::confirm_warning(&mut app);
                     let expected = engine.play_decision(&d).unwrap_or_else(|e| panic!("{kind} {n}: {d}: {e}"));
                     let shown = app.world().resource::<CurrentMatch>();
                     assert_eq!(shown.len(), n + 1, "{kind} seed {seed}: {d} was not played");
@@ -1350,6 +1388,8 @@ mod forced_decisions {
             app.world_mut().write_message(DecisionChosen(action));
             app.update();
             app.update();
+            // The end played for the player may lose at once: it waits for their word, given here.
+            stoneyard::app::testing::confirm_warning(&mut app);
             sent += 1;
             assert!(sent < 20, "the turn ends");
         }
@@ -1533,6 +1573,12 @@ mod online_play {
         // Back at the title, the online game leaves the board; "My online games" lists both seats.
         press(&mut a, &[Back]);
         let _ = screen(&a);
+        // On the online screen again, the first game's invite card is gone: it was joined and ended
+        // (it was up after the game was created, above).
+        a.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Online);
+        run_until(&mut [&mut a, &mut b], "the old invite card gone", |apps| {
+            apps[0].world().resource::<OnlineLobby>().invite.is_none()
+        });
         drop(server);
     }
 }
@@ -1693,5 +1739,166 @@ mod work_per_decision {
         );
         assert!(late <= early + 1.0, "the work per decision grew from {early} to {late} engine plays");
         assert!(early <= 4.0, "{early} engine plays per decision");
+    }
+}
+
+/// What a newcomer playtest found (#41): Gravel's danger marks and the warning before a losing end
+/// of turn, "End turn" on one key, finished games kept in a history, Hidden Intention's names.
+mod newcomer {
+    use super::common::{headless_app, press, screen};
+    use bevy::prelude::*;
+    use stoneyard::ai::Level;
+    use stoneyard::app::testing::Action::*;
+    use stoneyard::app::testing::{
+        BoardState, CurrentMatch, DecisionChosen, FinishedGames, MatchCommand, Replay, SaveStore, Screen, TurnWarning,
+    };
+    use stoneyard::games::GameKind;
+    use stoneyard::rules::{HintMark, Side, Tone};
+
+    /// A default Gravel game on the board, the person Light against the computer.
+    fn gravel_against_the_computer() -> App {
+        let mut app = headless_app();
+        let kind = GameKind::named("gravel");
+        let mut current = CurrentMatch::new(kind.open(&[], None).unwrap());
+        current.players = [None, Some(Level::Easy)];
+        app.world_mut().insert_resource(current);
+        app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Playing);
+        app.update();
+        app
+    }
+
+    fn decide(app: &mut App, decision: &str) {
+        app.world_mut().write_message(DecisionChosen(decision.to_string()));
+        app.update();
+    }
+
+    fn danger_marks(app: &App) -> Vec<String> {
+        let view = app.world().resource::<BoardState>().view.clone().expect("a board");
+        view.cells.iter().filter(|c| c.marks.hint == Some(HintMark::Threatened)).map(|c| c.name.clone()).collect()
+    }
+
+    fn len(app: &App) -> usize {
+        app.world().resource::<CurrentMatch>().len()
+    }
+
+    #[test]
+    fn a_lone_gravel_stack_is_marked_and_ending_the_turn_warns_until_confirmed() {
+        let mut app = gravel_against_the_computer();
+        assert!(danger_marks(&app).is_empty(), "nothing of Light's is on the board yet");
+        decide(&mut app, "+d4");
+        decide(&mut app, "+d4");
+        assert_eq!(danger_marks(&app), ["d4"], "Dark could remove the stack on d4 next turn");
+        // One key ends the turn; this end would let Dark win at once, so it waits for a word.
+        press(&mut app, &[Confirm]);
+        let warning = app.world().resource::<TurnWarning>().pending.clone().expect("a warning");
+        assert_eq!(warning.0, "end");
+        assert!(warning.1.text.contains("d4") && warning.1.text.starts_with("If you end your turn now"));
+        assert_eq!(len(&app), 2, "the turn has not ended");
+        // Esc keeps playing; undo takes an action back; the warning came and went with no end.
+        press(&mut app, &[Back]);
+        assert_eq!(app.world().resource::<TurnWarning>().pending, None);
+        assert_eq!(len(&app), 2);
+        press(&mut app, &[Undo]);
+        assert_eq!(len(&app), 1, "the second piece is taken back");
+        // The same stack again, and this time the player ends the turn anyway.
+        decide(&mut app, "+d4");
+        press(&mut app, &[Confirm]);
+        assert!(app.world().resource::<TurnWarning>().pending.is_some());
+        press(&mut app, &[Confirm]);
+        let current = app.world().resource::<CurrentMatch>();
+        assert_eq!(current.history()[..3], ["+d4", "+d4", "end"], "confirmed, the turn ended");
+        assert_eq!(app.world().resource::<TurnWarning>().pending, None);
+    }
+
+    #[test]
+    fn a_safe_turn_that_spends_every_action_still_ends_by_itself() {
+        let mut app = gravel_against_the_computer();
+        // A 2×2 block: each piece can be taken, but no Dark turn wins at once (tests/rules_gravel.rs).
+        for d in ["+d4", "+d5", "+e4", "+e5"] {
+            decide(&mut app, d);
+        }
+        app.update(); // the end, played for the player
+        let mut marked = danger_marks(&app);
+        marked.sort();
+        assert_eq!(marked, ["d4", "d5", "e4", "e5"], "the person's pieces, marked while the computer is to act");
+        let current = app.world().resource::<CurrentMatch>();
+        assert_eq!(current.history().get(4).map(String::as_str), Some("end"), "{:?}", current.history());
+        assert_eq!(app.world().resource::<TurnWarning>().pending, None, "a safe end is not warned about");
+    }
+
+    #[test]
+    fn a_safe_turn_with_actions_left_ends_on_one_key_and_the_computer_never_gets_warned() {
+        let mut app = gravel_against_the_computer();
+        decide(&mut app, "+d4");
+        decide(&mut app, "+d5");
+        let before = len(&app);
+        assert!(app.world().resource::<CurrentMatch>().position().warning_before("end").is_none());
+        press(&mut app, &[Confirm]);
+        let current = app.world().resource::<CurrentMatch>();
+        assert_eq!(current.history().get(before).map(String::as_str), Some("end"), "{:?}", current.history());
+        // The computer (Dark) plays its whole turn without a warning held back for it.
+        for _ in 0..200 {
+            app.update();
+        }
+        let current = app.world().resource::<CurrentMatch>();
+        assert_eq!(current.acting_side(), Some(Side::First), "the computer played and ended its turn");
+        assert_eq!(app.world().resource::<TurnWarning>().pending, None);
+    }
+
+    #[test]
+    fn a_finished_game_is_kept_in_the_history_and_opens_in_the_replay() {
+        let mut app = gravel_against_the_computer();
+        decide(&mut app, "+d4");
+        app.world_mut().write_message(MatchCommand::Resign(Side::First));
+        app.update();
+        app.update();
+        assert!(app.world().resource::<CurrentMatch>().is_over());
+        let (kept, problems) = stoneyard::save::list_finished(&app.world().resource::<SaveStore>().0).unwrap();
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(kept.len(), 1, "a resigned game is finished and kept");
+        assert!(kept[0].result.starts_with("Dark wins"), "{}", kept[0].result);
+        // Title → Saved games → Finished games, by keys: the game is listed and opens in the replay.
+        press(&mut app, &[Back]);
+        assert_eq!(screen(&app), Screen::Title);
+        // No game is in progress (no Continue): the games, Play online, then Saved games.
+        let mut keys = vec![Down; 1 + GameKind::all().count()];
+        keys.push(Select);
+        press(&mut app, &keys);
+        assert_eq!(screen(&app), Screen::Saves);
+        press(&mut app, &[Down, Select]);
+        assert_eq!(screen(&app), Screen::History);
+        assert_eq!(app.world().resource::<FinishedGames>().games.len(), 1);
+        press(&mut app, &[Select]);
+        assert_eq!(screen(&app), Screen::Playing);
+        assert!(app.world().resource::<Replay>().active);
+        let current = app.world().resource::<CurrentMatch>();
+        assert_eq!(current.len() + current.redo_len(), 1, "its one decision");
+        assert!(current.is_over(), "opened at its end: Light resigned");
+        // Deleted from the list with a second press: the history is empty again.
+        press(&mut app, &[Back]);
+        // No game is in progress (no Continue): the games, Play online, then Saved games.
+        let mut keys = vec![Down; 1 + GameKind::all().count()];
+        keys.push(Select);
+        press(&mut app, &keys);
+        press(&mut app, &[Down, Select]);
+        press(&mut app, &[CycleOption, Select]);
+        assert!(app.world().resource::<FinishedGames>().games.is_empty());
+        assert!(stoneyard::save::list_finished(&app.world().resource::<SaveStore>().0).unwrap().0.is_empty());
+    }
+
+    #[test]
+    fn hidden_intentions_sides_are_named_and_coloured_as_its_record_tags_them() {
+        let kind = GameKind::named("hidden-intention");
+        // Spec §1: A is White with the light figures, B Black with the dark; the record's tags agree.
+        assert_eq!(kind.side_name(Side::First), "White");
+        assert_eq!(kind.tone(Side::First), Tone::Light);
+        assert_eq!(kind.side_name(Side::Second), "Black");
+        assert_eq!(kind.tone(Side::Second), Tone::Dark);
+        // The person plays A (White) against the computer: the tags name them so.
+        let mut current = CurrentMatch::new(kind.open(&[], None).unwrap());
+        current.players = [None, Some(Level::Easy)];
+        let text = current.record().to_spec_text().unwrap();
+        assert!(text.lines().any(|l| l == "[White \"Human\"]"), "{text}");
+        assert!(text.lines().any(|l| l.starts_with("[Black \"Computer")), "{text}");
     }
 }

@@ -26,7 +26,7 @@
 
 use super::games::decide_timed;
 use super::{DecideError, Level, Timing};
-use crate::games::{DynGame, GameKind};
+use crate::games::{DynGame, GameKind, plural};
 use crate::rules::{
     BoardView, Cell, EffectKind, HintMark, PieceShape, RemoveCause, Side, Status, ToMove, splitmix64_nth,
 };
@@ -64,8 +64,8 @@ impl HintReason {
         match self {
             HintReason::Wins => "wins the game".to_string(),
             HintReason::Draws => "ends the game in a draw".to_string(),
-            HintReason::Takes { count, removes: false } => format!("captures {}", plural(*count, "stone")),
-            HintReason::Takes { count, removes: true } => format!("removes {}", plural(*count, "enemy piece")),
+            HintReason::Takes { count, removes: false } => format!("captures {}", plural(*count as usize, "stone")),
+            HintReason::Takes { count, removes: true } => format!("removes {}", plural(*count as usize, "enemy piece")),
             HintReason::Saves { what, on } => format!("saves the {what} on {on}"),
             HintReason::Threatens { what, on } => format!("threatens the {what} on {on}"),
             HintReason::Plays(words) => words.clone(),
@@ -133,7 +133,7 @@ pub fn hint_turn_in_match(
 }
 
 /// Whether `side` still has a decision of the same turn in `position`.
-fn still_deciding(position: &dyn DynGame, side: Side) -> bool {
+pub fn still_deciding(position: &dyn DynGame, side: Side) -> bool {
     match position.to_move() {
         Some(ToMove::One(s)) => s == side,
         // At a simultaneous node the side is done once its commitment is sealed.
@@ -280,9 +280,4 @@ fn plain_words(kind: GameKind, side: Side, decisions: &[String]) -> String {
 fn lower_first(text: &str) -> String {
     let mut chars = text.chars();
     chars.next().map_or_else(String::new, |first| first.to_lowercase().chain(chars).collect())
-}
-
-/// "1 stone", "3 stones".
-fn plural(n: u32, noun: &str) -> String {
-    if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
 }

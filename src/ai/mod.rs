@@ -83,7 +83,9 @@ pub use arena::{
     elo_estimate, elo_from_score, play_game, run_arena, run_arena_with,
 };
 pub use budget::{Budget, SearchReport, StopReason};
-pub use hint::{DryRunError, HintReason, MAX_TURN_DECISIONS, TurnHint, hint_turn, hint_turn_in_match, turn_reason};
+pub use hint::{
+    DryRunError, HintReason, MAX_TURN_DECISIONS, TurnHint, hint_turn, hint_turn_in_match, still_deciding, turn_reason,
+};
 pub use knowledge::{GameEvaluator, GamePolicy, Knowledge, PlayoutQuality, prefer, squash};
 pub use level::{Calibration, Engine, Level, LevelBudget, budget_for, strategy_for};
 pub use mcts::{ArmStats, MctsConfig, Searcher};

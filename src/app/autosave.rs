@@ -1,11 +1,11 @@
 //! Nothing a player does is lost: every game in progress is kept in its own slot after every
 //! decision and listed under Continue; starting another game never discards one, and a finished
-//! game leaves the list by itself.
+//! game leaves the list by itself and joins the finished games' history (online games too).
 
 use super::match_state::CurrentMatch;
 use super::playing::Replay;
 use super::settings::{SaveStore, StorageWarning};
-use crate::save::{keep_game, new_game_key};
+use crate::save::{GameRecord, keep_finished, keep_game, new_game_key};
 use bevy::prelude::*;
 
 pub fn plugin(app: &mut App) {
@@ -21,12 +21,24 @@ fn keep_current_game(
     mut store: ResMut<SaveStore>,
     mut warning: ResMut<StorageWarning>,
     mut last_saved_ms: Local<u64>,
+    mut kept_finished: Local<Option<GameRecord>>,
 ) {
+    let record = current.record();
+    let clock_ms = web_time::SystemTime::now().duration_since(web_time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64);
+    // Strictly later than the last save, so games played one after another within a millisecond
+    // are still listed in the order they were played.
+    let now_ms = clock_ms.max(*last_saved_ms + 1);
+    if current.is_over() && kept_finished.as_ref() != Some(&record) {
+        if let Err(e) = keep_finished(&mut store.0, &record, now_ms) {
+            warn!("{e}");
+            warning.0 = Some(e.to_string());
+        }
+        *kept_finished = Some(record.clone());
+    }
     // An online game is kept by the server (and its seat by the online feature), not here.
     if current.remote.is_some() {
         return;
     }
-    let record = current.record();
     let key = match &current.slot {
         Some(key) => key.clone(),
         // A match with no decision yet is not worth a slot.
@@ -43,10 +55,6 @@ fn keep_current_game(
             }
         },
     };
-    let clock_ms = web_time::SystemTime::now().duration_since(web_time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64);
-    // Strictly later than the last save, so games played one after another within a millisecond
-    // are still listed in the order they were played.
-    let now_ms = clock_ms.max(*last_saved_ms + 1);
     *last_saved_ms = now_ms;
     if let Err(e) = keep_game(&mut store.0, &key, &record, now_ms) {
         warn!("{e}");

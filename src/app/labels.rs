@@ -50,6 +50,7 @@ pub fn space_summary(cell: &CellView, mover: Side, side_name: impl Fn(Side) -> S
     }
     match cell.marks.hint {
         Some(HintMark::InDanger) => parts.push("one liberty left".to_string()),
+        Some(HintMark::Threatened) => parts.push("the opponent could remove it next turn".to_string()),
         Some(HintMark::Eye(Some(side))) => parts.push(format!("{} eye", side_name(side))),
         Some(HintMark::Eye(None)) => parts.push("red eye".to_string()),
         None => {}

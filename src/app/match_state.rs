@@ -348,14 +348,9 @@ impl CurrentMatch {
         current.players = [level(&record.players[0]), level(&record.players[1])];
         Ok(current)
     }
-
-    /// The record ends with a resignation (the rules cannot tell; the result says so).
-    pub fn record_resigned(record: &GameRecord) -> bool {
-        record.result.as_ref().and_then(|r| r.get("reason")).is_some_and(|r| r == "resignation")
-    }
 }
 
-/// A side's name for people ("Black", "Light", "Player A").
+/// A side's name for people ("Black", "Light", "White").
 pub fn side_label(game: &dyn DynGame, side: Side) -> String {
     game.kind().side_name(side).to_string()
 }

@@ -36,7 +36,8 @@ pub fn plugin(app: &mut App) {
         .init_resource::<TurnBuilder>()
         .init_resource::<ChoiceAnchor>()
         .init_resource::<BoardCursor>()
-        .init_resource::<OnlineStatus>();
+        .init_resource::<OnlineStatus>()
+        .init_resource::<TurnWarning>();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -45,6 +46,25 @@ pub fn plugin(app: &mut App) {
 /// A player (board, panel, computer or test) chose this atomic decision, in the game's notation.
 #[derive(Message, Debug, Clone, PartialEq, Eq)]
 pub struct DecisionChosen(pub String);
+
+/// A person's decision held back because it would let the opponent win at once (Gravel: ending a
+/// turn), until they confirm it or go on playing; and the one they confirmed.
+#[derive(Resource, Debug, Default, Clone, PartialEq, Eq)]
+pub struct TurnWarning {
+    /// The decision held back, what to tell the player about it, and the match's length then.
+    pub pending: Option<(String, crate::games::Warning, usize)>,
+    /// The decision the player confirmed at that length: it is made without a second warning.
+    pub confirmed: Option<(String, usize)>,
+}
+
+impl TurnWarning {
+    /// The player wants the held-back decision made anyway.
+    pub fn confirm(&mut self) -> Option<DecisionChosen> {
+        let (decision, _, len) = self.pending.take()?;
+        self.confirmed = Some((decision.clone(), len));
+        Some(DecisionChosen(decision))
+    }
+}
 
 /// One effect of the decision resolved this frame, in order.
 #[derive(Message, Debug, Clone, PartialEq)]
@@ -173,11 +193,15 @@ impl ComputerStatus {
     }
 }
 
-/// The hint for the person to act: the decision the computer would make in their place.
+/// The hint for the person to act: the whole turn the computer would play in their place.
 #[derive(Resource, Debug, Default, Clone, PartialEq, Eq)]
 pub struct HintShown {
-    /// The suggestion and the decision number it is for.
+    /// The suggestion (the turn's first decision) and the decision number it is for.
     pub suggestion: Option<(usize, String)>,
+    /// The whole turn the computer would play, its first decision the suggestion.
+    pub turn: Vec<String>,
+    /// What the turn achieves, in a few words ("captures 3 stones"), from a dry run.
+    pub reason: Option<String>,
     /// A hint is being looked for.
     pub searching: bool,
 }
@@ -613,6 +637,14 @@ pub fn offers_now(current: &CurrentMatch) -> Vec<Offer> {
 /// Decisions that name no space (pass, end turn, swap, figure choices).
 pub fn spaceless(offers: &[Offer]) -> Vec<&Offer> {
     offers.iter().filter(|o| o.picks.is_empty()).collect()
+}
+
+/// The one decision (the Confirm key makes it) that names no space, when there is exactly one and it is not a pie choice.
+pub fn single_spaceless(decisions: &[Offer]) -> Option<&str> {
+    match spaceless(decisions)[..] {
+        [only] if !only.pie => Some(&only.token),
+        _ => None,
+    }
 }
 
 /// Where on the window (logical pixels from the top-left corner) the space of the open choice list

@@ -15,6 +15,8 @@ pub enum Screen {
     Saves,
     /// The games in progress.
     Continue,
+    /// The finished games kept by themselves.
+    History,
     /// Playing online: create, join, the online games kept.
     Online,
 }

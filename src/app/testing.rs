@@ -12,12 +12,12 @@ pub use super::board::{
 };
 pub use super::input::{Action, ActionPressed, BINDABLE, KeyBindings};
 pub use super::match_state::{CurrentMatch, MatchCommand};
-pub use super::menus::{GamesInProgress, ImportRecord, SavesList, SetupChoice};
+pub use super::menus::{FinishedGames, GamesInProgress, ImportRecord, SavesList, SetupChoice};
 pub use super::online::{Connection, KeptSeats, LinkState, OnlineLobby, OnlineRows};
 pub use super::playing::{
     BoardAnimating, BoardCursor, Choice, DecisionChosen, DragChosen, EffectHappened, EventLog, HintShown, LastTurn,
     MoveList, OnlineRequest, OnlineStatus, OpponentPresence, RematchOffer, Replay, ReplayStep, Secrecy, Spectating,
-    TurnBuilder,
+    TurnBuilder, TurnWarning,
 };
 pub use super::screen::Screen;
 pub use super::settings::{CurrentSettings, SaveStore};
@@ -70,6 +70,15 @@ fn bare_app() -> App {
     app
 }
 
+/// Answers a warning held up before a decision (Gravel's losing end of turn) as a player who
+/// means it: the decision is made. Returns whether there was one.
+pub fn confirm_warning(app: &mut App) -> bool {
+    let Some(chosen) = app.world_mut().resource_mut::<super::playing::TurnWarning>().confirm() else { return false };
+    app.world_mut().write_message(chosen);
+    app.update();
+    true
+}
+
 /// Presses actions one per frame, as a player would, then lets one more frame pass so that a
 /// screen change requested by the last one takes effect.
 pub fn press(app: &mut App, actions: &[Action]) {
@@ -117,7 +126,10 @@ pub fn shown_pieces(app: &mut App) -> Vec<(Cell, PieceView)> {
 /// The pieces on the board entities agree with the engine's position, cell by cell, every stack
 /// has one child entity per piece, and the board shows the engine's current view.
 pub fn assert_projection_matches(app: &mut App) {
-    let view = app.world().resource::<CurrentMatch>().position().board_view();
+    let view = super::board::shown_view(
+        app.world().resource::<CurrentMatch>(),
+        app.world().resource::<super::playing::TurnWarning>(),
+    );
     let mut expected: Vec<(Cell, PieceView)> = view.cells.iter().filter_map(|c| c.piece.map(|p| (c.cell, p))).collect();
     expected.sort_by_key(|(cell, _)| *cell);
     assert_eq!(shown_pieces(app), expected);

@@ -121,6 +121,9 @@ pub struct BoardPalette {
     /// The badge behind a stack's height, and its text.
     pub badge: [u8; 3],
     pub badge_text: [u8; 3],
+    /// How strongly a side's tint shows on a space, 1 as usual: the colour-blind palette's two
+    /// mid-tone sides need more to stay apart in greyscale.
+    pub tint_weight: f32,
 }
 
 pub fn board_palette(theme: Theme) -> BoardPalette {
@@ -147,6 +150,7 @@ pub fn board_palette(theme: Theme) -> BoardPalette {
             hint: [16, 140, 64],
             badge: [32, 26, 22],
             badge_text: [255, 255, 255],
+            tint_weight: 1.0,
         },
         // The board keeps its wood at night, a shade darker; the room around it goes dark.
         Theme::Night => BoardPalette {
@@ -171,6 +175,7 @@ pub fn board_palette(theme: Theme) -> BoardPalette {
             hint: [14, 120, 56],
             badge: [20, 16, 14],
             badge_text: [255, 255, 255],
+            tint_weight: 1.0,
         },
         // Okabe–Ito blue and orange sides on pale maple; the neutral reddish purple: three
         // different greys in greyscale.
@@ -196,6 +201,7 @@ pub fn board_palette(theme: Theme) -> BoardPalette {
             hint: [0, 120, 86],
             badge: [20, 20, 20],
             badge_text: [255, 255, 255],
+            tint_weight: 1.35,
         },
     }
 }
@@ -215,7 +221,31 @@ impl BoardPalette {
     pub fn side(&self, kind: GameKind, side: Side) -> [u8; 3] {
         self.piece(kind, Some(side)).0
     }
+
+    /// The opacity of a space's tint in its side's colour, for a strength of 0 to 1 (`look`): even
+    /// the weakest tint of a side stays clearly apart from the other side's.
+    pub fn tint_alpha(&self, strength: f32) -> f32 {
+        ((0.14 + 0.32 * strength) * self.tint_weight).min(0.8)
+    }
+
+    /// A figure's fill and outline (Hidden Intention): a dark figure is filled dark with an edge
+    /// only a little lighter, so it reads as dark, never as a hollow outline; a light figure is
+    /// filled light with a dark outline.
+    pub fn figure(&self, tone: Tone) -> ([u8; 3], [u8; 3]) {
+        match tone {
+            Tone::Dark => (self.dark, mix(self.dark, self.dark_text, 0.3)),
+            Tone::Light => (self.light, self.light_text),
+        }
+    }
 }
+
+/// `a` moved `t` (0 to 1) of the way to `b`.
+pub fn mix(a: [u8; 3], b: [u8; 3], t: f32) -> [u8; 3] {
+    std::array::from_fn(|i| (a[i] as f32 + (b[i] as f32 - a[i] as f32) * t).round() as u8)
+}
+
+/// The weakest tint of an owned square (influence ±1), as a strength of 0 to 1.
+pub const OWNED_STRENGTH: f32 = 0.5;
 
 /// A colour of the palettes as Bevy's.
 pub fn rgb(c: [u8; 3]) -> Color {
@@ -361,6 +391,32 @@ mod tests {
             for (fill, text) in [(b.dark, b.dark_text), (b.light, b.light_text), (b.badge, b.badge_text)] {
                 let c = contrast(fill, text);
                 assert!(c >= AA, "{theme:?}: text {text:?} on {fill:?} is {c:.2}:1");
+            }
+        }
+    }
+
+    #[test]
+    fn figures_are_filled_in_their_sides_tone_and_owned_squares_are_clearly_apart() {
+        let kind = GameKind::named("hidden-intention");
+        for theme in Theme::ALL {
+            let b = board_palette(theme);
+            let (dark_fill, dark_edge) = b.figure(Tone::Dark);
+            let (light_fill, light_edge) = b.figure(Tone::Light);
+            let middle = (luminance(dark_fill) + luminance(light_fill)) / 2.0;
+            // A dark figure is dark all over, its edge included; a light one has a visible outline.
+            assert!(luminance(dark_edge) < middle, "{theme:?}: the dark figure's edge {dark_edge:?} reads light");
+            assert!(contrast(light_fill, light_edge) >= 3.0, "{theme:?}: the light figure's outline is faint");
+            let ratio = contrast(dark_fill, light_fill);
+            assert!(ratio >= 3.0, "{theme:?}: the figures' fills look alike in greyscale ({ratio:.2})");
+            // The weakest ownership tint of each side on the wood (a square owned by one point).
+            let weakest = |side: Side| {
+                let over = |wood: [u8; 3]| mix(wood, b.side(kind, side), b.tint_alpha(OWNED_STRENGTH));
+                [over(b.wood_light), over(b.wood_dark)]
+            };
+            let (first, second) = (weakest(Side::First), weakest(Side::Second));
+            for (a, z) in first.into_iter().zip(second) {
+                let ratio = contrast(a, z);
+                assert!(ratio >= 1.5, "{theme:?}: owned squares {a:?} and {z:?} look alike in greyscale ({ratio:.2})");
             }
         }
     }

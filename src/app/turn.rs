@@ -5,7 +5,8 @@
 
 use super::AppSystems;
 use super::match_state::{CurrentMatch, MatchCommand};
-use super::playing::{DecisionChosen, DecisionRefused, EffectHappened, MatchChanged, Replay};
+use super::playing::{DecisionChosen, DecisionRefused, EffectHappened, MatchChanged, Replay, TurnWarning};
+use super::screen::Screen;
 use crate::rules::Effects;
 use crate::session::{Happened, PhasedEffects};
 use bevy::prelude::*;
@@ -22,6 +23,7 @@ struct Intent(Option<String>);
 
 pub fn plugin(app: &mut App) {
     app.init_resource::<Resolving>().init_resource::<Intent>();
+    app.add_systems(OnExit(Screen::Playing), |mut warning: ResMut<TurnWarning>| *warning = TurnWarning::default());
     app.add_systems(
         Update,
         (
@@ -76,14 +78,20 @@ fn apply_commands(
     }
 }
 
-/// Takes the first decision chosen this frame if it is legal for the acting side.
+/// Takes the first decision chosen this frame if it is legal for the acting side. A person's
+/// decision that would let the opponent win at once waits for their confirmation (`TurnWarning`).
 fn take_intent(
     mut chosen: MessageReader<DecisionChosen>,
     mut current: ResMut<CurrentMatch>,
     mut intent: ResMut<Intent>,
     mut refused: MessageWriter<DecisionRefused>,
+    mut warning: ResMut<TurnWarning>,
 ) {
     intent.set_if_neq(Intent(None));
+    // A warning is about one position: any change of the match answers it.
+    if warning.pending.as_ref().is_some_and(|(_, _, len)| *len != current.len()) {
+        warning.pending = None;
+    }
     // One decision per frame: later ones in the same frame were made against a stale board.
     let Some(DecisionChosen(text)) = chosen.read().next().cloned() else { return };
     chosen.clear();
@@ -99,8 +107,24 @@ fn take_intent(
             current.message = Some(why);
             refused.write(DecisionRefused(text));
         }
+        None if needs_warning(&current, &mut warning, &text) => {}
         None => intent.0 = Some(text),
     }
+}
+
+/// Whether `decision` is held back for a warning (and then it is, in `warning`): only a person's
+/// own decision, and not once they confirmed it.
+fn needs_warning(current: &CurrentMatch, warning: &mut TurnWarning, decision: &str) -> bool {
+    let len = current.len();
+    if warning.confirmed.take().is_some_and(|(d, at)| d == decision && at == len) {
+        return false;
+    }
+    if !current.acting_side().is_some_and(|side| current.person_plays(side)) {
+        return false;
+    }
+    let Some(said) = current.position().warning_before(decision) else { return false };
+    warning.pending = Some((decision.to_string(), said, len));
+    true
 }
 
 /// The match makes the decision; its placing effects go out now, the rest phase by phase.

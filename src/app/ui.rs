@@ -178,7 +178,17 @@ pub fn menu_width(ctx: &egui::Context) -> f32 {
 /// A centred column with a big title, as every menu screen uses; it scrolls when the window is
 /// short, and narrows (with a smaller title) when the window is narrow.
 pub fn screen_frame(ctx: &egui::Context, title: &str, subtitle: &str, body: impl FnOnce(&mut egui::Ui)) {
-    let width = menu_width(ctx);
+    screen_frame_of_width(ctx, menu_width(ctx), title, subtitle, body);
+}
+
+/// [`screen_frame`] with a column of `width` (a screen laid out in two columns is wider).
+pub fn screen_frame_of_width(
+    ctx: &egui::Context,
+    width: f32,
+    title: &str,
+    subtitle: &str,
+    body: impl FnOnce(&mut egui::Ui),
+) {
     let mut root = root_ui(ctx, "menu");
     egui::CentralPanel::default().show(&mut root, |ui| {
         egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
@@ -390,7 +400,24 @@ pub fn number_item(
 
 /// Whether the player plays by touch (egui has seen a touch): keys are not worth naming then.
 pub fn by_touch(ui: &egui::Ui) -> bool {
-    ui.ctx().input(|i| i.has_touch_screen())
+    ui.ctx().input(|i| i.has_touch_screen()) || coarse_pointer()
+}
+
+/// A browser whose main pointer is a finger (a phone, a tablet): it plays by touch from the first
+/// screen on, before any touch has reached the app.
+#[cfg(target_arch = "wasm32")]
+fn coarse_pointer() -> bool {
+    static COARSE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *COARSE.get_or_init(|| {
+        web_sys::window()
+            .and_then(|w| w.match_media("(pointer: coarse)").ok().flatten())
+            .is_some_and(|query| query.matches())
+    })
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn coarse_pointer() -> bool {
+    false
 }
 
 /// A button's label with its key ("Hint (Q)"), or without it for a player who plays by touch.
@@ -475,7 +502,8 @@ pub fn paint_board(ui: &mut egui::Ui, view: &BoardView, kind: GameKind, theme: T
         if let Some(piece) = &c.piece {
             let (fill, text) = pal.piece(kind, piece.owner);
             let r = unit * 0.44;
-            if let PieceShape::Figure { figure, .. } = piece.shape {
+            if let (PieceShape::Figure { figure, .. }, Some(owner)) = (piece.shape, piece.owner) {
+                let (fill, text) = pal.figure(kind.tone(owner));
                 let (filled, outlined) = figure_symbols(figure);
                 let font = egui::FontId::proportional(unit * 0.85);
                 painter.text(centre, egui::Align2::CENTER_CENTER, filled, font.clone(), egui_rgb(fill));

@@ -51,7 +51,7 @@ pub trait About: Notation + DrawBoard {
     const DESIGNER: &'static str;
     /// One line about the game.
     const TAGLINE: &'static str;
-    /// The sides as people name them, the first side first ("Black", "Light", "Player A").
+    /// The sides as people name them, the first side first ("Black", "Light", "White").
     const SIDE_NAMES: [&'static str; 2];
     /// The colour each side's pieces are drawn in, the first side first.
     const SIDE_TONES: [Tone; 2];

@@ -94,8 +94,8 @@ impl EventContext<'_> {
     }
 }
 
-/// "1 stone", "4 stones".
-fn plural(n: usize, noun: &str) -> String {
+/// "1 stone", "4 stones" (every count a player reads is said this way).
+pub fn plural(n: usize, noun: &str) -> String {
     if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
 }
 
@@ -463,9 +463,9 @@ mod tests {
         let mut game =
             open("hidden-intention", &[], Some("Nd4/ne Pd5 ; Ra5 Rh5 ; P7R2B2N0Q1 P8R0B2N1Q1 ; 2 2 ; - ; 3.1"));
         let lines = log_of_token(&mut game, "Pg2|Nc4/ne");
-        assert!(lines[0].starts_with("Revealed: A's pawn on g2 and B's knight on c4"), "{lines:?}");
-        assert!(lines.contains(&"Cascade round 1: A's knight on d4 fell".to_string()), "{lines:?}");
-        assert!(lines.contains(&"Cascade round 2: A's pawn on d5 fell".to_string()), "{lines:?}");
+        assert!(lines[0].starts_with("Revealed: White's pawn on g2 and Black's knight on c4"), "{lines:?}");
+        assert!(lines.contains(&"Cascade round 1: White's knight on d4 fell".to_string()), "{lines:?}");
+        assert!(lines.contains(&"Cascade round 2: White's pawn on d5 fell".to_string()), "{lines:?}");
     }
 
     fn log_of_token(game: &mut Box<dyn DynGame>, token: &str) -> Vec<String> {

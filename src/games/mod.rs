@@ -14,5 +14,5 @@ pub mod throngs;
 
 pub use about::{About, LineCounter, NumberedMoves, Warning};
 pub use dyn_game::{BenchReport, DynGame, GameError, PLAYOUT_PLY_LIMIT, open, status_json};
-pub use events::{EventContext, describe_effects, removed_cells, removed_pieces, touched_cells};
+pub use events::{EventContext, describe_effects, plural, removed_cells, removed_pieces, touched_cells};
 pub use registry::{GAMES, GameEntry, GameKind, RecordText};

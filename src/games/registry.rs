@@ -337,7 +337,11 @@ mod tests {
         let throngs = GameKind::named("throngs");
         assert!(throngs.option_value_words("board", "P156").starts_with("P156: perforated"));
         assert_eq!(throngs.option_value_words("board", "Torus-9"), "Torus 9: no edges, 9 × 9 (81 sites)");
-        assert_eq!(throngs.option_value_words("opening", "pie"), "pie", "no words: the value itself");
+        assert_eq!(
+            throngs.option_value_words("opening", "pie-3"),
+            "Pie with 3 black and 4 white stones set by one player"
+        );
+        assert_eq!(throngs.option_value_words("players", "two"), "two", "no words: the value itself");
     }
 
     #[test]

@@ -142,6 +142,9 @@ pub enum HintMark {
     Eye(Option<Side>),
     /// A stone of a group with a single liberty left: one stone there captures the group.
     InDanger,
+    /// A piece the opponent could remove on its next turn (Gravel's danger; the app adds it from
+    /// `DynGame::threatened`).
+    Threatened,
 }
 
 /// A line of the board that leaves one edge and comes back at the opposite one (a wrapped board):

@@ -3,6 +3,7 @@
 //! decision through the rules, so a damaged or hand-edited record is refused with a clear reason.
 
 use crate::games::{self, DynGame, GameKind};
+use crate::rules::Side;
 use crate::session::Match;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -121,7 +122,19 @@ impl GameRecord {
 
     /// The record as a match at its last move (its decisions' times included).
     pub fn load(&self) -> Result<Match, RecordError> {
-        self.load_first(self.moves.len())
+        let mut loaded = self.load_first(self.moves.len())?;
+        // A resignation is not a decision: the result says who won by it, and the loser's seat
+        // resigns again, so the match ends as it ended.
+        let result = self.result.as_ref().filter(|r| r.get("reason").is_some_and(|r| r == "resignation"));
+        let winner = result.and_then(|r| r.get("winner")).and_then(|w| w.as_str());
+        let position = loaded.position();
+        if let Some(winner) = Side::BOTH.into_iter().find(|&s| Some(position.side_name(s)) == winner)
+            && !loaded.is_over()
+        {
+            let seat = loaded.seat_of(winner.opponent());
+            loaded.resign(seat).map_err(|e| RecordError::Setup(e.0))?;
+        }
+        Ok(loaded)
     }
 
     /// The match of the record's first `n` decisions.

@@ -1,7 +1,8 @@
 //! With hints on, standing marks from the engines' own analysis, read from each space's `Hinted`
 //! component: the eyes of a Red Stone board (black, white and red eyes, spec §4.1) and every stone
-//! of a group with one liberty left (Red Stone, Inchworm), flagged in its corner. A space's mark is
-//! redrawn only when its hint changes.
+//! of a group with one liberty left (Red Stone, Inchworm) and every Gravel piece the opponent could
+//! remove on its next turn, flagged in its corner. A space's mark is redrawn only when its hint
+//! changes.
 
 use super::drawing;
 use super::project::{BoardState, Hinted};
@@ -71,7 +72,7 @@ fn show_hint_marks(
                     ChildOf(cell),
                 ));
             }
-            HintMark::InDanger => {
+            HintMark::InDanger | HintMark::Threatened => {
                 let corner = Vec2::new(-s * 0.3, s * 0.3);
                 commands.spawn((
                     HintMarkShown,

@@ -9,7 +9,7 @@ use crate::app::input::{Action, ActionPressed};
 use crate::app::match_state::{CurrentMatch, MatchCommand};
 use crate::app::playing::{
     BoardCursor, CellChosen, Choice, ComputerStatus, DecisionChosen, DragChosen, HintRequested, MoveNow, Offer, Replay,
-    Secrecy, TurnBuilder, offers_now, spaceless, undo_allowed,
+    Secrecy, TurnBuilder, TurnWarning, offers_now, single_spaceless, spaceless, undo_allowed,
 };
 use crate::app::screen::Screen;
 use crate::app::settings::CurrentSettings;
@@ -57,6 +57,7 @@ struct BoardOutcomes<'w> {
     builder: ResMut<'w, TurnBuilder>,
     focus: ResMut<'w, MenuFocus>,
     cursor: ResMut<'w, BoardCursor>,
+    warning: ResMut<'w, TurnWarning>,
 }
 
 /// What the board's presses read.
@@ -87,7 +88,10 @@ fn board_input(
         presses.clear();
         return;
     }
-    let actions: Vec<Action> = presses.actions.read().map(|a| a.0).collect();
+    let mut actions: Vec<Action> = presses.actions.read().map(|a| a.0).collect();
+    if out.warning.pending.is_some() {
+        answer_warning(&mut out, &mut actions);
+    }
     let clicks: Vec<MenuClicked> = presses.clicks.read().copied().collect();
     let mut chosen_cells: Vec<String> = presses.cells.read().map(|c| c.0.clone()).collect();
     let dragged: Vec<DragChosen> = presses.drags.read().cloned().collect();
@@ -156,6 +160,25 @@ fn choose_from_list(out: &mut BoardOutcomes, actions: &[Action], clicks: &[MenuC
     }
 }
 
+/// The keys of the warning before a decision: Confirm or Select makes it anyway, Back keeps
+/// playing; undo takes an action back as usual; the cursor still moves, and choosing a space
+/// goes on with the turn (which answers the warning).
+fn answer_warning(out: &mut BoardOutcomes, actions: &mut Vec<Action>) {
+    actions.retain(|action| match action {
+        Action::Confirm | Action::Select => {
+            if let Some(chosen) = out.warning.confirm() {
+                out.decide.write(chosen);
+            }
+            false
+        }
+        Action::Back => {
+            out.warning.pending = None;
+            false
+        }
+        _ => true,
+    });
+}
+
 /// One action on the board; returns the space it chose (Select on the cursor), if any.
 fn apply_action(
     action: Action,
@@ -176,6 +199,11 @@ fn apply_action(
         }
         Action::Confirm if context.computer.is_thinking() => {
             out.move_now.write(MoveNow);
+            return None;
+        }
+        Action::Confirm if !computer_to_move && single_spaceless(decisions).is_some() => {
+            // One decision that names no space (Gravel's "End turn", a pass): the key makes it.
+            out.decide.write(DecisionChosen(single_spaceless(decisions)?.to_string()));
             return None;
         }
         Action::CycleOption | Action::Confirm => {

@@ -19,7 +19,7 @@ use crate::app::fonts::{ChessFont, figure_symbols};
 use crate::app::match_state::CurrentMatch;
 use crate::app::playing::{BoardCursor, CellChosen, DragChosen};
 use crate::app::settings::CurrentSettings;
-use crate::app::theme::{BoardPalette, board_palette, rgb};
+use crate::app::theme::{BoardPalette, OWNED_STRENGTH, board_palette, rgb};
 use crate::games::GameKind;
 use crate::rules::{BoardView, Layout, Side, Tone};
 use crate::save::Theme;
@@ -475,10 +475,7 @@ fn dress_figures(
         ..default()
     };
     for (e, figure) in &figures {
-        let (fill, outline) = match kind.tone(figure.owner) {
-            Tone::Dark => (pal.dark, pal.dark_text),
-            Tone::Light => (pal.light, pal.light_text),
-        };
+        let (fill, outline) = pal.figure(kind.tone(figure.owner));
         let (filled, outlined) = figure_symbols(figure.figure);
         let glyph = |c: char, colour: Color, at: Vec3| {
             (
@@ -635,10 +632,12 @@ fn pile_stacks(
     }
 }
 
-/// The strength of a space's tint, 0 to 1: control full, influence and power by their size.
+/// The strength of a space's tint, 0 to 1: control full, influence and power by their size. A
+/// square owned by any influence shows at least [`OWNED_STRENGTH`], so ownership always reads.
 fn tint_strength(controlled: bool, influence: Option<i32>, power: Option<i32>) -> f32 {
     match (influence, power) {
-        (Some(v), _) => (v.unsigned_abs() as f32 / 4.0).min(1.0),
+        (Some(0), _) => 0.0,
+        (Some(v), _) => OWNED_STRENGTH + (1.0 - OWNED_STRENGTH) * (v.unsigned_abs() as f32 / 4.0).min(1.0),
         (_, Some(p)) if p > 0 => (p as f32 / 6.0).min(1.0),
         _ if controlled => 1.0,
         _ => 0.0,
@@ -691,7 +690,7 @@ fn tint_cells(
         } else {
             (controlled.map(|c| c.0), tint_strength(controlled.is_some(), None, None))
         };
-        let colour = side.map_or(Color::NONE, |side| rgb(pal.side(kind, side)).with_alpha(0.1 + 0.28 * strength));
+        let colour = side.map_or(Color::NONE, |side| rgb(pal.side(kind, side)).with_alpha(pal.tint_alpha(strength)));
         let existing = children.and_then(|kids| kids.iter().find(|k| tints.contains(*k)));
         match existing {
             Some(tint) => {

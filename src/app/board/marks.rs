@@ -110,19 +110,27 @@ fn show_marks(
         *dense = legal_starts(&mut commands, &canvas, &decisions, under_cursor);
     }
     travelling_stones(&mut commands, &canvas);
-    let suggested = hint.current(&current).and_then(|d| current.position().describe_decision(d));
-    if let Some(suggested) = suggested {
-        let named = Offer::of(&suggested, view);
-        for name in &named.picks {
-            let Some(at) = canvas.at(name) else { continue };
-            let ring = Sprite {
-                image: art.ring.clone(),
-                color: rgb(canvas.pal.hint),
-                custom_size: Some(Vec2::splat(state.scale * 0.8)),
-                ..default()
-            };
-            canvas.spawn(&mut commands, at.extend(4.5), ring);
+    // Every space of the hinted turn, its decisions described one after another on a copy.
+    let mut hinted_spaces = Vec::new();
+    if hint.current(&current).is_some() {
+        let mut position = current.position().clone_box();
+        for d in &hint.turn {
+            let Some(described) = position.describe_decision(d) else { break };
+            hinted_spaces.extend(Offer::of(&described, view).picks);
+            if position.play_decision(d).is_err() {
+                break;
+            }
         }
+    }
+    for name in &hinted_spaces {
+        let Some(at) = canvas.at(name) else { continue };
+        let ring = Sprite {
+            image: art.ring.clone(),
+            color: rgb(canvas.pal.hint),
+            custom_size: Some(Vec2::splat(state.scale * 0.8)),
+            ..default()
+        };
+        canvas.spawn(&mut commands, at.extend(4.5), ring);
     }
     let mut destinations = builder.destinations(&decisions);
     destinations.extend(builder.start.clone());

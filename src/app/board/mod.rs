@@ -24,6 +24,7 @@ mod wrap_cue;
 pub use fx::Tween;
 pub use project::{
     BoardCell, BoardState, Burned, Controlled, Figure, Influence, Piece, Power, Stack, StackPiece, Stone, shown_piece,
+    shown_view,
 };
 
 use bevy::prelude::*;

@@ -5,7 +5,7 @@
 
 use crate::app::AppSystems;
 use crate::app::match_state::CurrentMatch;
-use crate::app::playing::{BoardAnimating, BoardCursor, Secrecy};
+use crate::app::playing::{BoardAnimating, BoardCursor, Secrecy, TurnWarning};
 use crate::app::screen::Screen;
 use crate::app::ui::ScreenLayout;
 use crate::rules::{BoardView, Cell, CellMarks, CellValue, HintMark, PieceShape, PieceView, Side};
@@ -181,12 +181,13 @@ fn project_board(
     mut stacks: Query<&mut Stack>,
     children: Query<&Children>,
     levels: Query<&StackPiece>,
+    warning: Res<TurnWarning>,
 ) {
     let laid_out = state.layout == Some(*layout);
-    if state.root.is_some() && laid_out && !current.is_changed() {
+    if state.root.is_some() && laid_out && !current.is_changed() && !warning.is_changed() {
         return;
     }
-    let view = current.position().board_view();
+    let view = shown_view(&current, &warning);
     // A new window size lays the board out again, so it stays readable at any size.
     let rebuild = !laid_out || state.view.as_ref().is_none_or(|old| !same_board(old, &view));
     if !rebuild && state.view.as_ref() == Some(&view) {
@@ -231,6 +232,34 @@ fn project_board(
         }
     }
     state.view = Some(view);
+}
+
+/// The board as it is shown: the engine's view with the danger marks added.
+pub fn shown_view(current: &CurrentMatch, warning: &TurnWarning) -> BoardView {
+    let mut view = current.position().board_view();
+    mark_danger(&mut view, current, warning);
+    view
+}
+
+/// Marks the pieces of the person playing (in a game between two people here, of the side to act)
+/// that the opponent could remove on its next turn, and the spaces a pending warning is about.
+fn mark_danger(view: &mut BoardView, current: &CurrentMatch, warning: &TurnWarning) {
+    let people: Vec<Side> = Side::BOTH.into_iter().filter(|&s| current.person_plays(s)).collect();
+    let watched = match people[..] {
+        [one] => Some(one),
+        [_, _] => current.acting_side(),
+        _ => None,
+    };
+    let mut cells = match watched {
+        Some(side) if !current.is_over() => current.position().threatened(side),
+        _ => Vec::new(),
+    };
+    if let Some((_, said, _)) = &warning.pending {
+        cells.extend(&said.cells);
+    }
+    for c in view.cells.iter_mut().filter(|c| cells.contains(&c.cell) && c.marks.hint.is_none()) {
+        c.marks.hint = Some(HintMark::Threatened);
+    }
 }
 
 /// A fresh board: the root and a cell entity per space, laid out for the window.

@@ -15,6 +15,8 @@ use super::playing::{
 };
 use super::screen::Screen;
 use crate::ai::Level;
+use crate::rules::Side;
+use crate::session::Match;
 use bevy::prelude::*;
 pub use search::AnswerAfterFrames;
 use search::Search;
@@ -29,9 +31,36 @@ struct Thinking {
     report: Option<ThinkingReport>,
 }
 
-/// The search for a hint: the decision the computer would make in the person's place.
+/// The search for a hint: the whole turn the computer would play in the person's place, found a
+/// decision at a time on a copy of the match (each search in the background, or the page's worker).
 #[derive(Resource, Default)]
-struct HintSearch(Search);
+struct HintSearch {
+    search: Search,
+    /// The match's length the hint is for.
+    for_len: usize,
+    side: Option<Side>,
+    seed: u64,
+    /// The copy of the match the turn found so far is played on.
+    on: Option<Match>,
+    /// The turn's decisions found so far.
+    turn: Vec<String>,
+}
+
+impl HintSearch {
+    /// Looks for the turn's next decision on the copy.
+    fn think_on(&mut self, inline: Option<AnswerAfterFrames>) {
+        let (Some(on), Some(side)) = (self.on.as_ref(), self.side) else { return };
+        let seed = crate::rules::splitmix64_nth(self.seed, self.turn.len() as u64);
+        let mut search = std::mem::take(&mut self.search);
+        search.start(on, side, HINT_LEVEL, seed, inline);
+        self.search = search;
+    }
+
+    fn clear(&mut self) {
+        self.search.clear();
+        *self = HintSearch::default();
+    }
+}
 
 /// The level that gives hints: strong enough to be worth asking, quick enough to wait for.
 const HINT_LEVEL: Level = Level::Medium;
@@ -77,7 +106,7 @@ fn wait_for_the_worker(
     let computer_plays = *screen.get() == Screen::Playing
         && current.is_some_and(|c| c.players.iter().any(Option::is_some))
         && web_worker::usable();
-    let waiting = computer_plays || thinking.search.in_worker() || hint.0.in_worker();
+    let waiting = computer_plays || thinking.search.in_worker() || hint.search.in_worker();
     if waiting && usual.is_none() {
         *usual = Some(settings.clone());
         // An hour: the worker's answer, an input or a resize wakes the app long before.
@@ -91,7 +120,7 @@ fn wait_for_the_worker(
 fn forget_searches(mut thinking: ResMut<Thinking>, mut hint: ResMut<HintSearch>, mut shown: ResMut<HintShown>) {
     thinking.search.clear();
     thinking.answer = None;
-    hint.0.clear();
+    hint.clear();
     *shown = HintShown::default();
 }
 
@@ -104,8 +133,8 @@ fn tell_status(
 ) {
     let since = if thinking.search.is_running() { thinking.search.started } else { None };
     status.set_if_neq(ComputerStatus { thinking_since: since, last: thinking.report });
-    if shown.searching != hint.0.is_running() {
-        shown.searching = hint.0.is_running();
+    if shown.searching != hint.search.is_running() {
+        shown.searching = hint.search.is_running();
     }
 }
 
@@ -154,7 +183,7 @@ fn drive_computer(
         // A new decision to make (or the position changed under an old search: undo).
         thinking.answer = None;
         let seed = decision_seed(&current, n, 0);
-        thinking.search.start(&current, side, level, seed, inline.as_deref().copied());
+        thinking.search.start(&current.session, side, level, seed, inline.as_deref().copied());
     }
     if let Some((decision, report)) = thinking.search.poll().filter(|(d, _)| !d.is_empty()) {
         thinking.answer = Some(decision);
@@ -175,36 +204,58 @@ fn drive_computer(
 
 fn drive_hint(
     current: Res<CurrentMatch>,
-    mut search: ResMut<HintSearch>,
+    mut hint: ResMut<HintSearch>,
     mut shown: ResMut<HintShown>,
     mut requests: MessageReader<HintRequested>,
     inline: Option<Res<AnswerAfterFrames>>,
     mut redraw: MessageWriter<bevy::window::RequestRedraw>,
 ) {
     let n = current.len();
-    if search.0.for_decision.is_some_and(|m| m != n) {
-        search.0.clear();
+    if hint.search.is_running() && hint.for_len != n {
+        hint.clear();
     }
+    let inline = inline.as_deref().copied();
     if !requests.is_empty() {
         requests.clear();
         if let Some(side) = current.acting_side().filter(|&s| current.person_plays(s))
             && !current.is_over()
             && shown.current(&current).is_none()
-            && !search.0.is_running()
+            && !hint.search.is_running()
         {
             let seed = decision_seed(&current, n, 0x4849_4E54);
-            search.0.start(&current, side, HINT_LEVEL, seed, inline.as_deref().copied());
+            *hint = HintSearch { for_len: n, side: Some(side), seed, on: Some(current.session.clone()), ..default() };
+            hint.think_on(inline);
         }
     }
-    if search.0.is_running() {
-        if search.0.needs_frames() {
-            redraw.write(bevy::window::RequestRedraw);
-        }
-        if let Some((decision, _)) = search.0.poll() {
-            search.0.for_decision = None;
-            if !decision.is_empty() {
-                shown.suggestion = Some((n, decision));
-            }
-        }
+    if !hint.search.is_running() {
+        return;
     }
+    if hint.search.needs_frames() {
+        redraw.write(bevy::window::RequestRedraw);
+    }
+    let Some((decision, _)) = hint.search.poll() else { return };
+    hint.search.for_decision = None;
+    let (Some(side), Some(on)) = (hint.side, hint.on.as_mut()) else { return };
+    let seat = on.seat_of(side);
+    let played = !decision.is_empty() && on.decide(seat, &decision, 0).is_ok();
+    let more = played && crate::ai::still_deciding(on.position(), side);
+    if played {
+        hint.turn.push(decision);
+    }
+    if more && hint.turn.len() < crate::ai::MAX_TURN_DECISIONS {
+        hint.think_on(inline);
+        return;
+    }
+    if hint.turn.is_empty() {
+        // No answer, or one that does not play: no hint.
+        hint.clear();
+        return;
+    }
+    // The whole turn is found: why it is worth playing, from a dry run on the position the side
+    // may know.
+    let known = current.session.position_for(crate::session::Viewer::Seat(current.session.seat_of(side)));
+    let reason = crate::ai::turn_reason(known.as_ref(), side, &hint.turn).ok().map(|r| r.words());
+    let turn = std::mem::take(&mut hint.turn);
+    *shown = HintShown { suggestion: turn.first().map(|d| (n, d.clone())), turn, reason, searching: false };
+    hint.clear();
 }

@@ -3,9 +3,9 @@
 //! there is no worker. Either way the same job gives the same decision.
 
 use crate::ai::{AiSession, Level};
-use crate::app::match_state::CurrentMatch;
 use crate::app::playing::ThinkingReport;
 use crate::rules::Side;
+use crate::session::Match;
 use bevy::prelude::*;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -91,14 +91,7 @@ impl Search {
     }
 
     /// Starts thinking for `side` about the match's next decision (number `history.len()`).
-    pub fn start(
-        &mut self,
-        current: &CurrentMatch,
-        side: Side,
-        level: Level,
-        seed: u64,
-        inline: Option<AnswerAfterFrames>,
-    ) {
+    pub fn start(&mut self, current: &Match, side: Side, level: Level, seed: u64, inline: Option<AnswerAfterFrames>) {
         self.clear();
         let session: Box<dyn AiSession> =
             match crate::ai::games::session(current.position(), side, level, seed, Some(self.stop.clone())) {
@@ -126,7 +119,7 @@ impl Search {
         }
         #[cfg(target_arch = "wasm32")]
         {
-            let job = crate::ai::job::DecisionJob::of_match(&current.session, side, level, seed);
+            let job = crate::ai::job::DecisionJob::of_match(current, side, level, seed);
             let session = std::sync::Mutex::new(session);
             self.on_page = match super::web_worker::think(&job.to_json()) {
                 Some(id) => OnPage::Worker { id, fallback: session },

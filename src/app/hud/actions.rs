@@ -6,7 +6,8 @@ use super::{PanelActions, PanelView};
 use crate::app::labels::decision_label;
 use crate::app::match_state::{CurrentMatch, MatchCommand, side_label};
 use crate::app::playing::{
-    Choice, DecisionChosen, HintRequested, OnlineRequest, PACES, Spectating, offers_now, spaceless, undo_allowed,
+    Choice, DecisionChosen, HintRequested, OnlineRequest, PACES, Spectating, offers_now, single_spaceless, spaceless,
+    undo_allowed,
 };
 use crate::app::screen::Screen;
 use crate::app::theme::text_size;
@@ -64,10 +65,26 @@ fn hint_row(ui: &mut egui::Ui, current: &CurrentMatch, view: &PanelView, request
         if view.hint.searching {
             crate::app::page_spinner::spinner(ui, ui.spacing().interact_size.y);
             ui.label("Looking for a good move…");
-        } else if let Some(d) = view.hint.current(current) {
-            ui.label(egui::RichText::new(decision_label(kind, d, &mover)).strong());
+        } else if view.hint.current(current).is_some() {
+            ui.label(egui::RichText::new(hint_words(kind, &view.hint.turn, &mover)).strong());
         }
     });
+    if view.hint.current(current).is_some()
+        && let Some(reason) = &view.hint.reason
+    {
+        ui.label(egui::RichText::new(format!("Why: it {reason}.")).size(text_size::SMALL));
+    }
+}
+
+/// A hinted turn in words: its decisions in order ("Place a piece on d4, then End turn"), the
+/// game's words for each where it has them.
+pub fn hint_words(kind: GameKind, turn: &[String], mover: &str) -> String {
+    let words: Vec<String> = turn.iter().map(|d| kind.decision_words(d, mover).unwrap_or_else(|| d.clone())).collect();
+    match words.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{}, then {last}", rest.join(", ")),
+        None => String::new(),
+    }
 }
 
 /// The open choice list of the board, in the panel when it is about no space (Tab's list).
@@ -159,14 +176,19 @@ fn spaceless_choices(
         ui.label(egui::RichText::new("Pie rule").size(18.0).strong());
         ui.label(pie);
     }
+    let keyed = single_spaceless(&offers);
     ui.horizontal_wrapped(|ui| {
         for o in &others {
-            if button(ui, &decision_label(kind, &o.token, &mover)).clicked() {
+            let label = match kind.decision_words(&o.token, &mover) {
+                Some(words) if keyed == Some(o.token.as_str()) => with_key(ui, &words, "E"),
+                _ => decision_label(kind, &o.token, &mover),
+            };
+            if button(ui, &label).clicked() {
                 decide.write(DecisionChosen(o.token.clone()));
             }
         }
     });
-    if !by_touch(ui) {
+    if !by_touch(ui) && keyed.is_none() {
         ui.label(egui::RichText::new("Tab or X button: these choices").weak().size(text_size::SMALL));
     }
     ui.separator();

@@ -4,7 +4,7 @@
 use super::{PanelActions, PanelView};
 use crate::app::labels::{level_name, space_summary};
 use crate::app::match_state::{CurrentMatch, side_label};
-use crate::app::playing::{MoveNow, OnlineStatus, OpponentPresence};
+use crate::app::playing::{MoveNow, OnlineStatus, OpponentPresence, Replay};
 use crate::app::theme::{board_palette, egui_rgb, text_size};
 use crate::app::ui::{card, with_key};
 use crate::rules::{Counter, Side};
@@ -12,8 +12,8 @@ use bevy::prelude::*;
 use bevy_egui::egui;
 
 /// Who plays `side`: "You", "Friend" (the second person on this device), "Computer · Medium",
-/// "Opponent · online".
-pub fn who_plays(current: &CurrentMatch, side: Side, online: &OnlineStatus) -> String {
+/// "Opponent · online". In a replay, who played it (the replay keeps the recorded players).
+pub fn who_plays(current: &CurrentMatch, side: Side, online: &OnlineStatus, replay: &Replay) -> String {
     if current.is_remote(side) {
         return match online.opponent {
             OpponentPresence::NotJoined => "Opponent · not joined yet".to_string(),
@@ -24,9 +24,10 @@ pub fn who_plays(current: &CurrentMatch, side: Side, online: &OnlineStatus) -> S
     if current.remote.is_some() {
         return "You".to_string();
     }
-    match current.player_of(side) {
+    let players = if replay.active { replay.players } else { current.players };
+    match players[current.seat_of(side)] {
         Some(level) => format!("Computer · {}", level_name(level)),
-        None if current.players.iter().any(Option::is_some) => "You".to_string(),
+        None if players.iter().any(Option::is_some) => "You".to_string(),
         None if current.seat_of(side) == 0 => "You".to_string(),
         None => "Friend".to_string(),
     }
@@ -94,19 +95,28 @@ fn player_card(
                 );
             }
         });
-        ui.label(egui::RichText::new(who_plays(current, side, &view.online)).size(text_size::SMALL).weak());
+        ui.label(
+            egui::RichText::new(who_plays(current, side, &view.online, &act.replay)).size(text_size::SMALL).weak(),
+        );
         let line = figures(counters, side);
         if !line.is_empty() {
             ui.label(egui::RichText::new(line).size(text_size::SMALL));
         }
-        if thinking {
-            // Wrapped: in a phone's half-width card "Move now" goes under "Thinking…", not off the screen.
-            ui.horizontal_wrapped(|ui| {
-                crate::app::page_spinner::spinner(ui, 18.0);
-                ui.label(egui::RichText::new("Thinking…").size(text_size::SMALL));
-                if ui.button(with_key(ui, "Move now", "E")).clicked() {
-                    act.move_now.write(MoveNow);
+        if current.player_of(side).is_some() && !current.is_over() && !act.replay.active {
+            // The computer's card keeps the room of its thinking row all game, shown only while it
+            // thinks, so nothing below moves under the player's finger. Wrapped: in a phone's
+            // half-width card "Move now" goes under "Thinking…", not off the screen.
+            ui.scope(|ui| {
+                if !thinking {
+                    ui.set_invisible();
                 }
+                ui.horizontal_wrapped(|ui| {
+                    crate::app::page_spinner::spinner(ui, 18.0);
+                    ui.label(egui::RichText::new("Thinking…").size(text_size::SMALL));
+                    if ui.button(with_key(ui, "Move now", "E")).clicked() {
+                        act.move_now.write(MoveNow);
+                    }
+                });
             });
         }
     });

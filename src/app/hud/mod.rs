@@ -9,12 +9,14 @@ mod game_over;
 mod moves;
 mod record_window;
 mod rules_window;
+mod turn_warning;
 
 use super::AppSystems;
 use super::match_state::{CurrentMatch, MatchCommand};
 use super::playing::{
     BoardCursor, ChoiceAnchor, ComputerStatus, DecisionChosen, EventLog, HintRequested, HintShown, MoveList, MoveNow,
     OnlineRequest, OnlineStatus, Replay, ReplayMoves, ReplayStep, Secrecy, SetupRequested, Spectating, TurnBuilder,
+    TurnWarning,
 };
 use super::screen::Screen;
 use super::settings::{CurrentSettings, SaveStore};
@@ -119,6 +121,7 @@ struct PanelActions<'w> {
     replay: ResMut<'w, Replay>,
     panels: ResMut<'w, Panels>,
     store: ResMut<'w, SaveStore>,
+    warning: ResMut<'w, TurnWarning>,
 }
 
 fn draw_panel(
@@ -134,6 +137,7 @@ fn draw_panel(
     let ctx = contexts.ctx_mut()?;
     actions::choice_popup(ctx, &current, &view, &mut act.clicks);
     game_over::card_over_board(ctx, &mut current, &view, &mut act);
+    turn_warning::card_at_board_top(ctx, &current, &view, &mut act);
     let mut root = root_ui_in(ctx, "hud", view.layout.panel_rect());
     let frame = egui::Frame::new().fill(root.visuals().panel_fill).inner_margin(egui::Margin::symmetric(12, 8));
     frame.show(&mut root, |ui| {

@@ -81,6 +81,14 @@ pub(super) fn replay_panel(
         });
     }
     ui.separator();
+    // The list follows the current move whenever it changes (and leaves the player's scrolling
+    // alone otherwise).
+    let followed = egui::Id::new("replay list follows");
+    let moved = ui.ctx().data_mut(|d| {
+        let before = d.get_temp::<usize>(followed);
+        d.insert_temp(followed, at);
+        before != Some(at)
+    });
     egui::ScrollArea::vertical().max_height((ui.available_height() - 30.0).max(120.0)).show(ui, |ui| {
         for (i, line) in whole.lines.iter().enumerate() {
             let here = i + 1 == shown;
@@ -92,7 +100,11 @@ pub(super) fn replay_panel(
             } else {
                 text
             };
-            if ui.selectable_label(here, text).clicked() {
+            let row = ui.selectable_label(here, text);
+            if here && moved {
+                row.scroll_to_me(Some(egui::Align::Center));
+            }
+            if row.clicked() {
                 steps.write(ReplayStep::To(line.end));
             }
         }

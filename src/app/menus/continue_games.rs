@@ -60,7 +60,7 @@ fn refresh(mut store: ResMut<SaveStore>, mut list: ResMut<GamesInProgress>) {
 }
 
 /// Who the game is against, in words.
-fn opponent_text(players: &[Player; 2]) -> String {
+pub(super) fn opponent_text(players: &[Player; 2]) -> String {
     let level = |p: &Player| match p {
         Player::Human => None,
         Player::Computer(slug) => Some(slug.parse().map_or(slug.clone(), |l| level_name(l).to_string())),
@@ -73,7 +73,7 @@ fn opponent_text(players: &[Player; 2]) -> String {
 }
 
 /// When a game was last played, as a person says it ("3 minutes ago", "yesterday", "12 days ago").
-fn when_text(played_unix: u64, now_unix: u64) -> String {
+pub(super) fn when_text(played_unix: u64, now_unix: u64) -> String {
     let ago = now_unix.saturating_sub(played_unix);
     let plural = |n: u64, unit: &str| if n == 1 { format!("1 {unit} ago") } else { format!("{n} {unit}s ago") };
     match ago {
@@ -85,7 +85,7 @@ fn when_text(played_unix: u64, now_unix: u64) -> String {
     }
 }
 
-fn now_unix() -> u64 {
+pub(super) fn now_unix() -> u64 {
     web_time::SystemTime::now().duration_since(web_time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
 }
 

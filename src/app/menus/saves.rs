@@ -1,5 +1,6 @@
 //! The saved-games screen: every named save, newest first; open one to continue it (or to replay
-//! it when it is finished), replay it, or delete it; or bring in a record from elsewhere (pasted
+//! it when it is finished), replay it, or delete it; the finished games kept by themselves
+//! (`history`); or bring in a record from elsewhere (pasted
 //! text in any record form, a file, an upload in the browser), which is kept as a save and opened
 //! in the replay.
 
@@ -103,12 +104,13 @@ fn saves_input(
         }
         return;
     }
-    for input in menu_inputs_from(&mut focus, n + 2, &without_tab, &clicks) {
+    for input in menu_inputs_from(&mut focus, n + 3, &without_tab, &clicks) {
         match input {
             MenuInput::Back if list.confirm_delete.is_some() => list.confirm_delete = None,
             MenuInput::Back => next.set(Screen::Title),
             MenuInput::Activate(i) if i == n => list.import = Some(ImportPanel::default()),
-            MenuInput::Activate(i) if i == n + 1 => next.set(Screen::Title),
+            MenuInput::Activate(i) if i == n + 1 => next.set(Screen::History),
+            MenuInput::Activate(i) if i == n + 2 => next.set(Screen::Title),
             MenuInput::Activate(i) if list.confirm_delete == Some(i) => wanted.push(SaveChosen(i, SaveAction::Delete)),
             MenuInput::Activate(i) => wanted.push(SaveChosen(i, SaveAction::Open)),
             MenuInput::Adjust(..) => {}
@@ -303,7 +305,9 @@ fn draw_saves(
         }
         let n = list.entries.len();
         item(ui, n, focus.0 == n, "Open a game record…", "Paste one, or read a file", &mut clicks);
-        item(ui, n + 1, focus.0 == n + 1, "Back", "", &mut clicks);
+        let finished = "Every game that ended here, kept by itself: replay or delete";
+        item(ui, n + 1, focus.0 == n + 1, "Finished games", finished, &mut clicks);
+        item(ui, n + 2, focus.0 == n + 2, "Back", "", &mut clicks);
         for p in &list.problems {
             ui.colored_label(ui.visuals().warn_fg_color, p);
         }

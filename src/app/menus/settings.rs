@@ -233,7 +233,7 @@ fn action_label(action: Action) -> &'static str {
         Action::Select => "Choose",
         Action::Back => "Back / cancel",
         Action::CycleOption => "Choices without a space (pass, swap…)",
-        Action::Confirm => "Computer: move now",
+        Action::Confirm => "End turn or pass / computer: move now",
         Action::Undo => "Undo",
         Action::Redo => "Redo",
         Action::Suggest => "Hint: the computer's move for you",
@@ -309,7 +309,7 @@ mod controls_tests {
     fn rebinding_saves_the_change_and_says_what_moved() {
         let mut settings = Settings::default();
         let said = rebind(&mut settings, &KeyBindings::default(), Action::Confirm, KeyCode::KeyW);
-        assert_eq!(said, "“Computer: move now” is now W (taken from “Cursor / focus up”)");
+        assert_eq!(said, "“End turn or pass / computer: move now” is now W (taken from “Cursor / focus up”)");
         let (now, _) = KeyBindings::from_saved(&settings.key_bindings);
         assert_eq!(now.keys_of(Action::Confirm), vec![KeyCode::KeyW]);
         assert_eq!(now.keys_of(Action::Up), vec![KeyCode::ArrowUp]);

@@ -28,7 +28,7 @@ pub struct SetupChoice {
     pub message: Option<String>,
     /// Who sits in each seat (first mover's seat first): `None` a person, `Some(level)` the computer.
     pub players: [Option<Level>; 2],
-    /// The sides' names in this game ("Black", "Light", "Player A").
+    /// The sides' names in this game ("Black", "Light", "White").
     pub side_names: [String; 2],
 }
 

@@ -8,7 +8,7 @@ use crate::app::screen::Screen;
 use crate::app::settings::CurrentSettings;
 use crate::app::ui::{
     MenuClicked, MenuFocus, MenuInput, item, item_with_picture, key_hints, paint_board, read_menu_inputs, reset_focus,
-    screen_frame,
+    screen_frame, screen_frame_of_width,
 };
 use crate::games::GameKind;
 use crate::rules::BoardView;
@@ -85,6 +85,56 @@ fn card_picture(kind: GameKind) -> Option<BoardView> {
     Some(kind.open(&options, Some(ill.position)).ok()?.board_view())
 }
 
+/// Whether the title lays its games and its menu out side by side: a landscape window wide enough
+/// for two columns of cards.
+fn two_columns(width: f32, height: f32) -> bool {
+    width >= 900.0 && width > height
+}
+
+/// What the title's cards are drawn from.
+struct TitleLook<'a> {
+    games: &'a GamesInProgress,
+    pictures: &'a [(GameKind, Option<BoardView>)],
+    theme: crate::save::Theme,
+    focus: usize,
+}
+
+impl TitleLook<'_> {
+    /// The card of item `i`, its game's picture `side` pixels square.
+    fn item(&self, ui: &mut egui::Ui, i: usize, it: TitleItem, side: f32, clicks: &mut MessageWriter<MenuClicked>) {
+        let focused = self.focus == i;
+        match it {
+            TitleItem::Game(kind) => {
+                let picture = self.pictures.iter().find(|(k, _)| *k == kind).and_then(|(_, v)| v.as_ref());
+                let detail = format!("{}\nby {}", kind.tagline, kind.designer);
+                let draw = |ui: &mut egui::Ui| match picture {
+                    Some(view) => paint_board(ui, view, kind, self.theme, side, &[]),
+                    None => {
+                        ui.allocate_exact_size(egui::vec2(side, side), egui::Sense::hover());
+                    }
+                };
+                item_with_picture(ui, i, focused, (kind.name(), &detail), draw, clicks);
+            }
+            TitleItem::Continue => {
+                let detail = match self.games.games.as_slice() {
+                    [one] => format!("Your game of {} in progress", one.game.name()),
+                    [latest, ..] => {
+                        format!("{} games in progress, the latest {}", self.games.games.len(), latest.game.name())
+                    }
+                    [] => String::new(),
+                };
+                item(ui, i, focused, "Continue", &detail, clicks);
+            }
+            TitleItem::Online => {
+                item(ui, i, focused, "Play online", "Invite a friend with a code, or join a game", clicks)
+            }
+            TitleItem::Saves => item(ui, i, focused, "Saved games", "Your saves, every finished game, records", clicks),
+            TitleItem::Settings => item(ui, i, focused, "Settings", "Sound, animation, colours, keys", clicks),
+            TitleItem::Quit => item(ui, i, focused, "Quit", "", clicks),
+        }
+    }
+}
+
 fn draw_title(
     mut contexts: EguiContexts,
     focus: Res<MenuFocus>,
@@ -98,41 +148,29 @@ fn draw_title(
         *pictures = GameKind::all().map(|k| (k, card_picture(k))).collect();
     }
     let items = title_items(!games.games.is_empty());
-    let theme = settings.0.theme;
+    let look = TitleLook { games: &games, pictures: &pictures, theme: settings.0.theme, focus: focus.0 };
+    let screen = ctx.viewport_rect();
+    if two_columns(screen.width(), screen.height()) {
+        // Landscape: the five games on the left, the rest of the menu on the right, all on one
+        // screen without scrolling.
+        let width = (screen.width() - 48.0).min(1040.0);
+        screen_frame_of_width(ctx, width, "Stoneyard", "Five abstract strategy games", |ui| {
+            let side = ((screen.height() - 230.0) / 5.0 - 30.0).clamp(56.0, 88.0);
+            ui.columns(2, |columns| {
+                for (i, it) in items.iter().enumerate() {
+                    let column = if matches!(it, TitleItem::Game(_)) { 0 } else { 1 };
+                    look.item(&mut columns[column], i, *it, side, &mut clicks);
+                }
+            });
+            key_hints(ui, "Arrows or D-pad: choose · Enter or A: select · Esc or B: back");
+        });
+        return Ok(());
+    }
     screen_frame(ctx, "Stoneyard", "Five abstract strategy games", |ui| {
         // The pictures shrink on a narrow screen so the words keep room.
         let side = (ui.available_width() * 0.22).clamp(64.0, 104.0);
         for (i, it) in items.iter().enumerate() {
-            let focused = focus.0 == i;
-            match it {
-                TitleItem::Game(kind) => {
-                    let picture = pictures.iter().find(|(k, _)| k == kind).and_then(|(_, v)| v.as_ref());
-                    let detail = format!("{}\nby {}", kind.tagline, kind.designer);
-                    let draw = |ui: &mut egui::Ui| match picture {
-                        Some(view) => paint_board(ui, view, *kind, theme, side, &[]),
-                        None => {
-                            ui.allocate_exact_size(egui::vec2(side, side), egui::Sense::hover());
-                        }
-                    };
-                    item_with_picture(ui, i, focused, (kind.name(), &detail), draw, &mut clicks);
-                }
-                TitleItem::Continue => {
-                    let detail = match games.games.as_slice() {
-                        [one] => format!("Your game of {} in progress", one.game.name()),
-                        [latest, ..] => {
-                            format!("{} games in progress, the latest {}", games.games.len(), latest.game.name())
-                        }
-                        [] => String::new(),
-                    };
-                    item(ui, i, focused, "Continue", &detail, &mut clicks);
-                }
-                TitleItem::Online => {
-                    item(ui, i, focused, "Play online", "Invite a friend with a code, or join a game", &mut clicks)
-                }
-                TitleItem::Saves => item(ui, i, focused, "Saved games", "Continue, replay or delete", &mut clicks),
-                TitleItem::Settings => item(ui, i, focused, "Settings", "Sound, animation, colours, keys", &mut clicks),
-                TitleItem::Quit => item(ui, i, focused, "Quit", "", &mut clicks),
-            }
+            look.item(ui, i, *it, side, &mut clicks);
         }
         key_hints(ui, "Arrows or D-pad: choose · Enter or A: select · Esc or B: back");
     });

@@ -200,6 +200,13 @@ fn hear_server(
                 follow.write(FollowGame { game_id: game_id.clone(), token: token.clone(), open_board: true });
             }
             ServerMessage::Games { games } => {
+                // The invite card goes once its game has its opponent (or has ended).
+                let invite_done = lobby.invite.as_ref().is_some_and(|invite| {
+                    games.iter().any(|g| g.game_id == invite.game_id && (g.opponent_joined || g.ended.is_some()))
+                });
+                if invite_done {
+                    lobby.invite = None;
+                }
                 lobby.summaries = games.clone();
                 lobby.listed = true;
             }

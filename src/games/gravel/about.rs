@@ -2,7 +2,7 @@
 //! brief with the spec's worked examples, and its record text (`games::About`).
 
 use super::{GravelOptions, Position, format_record, parse_record_over};
-use crate::games::{About, LineCounter, Warning};
+use crate::games::{About, LineCounter, Warning, plural};
 use crate::rules::{Cell, Illustration, ParseError, RulesHelp, Side, Tone};
 
 impl About for Position {
@@ -88,10 +88,12 @@ impl About for Position {
             Phase::Start if self.pool(side) == 0 && self.pieces_on_board(side) == 0 => {
                 "You have no pieces left: pass".to_string()
             }
-            Phase::Start => format!("Place, move or return up to {left} pieces — or remove enemy pieces first"),
-            Phase::RemoveFirst => format!("{left} actions left: remove more, then place"),
+            Phase::Start => {
+                format!("Place, move or return up to {} — or remove enemy pieces first", plural(left.into(), "piece"))
+            }
+            Phase::RemoveFirst => format!("{} left: remove more, then place", plural(left.into(), "action")),
             _ if left == 0 => "No actions left: end the turn".to_string(),
-            _ => format!("{left} actions left — or end the turn"),
+            _ => format!("{} left — or end the turn", plural(left.into(), "action")),
         })
     }
 

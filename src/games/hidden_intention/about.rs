@@ -10,8 +10,9 @@ impl About for Position {
     const DESIGNER: &'static str = "the author of the yaloalo blog";
     const TAGLINE: &'static str =
         "Both players secretly commit a figure at once; clashing influence burns squares and topples figures.";
-    const SIDE_NAMES: [&'static str; 2] = ["A (dark)", "B (light)"];
-    const SIDE_TONES: [Tone; 2] = [Tone::Dark, Tone::Light];
+    // The spec's display names (§1): A is White with the light figures, B Black with the dark.
+    const SIDE_NAMES: [&'static str; 2] = ["White", "Black"];
+    const SIDE_TONES: [Tone; 2] = [Tone::Light, Tone::Dark];
     const RULES: RulesHelp = RulesHelp { sections: SECTIONS, illustrations: ILLUSTRATIONS };
 
     fn decision_words(token: &str, _mover: &str) -> Option<String> {
@@ -87,7 +88,10 @@ impl About for Position {
 
 /// The rules in brief, in our own words (the contract is the spec in `shared/rules`).
 const SECTIONS: &[(&str, &str)] = &[
-    ("Goal", "Control more squares when both supplies are empty: each square's influence is A's total minus B's."),
+    (
+        "Goal",
+        "Control more squares when both supplies are empty: each square's influence is White's total minus Black's.",
+    ),
     (
         "A turn",
         "Both players secretly choose at the same time: optionally swap two of their figures (twice per game), then a figure from supply and an empty square that is neutral or their own (a knight also faces a corner).",
@@ -108,8 +112,8 @@ const SECTIONS: &[(&str, &str)] = &[
 
 /// The spec's worked examples that show the rules at work.
 const ILLUSTRATIONS: &[Illustration] = &[Illustration {
-    caption: "Example 3: A's pawn on d5 holds only thanks to A's knight on d4. B's new knight on c4 pulls the d4 \
-                      square below zero: A's knight falls in the first round of the cascade, and then its pawn in \
+    caption: "Example 3: White's pawn on d5 holds only thanks to White's knight on d4. Black's new knight on c4 \
+                      pulls the d4 square below zero: White's knight falls in the first round of the cascade, and then its pawn in \
                       the second.",
     options: &[],
     position: "Nd4/ne Pd5 ; Ra5 Rh5 ; P7R2B2N0Q1 P8R0B2N1Q1 ; 2 2 ; - ; 3.1",

@@ -47,8 +47,24 @@ impl About for Position {
     }
 
     fn option_value_words(key: &str, value: &str) -> Option<String> {
-        if !key.eq_ignore_ascii_case("board") {
-            return None;
+        let words = |w: &str| Some(w.to_string());
+        match (key.to_ascii_lowercase().as_str(), value) {
+            ("opening", "standard") => return words("Standard: the fixed start"),
+            ("opening", "pie") => {
+                return words("Pie: 1 black and 2 white stones set by one, a colour chosen by the other");
+            }
+            ("opening", pie) => {
+                let n: u32 = pie.strip_prefix("pie-")?.parse().ok()?;
+                return Some(format!("Pie with {n} black and {} white stones set by one player", n + 1));
+            }
+            ("pass_rule", "progress") => {
+                return words("Progress: after three parts without a placement, place or capture");
+            }
+            ("pass_rule", "legacy") => return words("Legacy: the older rule after a passed turn"),
+            ("adjudication", "off") => return words("Off: play until both players pass"),
+            ("adjudication", "ludii") => return words("Ludii: end early once one side is sure to win"),
+            ("board", _) => {}
+            _ => return None,
         }
         Some(match value {
             "T93" => "Throngs 93: the original triangle (93 sites)".to_string(),

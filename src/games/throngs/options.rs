@@ -71,20 +71,20 @@ const SPECS: &[OptionSpec] = &[
     },
     OptionSpec {
         key: "opening",
-        label: "Opening (standard, pie, pie-n)",
-        help: "standard: the fixed start. pie: one player sets the opening stones, the other picks a colour. pie-3: the same with 3 black and 4 white (any n whose 2n + 1 stones fit on the board).",
-        kind: OptionKind::Text,
+        label: "Opening",
+        help: "The fixed start, or the pie rule: one player sets the opening stones, the other picks a colour (a record may ask for any pie-n whose 2n + 1 stones fit on the board).",
+        kind: OptionKind::Choice(&["standard", "pie", "pie-2", "pie-3", "pie-4", "pie-5", "pie-6"]),
     },
     OptionSpec {
         key: "pass_rule",
         label: "Pass restriction",
-        help: "progress: after three parts without a placement you must place or capture. legacy: the older rule after a passed turn.",
+        help: "When a player must place or capture rather than pass.",
         kind: OptionKind::Choice(&["progress", "legacy"]),
     },
     OptionSpec {
         key: "adjudication",
         label: "Auto-adjudication",
-        help: "ludii: the game ends early once one side is sure to win, as in Ludii. off: play until both pass.",
+        help: "Whether the game may end before both players pass.",
         kind: OptionKind::Choice(&["off", "ludii"]),
     },
 ];

@@ -68,8 +68,8 @@ impl DrawBoard for Position {
             let left = 4u16.saturating_sub(self.idle(mover));
             counters.push(Counter {
                 side: Some(mover),
-                label: "parts before placing is due".into(),
-                value: if left == 0 { "now: place or capture".to_string() } else { left.to_string() },
+                label: "parts you may play before you must place".into(),
+                value: if left == 0 { "none: place or capture now".to_string() } else { left.to_string() },
             });
         }
         BoardView { layout: Layout::Lattice { lines }, cells, counters, wraps }
