@@ -200,7 +200,8 @@ fn begin(world: &mut World, scene: Scene, theme: Theme) -> Vec<String> {
     {
         let mut settings = world.resource_mut::<CurrentSettings>();
         settings.0.theme = theme;
-        settings.0.show_hints = matches!(scene, Scene::Hints(_));
+        // Hints on where the picture is about what they mark (the player's default is on).
+        settings.0.show_hints = matches!(scene, Scene::Hints(_) | Scene::GravelWarning | Scene::Queens);
         settings.0.animation_speed = AnimationSpeed::Normal;
     }
     world.remove_resource::<CurrentMatch>();
@@ -246,8 +247,8 @@ fn begin(world: &mut World, scene: Scene, theme: Theme) -> Vec<String> {
     pending
 }
 
-/// Hidden Intention after three turns: each side's queen, a pawn, and a knight or a bishop.
-const QUEENS: &str = "Pc3 Qd4 Nf5/sw ; Qe6 Bc6 Pf3 ; P7R2B2N0Q0 P7R2B1N1Q0 ; 2 2 ; - ; 4.1";
+/// Hidden Intention after three turns: each side's queen, a pawn, and a bishop or a rook.
+const QUEENS: &str = "Qc3 Pb6 Bf2 ; Qf6 Pg3 Rc7 ; P7R2B1N1Q0 P7R1B2N1Q0 ; 2 2 ; - ; 4.1";
 
 /// The example's move's first space: where the hints scene puts the cursor.
 fn example_space(kind: GameKind) -> Option<String> {
