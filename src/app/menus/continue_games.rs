@@ -2,6 +2,7 @@
 //! count, when it was last played and its board; open one to play on, or delete it after a second
 //! press.
 
+use super::list_keys::{ListPress, list_presses};
 use crate::app::AppSystems;
 use crate::app::input::{Action, ActionPressed};
 use crate::app::labels::level_name;
@@ -10,8 +11,7 @@ use crate::app::playing::Replay;
 use crate::app::screen::Screen;
 use crate::app::settings::{CurrentSettings, SaveStore};
 use crate::app::ui::{
-    MenuClicked, MenuFocus, MenuInput, item, item_with_picture, key_hints, menu_inputs_from, paint_board, reset_focus,
-    screen_frame,
+    MenuClicked, MenuFocus, item, item_with_picture, key_hints, paint_board, reset_focus, screen_frame,
 };
 use crate::rules::BoardView;
 use crate::save::{GameInProgress, Player, adopt_old_autosave, list_games, load_game};
@@ -100,23 +100,15 @@ fn continue_input(
     mut list: ResMut<GamesInProgress>,
     mut next: ResMut<NextState<Screen>>,
 ) {
-    let n = list.games.len();
     let pressed: Vec<Action> = actions.read().map(|a| a.0).collect();
-    let mut wanted: Vec<GameChosen> = chosen.read().copied().collect();
-    // Tab (or the gamepad's X) asks to delete the focused game; Select then confirms.
-    if pressed.contains(&Action::CycleOption) && focus.0 < n {
-        list.confirm_delete = Some(focus.0);
-        return;
-    }
-    let without_tab: Vec<Action> = pressed.into_iter().filter(|a| *a != Action::CycleOption).collect();
     let clicks: Vec<MenuClicked> = clicks.read().copied().collect();
-    for input in menu_inputs_from(&mut focus, n + 1, &without_tab, &clicks) {
-        match input {
-            MenuInput::Back if list.confirm_delete.is_some() => list.confirm_delete = None,
-            MenuInput::Back => next.set(Screen::Title),
-            MenuInput::Activate(i) if i == n => next.set(Screen::Title),
-            MenuInput::Activate(i) => wanted.push(GameChosen(i, list.confirm_delete == Some(i))),
-            MenuInput::Adjust(..) => {}
+    let mut wanted: Vec<GameChosen> = chosen.read().copied().collect();
+    let rows = list.games.len();
+    for press in list_presses(&mut focus, &pressed, &clicks, rows, &mut list.confirm_delete) {
+        match press {
+            ListPress::Back => next.set(Screen::Title),
+            ListPress::Open(i) => wanted.push(GameChosen(i, false)),
+            ListPress::Delete(i) => wanted.push(GameChosen(i, true)),
         }
     }
     for GameChosen(i, delete) in wanted {

@@ -3,12 +3,13 @@
 //! and length; open one in the replay, or delete it after a second press.
 
 use super::continue_games::{now_unix, opponent_text, when_text};
+use super::list_keys::{ListPress, list_presses};
 use crate::app::AppSystems;
 use crate::app::input::{Action, ActionPressed};
 use crate::app::playing::Replay;
 use crate::app::screen::Screen;
 use crate::app::settings::SaveStore;
-use crate::app::ui::{MenuClicked, MenuFocus, MenuInput, item, key_hints, menu_inputs_from, reset_focus, screen_frame};
+use crate::app::ui::{MenuClicked, MenuFocus, item, key_hints, reset_focus, screen_frame};
 use crate::games::plural;
 use crate::save::{FinishedGame, delete_finished, list_finished, load_finished};
 use bevy::prelude::*;
@@ -52,23 +53,15 @@ fn history_input(
     mut list: ResMut<FinishedGames>,
     mut next: ResMut<NextState<Screen>>,
 ) {
-    let n = list.games.len();
     let pressed: Vec<Action> = actions.read().map(|a| a.0).collect();
-    let mut wanted: Vec<FinishedChosen> = chosen.read().copied().collect();
-    // Tab (or the gamepad's X) asks to delete the focused game; Select then confirms.
-    if pressed.contains(&Action::CycleOption) && focus.0 < n {
-        list.confirm_delete = Some(focus.0);
-        return;
-    }
-    let without_tab: Vec<Action> = pressed.into_iter().filter(|a| *a != Action::CycleOption).collect();
     let clicks: Vec<MenuClicked> = clicks.read().copied().collect();
-    for input in menu_inputs_from(&mut focus, n + 1, &without_tab, &clicks) {
-        match input {
-            MenuInput::Back if list.confirm_delete.is_some() => list.confirm_delete = None,
-            MenuInput::Back => next.set(Screen::Saves),
-            MenuInput::Activate(i) if i == n => next.set(Screen::Saves),
-            MenuInput::Activate(i) => wanted.push(FinishedChosen(i, list.confirm_delete == Some(i))),
-            MenuInput::Adjust(..) => {}
+    let mut wanted: Vec<FinishedChosen> = chosen.read().copied().collect();
+    let rows = list.games.len();
+    for press in list_presses(&mut focus, &pressed, &clicks, rows, &mut list.confirm_delete) {
+        match press {
+            ListPress::Back => next.set(Screen::Saves),
+            ListPress::Open(i) => wanted.push(FinishedChosen(i, false)),
+            ListPress::Delete(i) => wanted.push(FinishedChosen(i, true)),
         }
     }
     for FinishedChosen(i, delete) in wanted {

@@ -3,6 +3,7 @@
 
 mod continue_games;
 mod history;
+mod list_keys;
 mod saves;
 mod settings;
 mod setup;
