@@ -137,7 +137,7 @@ fn draw_panel(
     let ctx = contexts.ctx_mut()?;
     actions::choice_popup(ctx, &current, &view, &mut act.clicks);
     game_over::card_over_board(ctx, &mut current, &view, &mut act);
-    turn_warning::card_at_board_top(ctx, &current, &view, &mut act);
+    turn_warning::card_at_panel_top(ctx, &current, &view, &mut act);
     let mut root = root_ui_in(ctx, "hud", view.layout.panel_rect());
     let frame = egui::Frame::new().fill(root.visuals().panel_fill).inner_margin(egui::Margin::symmetric(12, 8));
     frame.show(&mut root, |ui| {

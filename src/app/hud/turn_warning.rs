@@ -1,6 +1,7 @@
 //! The warning before a decision that would let the opponent win at once (Gravel: ending a turn
-//! that leaves the game to the opponent): one sentence above the board, the threatened spaces
-//! marked on it, and the choice to make it anyway or go on playing (and take actions back).
+//! that leaves the game to the opponent): one sentence at the top of the side panel (over the
+//! player cards, never over the board, whose threatened spaces it marks), and the choice to make
+//! it anyway or go on playing (and take actions back).
 
 use super::{PanelActions, PanelView};
 use crate::app::match_state::CurrentMatch;
@@ -8,15 +9,16 @@ use crate::app::theme::text_size;
 use crate::app::ui::{button, card, with_key};
 use bevy_egui::egui;
 
-/// The card at the top of the board, while a decision waits for the player's word.
-pub(super) fn card_at_board_top(ctx: &egui::Context, current: &CurrentMatch, view: &PanelView, act: &mut PanelActions) {
+/// The card at the top of the panel, while a decision waits for the player's word.
+pub(super) fn card_at_panel_top(ctx: &egui::Context, current: &CurrentMatch, view: &PanelView, act: &mut PanelActions) {
     let Some((decision, warning, _)) = act.warning.pending.clone() else { return };
-    let board = view.layout.board;
-    let width = (board.width() - 24.0).clamp(240.0, 460.0);
+    let panel = view.layout.panel;
+    // The card's frame adds its margins (12 each side) to the width its contents are given.
+    let width = (panel.width() - 40.0).clamp(200.0, 460.0);
     egui::Area::new(egui::Id::new("turn warning"))
         .order(egui::Order::Foreground)
         .pivot(egui::Align2::CENTER_TOP)
-        .fixed_pos(egui::pos2(board.center().x, board.min.y + 8.0))
+        .fixed_pos(egui::pos2(panel.center().x, panel.min.y + 8.0))
         .show(ctx, |ui| {
             card(ui, true).show(ui, |ui| {
                 ui.set_width(width);
