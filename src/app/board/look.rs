@@ -305,7 +305,7 @@ pub fn axis_labels(view: &BoardView) -> Vec<AxisLabel> {
         } else {
             dir
         };
-        let step = if (!horizontal && wraps_below) || (horizontal && wraps_left) { 1.62 } else { 0.72 };
+        let step = if (!horizontal && wraps_below) || (horizontal && wraps_left) { 1.62 } else { 0.68 };
         labels.push(AxisLabel { text: key[1..].to_string(), at: end + outward * step });
     }
     labels
@@ -845,10 +845,14 @@ mod tests {
                 assert!(texts.contains(&letters), "{kind}: no label {letters}");
                 assert!(texts.contains(&digits), "{kind}: no label {digits}");
             }
-            // Outside the spaces, never on one.
+            // Outside the spaces, never on one, and on the wood, clear of the rim (a label's half
+            // height is under 0.2 units at any size).
+            let (x0, y0, x1, y1) = view.drawn_bounds();
+            let inside = |v: f32, low: f32, high: f32| v >= low - MARGIN_UNITS + 0.2 && v <= high + MARGIN_UNITS - 0.2;
             for l in &labels {
                 let nearest = view.cells.iter().map(|c| Vec2::new(c.x, c.y).distance(l.at)).fold(f32::MAX, f32::min);
                 assert!(nearest > 0.5, "{kind}: label {} sits on a space", l.text);
+                assert!(inside(l.at.x, x0, x1) && inside(l.at.y, y0, y1), "{kind}: label {} is on the rim", l.text);
             }
         }
     }

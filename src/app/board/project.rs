@@ -163,7 +163,7 @@ fn same_board(a: &BoardView, b: &BoardView) -> bool {
 }
 
 /// Board units of room around the spaces: the wood's margin, where the coordinates go.
-pub const MARGIN_UNITS: f32 = 0.75;
+pub const MARGIN_UNITS: f32 = 0.9;
 
 /// Pixels per board unit so that a board of `cols` × `rows` units (and its margin) fits the
 /// layout's board area, leaving 3% of the area's height free around it.
