@@ -5,18 +5,6 @@ use stoneyard::ai::{Calibration, Engine, Level, budget_for};
 use stoneyard::games::{DynGame, GameKind, open};
 use stoneyard::rules::{Outcome, Side, Status, ToMove};
 
-/// A deterministic stream of indices for walking to random positions (xorshift64).
-struct Walk(u64);
-
-impl Walk {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
-
 /// The side the computer decides for here: the side to move, or at a simultaneous node the first
 /// side that has not sealed yet. `None` once the game is over.
 fn deciding_side(game: &dyn DynGame) -> Option<Side> {
@@ -32,12 +20,12 @@ fn deciding_side(game: &dyn DynGame) -> Option<Side> {
 /// The position after `plies` random atomic decisions from the start (fewer if the game ends).
 fn random_position(kind: GameKind, plies: usize, seed: u64) -> Box<dyn DynGame> {
     let mut game = open(kind, &[], None).expect("the default game opens");
-    let mut walk = Walk(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let mut walk = stoneyard::rules::seeded(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     for _ in 0..plies {
         let Some(side) = deciding_side(game.as_ref()) else { break };
         let decisions = game.legal_decisions(side);
         assert!(!decisions.is_empty(), "{kind:?}: an ongoing game where {side:?} cannot decide");
-        let pick = &decisions[walk.below(decisions.len())];
+        let pick = &decisions[stoneyard::rules::pick_index(&mut walk, decisions.len())];
         game.play_decision(pick).unwrap_or_else(|e| panic!("{kind:?}: listed decision {pick} refused: {e:?}"));
     }
     // The computer decides at a simultaneous node before its opponent's sealed choice is applied
@@ -45,7 +33,7 @@ fn random_position(kind: GameKind, plies: usize, seed: u64) -> Box<dyn DynGame> 
     while half_sealed(game.as_ref()) {
         let side = deciding_side(game.as_ref()).expect("one side still to seal");
         let decisions = game.legal_decisions(side);
-        let pick = &decisions[walk.below(decisions.len())];
+        let pick = &decisions[stoneyard::rules::pick_index(&mut walk, decisions.len())];
         game.play_decision(pick).unwrap_or_else(|e| panic!("{kind:?}: listed decision {pick} refused: {e:?}"));
     }
     game

@@ -6,18 +6,6 @@ use stoneyard::games::{DynGame, GameKind, open};
 use stoneyard::rules::{Side, Status, ToMove};
 use stoneyard::session::Match;
 
-/// A deterministic stream of indices (xorshift64).
-struct Walk(u64);
-
-impl Walk {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
-
 /// The side whose decision the match waits for: the side to move, or at a simultaneous node the
 /// first side still to seal.
 fn acting_side(game: &dyn DynGame) -> Option<Side> {
@@ -33,11 +21,11 @@ fn acting_side(game: &dyn DynGame) -> Option<Side> {
 /// A match of `kind` (its quick options) after `decisions` random decisions.
 fn random_match(kind: GameKind, decisions: usize, seed: u64) -> Match {
     let mut m = Match::open(kind, &kind.quick_pairs(), None).unwrap();
-    let mut walk = Walk(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let mut walk = stoneyard::rules::seeded(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     for _ in 0..decisions {
         let Some(side) = acting_side(m.position()) else { break };
         let legal = m.position().legal_decisions(side);
-        let pick = legal[walk.below(legal.len())].clone();
+        let pick = legal[stoneyard::rules::pick_index(&mut walk, legal.len())].clone();
         m.decide(m.seat_of(side), &pick, 0).unwrap();
     }
     m
@@ -66,7 +54,7 @@ fn check_whole_turn(kind: GameKind, known: &dyn DynGame, hint: &TurnHint) {
 fn a_hint_is_the_whole_turn_legal_decision_by_decision_in_every_game() {
     for kind in GameKind::all() {
         let mut multi_decision_turns = 0;
-        for (i, plies) in [0usize, 3, 11, 24].into_iter().enumerate() {
+        for (i, plies) in [0usize, 3, 11, 24, 37].into_iter().enumerate() {
             let m = random_match(kind, plies, 41 + i as u64);
             let Some(side) = acting_side(m.position()) else { continue };
             for level in [Level::Random, Level::Easy] {
@@ -100,13 +88,13 @@ fn a_hint_is_refused_when_the_side_has_no_decision() {
 
 /// Plays random decisions of `seat` until its commitment is sealed.
 fn seal_random_commitment(m: &mut Match, seat: Side, seed: u64) {
-    let mut walk = Walk(seed | 1);
+    let mut walk = stoneyard::rules::seeded(seed | 1);
     loop {
         let legal = m.legal_for(seat);
         if legal.is_empty() {
             break;
         }
-        m.decide(seat, &legal[walk.below(legal.len())], 0).unwrap();
+        m.decide(seat, &legal[stoneyard::rules::pick_index(&mut walk, legal.len())], 0).unwrap();
     }
 }
 
