@@ -2,11 +2,13 @@
 //! 1280x720`), in every theme: the title, settings, online and each game's setup screens, and each game's
 //! key states — its start; a position from a worked example of its spec with the hints on and the
 //! cursor on the example's move; that move mid-animation (a capture, burn, cascade or hop); the
-//! marks its whole turn leaves; and a game played to its end. Positions, moves and time are
+//! marks its whole turn leaves; and a game played to its end (and Red Stone on 19 lines zoomed in
+//! on a corner, its coordinates at the view's edges). Positions, moves and time are
 //! scripted (every frame advances the clock by 1/60 s), so the same command gives the same
 //! pictures. Needs a display (Xvfb with Mesa's software Vulkan under `make gallery`).
 //!
-//! `cargo run --example gallery -- --size 1280x720 --out gallery`
+//! `cargo run --example gallery -- --size 1280x720 --out gallery [--theme classic]` (one theme only
+//! with `--theme`, for a quick look).
 
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
@@ -15,8 +17,8 @@ use bevy::window::WindowResolution;
 use std::path::PathBuf;
 use std::time::Duration;
 use stoneyard::app::testing::{
-    Action, ActionPressed, BoardCursor, BoardState, CurrentMatch, CurrentSettings, DecisionChosen, SaveStore, Screen,
-    Secrecy, SetupChoice,
+    Action, ActionPressed, BoardCursor, BoardState, BoardZoom, CurrentMatch, CurrentSettings, DecisionChosen,
+    SaveStore, Screen, Secrecy, SetupChoice,
 };
 use stoneyard::games::{DynGame, GameKind};
 use stoneyard::rules::{pick_index, seeded};
@@ -43,6 +45,8 @@ enum Scene {
     Queens,
     /// The finished games the other scenes left.
     History,
+    /// Red Stone on 19 lines zoomed in on a corner (on a phone): the coordinates at the view's edges.
+    Zoomed,
 }
 
 impl Scene {
@@ -61,6 +65,7 @@ impl Scene {
             Scene::GravelWarning => "gravel-6-warning.png".into(),
             Scene::Queens => "hidden-intention-6-queens.png".into(),
             Scene::History => "history.png".into(),
+            Scene::Zoomed => "red-stone-6-zoomed.png".into(),
         }
     }
 }
@@ -99,6 +104,7 @@ const ANIMATIONS_END: u32 = 90;
 fn main() {
     let mut size = (1280.0, 720.0);
     let mut out = PathBuf::from("gallery");
+    let mut only_theme = None;
     let args: Vec<String> = std::env::args().collect();
     for pair in args.windows(2) {
         match pair[0].as_str() {
@@ -110,12 +116,13 @@ fn main() {
                 }
             }
             "--out" => out = PathBuf::from(&pair[1]),
+            "--theme" => only_theme = Some(pair[1].clone()),
             _ => {}
         }
     }
     let dir = out.join(format!("{}x{}", size.0 as u32, size.1 as u32));
     let mut shots = Vec::new();
-    for theme in Theme::ALL {
+    for theme in Theme::ALL.into_iter().filter(|t| only_theme.as_deref().is_none_or(|name| name == theme_name(*t))) {
         let theme_dir = dir.join(theme_name(theme));
         let mut scenes = vec![Scene::Title, Scene::Settings, Scene::Online];
         for kind in GameKind::all() {
@@ -128,7 +135,7 @@ fn main() {
                 Scene::GameOver(kind),
             ]);
         }
-        scenes.extend([Scene::GravelWarning, Scene::Queens]);
+        scenes.extend([Scene::GravelWarning, Scene::Queens, Scene::Zoomed]);
         // Last: by now the scenes have left games in progress and finished games to list.
         scenes.extend([Scene::Continue, Scene::History]);
         shots.extend(scenes.into_iter().map(|s| (s, theme, theme_dir.join(s.file_name()))));
@@ -220,6 +227,11 @@ fn begin(world: &mut World, scene: Scene, theme: Theme) -> Vec<String> {
         Scene::Queens => {
             let kind = GameKind::named("hidden-intention");
             let game = kind.open(&[], Some(QUEENS)).expect("the queens' position reads");
+            world.insert_resource(CurrentMatch::new(game));
+        }
+        Scene::Zoomed => {
+            let options = [("size".to_string(), "19".to_string())];
+            let game = GameKind::named("red-stone").open(&options, None).expect("19 lines open");
             world.insert_resource(CurrentMatch::new(game));
         }
         Scene::Online => next = Screen::Online,
@@ -316,6 +328,12 @@ fn run(world: &mut World, scene: Scene, wait: u32, path: PathBuf) {
         && let Some(index) = example_space(kind).and_then(|space| world.resource::<BoardState>().index_of(&space))
     {
         *world.resource_mut::<BoardCursor>() = BoardCursor { index, recentre: false };
+    }
+    if wait == 4 && scene == Scene::Zoomed {
+        // As far in as the board allows, on its top-right corner (the view stops at the edges).
+        let mut zoom = world.resource_mut::<BoardZoom>();
+        zoom.factor = zoom.most;
+        zoom.centre += Vec2::splat(10_000.0);
     }
     if wait > 0 {
         world.resource_mut::<Script>().step = Step::Run(wait - 1);

@@ -390,30 +390,44 @@ mod every_game_by_actions {
     use stoneyard::app::testing::CurrentMatch;
     use stoneyard::app::testing::Screen;
     use stoneyard::app::testing::Secrecy;
-    use stoneyard::app::testing::{BoardCursor, BoardState, Choice, TurnBuilder};
+    use stoneyard::app::testing::{BoardCursor, BoardState, Choice, TurnBuilder, cursor_step};
     use stoneyard::games::GameKind;
     use stoneyard::rules::{cells_in_token, pick_index, seeded};
 
+    /// Moves the cursor to `target` by arrow presses: the shortest sequence of arrows, found
+    /// through where each arrow goes from each space (`cursor_step`, the app's own stepping).
     fn cursor_to(app: &mut App, target: &str) {
-        for _ in 0..80 {
-            let state = app.world().resource::<BoardState>();
-            let view = state.view.as_ref().expect("board view");
-            let at = &view.cells[app.world().resource::<BoardCursor>().index];
-            if at.name == target {
-                return;
+        let view = app.world().resource::<BoardState>().view.clone().expect("board view");
+        let from = app.world().resource::<BoardCursor>().index;
+        let goal = view.cells.iter().position(|c| c.name == target).expect("target on board");
+        let arrows = [(Right, Vec2::X), (Left, -Vec2::X), (Up, Vec2::Y), (Down, -Vec2::Y)];
+        // Breadth-first from the cursor: the arrow that first reached each space, and from where.
+        let mut came: Vec<Option<(usize, Action)>> = vec![None; view.cells.len()];
+        let mut queue = std::collections::VecDeque::from([from]);
+        let mut seen = vec![false; view.cells.len()];
+        seen[from] = true;
+        while let Some(at) = queue.pop_front() {
+            for (action, dir) in arrows {
+                if let Some(next) = cursor_step(&view, at, dir)
+                    && !seen[next]
+                {
+                    seen[next] = true;
+                    came[next] = Some((at, action));
+                    queue.push_back(next);
+                }
             }
-            let goal = view.cells.iter().find(|c| c.name == target).expect("target on board");
-            let (dx, dy) = (goal.x - at.x, goal.y - at.y);
-            let step = if dx.abs() >= dy.abs() && dx.abs() > 0.1 {
-                if dx > 0.0 { Right } else { Left }
-            } else if dy > 0.0 {
-                Up
-            } else {
-                Down
-            };
-            press(app, &[step]);
         }
-        panic!("the cursor did not reach {target}");
+        let mut path = Vec::new();
+        let mut at = goal;
+        while at != from {
+            let (before, action) = came[at].unwrap_or_else(|| panic!("the arrows cannot reach {target}"));
+            path.push(action);
+            at = before;
+        }
+        path.reverse();
+        press(app, &path);
+        let now = app.world().resource::<BoardCursor>().index;
+        assert_eq!(view.cells[now].name, target, "the cursor did not reach {target}");
     }
 
     fn pick_choice(app: &mut App, wanted: &Choice) -> bool {
@@ -889,6 +903,36 @@ mod dragging {
         let m = app.world().resource::<CurrentMatch>();
         assert_eq!(m.len(), before);
         assert!(m.message.as_deref().is_some_and(|t| t.starts_with("No move goes")), "{:?}", m.message);
+    }
+
+    #[test]
+    fn dragging_a_throngs_stone_plays_the_part_whose_start_and_end_are_two_decisions() {
+        use stoneyard::games::GameKind;
+        let mut app = headless_app();
+        let kind = GameKind::named("throngs");
+        let index = GameKind::all().position(|k| k == kind).unwrap();
+        let mut keys = vec![Down; index];
+        keys.push(Select);
+        press(&mut app, &keys);
+        let options = [("board".to_string(), "R63".to_string())];
+        app.world_mut().resource_mut::<stoneyard::app::testing::SetupChoice>().select(kind, &options);
+        let mut keys = vec![Down; kind.option_specs().len() + 2];
+        keys.push(Select);
+        press(&mut app, &keys);
+        // The first part may move Black's stone one step (rules §4.2 C, the referee's `c5>d5`): a
+        // start `c5>`, then the end `>d5`, as two decisions.
+        let m = app.world().resource::<CurrentMatch>();
+        assert!(m.decisions_now().iter().any(|d| d == "c5>"), "c5 starts a part: {:?}", m.decisions_now());
+        app.world_mut().write_message(DragChosen { from: "c5".into(), to: "d5".into() });
+        for _ in 0..3 {
+            app.update();
+        }
+        let m = app.world().resource::<CurrentMatch>();
+        assert_eq!(m.message, None);
+        let board = m.position().board_view();
+        let owner = |name: &str| board.cell_named(name).and_then(|c| c.piece.as_ref()).map(|p| p.owner);
+        assert_eq!(owner("c5"), None, "the stone left c5");
+        assert!(owner("d5").is_some(), "and stands on d5");
     }
 }
 

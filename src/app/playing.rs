@@ -567,6 +567,8 @@ pub struct TurnBuilder {
     pub choices: Vec<Choice>,
     /// The space the open choice list is about (`None` for decisions that name no space).
     pub at: Option<String>,
+    /// A drag whose start was just made as a decision of its own; its end follows next frame.
+    pub drop_after_start: Option<DragChosen>,
 }
 
 impl TurnBuilder {
@@ -587,6 +589,7 @@ impl TurnBuilder {
         self.start = None;
         self.choices.clear();
         self.at = None;
+        self.drop_after_start = None;
     }
 }
 
@@ -602,6 +605,8 @@ pub struct Offer {
     pub captures: bool,
     /// It belongs to the pie rule (a swap of colours, a colour chosen, a stone offered).
     pub pie: bool,
+    /// It starts a move whose end is a later decision (Throngs' `f6>`, Inchworm's `Sb8`).
+    pub opens_move: bool,
 }
 
 impl Offer {
@@ -613,6 +618,7 @@ impl Offer {
             picks: info.picks.iter().filter_map(name).collect(),
             captures: info.captures,
             pie: info.pie,
+            opens_move: info.kind == crate::rules::DecisionKind::Move && info.from.is_some() && info.to.is_none(),
         }
     }
 
@@ -623,6 +629,7 @@ impl Offer {
             picks: picks.iter().map(|p| p.to_string()).collect(),
             captures: false,
             pie: false,
+            opens_move: false,
         }
     }
 }

@@ -8,7 +8,8 @@ use bevy::state::app::StatesPlugin;
 
 pub use super::AppSystems;
 pub use super::board::{
-    BoardCell, BoardState, Burned, Controlled, Figure, Influence, Piece, Power, Stack, StackPiece, Stone, Tween,
+    BoardCell, BoardState, BoardZoom, Burned, Controlled, Figure, Influence, Piece, Power, Stack, StackPiece, Stone,
+    Tween, cursor_step,
 };
 pub use super::input::{Action, ActionPressed, BINDABLE, KeyBindings};
 pub use super::match_state::{CurrentMatch, MatchCommand};

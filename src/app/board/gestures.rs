@@ -9,9 +9,11 @@
 //! menus and the page mirror follow it; the cursor moved by keys or gamepad is kept in view.
 //! Taps made during a pinch or a pan choose nothing.
 
+use super::drag_ghost::PieceDrag;
 use super::project::BoardState;
 use crate::app::AppSystems;
 use crate::app::input::{Action, ActionPressed};
+use crate::app::match_state::CurrentMatch;
 use crate::app::playing::{BoardCursor, CellChosen, DragChosen};
 use crate::app::screen::Screen;
 use crate::app::theme::TOUCH;
@@ -63,7 +65,7 @@ impl BoardZoom {
     }
 
     /// The world point under a window position (logical pixels, y down).
-    fn world_at(&self, layout: &ScreenLayout, window: Vec2) -> Vec2 {
+    pub(super) fn world_at(&self, layout: &ScreenLayout, window: Vec2) -> Vec2 {
         let offset = Vec2::new(window.x - layout.window.x / 2.0, layout.window.y / 2.0 - window.y);
         self.camera_at(layout) + offset / self.factor
     }
@@ -277,17 +279,33 @@ fn taps_and_drags(
     screen: Res<State<Screen>>,
     mut cells: MessageWriter<CellChosen>,
     mut drags: MessageWriter<DragChosen>,
+    (mut dragged, current, time): (ResMut<PieceDrag>, Option<Res<CurrentMatch>>, Res<Time>),
 ) {
     for touch in touches.read() {
+        let ours = dragged.touch == Some(touch.id) && dragged.released.is_none();
         match touch.phase {
-            TouchPhase::Started => {
+            TouchPhase::Started
                 if *screen.get() == Screen::Playing
                     && layout.board.contains(touch.position)
-                    && !over_egui_window(&mut contexts, touch.position)
-                {
-                    starts.push((touch.id, touch.position));
+                    && !over_egui_window(&mut contexts, touch.position) =>
+            {
+                starts.push((touch.id, touch.position));
+                let world = zoom.world_at(&layout, touch.position);
+                if piece_under(&state, &layout, world) && dragged.from.is_none() {
+                    let from = space_at(&state, &layout, world);
+                    let at = touch.position;
+                    *dragged = PieceDrag { from, grab: at, pointer: at, touch: Some(touch.id), released: None };
                 }
             }
+            TouchPhase::Moved if ours && !gesture.holds_taps() => dragged.pointer = touch.position,
+            TouchPhase::Moved => {}
+            TouchPhase::Ended | TouchPhase::Canceled if ours => {
+                dragged.let_go(time.elapsed_secs(), current.as_deref());
+            }
+            _ => {}
+        }
+        match touch.phase {
+            TouchPhase::Started | TouchPhase::Moved => {}
             TouchPhase::Ended => {
                 let Some(k) = starts.iter().position(|(id, _)| *id == touch.id) else { continue };
                 let (_, start) = starts.swap_remove(k);
@@ -306,7 +324,6 @@ fn taps_and_drags(
                 }
             }
             TouchPhase::Canceled => starts.retain(|(id, _)| *id != touch.id),
-            TouchPhase::Moved => {}
         }
     }
 }

@@ -8,6 +8,7 @@ use super::drawing;
 use super::project::{BoardState, Hinted};
 use crate::app::AppSystems;
 use crate::app::match_state::CurrentMatch;
+use crate::app::playing::TurnWarning;
 use crate::app::settings::CurrentSettings;
 use crate::app::theme::{board_palette, rgb};
 use crate::rules::HintMark;
@@ -96,11 +97,17 @@ fn show_hint_marks(
     }
 }
 
-/// The marks show only with the hints on.
-fn hide_hint_marks(settings: Res<CurrentSettings>, mut marks: Query<(&mut Visibility, Ref<HintMarkShown>)>) {
-    let want = if settings.0.show_hints { Visibility::Inherited } else { Visibility::Hidden };
+/// The marks show with the hints on, and while a warning before a losing end of turn is up (the
+/// warning names the spaces it marks, hints or not).
+fn hide_hint_marks(
+    settings: Res<CurrentSettings>,
+    warning: Res<TurnWarning>,
+    mut marks: Query<(&mut Visibility, Ref<HintMarkShown>)>,
+) {
+    let shown = settings.0.show_hints || warning.pending.is_some();
+    let want = if shown { Visibility::Inherited } else { Visibility::Hidden };
     for (mut v, mark) in &mut marks {
-        if settings.is_changed() || mark.is_added() {
+        if settings.is_changed() || warning.is_changed() || mark.is_added() {
             v.set_if_neq(want);
         }
     }

@@ -2,7 +2,7 @@
 //! decisions that name no space (Tab), undo and redo, hints, "move now", leaving the board.
 
 use super::builder::{decisions_between, on_cell};
-use super::cursor::step_towards;
+use super::cursor::cursor_step;
 use super::project::BoardState;
 use crate::app::AppSystems;
 use crate::app::input::{Action, ActionPressed};
@@ -125,6 +125,7 @@ fn board_input(
         }
         return;
     }
+    finish_split_drag(&mut current, &mut out, &decisions);
     for drag in dragged {
         apply_drag(&drag, &mut current, &mut out, &decisions);
     }
@@ -246,10 +247,9 @@ fn apply_action(
         Action::CursorAxis => return None,
     };
     let view = context.state.view.as_ref()?;
-    let points: Vec<(f32, f32)> = view.cells.iter().map(|c| (c.x, c.y)).collect();
-    if !points.is_empty() {
-        out.cursor.index = out.cursor.index.min(points.len() - 1);
-        if let Some(i) = step_towards(&points, out.cursor.index, direction) {
+    if !view.cells.is_empty() {
+        out.cursor.index = out.cursor.index.min(view.cells.len() - 1);
+        if let Some(i) = cursor_step(view, out.cursor.index, direction) {
             out.cursor.index = i;
         }
     }
@@ -260,7 +260,18 @@ fn apply_action(
 fn apply_drag(drag: &DragChosen, current: &mut ResMut<CurrentMatch>, out: &mut BoardOutcomes, decisions: &[Offer]) {
     out.builder.reset();
     match decisions_between(decisions, &drag.from, &drag.to).as_slice() {
-        [] => current.message = Some(format!("No move goes from {} to {}.", drag.from, drag.to)),
+        [] => match split_drag(current, decisions, drag) {
+            // A game whose moves are two decisions (Throngs: the start of a part, then where it
+            // ends): the start now, the end on the next frame, once the start is made.
+            Some(SplitDrag::StartThenEnd(token)) => {
+                out.decide.write(DecisionChosen(token));
+                out.builder.drop_after_start = Some(drag.clone());
+            }
+            Some(SplitDrag::End(token)) => {
+                out.decide.write(DecisionChosen(token));
+            }
+            None => current.message = Some(format!("No move goes from {} to {}.", drag.from, drag.to)),
+        },
         [one] => {
             out.decide.write(DecisionChosen(one.token.clone()));
         }
@@ -269,6 +280,35 @@ fn apply_drag(drag: &DragChosen, current: &mut ResMut<CurrentMatch>, out: &mut B
             out.builder.at = Some(drag.to.clone());
             out.focus.0 = 0;
         }
+    }
+}
+
+/// How a drag plays in a game that asks for a move's start and its end as two decisions.
+enum SplitDrag {
+    /// The start is this decision of its own: make it, then the end.
+    StartThenEnd(String),
+    /// The dragged piece's move is already started: this decision ends it there.
+    End(String),
+}
+
+/// The two-decision reading of `drag`, when the game has one.
+fn split_drag(current: &CurrentMatch, decisions: &[Offer], drag: &DragChosen) -> Option<SplitDrag> {
+    let only = |cell: &str| decisions.iter().find(|o| o.picks.len() == 1 && o.picks[0] == cell);
+    let view = current.position().board_view();
+    let started_here = view.cell_named(&drag.from).is_some_and(|c| c.marks.travelling.is_some());
+    if started_here {
+        return only(&drag.to).map(|o| SplitDrag::End(o.token.clone()));
+    }
+    only(&drag.from).filter(|o| o.opens_move).map(|o| SplitDrag::StartThenEnd(o.token.clone()))
+}
+
+/// The second half of a split drag, on the frame after its start was made: the end, if the start
+/// left the dragged piece's move open (a start that ends the move at once takes no end).
+fn finish_split_drag(current: &mut ResMut<CurrentMatch>, out: &mut BoardOutcomes, decisions: &[Offer]) {
+    let Some(drag) = out.builder.drop_after_start.take() else { return };
+    let view = current.position().board_view();
+    if view.cell_named(&drag.from).is_some_and(|c| c.marks.travelling.is_some()) {
+        apply_drag(&drag, current, out, decisions);
     }
 }
 

@@ -9,6 +9,7 @@
 
 use super::cell_picking::CellHitArea;
 use super::drawing;
+use super::edge_labels::AxisLabelMark;
 use super::frame::frame_sprites;
 use super::project::{
     BoardCell, BoardState, Burned, Chosen, Controlled, Figure, Influence, MARGIN_UNITS, Power, Stack, StackPiece, Stone,
@@ -258,6 +259,8 @@ fn split_name(name: &str) -> (&str, &str) {
 pub struct AxisLabel {
     pub text: String,
     pub at: Vec2,
+    /// The way from the line's end to its name (unit length).
+    pub outward: Vec2,
 }
 
 /// The coordinates of a board along two edges, in the notation's own names: every axis the
@@ -277,6 +280,7 @@ pub fn axis_labels(view: &BoardView) -> Vec<AxisLabel> {
         add(format!("L{letters}"), at);
         add(format!("N{digits}"), at);
     }
+    let hull = convex_hull(&view.cells.iter().map(|c| Vec2::new(c.x, c.y)).collect::<Vec<_>>());
     let wraps_left = view.wraps.iter().any(|w| w.dx < -0.1);
     let wraps_below = view.wraps.iter().any(|w| w.dy < -0.1);
     let mut labels = Vec::new();
@@ -306,21 +310,60 @@ pub fn axis_labels(view: &BoardView) -> Vec<AxisLabel> {
             dir
         };
         let step = if (!horizontal && wraps_below) || (horizontal && wraps_left) { 1.62 } else { 0.68 };
-        labels.push(AxisLabel { text: key[1..].to_string(), at: end + outward * step });
+        // A line that ends in a notch or at a hole goes on, site by site, to the board's outline:
+        // every name sits outside the board, none among its sites.
+        let unit = points.iter().map(|p| p.distance(end)).filter(|d| *d > 1e-3).fold(f32::INFINITY, f32::min);
+        let mut edge = end;
+        if view.wraps.is_empty() && unit.is_finite() {
+            while inside_hull(&hull, edge + outward * unit) {
+                edge += outward * unit;
+            }
+        }
+        labels.push(AxisLabel { text: key[1..].to_string(), at: edge + outward * step, outward });
     }
     labels
+}
+
+/// The convex outline of `points` (counter-clockwise, Andrew's monotone chain).
+fn convex_hull(points: &[Vec2]) -> Vec<Vec2> {
+    let mut sorted = points.to_vec();
+    sorted.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
+    sorted.dedup_by(|a, b| a.distance(*b) < 1e-4);
+    if sorted.len() < 3 {
+        return sorted;
+    }
+    let turn = |o: Vec2, a: Vec2, b: Vec2| (a - o).perp_dot(b - o);
+    let mut hull: Vec<Vec2> = Vec::with_capacity(sorted.len() * 2);
+    for pass in [sorted.clone(), sorted.iter().rev().copied().collect()] {
+        let start = hull.len();
+        for p in pass {
+            while hull.len() >= start + 2 && turn(hull[hull.len() - 2], hull[hull.len() - 1], p) <= 1e-5 {
+                hull.pop();
+            }
+            hull.push(p);
+        }
+        hull.pop();
+    }
+    hull
+}
+
+/// Whether `p` lies inside the convex outline `hull` (or on it, within a hair).
+fn inside_hull(hull: &[Vec2], p: Vec2) -> bool {
+    hull.len() >= 3 && (0..hull.len()).all(|i| (hull[(i + 1) % hull.len()] - hull[i]).perp_dot(p - hull[i]) >= -1e-3)
 }
 
 fn coordinates(commands: &mut Commands, state: &BoardState, view: &BoardView, root: Entity, pal: &BoardPalette) {
     let s = state.scale;
     let font = TextFont { font_size: bevy::text::FontSize::Px((s * 0.3).clamp(11.0, 20.0)), ..default() };
     for label in axis_labels(view) {
+        let home = state.to_world(label.at.x, label.at.y);
         commands.spawn((
             Dressing,
+            AxisLabelMark { home, outward: label.outward },
             Text2d::new(label.text),
             font.clone(),
             TextColor(rgb(pal.label)),
-            Transform::from_translation(state.to_world(label.at.x, label.at.y).extend(1.0)),
+            Transform::from_translation(home.extend(1.0)),
             Pickable::IGNORE,
             ChildOf(root),
         ));
@@ -712,8 +755,12 @@ fn tint_cells(
     }
 }
 
-/// A space's number (influence, power), on a small badge in its corner: under the cursor, or on
-/// every space with numbers on.
+/// A space's number (influence, power), on a small badge in its corner: under the cursor, and with
+/// the map on (Settings, or the panel's switch) on every space whose number is not 0, smaller, so
+/// the map does not bury the board.
+/// The size of the map's badges beside the one under the cursor.
+const MAP_BADGE_SCALE: f32 = 0.75;
+
 #[allow(clippy::type_complexity, clippy::too_many_arguments)] // a Bevy system: one resource or query each
 fn number_cells(
     mut commands: Commands,
@@ -722,7 +769,7 @@ fn number_cells(
     cursor: Res<BoardCursor>,
     changed: Query<(), Or<(Changed<Influence>, Changed<Power>)>>,
     cells: Query<(Entity, &BoardCell, Option<&Influence>, Option<&Power>, Option<&Children>)>,
-    mut numbers: Query<(&mut Visibility, &Children), With<CellNumber>>,
+    mut numbers: Query<(&mut Visibility, &mut Transform, &Children), With<CellNumber>>,
     mut texts: Query<&mut Text2d>,
     art: Res<BoardArt>,
 ) {
@@ -734,12 +781,17 @@ fn number_cells(
     let size = (s * 0.34).max(14.0);
     for (e, cell, influence, power, children) in &cells {
         let value = influence.map(|v| v.0).or(power.map(|p| p.0));
-        let shown = value.filter(|_| settings.0.show_numbers || cell.index == cursor.index);
+        let under_cursor = cell.index == cursor.index;
+        let shown = value.filter(|v| under_cursor || (settings.0.show_numbers && *v != 0));
+        let scale = Vec3::splat(if under_cursor { 1.0 } else { MAP_BADGE_SCALE });
         let existing = children.and_then(|kids| kids.iter().find(|k| numbers.contains(*k)));
         match (existing, shown) {
             (Some(badge), shown) => {
-                if let Ok((mut visibility, kids)) = numbers.get_mut(badge) {
+                if let Ok((mut visibility, mut transform, kids)) = numbers.get_mut(badge) {
                     visibility.set_if_neq(if shown.is_some() { Visibility::Inherited } else { Visibility::Hidden });
+                    if transform.scale != scale {
+                        transform.scale = scale;
+                    }
                     for kid in kids.iter() {
                         if let (Ok(mut text), Some(v)) = (texts.get_mut(kid), shown) {
                             let want = if v == 0 { "0".to_string() } else { format!("{v:+}") };
@@ -760,7 +812,7 @@ fn number_cells(
                             custom_size: Some(Vec2::new(size * 1.4, size)),
                             ..default()
                         },
-                        Transform::from_xyz(-s * 0.26, s * 0.3, 7.5),
+                        Transform::from_xyz(-s * 0.26, s * 0.3, 7.5).with_scale(scale),
                         Visibility::Inherited,
                         Pickable::IGNORE,
                         ChildOf(e),
@@ -853,6 +905,29 @@ mod tests {
                 let nearest = view.cells.iter().map(|c| Vec2::new(c.x, c.y).distance(l.at)).fold(f32::MAX, f32::min);
                 assert!(nearest > 0.5, "{kind}: label {} sits on a space", l.text);
                 assert!(inside(l.at.x, x0, x1) && inside(l.at.y, y0, y1), "{kind}: label {} is on the rim", l.text);
+            }
+        }
+    }
+
+    #[test]
+    fn throngs_line_names_sit_outside_the_board_outline_on_every_board() {
+        let throngs = GameKind::named("throngs");
+        for board in ["T93", "R63", "R87", "R153", "P156"] {
+            let view = throngs.open(&[("board".to_string(), board.to_string())], None).unwrap().board_view();
+            let hull = convex_hull(&view.cells.iter().map(|c| Vec2::new(c.x, c.y)).collect::<Vec<_>>());
+            for label in axis_labels(&view) {
+                assert!(!inside_hull(&hull, label.at), "{board}: {} is inside the board", label.text);
+                // Each name lies on its own line, extended: a letter level with its row, a number
+                // on the up-left line of its sites.
+                let site = view
+                    .cells
+                    .iter()
+                    .find(|c| split_name(&c.name).0 == label.text || split_name(&c.name).1 == label.text)
+                    .unwrap();
+                let d = label.at - Vec2::new(site.x, site.y);
+                let line =
+                    if split_name(&site.name).0 == label.text { Vec2::X } else { Vec2::new(-0.5, 3f32.sqrt() / 2.0) };
+                assert!(d.perp_dot(line).abs() < 0.05, "{board}: {} is off its line", label.text);
             }
         }
     }

@@ -7,6 +7,8 @@
 mod builder;
 mod cell_picking;
 mod cursor;
+mod drag_ghost;
+mod edge_labels;
 mod flourish;
 mod frame;
 mod fx;
@@ -21,7 +23,9 @@ mod project;
 mod textures;
 mod wrap_cue;
 
+pub use cursor::cursor_step;
 pub use fx::Tween;
+pub use gestures::BoardZoom;
 pub use project::{
     BoardCell, BoardState, Burned, Controlled, Figure, Influence, Piece, Power, Stack, StackPiece, Stone, shown_piece,
     shown_view,
@@ -43,6 +47,8 @@ pub fn plugin(app: &mut App) {
         hint_marks::plugin,
         gestures::plugin,
         cell_picking::plugin,
+        edge_labels::plugin,
+        drag_ghost::plugin,
     ));
     app.add_plugins(page_mirror::plugin);
 }

@@ -1,28 +1,26 @@
-//! The panel's actions: the hint, the choice list of the board, decisions that name no space (the
-//! pie rule as a plain two-way choice), watching two computers, the end of the game, undo and
-//! redo, the rules, saving, the record, resigning, leaving.
+//! The panel's middle: the hint in words, the choice list of the board, decisions that name no
+//! space (the pie rule as a plain two-way choice), watching two computers, the end of the game,
+//! the resign question and the save row. The commands themselves are the footer's.
 
 use super::{PanelActions, PanelView};
 use crate::app::labels::decision_label;
-use crate::app::match_state::{CurrentMatch, MatchCommand, side_label};
-use crate::app::playing::{
-    Choice, DecisionChosen, HintRequested, OnlineRequest, PACES, Spectating, offers_now, single_spaceless, spaceless,
-    undo_allowed,
-};
-use crate::app::screen::Screen;
+use crate::app::match_state::{CurrentMatch, side_label};
+use crate::app::playing::{Choice, DecisionChosen, PACES, Spectating, offers_now, single_spaceless, spaceless};
 use crate::app::theme::text_size;
-use crate::app::ui::{MenuClicked, button, button_if, by_touch, card, with_key};
+use crate::app::ui::{MenuClicked, button, by_touch, card, with_key};
 use crate::games::GameKind;
 use bevy::prelude::*;
 use bevy_egui::egui;
 
-/// Every action the panel offers now, in the order a player looks for them.
+/// Everything the panel offers now besides its footer, in the order a player looks for it.
 pub(super) fn all(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &PanelView, act: &mut PanelActions) {
+    super::footer::resign_question(ui, current, act);
+    save_row(ui, current, act);
     pace(ui, current, &mut act.spectating);
     let person_acts = current.acting_side().is_some_and(|s| current.person_plays(s));
     // No computer's help in a game against another person online.
     if person_acts && !current.is_over() && current.remote.is_none() {
-        hint_row(ui, current, view, &mut act.hint_requests);
+        hint_row(ui, current, view);
     }
     choice_list(ui, current, view, &mut act.clicks);
     if person_acts {
@@ -31,8 +29,6 @@ pub(super) fn all(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &
     if current.is_over() {
         game_over(ui, current, view, act);
     }
-    controls(ui, current, view, act);
-    save_row(ui, current, act);
 }
 
 /// Computer against computer: how fast, and pause.
@@ -54,19 +50,19 @@ fn pace(ui: &mut egui::Ui, current: &CurrentMatch, spectating: &mut ResMut<Spect
     });
 }
 
-/// "Hint": the decision the computer would make for the person to act.
-fn hint_row(ui: &mut egui::Ui, current: &CurrentMatch, view: &PanelView, requests: &mut MessageWriter<HintRequested>) {
+/// The hint the footer's Hint asked for: the turn the computer would play for the person to act.
+fn hint_row(ui: &mut egui::Ui, current: &CurrentMatch, view: &PanelView) {
     let kind = current.position().kind();
+    if !view.hint.searching && view.hint.current(current).is_none() {
+        return;
+    }
     ui.horizontal_wrapped(|ui| {
-        if button_if(ui, !view.hint.searching, &with_key(ui, "Hint", "Q")).clicked() {
-            requests.write(HintRequested);
-        }
         let mover = current.acting_side().map(|s| side_label(current.position(), s)).unwrap_or_default();
         if view.hint.searching {
             crate::app::page_spinner::spinner(ui, ui.spacing().interact_size.y);
             ui.label("Looking for a good move…");
         } else if view.hint.current(current).is_some() {
-            ui.label(egui::RichText::new(hint_words(kind, &view.hint.turn, &mover)).strong());
+            ui.label(egui::RichText::new(format!("Hint: {}", hint_words(kind, &view.hint.turn, &mover))).strong());
         }
     });
     if view.hint.current(current).is_some()
@@ -93,7 +89,7 @@ fn choice_list(ui: &mut egui::Ui, current: &CurrentMatch, view: &PanelView, clic
         return;
     }
     choice_buttons(ui, current, view, clicks);
-    ui.separator();
+    ui.add_space(6.0);
 }
 
 /// The open choice list of a space, in a small menu beside that space on the board.
@@ -191,7 +187,7 @@ fn spaceless_choices(
     if !by_touch(ui) && keyed.is_none() {
         ui.label(egui::RichText::new("Tab or X button: these choices").weak().size(text_size::SMALL));
     }
-    ui.separator();
+    ui.add_space(6.0);
 }
 
 /// After the end, in the panel: the result and, when the card over the board was put aside, its
@@ -205,53 +201,6 @@ fn game_over(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &Panel
         act.panels.game_over_aside = false;
     }
     ui.separator();
-}
-
-/// Undo, redo, the title screen; rules, save, record, resign.
-fn controls(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &PanelView, act: &mut PanelActions) {
-    ui.horizontal_wrapped(|ui| {
-        // Online a decision is the server's once made: no undo to offer.
-        if current.remote.is_none() {
-            if button_if(ui, undo_allowed(current, &view.secrecy), &with_key(ui, "Undo", "Z")).clicked() {
-                act.commands.write(MatchCommand::UndoToPerson);
-            }
-            if button_if(ui, current.can_redo(), &with_key(ui, "Redo", "Y")).clicked() {
-                act.commands.write(MatchCommand::Redo);
-            }
-        }
-        let panels = &mut act.panels;
-        if !view.layout.portrait && button(ui, if panels.rules_open { "Hide rules" } else { "Rules" }).clicked() {
-            panels.rules_open = !panels.rules_open;
-        }
-        if button(ui, "Save").clicked() {
-            panels.save_name = Some(default_save_name(current.position().kind(), current.started_unix));
-            panels.save_message = None;
-        }
-        if button(ui, "Record").clicked() {
-            panels.record_open = !panels.record_open;
-        }
-        if let Some(side) = current.resigning_side().filter(|_| !view.online.resign_sent) {
-            let who = side_label(current.position(), side);
-            let text = if panels.confirm_resign { format!("Really resign as {who}?") } else { "Resign".to_string() };
-            if button(ui, &text).clicked() {
-                if panels.confirm_resign {
-                    // Online the server ends the game; its answer shows the result.
-                    if current.remote.is_some() {
-                        act.online.write(OnlineRequest::Resign);
-                    } else {
-                        act.commands.write(MatchCommand::Resign(side));
-                    }
-                }
-                panels.confirm_resign = !panels.confirm_resign;
-            }
-            if panels.confirm_resign && button(ui, "Keep playing").clicked() {
-                panels.confirm_resign = false;
-            }
-        }
-        if button(ui, "Title screen").clicked() {
-            act.next.set(Screen::Title);
-        }
-    });
 }
 
 /// The name being typed for a save, and what the last save did.

@@ -52,7 +52,7 @@ pub(super) fn player_cards(
     compact: bool,
 ) {
     let counters = current.position().board_view().counters;
-    let mut draw = |ui: &mut egui::Ui, side: Side| player_card(ui, current, side, &counters, view, act);
+    let mut draw = |ui: &mut egui::Ui, side: Side| player_card(ui, current, side, (&counters, compact), view, act);
     if compact {
         ui.columns(2, |columns| {
             for (column, side) in columns.iter_mut().zip(Side::BOTH) {
@@ -70,16 +70,19 @@ fn player_card(
     ui: &mut egui::Ui,
     current: &CurrentMatch,
     side: Side,
-    counters: &[Counter],
+    (counters, compact): (&[Counter], bool),
     view: &PanelView,
     act: &mut PanelActions,
 ) {
     let kind = current.position().kind();
     let to_move = !current.is_over() && current.acting_side() == Some(side);
     let thinking = to_move && current.player_of(side).is_some() && view.computer.is_thinking();
-    let pal = board_palette(view.settings.0.theme);
+    let pal = board_palette(act.settings.0.theme);
     let (fill, _) = pal.piece(kind, Some(side));
-    card(ui, to_move).show(ui, |ui| {
+    let who = egui::RichText::new(who_plays(current, side, &view.online, &act.replay)).size(text_size::SMALL).weak();
+    // Beside the board the cards are a little tighter: the move list below needs the height.
+    let margin = if compact { egui::Margin::symmetric(12, 10) } else { egui::Margin::symmetric(12, 6) };
+    card(ui, to_move).inner_margin(margin).show(ui, |ui| {
         ui.set_width(ui.available_width());
         ui.horizontal(|ui| {
             // The side's stone.
@@ -94,10 +97,16 @@ fn player_card(
                     egui::RichText::new("to move").size(text_size::SMALL).color(ui.visuals().selection.stroke.color),
                 );
             }
+            // Beside the board, who plays the side ends the same line: the cards stay short.
+            if !compact {
+                ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                    ui.label(who.clone());
+                });
+            }
         });
-        ui.label(
-            egui::RichText::new(who_plays(current, side, &view.online, &act.replay)).size(text_size::SMALL).weak(),
-        );
+        if compact {
+            ui.label(who);
+        }
         let line = figures(counters, side);
         if !line.is_empty() {
             ui.label(egui::RichText::new(line).size(text_size::SMALL));
@@ -106,25 +115,32 @@ fn player_card(
             // The computer's card keeps the room of its thinking row all game, shown only while it
             // thinks, so nothing below moves under the player's finger. Wrapped: in a phone's
             // half-width card "Move now" goes under "Thinking…", not off the screen.
-            ui.scope(|ui| {
-                if !thinking {
-                    ui.set_invisible();
-                }
-                ui.horizontal_wrapped(|ui| {
-                    crate::app::page_spinner::spinner(ui, 18.0);
-                    ui.label(egui::RichText::new("Thinking…").size(text_size::SMALL));
-                    if ui.button(with_key(ui, "Move now", "E")).clicked() {
-                        act.move_now.write(MoveNow);
-                    }
-                });
-            });
+            if thinking_row(ui, thinking) {
+                act.move_now.write(MoveNow);
+            }
         }
     });
     ui.add_space(2.0);
 }
 
-/// The status line: what to do now (or the result), the game's other figures, and the space under
-/// the cursor; then the last refusal, if any.
+/// The computer's "Thinking… / Move now" row: drawn invisible while it does not think, so it
+/// takes the same room either way. Returns whether "Move now" was pressed.
+fn thinking_row(ui: &mut egui::Ui, thinking: bool) -> bool {
+    ui.scope(|ui| {
+        if !thinking {
+            ui.set_invisible();
+        }
+        ui.horizontal_wrapped(|ui| {
+            crate::app::page_spinner::spinner(ui, 18.0);
+            ui.label(egui::RichText::new("Thinking…").size(text_size::SMALL));
+            ui.button(with_key(ui, "Move now", "E")).clicked()
+        })
+        .inner
+    })
+    .inner
+}
+
+/// The status line: what to do now (or the result), the online game's state, the last refusal.
 pub(super) fn status(ui: &mut egui::Ui, current: &CurrentMatch, view: &PanelView) {
     let game = current.position();
     let text = if current.is_over() {
@@ -148,7 +164,18 @@ pub(super) fn status(ui: &mut egui::Ui, current: &CurrentMatch, view: &PanelView
     };
     ui.add_space(2.0);
     ui.label(egui::RichText::new(text).size(17.0).strong());
+    online_lines(ui, &view.online);
+    if let Some(m) = &current.message {
+        ui.colored_label(ui.visuals().warn_fg_color, egui::RichText::new(m).size(15.0));
+    }
+}
+
+/// Under the status: the game's shared figures, the space under the cursor (and the switch that
+/// shows its number on every space), the keys of a triangular board, and the event log.
+pub(super) fn details(ui: &mut egui::Ui, current: &CurrentMatch, view: &PanelView, act: &mut PanelActions) {
+    let game = current.position();
     let board = game.board_view();
+    number_map(ui, &board, act);
     let shared: Vec<String> =
         board.counters.iter().filter(|c| c.side.is_none()).map(|c| format!("{}: {}", c.label, c.value)).collect();
     if !shared.is_empty() {
@@ -158,11 +185,34 @@ pub(super) fn status(ui: &mut egui::Ui, current: &CurrentMatch, view: &PanelView
         let summary = space_summary(cell, mover, |s| side_label(game, s));
         ui.label(egui::RichText::new(summary).size(text_size::SMALL).weak());
     }
-    online_lines(ui, &view.online);
-    if let Some(m) = &current.message {
-        ui.colored_label(ui.visuals().warn_fg_color, egui::RichText::new(m).size(15.0));
+    if matches!(board.layout, crate::rules::Layout::Lattice { .. }) && !crate::app::ui::by_touch(ui) {
+        ui.label(
+            egui::RichText::new(
+                "Keys: Left/Right along the row · Up/Down along the numbered line (up-left, down-right)",
+            )
+            .size(text_size::SMALL)
+            .weak(),
+        );
     }
     event_log(ui, view);
+}
+
+/// A game whose spaces carry a number (Throngs' power, Hidden Intention's influence): one switch
+/// that shows it on every space, not only under the cursor (the same as Settings' "Show every
+/// number").
+fn number_map(ui: &mut egui::Ui, board: &crate::rules::BoardView, act: &mut PanelActions) {
+    use crate::rules::CellValue;
+    let Some(value) = board.cells.iter().find_map(|c| c.marks.value) else { return };
+    let what = match value {
+        CellValue::Power(_) => "power",
+        CellValue::Influence(_) => "influence",
+    };
+    let shown = act.settings.0.show_numbers;
+    let text = if shown { format!("Hide the {what} map") } else { format!("Show the {what} map") };
+    let tip = format!("The {what} of every space on the board, not only under the cursor.");
+    if crate::app::ui::button(ui, &text).on_hover_text(tip).clicked() {
+        act.settings.0.show_numbers = !shown;
+    }
 }
 
 /// An online game's state under the status: the connection, the person's moves on their way, the
@@ -207,5 +257,31 @@ fn event_log(ui: &mut egui::Ui, view: &PanelView) {
     for (n, line) in recent {
         let text = egui::RichText::new(format!("• {line}")).size(text_size::SMALL);
         ui.label(if *n == last { text } else { text.weak() });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The height of the thinking row, thinking or not, in a card `width` wide.
+    fn row_height(thinking: bool, width: f32) -> f32 {
+        let mut height = 0.0;
+        super::super::lay_out(egui::vec2(width, 400.0), |ui| {
+            let top = ui.cursor().min.y;
+            thinking_row(ui, thinking);
+            height = ui.cursor().min.y - top;
+        });
+        height
+    }
+
+    #[test]
+    fn the_computer_card_is_as_tall_while_it_thinks_as_before() {
+        // Beside the board, and in a phone's half-width card where the row wraps.
+        for width in [330.0, 150.0] {
+            let (idle, thinking) = (row_height(false, width), row_height(true, width));
+            assert!(idle > 10.0, "the row keeps its room while idle ({idle})");
+            assert_eq!(idle, thinking, "width {width}");
+        }
     }
 }

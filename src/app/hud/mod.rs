@@ -5,6 +5,7 @@
 
 mod actions;
 mod cards;
+mod footer;
 mod game_over;
 mod moves;
 mod record_window;
@@ -20,7 +21,7 @@ use super::playing::{
 };
 use super::screen::Screen;
 use super::settings::{CurrentSettings, SaveStore};
-use super::ui::{MenuClicked, MenuFocus, ScreenLayout, root_ui_in};
+use super::ui::{self, MenuClicked, MenuFocus, ScreenLayout, root_ui_in};
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -100,7 +101,6 @@ struct PanelView<'w> {
     events: Res<'w, EventLog>,
     replay_moves: Res<'w, ReplayMoves>,
     layout: Res<'w, ScreenLayout>,
-    settings: Res<'w, CurrentSettings>,
     anchor: Res<'w, ChoiceAnchor>,
     online: Res<'w, OnlineStatus>,
 }
@@ -122,6 +122,7 @@ struct PanelActions<'w> {
     panels: ResMut<'w, Panels>,
     store: ResMut<'w, SaveStore>,
     warning: ResMut<'w, TurnWarning>,
+    settings: ResMut<'w, CurrentSettings>,
 }
 
 fn draw_panel(
@@ -152,21 +153,49 @@ fn draw_panel(
     Ok(())
 }
 
-/// Beside the board: everything in one column, the move list taking the height left.
+/// Beside the board: the game's name, the player cards, then the footer's commands fixed at the
+/// bottom, the move list above them with at least `moves::min_height`, and the status and the
+/// choices in the room left (scrolling there, never pushing the footer off).
 fn landscape(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &PanelView, act: &mut PanelActions) {
-    ui.heading(egui::RichText::new(current.position().kind().name()).size(26.0).strong());
+    ui.heading(egui::RichText::new(current.position().kind().name()).size(super::theme::text_size::HEADING).strong());
     cards::player_cards(ui, current, view, act, false);
-    cards::status(ui, current, view);
-    if act.replay.active {
-        let replay = act.replay.clone();
-        moves::replay_panel(ui, current, (&replay, &view.replay_moves.list), &mut act.replay_steps);
-        return;
-    }
-    actions::all(ui, current, view, act);
-    moves::move_list(ui, &view.moves);
+    footer_panel(ui, current, view, act, |ui, current, act| {
+        cards::status(ui, current, view);
+        if act.replay.active {
+            cards::details(ui, current, view, act);
+            let replay = act.replay.clone();
+            moves::replay_panel(ui, current, (&replay, &view.replay_moves.list), &mut act.replay_steps);
+            return;
+        }
+        let room = (ui.available_height() - moves::min_height(ui, &view.moves)).max(0.0);
+        egui::ScrollArea::vertical().id_salt("hud middle").max_height(room).auto_shrink([false, true]).show(ui, |ui| {
+            cards::details(ui, current, view, act);
+            actions::all(ui, current, view, act);
+        });
+        moves::move_list(ui, &view.moves);
+    });
 }
 
-/// Under the board: the player cards side by side and the status, then the tabs.
+/// The footer at the bottom of the panel (the same commands in the same place in every game), and
+/// `above` drawn in the room over it.
+fn footer_panel(
+    ui: &mut egui::Ui,
+    current: &mut ResMut<CurrentMatch>,
+    view: &PanelView,
+    act: &mut PanelActions,
+    above: impl FnOnce(&mut egui::Ui, &mut ResMut<CurrentMatch>, &mut PanelActions),
+) {
+    let keys = !ui::by_touch(ui);
+    let buttons = footer::buttons(footer::FooterState::of(current, view, act), keys);
+    let (pressed, room) = footer::draw(ui, &buttons, keys);
+    ui.scope_builder(egui::UiBuilder::new().max_rect(room), |ui| above(ui, current, act));
+    if let Some(command) = pressed {
+        footer::run(command, current, view, act);
+    }
+}
+
+/// Under the board: the player cards side by side and what to do now, then the tabs over the
+/// footer's commands.
 fn portrait(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &PanelView, act: &mut PanelActions) {
     cards::player_cards(ui, current, view, act, true);
     cards::status(ui, current, view);
@@ -182,13 +211,32 @@ fn portrait(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &PanelV
         }
     });
     ui.separator();
-    egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| match act.panels.tab {
-        Tab::Actions if act.replay.active => {
-            let replay = act.replay.clone();
-            moves::replay_panel(ui, current, (&replay, &view.replay_moves.list), &mut act.replay_steps);
-        }
-        Tab::Actions => actions::all(ui, current, view, act),
-        Tab::Moves => moves::move_list(ui, &view.moves),
-        Tab::Rules => rules_window::summary(ui, current.position().kind()),
+    footer_panel(ui, current, view, act, |ui, current, act| {
+        egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| match act.panels.tab {
+            Tab::Actions if act.replay.active => {
+                let replay = act.replay.clone();
+                moves::replay_panel(ui, current, (&replay, &view.replay_moves.list), &mut act.replay_steps);
+            }
+            Tab::Actions => {
+                actions::all(ui, current, view, act);
+                cards::details(ui, current, view, act);
+            }
+            Tab::Moves => moves::move_list(ui, &view.moves),
+            Tab::Rules => rules_window::summary(ui, current.position().kind()),
+        });
     });
+}
+
+/// Runs `draw` headless in a screen of `size` (logical pixels) for the two passes egui lays a
+/// first frame out in; the second is the one drawn (the panel's layout tests).
+#[cfg(test)]
+fn lay_out(size: egui::Vec2, mut draw: impl FnMut(&mut egui::Ui)) {
+    let ctx = egui::Context::default();
+    let input =
+        egui::RawInput { screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, size)), ..Default::default() };
+    for _ in 0..2 {
+        let mut output = ctx.run_ui(input.clone(), &mut draw);
+        // Nothing renders the fonts' texture here.
+        output.textures_delta.clear();
+    }
 }

@@ -7,11 +7,22 @@ use crate::app::theme::text_size;
 use bevy::prelude::*;
 use bevy_egui::egui;
 
-/// The moves in the game's record notation.
+/// The moves the list always has room for beside the board (more scroll).
+const MOVES_ALWAYS_SHOWN: usize = 6;
+
+/// The least height the move list keeps beside the board: its heading and its moves up to
+/// `MOVES_ALWAYS_SHOWN` (early in a game the choices above it get the room it does not need yet).
+pub(super) fn min_height(ui: &egui::Ui, moves: &MoveList) -> f32 {
+    let line = ui.text_style_height(&egui::TextStyle::Monospace) + ui.spacing().item_spacing.y;
+    let lines = (moves.lines.len() + usize::from(moves.pending > 0)).min(MOVES_ALWAYS_SHOWN);
+    ui.text_style_height(&egui::TextStyle::Body) + 2.0 * ui.spacing().item_spacing.y + 8.0 + line * lines as f32
+}
+
+/// The moves in the game's record notation, taking the height left.
 pub(super) fn move_list(ui: &mut egui::Ui, moves: &MoveList) {
     ui.separator();
     ui.label(egui::RichText::new("Moves").strong());
-    egui::ScrollArea::vertical().stick_to_bottom(true).max_height((ui.available_height() - 60.0).max(120.0)).show(
+    egui::ScrollArea::vertical().id_salt("move list").stick_to_bottom(true).auto_shrink([false, false]).show(
         ui,
         |ui| {
             for line in moves.texts() {
@@ -22,12 +33,6 @@ pub(super) fn move_list(ui: &mut egui::Ui, moves: &MoveList) {
                 ui.monospace(egui::RichText::new("     … under way").weak());
             }
         },
-    );
-    ui.add_space(4.0);
-    ui.label(
-        egui::RichText::new("Arrows or D-pad: cursor · Enter or A: choose · Esc or B: back")
-            .weak()
-            .size(text_size::SMALL),
     );
 }
 
@@ -89,7 +94,7 @@ pub(super) fn replay_panel(
         d.insert_temp(followed, at);
         before != Some(at)
     });
-    egui::ScrollArea::vertical().max_height((ui.available_height() - 30.0).max(120.0)).show(ui, |ui| {
+    egui::ScrollArea::vertical().max_height(ui.available_height().max(120.0)).show(ui, |ui| {
         for (i, line) in whole.lines.iter().enumerate() {
             let here = i + 1 == shown;
             let text = egui::RichText::new(line.text(whole.joiner)).monospace();

@@ -1,0 +1,256 @@
+//! The panel's footer: the same eight commands in the same two rows of four, in every game, on
+//! every screen and in the replay (greyed out where they do not apply), so a player's hand finds
+//! "Undo" or "Rules" where it found them in the last game, and no game's choices ever sit there.
+
+use super::{PanelActions, PanelView, Tab};
+use crate::app::match_state::{CurrentMatch, MatchCommand, side_label};
+use crate::app::playing::{HintRequested, OnlineRequest, undo_allowed};
+use crate::app::screen::Screen;
+use crate::app::theme::{TOUCH, text_size};
+use bevy::prelude::*;
+use bevy_egui::egui;
+
+/// A command of the footer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Command {
+    Hint,
+    Undo,
+    Redo,
+    Rules,
+    Save,
+    Record,
+    Resign,
+    Menu,
+}
+
+/// The footer's commands in reading order: the first row helps with the turn, the second is about
+/// the game as a whole.
+pub(super) const COMMANDS: [Command; 8] = [
+    Command::Hint,
+    Command::Undo,
+    Command::Redo,
+    Command::Rules,
+    Command::Save,
+    Command::Record,
+    Command::Resign,
+    Command::Menu,
+];
+
+const COLUMNS: usize = 4;
+const ROW_HEIGHT: f32 = TOUCH - 6.0;
+
+/// One button of the footer as it is drawn now.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct FooterButton {
+    pub command: Command,
+    pub label: String,
+    pub enabled: bool,
+    /// Pressed once and waiting for a second press (Resign), or showing its window (Rules).
+    pub selected: bool,
+}
+
+/// What the footer's buttons depend on, read from the match and the panel.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct FooterState {
+    pub replay: bool,
+    pub hint: bool,
+    pub undo: bool,
+    pub redo: bool,
+    pub resign: bool,
+    pub confirm_resign: bool,
+    pub rules_shown: bool,
+    pub save_open: bool,
+    pub record_open: bool,
+}
+
+impl FooterState {
+    pub fn of(current: &CurrentMatch, view: &PanelView, act: &PanelActions) -> FooterState {
+        let replay = act.replay.active;
+        let person_acts = !replay && current.acting_side().is_some_and(|s| current.person_plays(s));
+        FooterState {
+            replay,
+            // No computer's help in a game against another person online.
+            hint: person_acts && !current.is_over() && current.remote.is_none() && !view.hint.searching,
+            undo: !replay && undo_allowed(current, &view.secrecy),
+            redo: !replay && current.remote.is_none() && current.can_redo(),
+            resign: current.resigning_side().is_some() && !replay && !view.online.resign_sent,
+            confirm_resign: act.panels.confirm_resign,
+            rules_shown: if view.layout.portrait { act.panels.tab == Tab::Rules } else { act.panels.rules_open },
+            save_open: act.panels.save_name.is_some(),
+            record_open: act.panels.record_open,
+        }
+    }
+}
+
+/// The footer's buttons: always the same commands in the same order, whatever the game or state.
+pub(super) fn buttons(state: FooterState, keys: bool) -> Vec<FooterButton> {
+    let keyed = |label: &str, key: &str| if keys { format!("{label} ({key})") } else { label.to_string() };
+    COMMANDS
+        .into_iter()
+        .map(|command| {
+            let (label, enabled, selected) = match command {
+                Command::Hint => (keyed("Hint", "Q"), state.hint, false),
+                Command::Undo => (keyed("Undo", "Z"), state.undo, false),
+                Command::Redo => (keyed("Redo", "Y"), state.redo, false),
+                Command::Rules => ("Rules".to_string(), true, state.rules_shown),
+                Command::Save => ("Save".to_string(), !state.replay, state.save_open),
+                Command::Record => ("Record".to_string(), true, state.record_open),
+                Command::Resign if state.confirm_resign => ("Confirm".to_string(), state.resign, true),
+                Command::Resign => ("Resign".to_string(), state.resign, false),
+                Command::Menu => ("Menu".to_string(), true, false),
+            };
+            FooterButton { command, label, enabled, selected }
+        })
+        .collect()
+}
+
+/// Draws the footer at the bottom of `ui`'s room, upwards (the buttons in a fixed grid of equal
+/// cells, the keys line over them, a line); returns the command pressed, if any, and the room
+/// left above the footer.
+pub(super) fn draw(ui: &mut egui::Ui, buttons: &[FooterButton], keys: bool) -> (Option<Command>, egui::Rect) {
+    draw_placed(ui, buttons, keys, &mut Vec::new())
+}
+
+/// `draw`, noting where each command's button went.
+fn draw_placed(
+    ui: &mut egui::Ui,
+    buttons: &[FooterButton],
+    keys: bool,
+    placed: &mut Vec<(Command, egui::Rect)>,
+) -> (Option<Command>, egui::Rect) {
+    let room = ui.available_rect_before_wrap();
+    let mut footer =
+        ui.new_child(egui::UiBuilder::new().max_rect(room).layout(egui::Layout::bottom_up(egui::Align::Min)));
+    let ui = &mut footer;
+    // Tighter than the menus' buttons: four to a row in a 320 px panel with their keys.
+    ui.spacing_mut().button_padding = egui::vec2(4.0, 2.0);
+    let spacing = ui.spacing().item_spacing.x;
+    let width = ((ui.available_width() - spacing * (COLUMNS as f32 - 1.0)) / COLUMNS as f32).max(40.0);
+    let mut pressed = None;
+    let row_size = egui::vec2(ui.available_width(), ROW_HEIGHT);
+    for row in buttons.chunks(COLUMNS).rev() {
+        ui.allocate_ui_with_layout(row_size, egui::Layout::left_to_right(egui::Align::Center), |ui| {
+            for b in row {
+                let text = egui::RichText::new(&b.label).size(text_size::BUTTON - 1.0);
+                let button = egui::Button::new(text).selected(b.selected).truncate();
+                let response = ui.add_enabled_ui(b.enabled, |ui| ui.add_sized([width, ROW_HEIGHT], button)).inner;
+                placed.push((b.command, response.rect));
+                if response.clicked() {
+                    pressed = Some(b.command);
+                }
+            }
+        });
+    }
+    if keys {
+        let text = egui::RichText::new("Arrows: cursor · Enter: choose · Esc: back").weak().size(text_size::SMALL);
+        ui.add(egui::Label::new(text).truncate());
+    }
+    ui.separator();
+    let above = egui::Rect::from_min_max(room.min, egui::pos2(room.max.x, ui.min_rect().min.y - 2.0));
+    (pressed, above)
+}
+
+/// Does what a footer button says.
+pub(super) fn run(command: Command, current: &CurrentMatch, view: &PanelView, act: &mut PanelActions) {
+    let panels = &mut act.panels;
+    match command {
+        Command::Hint => {
+            act.hint_requests.write(HintRequested);
+        }
+        Command::Undo => {
+            act.commands.write(MatchCommand::UndoToPerson);
+        }
+        Command::Redo => {
+            act.commands.write(MatchCommand::Redo);
+        }
+        Command::Rules if view.layout.portrait => {
+            panels.tab = if panels.tab == Tab::Rules { Tab::Actions } else { Tab::Rules };
+        }
+        Command::Rules => panels.rules_open = !panels.rules_open,
+        Command::Save if panels.save_name.is_some() => panels.save_name = None,
+        Command::Save => {
+            panels.save_name = Some(super::actions::default_save_name(current.position().kind(), current.started_unix));
+            panels.save_message = None;
+            if view.layout.portrait {
+                panels.tab = Tab::Actions;
+            }
+        }
+        Command::Record => panels.record_open = !panels.record_open,
+        Command::Resign => {
+            if panels.confirm_resign
+                && let Some(side) = current.resigning_side()
+            {
+                // Online the server ends the game; its answer shows the result.
+                if current.remote.is_some() {
+                    act.online.write(OnlineRequest::Resign);
+                } else {
+                    act.commands.write(MatchCommand::Resign(side));
+                }
+            } else if view.layout.portrait {
+                panels.tab = Tab::Actions;
+            }
+            panels.confirm_resign = !panels.confirm_resign;
+        }
+        Command::Menu => act.next.set(Screen::Title),
+    }
+}
+
+/// While Resign waits for its second press: who resigns, and the way back.
+pub(super) fn resign_question(ui: &mut egui::Ui, current: &CurrentMatch, act: &mut PanelActions) {
+    let Some(side) = current.resigning_side().filter(|_| act.panels.confirm_resign) else { return };
+    ui.horizontal_wrapped(|ui| {
+        let who = side_label(current.position(), side);
+        let text = format!("Resign as {who}? Press Confirm to give the game up.");
+        ui.label(egui::RichText::new(text).size(text_size::BODY).strong());
+        if crate::app::ui::button(ui, "Keep playing").clicked() {
+            act.panels.confirm_resign = false;
+        }
+    });
+    ui.separator();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Where each command's button is drawn in a panel of `width` × 700 for `state`.
+    fn placed(state: FooterState, keys: bool, width: f32) -> Vec<(Command, egui::Rect)> {
+        let mut placed = Vec::new();
+        super::super::lay_out(egui::vec2(width, 700.0), |ui| {
+            placed.clear();
+            draw_placed(ui, &buttons(state, keys), keys, &mut placed);
+        });
+        // In reading order (the rows are drawn from the bottom up).
+        placed.sort_by(|(_, a), (_, b)| a.min.y.total_cmp(&b.min.y).then(a.min.x.total_cmp(&b.min.x)));
+        placed
+    }
+
+    #[test]
+    fn every_command_keeps_its_place_in_every_state_in_a_cell_of_its_own() {
+        let states = [
+            FooterState::default(),
+            FooterState { hint: true, undo: true, resign: true, ..Default::default() },
+            FooterState { redo: true, confirm_resign: true, resign: true, rules_shown: true, ..Default::default() },
+            FooterState { replay: true, record_open: true, ..Default::default() },
+            FooterState { save_open: true, ..Default::default() },
+        ];
+        for (keys, width) in [(true, 334.0), (false, 366.0), (true, 296.0)] {
+            let first = placed(states[0], keys, width);
+            assert_eq!(first.iter().map(|(c, _)| *c).collect::<Vec<_>>(), COMMANDS.to_vec());
+            for state in &states[1..] {
+                assert_eq!(placed(*state, keys, width), first, "{state:?}");
+            }
+            // Two rows of four equal cells, inside the panel, none over another.
+            for (i, (command, rect)) in first.iter().enumerate() {
+                assert!(rect.min.x >= -0.5 && rect.max.x <= width + 0.5, "{command:?} leaves the panel: {rect:?}");
+                assert!(
+                    (rect.width() - first[0].1.width()).abs() < 0.5,
+                    "{command:?} is not a cell as wide as the others"
+                );
+                for (other, o) in &first[i + 1..] {
+                    assert!(!rect.shrink(0.5).intersects(o.shrink(0.5)), "{command:?} overlaps {other:?}");
+                }
+            }
+        }
+    }
+}
