@@ -3,6 +3,7 @@
 
 mod arena;
 mod bench;
+mod lessons;
 pub mod referee;
 
 use crate::games::GameKind;
@@ -29,12 +30,23 @@ pub enum Command {
     Bench(BenchArgs),
     /// Play computer opponents against each other and estimate their Elo difference.
     Arena(ArenaArgs),
+    /// Check that every lesson still plays as written (assets/lessons/*.ron).
+    Lessons(LessonsArgs),
     /// Run the online game server (and serve the browser build) until Ctrl-C.
     #[cfg(all(feature = "server", not(target_arch = "wasm32")))]
     Serve(ServeArgs),
     /// Drive many concurrent online games against a running server and report delivery times.
     #[cfg(all(feature = "server", not(target_arch = "wasm32")))]
     Loadtest(crate::online::loadtest::LoadtestArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct LessonsArgs {
+    /// Replay every lesson through its engine and report each problem (exit status 1 if any).
+    #[arg(long)]
+    pub check: bool,
+    /// The lesson books to check (default: every file in the lessons folder).
+    pub files: Vec<std::path::PathBuf>,
 }
 
 #[cfg(all(feature = "server", not(target_arch = "wasm32")))]
@@ -202,6 +214,7 @@ pub fn run(command: Command) -> ExitCode {
         Command::Perft(args) => bench::run_perft(args),
         Command::Bench(args) => bench::run_bench(args),
         Command::Arena(args) => arena::run(args),
+        Command::Lessons(args) => lessons::run(args),
         #[cfg(all(feature = "server", not(target_arch = "wasm32")))]
         Command::Serve(args) => {
             let database = match args.database {

@@ -135,8 +135,9 @@ async function openGame(browser, name, contextOptions) {
       await page.touchscreen.tap(x, y);
       await page.waitForTimeout(wait);
     },
-    // A drag by one finger (Chromium's touch events through the DevTools protocol).
-    async touchPath(points, stepMs = 30) {
+    // A drag by one finger (Chromium's touch events through the DevTools protocol); `held` runs
+    // with the finger still down at the last point (a screenshot of the piece under it).
+    async touchPath(points, stepMs = 30, held = async () => {}) {
       const cdp = await context.newCDPSession(page);
       const [first, ...rest] = points;
       await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: first[0], y: first[1] }] });
@@ -144,6 +145,7 @@ async function openGame(browser, name, contextOptions) {
         await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x, y }] });
         await page.waitForTimeout(stepMs);
       }
+      await held();
       await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
     },
     // Scrolls a menu to its end: two long swipes up (the scroll stops at the end, so where the
@@ -462,7 +464,9 @@ try {
   }
   if (!s.decisions.includes('d4>d5')) fail(`Gravel offers no move d4>d5 (${s.decisions})`);
   const [from, to] = [s.cells.d4, s.cells.d5];
-  await gravel.touchPath(Array.from({ length: 11 }, (_, k) => [from[0] + ((to[0] - from[0]) * k) / 10, from[1] + ((to[1] - from[1]) * k) / 10]), 50);
+  // The stack follows the finger: a picture with the finger still down over d5.
+  await gravel.touchPath(Array.from({ length: 11 }, (_, k) => [from[0] + ((to[0] - from[0]) * k) / 10, from[1] + ((to[1] - from[1]) * k) / 10]), 50,
+    async () => { await gravel.page.waitForTimeout(300); await gravel.shot('1-dragging'); });
   s = await gravel.waitFor('the dragged stack moving', (s) => s.history.length === 3, 20);
   if (s.history[2] !== 'd4>d5') fail(`dragging d4 onto d5 played ${s.history[2]}`);
   await gravel.page.waitForTimeout(800);

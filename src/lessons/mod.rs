@@ -1,0 +1,329 @@
+//! Lessons: short positions that teach a game by doing, read from `assets/lessons/<game>.ron` (data
+//! a person edits and reviews, not code), and the check that every lesson still plays as written.
+//!
+//! A lesson starts from a position (the rule book's position text and options); the learner is
+//! the side to move there. Each solution is a line of moves in the rule book's record notation, in
+//! the order they are played: the learner's, and between them the opponent's scripted replies.
+//! Played, each move is the atomic decisions the app offers (`LessonPlan`). A lesson is solved
+//! when the learner's decisions follow a solution to its end. A wrong decision names what it causes and why;
+//! the app plays it, shows its real effects, says why and offers Retry.
+
+use crate::games::{DynGame, GameKind};
+use crate::rules::{Outcome, Side, Status, ToMove};
+use crate::save::token_decisions;
+use serde::Deserialize;
+
+/// One game's lessons, in the order they are taught.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+pub struct LessonBook {
+    /// The game's slug (`red-stone`).
+    pub game: String,
+    pub lessons: Vec<Lesson>,
+}
+
+/// One lesson.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+pub struct Lesson {
+    /// Unique in its book; progress is kept under it.
+    pub id: String,
+    pub title: String,
+    /// One sentence: what to do.
+    pub goal: String,
+    /// What the lesson explains before the first decision (a few short sentences at most).
+    #[serde(default)]
+    pub intro: String,
+    /// The game's options (`size = 5`), as the setup and the records name them.
+    #[serde(default)]
+    pub options: Vec<(String, String)>,
+    /// The start position in the rule book's position text (the game's start when absent).
+    #[serde(default)]
+    pub position: Option<String>,
+    /// The lines that solve it: every decision in the order it is played, the learner's and the
+    /// opponent's scripted replies.
+    pub solutions: Vec<Vec<String>>,
+    /// Said when the lesson is solved.
+    pub success: String,
+    /// Hints, one at a time, for a learner who asks.
+    #[serde(default)]
+    pub hints: Vec<String>,
+    /// Spaces marked on the board from the start (the spaces the goal talks about).
+    #[serde(default)]
+    pub marks: Vec<String>,
+    /// Arrows drawn on the board from the start, each from one space to another.
+    #[serde(default)]
+    pub arrows: Vec<(String, String)>,
+    /// Tempting wrong decisions and what they cause.
+    #[serde(default)]
+    pub wrong: Vec<WrongDecision>,
+    /// The rules window's section this lesson teaches (`captures`).
+    #[serde(default)]
+    pub teaches: Option<String>,
+    /// Every solution wins the game for the learner (the check holds the lesson to it).
+    #[serde(default)]
+    pub wins: bool,
+}
+
+/// A tempting decision that does not solve the lesson.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+pub struct WrongDecision {
+    /// The decisions before it (a start of a solution; empty: the first decision).
+    #[serde(default)]
+    pub after: Vec<String>,
+    pub decision: String,
+    /// One sentence: what it causes and why it fails.
+    pub why: String,
+}
+
+impl LessonBook {
+    /// Reads a book from its text (RON).
+    pub fn parse(text: &str) -> Result<LessonBook, String> {
+        ron::from_str(text).map_err(|e| format!("not a lesson book: {e}"))
+    }
+
+    /// The book's game.
+    pub fn kind(&self) -> Result<GameKind, String> {
+        GameKind::from_slug(&self.game)
+            .ok_or_else(|| format!("unknown game '{}'; the games are {}", self.game, GameKind::all_slugs()))
+    }
+}
+
+impl Lesson {
+    /// The lesson's start position.
+    pub fn open(&self, kind: GameKind) -> Result<Box<dyn DynGame>, String> {
+        kind.open(&self.options, self.position.as_deref()).map_err(|e| format!("its position does not open: {e}"))
+    }
+
+    /// The lesson as the atomic decisions the app plays, from `start` (its position).
+    pub fn plan(&self, start: &dyn DynGame) -> Result<LessonPlan, String> {
+        let lines = self.solutions.iter().map(|line| decisions_of(start, line)).collect::<Result<Vec<_>, _>>()?;
+        let mut wrong = Vec::new();
+        for w in &self.wrong {
+            let after = decisions_of(start, &w.after)?;
+            let mut there = start.clone_box();
+            for d in &after {
+                there.play_decision(d).map_err(|e| format!("{d}: {e}"))?;
+            }
+            let decision = decisions_of(there.as_ref(), std::slice::from_ref(&w.decision))
+                .map_err(|e| format!("wrong decision {} after {:?}: {e}", w.decision, w.after))?;
+            wrong.push(PlannedWrong { after, decisions: decision, why: w.why.clone() });
+        }
+        Ok(LessonPlan { lines, wrong })
+    }
+}
+
+/// A lesson's solutions and wrong decisions as atomic decisions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LessonPlan {
+    pub lines: Vec<Vec<String>>,
+    pub wrong: Vec<PlannedWrong>,
+}
+
+/// A wrong move as atomic decisions, after the decisions `after`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlannedWrong {
+    pub after: Vec<String>,
+    pub decisions: Vec<String>,
+    pub why: String,
+}
+
+impl LessonPlan {
+    /// The next decision of a solution that `played` follows, if any (the opponent's scripted
+    /// reply when the opponent is to move).
+    pub fn next_of_a_solution(&self, played: &[String]) -> Option<&str> {
+        self.lines
+            .iter()
+            .find(|line| line.len() > played.len() && line.starts_with(played))
+            .map(|l| l[played.len()].as_str())
+    }
+
+    /// Whether `played` is a whole solution.
+    pub fn solved_by(&self, played: &[String]) -> bool {
+        self.lines.iter().any(|line| line.as_slice() == played)
+    }
+
+    /// The wrong move `played` ends with, when the lesson names it.
+    pub fn wrong_move(&self, played: &[String]) -> Option<&PlannedWrong> {
+        self.wrong.iter().find(|w| {
+            played.len() == w.after.len() + w.decisions.len()
+                && played.starts_with(&w.after)
+                && played[w.after.len()..] == w.decisions[..]
+        })
+    }
+}
+
+/// The atomic decisions the record moves `tokens` stand for, played one after another from `start`.
+fn decisions_of(start: &dyn DynGame, tokens: &[String]) -> Result<Vec<String>, String> {
+    let mut game = start.clone_box();
+    let mut out = Vec::new();
+    for token in tokens {
+        let decisions = token_decisions(game.as_ref(), token).map_err(|e| format!("move {token}: {e}"))?;
+        for d in &decisions {
+            game.play_decision(d).map_err(|e| format!("move {token}: {e}"))?;
+        }
+        out.extend(decisions);
+    }
+    Ok(out)
+}
+
+/// The side that decides alone at `game`'s position, if one does.
+fn single_mover(game: &dyn DynGame) -> Option<Side> {
+    match game.to_move()? {
+        ToMove::One(side) => Some(side),
+        ToMove::Both => None,
+    }
+}
+
+/// Everything wrong with `book`: each problem names its lesson. Every lesson must open; every
+/// solution must be legal decision by decision, alternate between the learner and the opponent
+/// as the game says, and end with the learner's decision; every wrong decision must be legal where
+/// it is named, not be a solution's decision there, and say why; every marked space must exist.
+pub fn problems(book: &LessonBook) -> Vec<String> {
+    let kind = match book.kind() {
+        Ok(kind) => kind,
+        Err(e) => return vec![e],
+    };
+    let mut found = Vec::new();
+    let mut ids = std::collections::HashSet::new();
+    for lesson in &book.lessons {
+        let mut say = |what: String| found.push(format!("{} lesson '{}': {what}", book.game, lesson.id));
+        if !ids.insert(lesson.id.as_str()) {
+            say("its id is used twice".into());
+        }
+        for (field, text) in [("title", &lesson.title), ("goal", &lesson.goal), ("success", &lesson.success)] {
+            if text.trim().is_empty() {
+                say(format!("its {field} is empty"));
+            }
+        }
+        let start = match lesson.open(kind) {
+            Ok(game) => game,
+            Err(e) => {
+                say(e);
+                continue;
+            }
+        };
+        let Some(learner) = single_mover(start.as_ref()) else {
+            say("nobody (or both sides at once) is to move at its start".into());
+            continue;
+        };
+        if lesson.solutions.is_empty() {
+            say("it has no solution".into());
+        }
+        let plan = match lesson.plan(start.as_ref()) {
+            Ok(plan) => plan,
+            Err(e) => {
+                say(e);
+                continue;
+            }
+        };
+        for (line, tokens) in plan.lines.iter().zip(&lesson.solutions) {
+            match replay(start.as_ref(), line, learner) {
+                Err(e) => say(format!("solution {tokens:?}: {e}")),
+                Ok(end) if lesson.wins && end != Status::Over(Outcome::Winner(learner)) => {
+                    say(format!("solution {tokens:?} does not win: {end:?}"));
+                }
+                Ok(_) => {}
+            }
+        }
+        for (wrong, written) in plan.wrong.iter().zip(&lesson.wrong) {
+            if written.why.trim().is_empty() {
+                say(format!("wrong move {} says nothing", written.decision));
+            }
+            let passed = |line: &Vec<String>| line.len() > wrong.after.len() && line.starts_with(&wrong.after);
+            if !plan.lines.iter().any(passed) {
+                say(format!(
+                    "wrong move {} comes after {:?}, which no solution passes",
+                    written.decision, written.after
+                ));
+            }
+            let mut solving = wrong.after.clone();
+            solving.extend(wrong.decisions.iter().cloned());
+            if plan.lines.iter().any(|line| line.starts_with(&solving)) {
+                say(format!("wrong move {} is a solution's move there", written.decision));
+            }
+        }
+        let view = start.board_view();
+        let named = |space: &str| view.cell_named(space).is_some();
+        for space in lesson.marks.iter().chain(lesson.arrows.iter().flat_map(|(a, b)| [a, b])) {
+            if !named(space) {
+                say(format!("it marks {space}, which the board does not have"));
+            }
+        }
+    }
+    found
+}
+
+/// Plays `line` from `start`: each decision legal and made by the side whose turn it is, the last
+/// one the learner's; returns how the game stands at its end.
+fn replay(start: &dyn DynGame, line: &[String], learner: Side) -> Result<Status, String> {
+    let mut game = start.clone_box();
+    let mut last_by = None;
+    for (i, decision) in line.iter().enumerate() {
+        let by = single_mover(game.as_ref())
+            .ok_or_else(|| format!("solution {line:?}: nobody decides alone before {decision}"))?;
+        game.play_decision(decision)
+            .map_err(|e| format!("solution {line:?}: decision {} ({decision}) is not legal: {e}", i + 1))?;
+        last_by = Some(by);
+    }
+    match last_by {
+        Some(side) if side == learner => Ok(game.status()),
+        Some(_) => Err("it ends with the opponent's reply, not the learner's decision".into()),
+        None => Err("a solution is empty".into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BOOK: &str = r#"(
+        game: "red-stone",
+        lessons: [(
+            id: "capture",
+            title: "Capture with red",
+            goal: "Take the two white stones.",
+            options: [("size", "5")],
+            position: Some("..X../.XOX./.XO../..X../....O b"),
+            solutions: [["D3*"]],
+            success: "Red took both white stones.",
+            marks: ["D3"],
+            wrong: [(decision: "D2", why: "A black stone there takes nothing: the white group still breathes at D3.")],
+        )],
+    )"#;
+
+    #[test]
+    fn a_book_reads_and_its_lessons_check() {
+        let book = LessonBook::parse(BOOK).unwrap();
+        assert_eq!(book.lessons[0].solutions, vec![vec!["D3*".to_string()]]);
+        assert_eq!(problems(&book), Vec::<String>::new());
+        let kind = book.kind().unwrap();
+        let plan = book.lessons[0].plan(book.lessons[0].open(kind).unwrap().as_ref()).unwrap();
+        assert!(plan.solved_by(&["D3*".to_string()]));
+        assert_eq!(
+            plan.wrong_move(&["D2".to_string()]).map(|w| w.why.as_str()),
+            Some(book.lessons[0].wrong[0].why.as_str())
+        );
+    }
+
+    #[test]
+    fn the_check_finds_illegal_solutions_unreachable_wrong_decisions_and_missing_spaces() {
+        let mut book = LessonBook::parse(BOOK).unwrap();
+        let lesson = &mut book.lessons[0];
+        lesson.wrong.push(WrongDecision { after: vec!["A1".into()], decision: "B1".into(), why: "x".into() });
+        lesson.wrong.push(WrongDecision { after: vec![], decision: "D3*".into(), why: "x".into() });
+        lesson.marks.push("Z9".into());
+        let found = problems(&book);
+        assert!(found.iter().any(|p| p.contains("which no solution passes")), "{found:?}");
+        assert!(found.iter().any(|p| p.contains("is a solution's move there")), "{found:?}");
+        assert!(found.iter().any(|p| p.contains("Z9")), "{found:?}");
+        // A solution with an illegal move.
+        let mut book = LessonBook::parse(BOOK).unwrap();
+        book.lessons[0].solutions.push(vec!["D3".into()]);
+        let found = problems(&book);
+        assert!(found.iter().any(|p| p.contains("move D3")), "{found:?}");
+        // A lesson said to win whose solution leaves White its stone on E1.
+        let mut book = LessonBook::parse(BOOK).unwrap();
+        book.lessons[0].wins = true;
+        let found = problems(&book);
+        assert!(found.iter().any(|p| p.contains("does not win")), "{found:?}");
+    }
+}

@@ -1,0 +1,37 @@
+//! Every lesson book under assets/lessons plays as written: positions open, solutions are legal
+//! to their end, wrong decisions are legal and explained, marked spaces exist (`stoneyard lessons
+//! --check` runs the same check).
+
+use stoneyard::lessons::{LessonBook, problems};
+
+fn books() -> Vec<(String, LessonBook)> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/lessons");
+    let mut books = Vec::new();
+    for entry in std::fs::read_dir(&dir).expect("the lessons folder") {
+        let path = entry.expect("a file").path();
+        if path.extension().is_some_and(|e| e == "ron") {
+            let text = std::fs::read_to_string(&path).expect("a lesson book");
+            let book = LessonBook::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            books.push((path.display().to_string(), book));
+        }
+    }
+    books
+}
+
+#[test]
+fn every_lesson_plays_as_written() {
+    let books = books();
+    assert!(!books.is_empty(), "no lesson books");
+    for (path, book) in &books {
+        assert_eq!(problems(book), Vec::<String>::new(), "{path}");
+    }
+}
+
+#[test]
+fn each_book_is_named_after_its_game_and_teaches_eight_to_fifteen_lessons() {
+    for (path, book) in books() {
+        let kind = book.kind().unwrap_or_else(|e| panic!("{path}: {e}"));
+        assert!(path.ends_with(&format!("{}.ron", kind.slug())), "{path} holds {}", kind.slug());
+        assert!((8..=15).contains(&book.lessons.len()), "{path}: {} lessons", book.lessons.len());
+    }
+}
