@@ -80,8 +80,9 @@ fn player_card(
     let pal = board_palette(act.settings.0.theme);
     let (fill, _) = pal.piece(kind, Some(side));
     let who = egui::RichText::new(who_plays(current, side, &view.online, &act.replay)).size(text_size::SMALL).weak();
-    // Beside the board the cards are a little tighter: the move list below needs the height.
-    let margin = if compact { egui::Margin::symmetric(12, 10) } else { egui::Margin::symmetric(12, 6) };
+    // Tighter than the menus' cards: the move list (beside the board) or the tabs (under it) need
+    // the height.
+    let margin = if compact { egui::Margin::symmetric(10, 6) } else { egui::Margin::symmetric(12, 6) };
     card(ui, to_move).inner_margin(margin).show(ui, |ui| {
         ui.set_width(ui.available_width());
         ui.horizontal(|ui| {

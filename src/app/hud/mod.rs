@@ -1,7 +1,7 @@
 //! The side panel (egui) beside the board, or under it in portrait: a card per player (who plays
 //! the side, its figures, a glow on the side to move, the computer's thinking), a status line that
 //! says what to do now, then the choices, the end of the game, the buttons and the move list — in
-//! portrait as tabs (Actions, Moves, Rules). Also the windows it opens (the rules, the record).
+//! portrait as tabs (Actions, Moves; the footer's Rules shows the rules there). Also the windows it opens (the rules, the record).
 
 mod actions;
 mod cards;
@@ -200,7 +200,8 @@ fn portrait(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &PanelV
     cards::player_cards(ui, current, view, act, true);
     cards::status(ui, current, view);
     ui.horizontal(|ui| {
-        for (tab, name) in [(Tab::Actions, "Actions"), (Tab::Moves, "Moves"), (Tab::Rules, "Rules")] {
+        // The rules are the footer's Rules (the same place as in landscape), shown here as a tab.
+        for (tab, name) in [(Tab::Actions, "Actions"), (Tab::Moves, "Moves")] {
             let selected = act.panels.tab == tab;
             let button = egui::Button::new(egui::RichText::new(name).size(16.0))
                 .selected(selected)
