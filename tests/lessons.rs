@@ -29,6 +29,11 @@ fn every_lesson_plays_as_written() {
 
 #[test]
 fn each_book_is_named_after_its_game_and_teaches_eight_to_fifteen_lessons() {
+    let mut games: Vec<&str> = books().iter().map(|(_, b)| b.kind().map_or("?", |k| k.slug())).collect();
+    games.sort();
+    let mut all: Vec<&str> = stoneyard::games::GameKind::all().map(|k| k.slug()).collect();
+    all.sort();
+    assert_eq!(games, all, "one book per game");
     for (path, book) in books() {
         let kind = book.kind().unwrap_or_else(|e| panic!("{path}: {e}"));
         assert!(path.ends_with(&format!("{}.ron", kind.slug())), "{path} holds {}", kind.slug());

@@ -61,6 +61,10 @@ pub struct Lesson {
     /// Every solution wins the game for the learner (the check holds the lesson to it).
     #[serde(default)]
     pub wins: bool,
+    /// The learner's side as the game names it (`White`); by default the side to move at the
+    /// start. Games whose sides move at once (Hidden Intention) name it.
+    #[serde(default)]
+    pub learner: Option<String>,
 }
 
 /// A tempting decision that does not solve the lesson.
@@ -165,11 +169,25 @@ fn decisions_of(start: &dyn DynGame, tokens: &[String]) -> Result<Vec<String>, S
     Ok(out)
 }
 
-/// The side that decides alone at `game`'s position, if one does.
-fn single_mover(game: &dyn DynGame) -> Option<Side> {
+/// Who makes `decision` at `game`: the side to move, or at a simultaneous node (Hidden Intention's
+/// commitments) the side the decision belongs to; and whether the node was simultaneous.
+fn maker(game: &dyn DynGame, decision: &str) -> Option<(Side, bool)> {
     match game.to_move()? {
-        ToMove::One(side) => Some(side),
-        ToMove::Both => None,
+        ToMove::One(side) => Some((side, false)),
+        ToMove::Both => game.describe_decision(decision).map(|info| (info.side, true)),
+    }
+}
+
+impl Lesson {
+    /// The learner's side: the one named (as the game names its sides), else the side to move.
+    pub fn learner(&self, start: &dyn DynGame) -> Option<Side> {
+        match &self.learner {
+            Some(name) => Side::BOTH.into_iter().find(|&s| start.kind().side_name(s).eq_ignore_ascii_case(name)),
+            None => match start.to_move()? {
+                ToMove::One(side) => Some(side),
+                ToMove::Both => None,
+            },
+        }
     }
 }
 
@@ -201,8 +219,8 @@ pub fn problems(book: &LessonBook) -> Vec<String> {
                 continue;
             }
         };
-        let Some(learner) = single_mover(start.as_ref()) else {
-            say("nobody (or both sides at once) is to move at its start".into());
+        let Some(learner) = lesson.learner(start.as_ref()) else {
+            say("its learner is not a side of the game, or both sides move at its start and it names none".into());
             continue;
         };
         if lesson.solutions.is_empty() {
@@ -253,19 +271,21 @@ pub fn problems(book: &LessonBook) -> Vec<String> {
 }
 
 /// Plays `line` from `start`: each decision legal and made by the side whose turn it is, the last
-/// one the learner's; returns how the game stands at its end.
+/// one the learner's (or, at a simultaneous node, the scripted commitment that completes the
+/// learner's); returns how the game stands at its end.
 fn replay(start: &dyn DynGame, line: &[String], learner: Side) -> Result<Status, String> {
     let mut game = start.clone_box();
-    let mut last_by = None;
+    let mut last = None;
+    let mut learner_decided = false;
     for (i, decision) in line.iter().enumerate() {
-        let by = single_mover(game.as_ref())
-            .ok_or_else(|| format!("solution {line:?}: nobody decides alone before {decision}"))?;
-        game.play_decision(decision)
-            .map_err(|e| format!("solution {line:?}: decision {} ({decision}) is not legal: {e}", i + 1))?;
-        last_by = Some(by);
+        let (by, simultaneous) =
+            maker(game.as_ref(), decision).ok_or_else(|| format!("nobody may make {decision} there"))?;
+        game.play_decision(decision).map_err(|e| format!("decision {} ({decision}) is not legal: {e}", i + 1))?;
+        learner_decided |= by == learner;
+        last = Some((by, simultaneous));
     }
-    match last_by {
-        Some(side) if side == learner => Ok(game.status()),
+    match last {
+        Some((side, simultaneous)) if learner_decided && (side == learner || simultaneous) => Ok(game.status()),
         Some(_) => Err("it ends with the opponent's reply, not the learner's decision".into()),
         None => Err("a solution is empty".into()),
     }
@@ -325,5 +345,32 @@ mod tests {
         book.lessons[0].wins = true;
         let found = problems(&book);
         assert!(found.iter().any(|p| p.contains("does not win")), "{found:?}");
+    }
+
+    #[test]
+    fn a_lesson_of_simultaneous_commitments_names_its_learner_and_scripts_the_other_side() {
+        let text = r#"(
+            game: "hidden-intention",
+            lessons: [(
+                id: "first",
+                title: "Your first figure",
+                goal: "Place your queen on d4.",
+                learner: Some("White"),
+                solutions: [["Qd4 | Re5"]],
+                success: "Both commitments are revealed at once.",
+            )],
+        )"#;
+        let book = LessonBook::parse(text).unwrap();
+        assert_eq!(problems(&book), Vec::<String>::new());
+        let start = book.lessons[0].open(book.kind().unwrap()).unwrap();
+        let plan = book.lessons[0].plan(start.as_ref()).unwrap();
+        // White's decisions, then Black's scripted ones.
+        let line = &plan.lines[0];
+        let white = start.describe_decision(&line[0]).unwrap().side;
+        assert_eq!(Some(white), book.lessons[0].learner(start.as_ref()));
+        // Without a named learner nobody is to move alone at the start.
+        let mut unnamed = book.clone();
+        unnamed.lessons[0].learner = None;
+        assert!(problems(&unnamed).iter().any(|p| p.contains("names none")), "{:?}", problems(&unnamed));
     }
 }
