@@ -97,6 +97,17 @@ impl Lesson {
         kind.open(&self.options, self.position.as_deref()).map_err(|e| format!("its position does not open: {e}"))
     }
 
+    /// The learner's side: the one named (as the game names its sides), else the side to move.
+    pub fn learner(&self, start: &dyn DynGame) -> Option<Side> {
+        match &self.learner {
+            Some(name) => Side::BOTH.into_iter().find(|&s| start.kind().side_name(s).eq_ignore_ascii_case(name)),
+            None => match start.to_move()? {
+                ToMove::One(side) => Some(side),
+                ToMove::Both => None,
+            },
+        }
+    }
+
     /// The lesson as the atomic decisions the app plays, from `start` (its position).
     pub fn plan(&self, start: &dyn DynGame) -> Result<LessonPlan, String> {
         let lines = self.solutions.iter().map(|line| decisions_of(start, line)).collect::<Result<Vec<_>, _>>()?;
@@ -178,23 +189,11 @@ fn maker(game: &dyn DynGame, decision: &str) -> Option<(Side, bool)> {
     }
 }
 
-impl Lesson {
-    /// The learner's side: the one named (as the game names its sides), else the side to move.
-    pub fn learner(&self, start: &dyn DynGame) -> Option<Side> {
-        match &self.learner {
-            Some(name) => Side::BOTH.into_iter().find(|&s| start.kind().side_name(s).eq_ignore_ascii_case(name)),
-            None => match start.to_move()? {
-                ToMove::One(side) => Some(side),
-                ToMove::Both => None,
-            },
-        }
-    }
-}
-
-/// Everything wrong with `book`: each problem names its lesson. Every lesson must open; every
-/// solution must be legal decision by decision, alternate between the learner and the opponent
-/// as the game says, and end with the learner's decision; every wrong decision must be legal where
-/// it is named, not be a solution's decision there, and say why; every marked space must exist.
+/// Everything wrong with `book`: each problem names its lesson. Every lesson must open and have a
+/// learner; every solution must be legal decision by decision, made by the side whose turn it is,
+/// and end with the learner's decision (or the scripted commitment that completes it); every wrong
+/// move must be legal after a solution's start, not be a solution's move there, and say why; every
+/// marked space must exist; a lesson that `wins` must win.
 pub fn problems(book: &LessonBook) -> Vec<String> {
     let kind = match book.kind() {
         Ok(kind) => kind,

@@ -1,7 +1,8 @@
 //! The side panel (egui) beside the board, or under it in portrait: a card per player (who plays
 //! the side, its figures, a glow on the side to move, the computer's thinking), a status line that
-//! says what to do now, then the choices, the end of the game, the buttons and the move list — in
-//! portrait as tabs (Actions, Moves; the footer's Rules shows the rules there). Also the windows it opens (the rules, the record).
+//! says what to do now, then the choices, the end of the game and the move list, over a footer of
+//! the same commands in every game — in portrait as tabs (Actions, Moves, Rules) over the same
+//! footer. Also the windows it opens (the rules, the record).
 
 mod actions;
 mod cards;
@@ -200,8 +201,8 @@ fn portrait(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &PanelV
     cards::player_cards(ui, current, view, act, true);
     cards::status(ui, current, view);
     ui.horizontal(|ui| {
-        // The rules are the footer's Rules (the same place as in landscape), shown here as a tab.
-        for (tab, name) in [(Tab::Actions, "Actions"), (Tab::Moves, "Moves")] {
+        // The footer's Rules opens the same tab (it sits where Rules is in landscape too).
+        for (tab, name) in [(Tab::Actions, "Actions"), (Tab::Moves, "Moves"), (Tab::Rules, "Rules")] {
             let selected = act.panels.tab == tab;
             let button = egui::Button::new(egui::RichText::new(name).size(16.0))
                 .selected(selected)
