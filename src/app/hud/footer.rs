@@ -37,7 +37,10 @@ pub(super) const COMMANDS: [Command; 8] = [
 ];
 
 const COLUMNS: usize = 4;
-const ROW_HEIGHT: f32 = TOUCH - 6.0;
+/// A footer button's height: a full fingertip by touch, the panel's usual buttons with a mouse.
+fn row_height(keys: bool) -> f32 {
+    if keys { TOUCH - 6.0 } else { TOUCH }
+}
 
 /// One button of the footer as it is drawn now.
 #[derive(Debug, Clone, PartialEq)]
@@ -127,13 +130,13 @@ fn draw_placed(
     let spacing = ui.spacing().item_spacing.x;
     let width = ((ui.available_width() - spacing * (COLUMNS as f32 - 1.0)) / COLUMNS as f32).max(40.0);
     let mut pressed = None;
-    let row_size = egui::vec2(ui.available_width(), ROW_HEIGHT);
+    let row_size = egui::vec2(ui.available_width(), row_height(keys));
     for row in buttons.chunks(COLUMNS).rev() {
         ui.allocate_ui_with_layout(row_size, egui::Layout::left_to_right(egui::Align::Center), |ui| {
             for b in row {
                 let text = egui::RichText::new(&b.label).size(text_size::BUTTON - 1.0);
                 let button = egui::Button::new(text).selected(b.selected).truncate();
-                let response = ui.add_enabled_ui(b.enabled, |ui| ui.add_sized([width, ROW_HEIGHT], button)).inner;
+                let response = ui.add_enabled_ui(b.enabled, |ui| ui.add_sized([width, row_height(keys)], button)).inner;
                 placed.push((b.command, response.rect));
                 if response.clicked() {
                     pressed = Some(b.command);
@@ -249,6 +252,10 @@ mod tests {
                 );
                 for (other, o) in &first[i + 1..] {
                     assert!(!rect.shrink(0.5).intersects(o.shrink(0.5)), "{command:?} overlaps {other:?}");
+                }
+                // By touch (no keys shown) every button is a full touch target (DESIGN: 44 px).
+                if !keys {
+                    assert!(rect.height() >= TOUCH - 0.5, "{command:?} is {} px tall", rect.height());
                 }
             }
         }
