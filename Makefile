@@ -120,9 +120,11 @@ define build-worker
 	$(WASM_OPT) -Oz --strip-debug --strip-producers $(WASM_FEATURES) web/pkg/ai_worker_bg.wasm -o web/pkg/ai_worker_bg.wasm
 endef
 
-# The page fetches the game's fonts as files of their own (the desktop build holds them).
+# The page fetches the game's fonts and lesson books as files of their own (the desktop build
+# holds them).
 define copy-fonts
 	@mkdir -p web/pkg/fonts && cp assets/fonts/*.ttf assets/fonts/*.txt web/pkg/fonts/
+	@mkdir -p web/pkg/lessons && cp assets/lessons/*.ron web/pkg/lessons/
 endef
 
 web: web-deps

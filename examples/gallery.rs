@@ -1,11 +1,12 @@
 //! `make gallery`: the game as a player sees it, to PNG files. For one window size (`--size
-//! 1280x720`), in every theme: the title, settings, online and each game's setup screens, and each game's
-//! key states — its start; a position from a worked example of its spec with the hints on and the
-//! cursor on the example's move; that move mid-animation (a capture, burn, cascade or hop); the
-//! marks its whole turn leaves; and a game played to its end (and Red Stone on 19 lines zoomed in
-//! on a corner, its coordinates at the view's edges). Positions, moves and time are
-//! scripted (every frame advances the clock by 1/60 s), so the same command gives the same
-//! pictures. Needs a display (Xvfb with Mesa's software Vulkan under `make gallery`).
+//! 1280x720`), in every theme: the title, settings, online, learn and each game's setup screens,
+//! and each game's key states — its start; a position from a worked example of its spec with the
+//! hints on and the cursor on the example's move; that move mid-animation (a capture, burn,
+//! cascade or hop); the marks its whole turn leaves; a game played to its end; one of its lessons
+//! with a hint (and Red Stone on 19 lines zoomed in on a corner, its coordinates at the view's
+//! edges). Positions, moves and time are scripted (every frame advances the clock by 1/60 s), so
+//! the same command gives the same pictures. Needs a display (Xvfb with Mesa's software Vulkan
+//! under `make gallery`).
 //!
 //! `cargo run --example gallery -- --size 1280x720 --out gallery [--theme classic]` (one theme only
 //! with `--theme`, for a quick look).
@@ -17,8 +18,8 @@ use bevy::window::WindowResolution;
 use std::path::PathBuf;
 use std::time::Duration;
 use stoneyard::app::testing::{
-    Action, ActionPressed, BoardCursor, BoardState, BoardZoom, CurrentMatch, CurrentSettings, DecisionChosen,
-    SaveStore, Screen, Secrecy, SetupChoice,
+    Action, ActionPressed, BoardCursor, BoardState, BoardZoom, BookWanted, CurrentMatch, CurrentSettings,
+    DecisionChosen, LearnChoice, LessonCommand, SaveStore, Screen, Secrecy, SetupChoice,
 };
 use stoneyard::games::{DynGame, GameKind};
 use stoneyard::rules::{pick_index, seeded};
@@ -47,6 +48,10 @@ enum Scene {
     History,
     /// Red Stone on 19 lines zoomed in on a corner (on a phone): the coordinates at the view's edges.
     Zoomed,
+    /// The Learn screen: the games and how much of their lessons is done.
+    Learn,
+    /// One of the game's lessons on the board, its first hint asked for.
+    Lesson(GameKind),
 }
 
 impl Scene {
@@ -66,6 +71,8 @@ impl Scene {
             Scene::Queens => "hidden-intention-6-queens.png".into(),
             Scene::History => "history.png".into(),
             Scene::Zoomed => "red-stone-6-zoomed.png".into(),
+            Scene::Learn => "learn.png".into(),
+            Scene::Lesson(k) => format!("{k}-7-lesson.png"),
         }
     }
 }
@@ -124,7 +131,7 @@ fn main() {
     let mut shots = Vec::new();
     for theme in Theme::ALL.into_iter().filter(|t| only_theme.as_deref().is_none_or(|name| name == theme_name(*t))) {
         let theme_dir = dir.join(theme_name(theme));
-        let mut scenes = vec![Scene::Title, Scene::Settings, Scene::Online];
+        let mut scenes = vec![Scene::Title, Scene::Settings, Scene::Online, Scene::Learn];
         for kind in GameKind::all() {
             scenes.extend([
                 Scene::Setup(kind),
@@ -133,6 +140,7 @@ fn main() {
                 Scene::Animation(kind),
                 Scene::LastTurn(kind),
                 Scene::GameOver(kind),
+                Scene::Lesson(kind),
             ]);
         }
         scenes.extend([Scene::GravelWarning, Scene::Queens, Scene::Zoomed]);
@@ -254,9 +262,38 @@ fn begin(world: &mut World, scene: Scene, theme: Theme) -> Vec<String> {
             }
         }
         Scene::GameOver(kind) => world.insert_resource(finished_game(kind)),
+        Scene::Learn => {
+            *world.resource_mut::<LearnChoice>() = LearnChoice::default();
+            next = Screen::Learn;
+        }
+        Scene::Lesson(kind) => {
+            // The desktop holds the books: asked for, the book is read before the lesson opens.
+            world.write_message(BookWanted(kind));
+            let book = stoneyard::lessons::LessonBook::parse(&lesson_text(kind)).expect("the book reads");
+            let index = book.lessons.iter().position(|l| l.id == gallery_lesson(kind)).expect("the gallery's lesson");
+            world.write_message(LessonCommand::Open { game: kind, index });
+            return pending;
+        }
     }
     world.resource_mut::<NextState<Screen>>().set(next);
     pending
+}
+
+/// The lesson each game's picture shows: one with marks or arrows and a hint.
+fn gallery_lesson(kind: GameKind) -> &'static str {
+    match kind.slug() {
+        "gravel" => "control",
+        "red-stone" => "atari-then-capture",
+        "throngs" => "travel",
+        "inchworm" => "collect",
+        _ => "burn",
+    }
+}
+
+/// A game's lesson book as the repository holds it.
+fn lesson_text(kind: GameKind) -> String {
+    let path = format!("{}/assets/lessons/{}.ron", env!("CARGO_MANIFEST_DIR"), kind.slug());
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
 /// Hidden Intention after three turns: each side's queen, a pawn, and a bishop or a rook.
@@ -328,6 +365,9 @@ fn run(world: &mut World, scene: Scene, wait: u32, path: PathBuf) {
         && let Some(index) = example_space(kind).and_then(|space| world.resource::<BoardState>().index_of(&space))
     {
         *world.resource_mut::<BoardCursor>() = BoardCursor { index, recentre: false };
+    }
+    if wait == 4 && matches!(scene, Scene::Lesson(_)) {
+        world.write_message(LessonCommand::Hint);
     }
     if wait == 4 && scene == Scene::Zoomed {
         // As far in as the board allows, on its top-right corner (the view stops at the edges).

@@ -440,7 +440,7 @@ mod every_game_by_actions {
     }
 
     /// Makes `decision` with presses only.
-    fn play_by_keys(app: &mut App, decision: &str) {
+    pub(super) fn play_by_keys(app: &mut App, decision: &str) {
         if app.world().resource::<Secrecy>().handover.is_some() {
             press(app, &[Select]);
         }
@@ -820,12 +820,13 @@ mod saved_games {
     use stoneyard::app::testing::Screen;
     use stoneyard::games::GameKind;
 
-    /// The title's "Saved games" item: after "Continue" (when a game is in progress), the games and
+    /// The title's "Saved games" item: after "Continue" (when a game is in progress), the games, "Learn" and
     /// "Play online".
     fn open_saves(app: &mut bevy::prelude::App) {
         press(app, &[Back]);
         assert_eq!(screen(app), Screen::Title);
-        let mut keys = vec![Down; 2 + GameKind::all().count()];
+        // Continue, the games, Learn, Play online, Saved games.
+        let mut keys = vec![Down; 3 + GameKind::all().count()];
         keys.push(Select);
         press(app, &keys);
         assert_eq!(screen(app), Screen::Saves);
@@ -1000,9 +1001,9 @@ mod importing_records {
     use stoneyard::app::testing::{ImportRecord, SavesList};
     use stoneyard::games::GameKind;
 
-    /// The title's "Saved games" item: after the games and "Play online".
+    /// The title's "Saved games" item: after the games, "Learn" and "Play online".
     fn open_saves(app: &mut bevy::prelude::App) {
-        let mut keys = vec![Down; 1 + GameKind::all().count()];
+        let mut keys = vec![Down; 2 + GameKind::all().count()];
         keys.push(Select);
         press(app, &keys);
         assert_eq!(screen(app), Screen::Saves);
@@ -1219,8 +1220,8 @@ mod games_in_progress {
         keys.push(Select);
         press(app, &keys);
         assert_eq!(screen(app), Screen::Setup);
-        // "Start game" is the row before the last ("Back"): Up from the first row wraps there.
-        press(app, &[Up, Up, Select]);
+        // "Start game" comes before the last two rows ("Learn", "Back"): Up from the first row wraps.
+        press(app, &[Up, Up, Up, Select]);
         assert_eq!(screen(app), Screen::Playing, "{kind}");
         for _ in 0..2 {
             let decision = app.world().resource::<CurrentMatch>().decisions_now()[0].clone();
@@ -1476,8 +1477,8 @@ mod online_play {
         app.world_mut().resource_mut::<CurrentSettings>().0.online_server = server.to_string();
         // Moves animate as in the game: the opponent's wait for the last one to be shown.
         app.world_mut().resource_mut::<CurrentSettings>().0.animation_speed = stoneyard::save::AnimationSpeed::Normal;
-        // The title's "Play online" comes after the five games.
-        let mut presses = vec![Down; GameKind::all().count()];
+        // The title's "Play online" comes after the five games and "Learn".
+        let mut presses = vec![Down; GameKind::all().count() + 1];
         presses.push(Select);
         press(&mut app, &presses);
         assert_eq!(screen(&app), Screen::Online);
@@ -1904,8 +1905,8 @@ mod newcomer {
         // Title → Saved games → Finished games, by keys: the game is listed and opens in the replay.
         press(&mut app, &[Back]);
         assert_eq!(screen(&app), Screen::Title);
-        // No game is in progress (no Continue): the games, Play online, then Saved games.
-        let mut keys = vec![Down; 1 + GameKind::all().count()];
+        // No game is in progress (no Continue): the games, Learn, Play online, then Saved games.
+        let mut keys = vec![Down; 2 + GameKind::all().count()];
         keys.push(Select);
         press(&mut app, &keys);
         assert_eq!(screen(&app), Screen::Saves);
@@ -1920,8 +1921,8 @@ mod newcomer {
         assert!(current.is_over(), "opened at its end: Light resigned");
         // Deleted from the list with a second press: the history is empty again.
         press(&mut app, &[Back]);
-        // No game is in progress (no Continue): the games, Play online, then Saved games.
-        let mut keys = vec![Down; 1 + GameKind::all().count()];
+        // No game is in progress (no Continue): the games, Learn, Play online, then Saved games.
+        let mut keys = vec![Down; 2 + GameKind::all().count()];
         keys.push(Select);
         press(&mut app, &keys);
         press(&mut app, &[Down, Select]);
@@ -1944,5 +1945,182 @@ mod newcomer {
         let text = current.record().to_spec_text().unwrap();
         assert!(text.lines().any(|l| l == "[White \"Human\"]"), "{text}");
         assert!(text.lines().any(|l| l.starts_with("[Black \"Computer")), "{text}");
+    }
+}
+
+mod lessons_by_actions {
+    use super::common::{headless_app, press, screen};
+    use super::every_game_by_actions::play_by_keys;
+    use bevy::prelude::*;
+    use stoneyard::ai::Level;
+    use stoneyard::app::testing::Action::*;
+    use stoneyard::app::testing::{
+        CurrentMatch, CurrentSettings, LearnChoice, LessonBooks, LessonRun, Screen, as_newcomer,
+    };
+    use stoneyard::games::GameKind;
+    use stoneyard::lessons::Standing;
+
+    /// From the title, by presses: Learn, the game, the lesson with this id.
+    fn open_lesson(app: &mut App, kind: GameKind, id: &str) {
+        let learn = GameKind::all().count();
+        let mut keys = vec![Down; learn];
+        keys.push(Select);
+        press(app, &keys);
+        assert_eq!(screen(app), Screen::Learn);
+        let game = GameKind::all().position(|k| k == kind).unwrap();
+        let mut keys = vec![Down; game];
+        keys.push(Select);
+        press(app, &keys);
+        let book = app.world().resource::<LessonBooks>().book(kind).cloned().expect("the book is read");
+        let index = book.lessons.iter().position(|l| l.id == id).unwrap_or_else(|| panic!("no lesson {id}"));
+        let mut keys = vec![Down; index];
+        keys.push(Select);
+        press(app, &keys);
+        assert_eq!(screen(app), Screen::Playing, "{kind} {id}");
+        let run = app.world().resource::<LessonRun>();
+        assert_eq!((run.game, run.lesson.id.as_str(), run.standing.clone()), (kind, id, Standing::OnTheWay));
+    }
+
+    fn run(app: &App) -> LessonRun {
+        app.world().resource::<LessonRun>().clone()
+    }
+
+    /// Plays the learner's decisions of the lesson's first solution by presses; the script plays
+    /// the rest by itself (after its pause, frame by frame).
+    fn follow_the_lesson(app: &mut App) {
+        for _ in 0..40 {
+            let lesson = run(app);
+            if lesson.standing == Standing::Solved {
+                return;
+            }
+            assert_eq!(lesson.standing, Standing::OnTheWay, "{}", lesson.lesson.id);
+            let m = app.world().resource::<CurrentMatch>();
+            let next = lesson.plan.lines[0][m.len()].clone();
+            if m.acting_side().is_some_and(|side| m.person_plays(side)) {
+                play_by_keys(app, &next);
+            } else {
+                let before = m.len();
+                for _ in 0..60 {
+                    app.update();
+                }
+                let m = app.world().resource::<CurrentMatch>();
+                assert_eq!(m.history().get(before), Some(&next), "the script did not reply with {next}");
+            }
+        }
+        panic!("the lesson {} was not solved", run(app).lesson.id);
+    }
+
+    #[test]
+    fn one_lesson_of_each_game_is_solved_by_presses_and_ticked() {
+        for (kind, id) in [
+            (GameKind::named("gravel"), "control"),
+            (GameKind::named("red-stone"), "atari-then-capture"),
+            (GameKind::named("throngs"), "travel"),
+            (GameKind::named("inchworm"), "collect"),
+            (GameKind::named("hidden-intention"), "burn"),
+        ] {
+            let mut app = headless_app();
+            open_lesson(&mut app, kind, id);
+            follow_the_lesson(&mut app);
+            let done = &app.world().resource::<CurrentSettings>().0.lessons_done;
+            assert!(done.get(kind.slug()).is_some_and(|ids| ids.contains(id)), "{kind} {id}: {done:?}");
+            // E goes on to the book's next lesson.
+            press(&mut app, &[Confirm]);
+            let next = run(&app);
+            assert_ne!(next.lesson.id, id, "{kind}");
+            assert!(app.world().resource::<CurrentMatch>().is_empty());
+            // Esc leaves for the game's list of lessons (the board's press is the lesson's command
+            // a frame later, the screen's change one more).
+            press(&mut app, &[Back]);
+            app.update();
+            assert_eq!(screen(&app), Screen::Learn, "{kind}");
+            assert_eq!(app.world().resource::<LearnChoice>().game, Some(kind));
+            assert!(app.world().get_resource::<LessonRun>().is_none());
+        }
+    }
+
+    #[test]
+    fn a_wrong_move_is_played_explained_and_retried() {
+        let mut app = headless_app();
+        let gravel = GameKind::named("gravel");
+        open_lesson(&mut app, gravel, "control");
+        let first_match = app.world().resource::<CurrentMatch>().session.version().0;
+        let wrong = run(&app).plan.wrong[0].clone();
+        for (i, decision) in wrong.decisions.iter().enumerate() {
+            // The turn's end follows by itself once no action is left.
+            if app.world().resource::<CurrentMatch>().len() == i {
+                play_by_keys(&mut app, decision);
+            }
+        }
+        // Played with its real effects: two dark pieces left c3, one is still there.
+        let m = app.world().resource::<CurrentMatch>();
+        assert_eq!(m.history(), wrong.decisions);
+        let view = m.position().board_view();
+        let c3 = view.cells.iter().find(|c| c.name == "c3").unwrap();
+        assert_eq!(c3.piece.map(|p| p.owner), Some(Some(stoneyard::rules::Side::Second)), "{c3:?}");
+        let dark_lost =
+            view.counters.iter().find(|c| c.side == Some(stoneyard::rules::Side::Second) && c.label == "lost");
+        assert_eq!(dark_lost.map(|c| c.value.as_str()), Some("2"), "{:?}", view.counters);
+        assert_eq!(run(&app).standing, Standing::Wrong(wrong.why.clone()));
+        // Retry (E) starts the lesson again: a new match from the lesson's position.
+        press(&mut app, &[Confirm]);
+        let m = app.world().resource::<CurrentMatch>();
+        assert!(m.is_empty());
+        assert_ne!(m.session.version().0, first_match);
+        assert_eq!(run(&app).standing, Standing::OnTheWay);
+        assert!(!app.world().resource::<CurrentSettings>().0.lessons_done.contains_key("gravel"));
+    }
+
+    #[test]
+    fn a_move_off_the_lesson_s_way_can_be_taken_back_and_hints_come_one_by_one() {
+        let mut app = headless_app();
+        open_lesson(&mut app, GameKind::named("gravel"), "control");
+        // Q: the lesson's hint (not the computer's), then the next decision of its way.
+        press(&mut app, &[Suggest]);
+        assert_eq!(run(&app).hints_shown, 1);
+        press(&mut app, &[Suggest]);
+        let lesson = run(&app);
+        assert_eq!(lesson.way_shown(&[]), Some(lesson.plan.lines[0][0].as_str()));
+        play_by_keys(&mut app, "+b1");
+        assert_eq!(run(&app).standing, Standing::Astray);
+        press(&mut app, &[Undo]);
+        assert!(app.world().resource::<CurrentMatch>().is_empty());
+        assert_eq!(run(&app).standing, Standing::OnTheWay);
+    }
+
+    #[test]
+    fn the_last_lesson_ends_with_a_game_against_the_easy_computer() {
+        let mut app = headless_app();
+        let gravel = GameKind::named("gravel");
+        let last = app.world_mut().resource_mut::<LessonBooks>().0.len();
+        assert_eq!(last, 0, "no book is read before it is wanted");
+        open_lesson(&mut app, gravel, "chain");
+        assert!(run(&app).is_last());
+        follow_the_lesson(&mut app);
+        press(&mut app, &[Confirm]);
+        assert_eq!(screen(&app), Screen::Playing);
+        assert!(app.world().get_resource::<LessonRun>().is_none());
+        let m = app.world().resource::<CurrentMatch>();
+        assert_eq!(m.players, [None, Some(Level::Easy)]);
+        assert_eq!(m.scripted, None);
+        assert!(m.is_empty());
+    }
+
+    #[test]
+    fn a_newcomer_is_offered_a_game_s_lessons_on_first_choosing_it() {
+        let mut app = headless_app();
+        as_newcomer(&mut app);
+        // The first game on the title: its setup opens with the focus on its lessons.
+        press(&mut app, &[Select]);
+        assert_eq!(screen(&app), Screen::Setup);
+        press(&mut app, &[Select]);
+        assert_eq!(screen(&app), Screen::Learn);
+        let first = GameKind::all().next().unwrap();
+        assert_eq!(*app.world().resource::<LearnChoice>(), LearnChoice { game: Some(first), from_setup: true });
+        assert!(app.world().resource::<CurrentSettings>().0.lessons_offered.contains(first.slug()));
+        // Back returns to the setup, now with the focus on its first row: the offer was made once.
+        press(&mut app, &[Back]);
+        assert_eq!(screen(&app), Screen::Setup);
+        assert_eq!(app.world().resource::<stoneyard::app::testing::MenuFocus>().0, 0);
     }
 }

@@ -1,6 +1,7 @@
 //! Nothing a player does is lost: every game in progress is kept in its own slot after every
 //! decision and listed under Continue; starting another game never discards one, and a finished
 //! game leaves the list by itself and joins the finished games' history (online games too).
+//! Lessons are not kept.
 
 use super::match_state::CurrentMatch;
 use super::playing::Replay;
@@ -23,6 +24,10 @@ fn keep_current_game(
     mut last_saved_ms: Local<u64>,
     mut kept_finished: Local<Option<GameRecord>>,
 ) {
+    // A lesson is not a game of the player's: neither in progress nor finished.
+    if current.scripted.is_some() {
+        return;
+    }
     let record = current.record();
     let clock_ms = web_time::SystemTime::now().duration_since(web_time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64);
     // Strictly later than the last save, so games played one after another within a millisecond

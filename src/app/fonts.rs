@@ -170,15 +170,15 @@ mod tests {
     use std::collections::BTreeSet;
     use std::path::Path;
 
-    /// Every character inside a string literal of the game's sources (comments left out): the
-    /// texts of the menus, HUD, labels and rules help.
+    /// Every character inside a string literal of the game's sources and lesson books (comments
+    /// left out): the texts of the menus, HUD, labels, rules help and lessons.
     fn characters_the_game_writes() -> BTreeSet<char> {
         fn visit(dir: &Path, out: &mut BTreeSet<char>) {
             for entry in std::fs::read_dir(dir).expect("the source directory") {
                 let path = entry.expect("a directory entry").path();
                 if path.is_dir() {
                     visit(&path, out);
-                } else if path.extension().is_some_and(|e| e == "rs") {
+                } else if path.extension().is_some_and(|e| e == "rs" || e == "ron") {
                     let text = std::fs::read_to_string(&path).expect("a source file");
                     for line in text.lines().filter(|l| !l.trim_start().starts_with("//")) {
                         let code = line.split(" // ").next().unwrap_or(line);
@@ -191,7 +191,9 @@ mod tests {
             }
         }
         let mut chars = BTreeSet::new();
-        visit(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut chars);
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        visit(&root.join("src"), &mut chars);
+        visit(&root.join("assets/lessons"), &mut chars);
         chars
     }
 

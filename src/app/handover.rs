@@ -61,7 +61,11 @@ fn start_secrecy(
 ) {
     let Some(current) = current else { return };
     let simultaneous = current.position().to_move() == Some(ToMove::Both);
-    let hot_seat = !replay.active && current.players.iter().all(Option::is_none) && current.remote.is_none();
+    let hot_seat = !replay.active
+        && current.players.iter().all(Option::is_none)
+        && current.remote.is_none()
+        && current.scripted.is_none()
+        && current.scripted.is_none();
     let handover = (simultaneous && hot_seat && !current.is_empty()).then(|| current.acting_side()).flatten();
     *secrecy = Secrecy { revealed: current.session.public_len(Viewer::Spectator), handover };
     *tracker = Tracker { last_acting: current.acting_side() };

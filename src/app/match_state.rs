@@ -47,6 +47,9 @@ pub struct CurrentMatch {
     /// person here nor the computer: its decisions arrive from the game server, the other seat is
     /// the person here. A seat, not a colour: a pie swap gives it the other colour.
     pub remote: Option<Side>,
+    /// The seat a lesson plays from its script (a seat, like `remote`): neither a person here nor
+    /// the computer. Lessons are not kept as games in progress.
+    pub scripted: Option<Side>,
     /// The seed of the computer's choices in this match.
     pub seed: u64,
     /// Where the match is kept while it goes on (`games/….json`); `None` until its first save.
@@ -68,6 +71,7 @@ impl CurrentMatch {
             started_unix,
             players: [None, None],
             remote: None,
+            scripted: None,
             seed: started_unix,
             slot: None,
         }
@@ -145,8 +149,9 @@ impl CurrentMatch {
                 // The computer seals first, so it can never see a person's sealed choice; online
                 // the person here chooses first (the opponent's choice arrives sealed anyway).
                 let mut order = Side::BOTH;
+                // A lesson's script answers the learner's choice: the learner seals first.
                 let computer_second = self.player_of(Side::Second).is_some() && self.player_of(Side::First).is_none();
-                if computer_second || self.is_remote(Side::First) {
+                if computer_second || self.is_remote(Side::First) || self.is_scripted(Side::First) {
                     order.reverse();
                 }
                 order.into_iter().find(|&s| !game.legal_decisions(s).is_empty()).or(Some(order[0]))
@@ -175,7 +180,12 @@ impl CurrentMatch {
 
     /// A person on this device plays `side` (not the computer, not an online opponent).
     pub fn person_plays(&self, side: Side) -> bool {
-        self.player_of(side).is_none() && !self.is_remote(side)
+        self.player_of(side).is_none() && !self.is_remote(side) && !self.is_scripted(side)
+    }
+
+    /// A lesson's script plays `side` now.
+    pub fn is_scripted(&self, side: Side) -> bool {
+        self.scripted.is_some_and(|seat| seat.index() == self.seat_of(side))
     }
 
     /// An online opponent plays `side` now.

@@ -12,11 +12,13 @@
 //!   messages and state the playing screen's features exchange), `ui` (egui widgets and menu
 //!   focus), `page_spinner` (the busy spinner, drawn by the page in the browser), `frame_pacing`
 //!   (in the browser, frames wait for the renderer; it says when the renderer lags), `labels`
-//!   (decisions and spaces in words), `theme` (colours).
+//!   (decisions and spaces in words), `theme` (colours), `lesson_state` (the lessons' books, the
+//!   lesson on the board and the commands about lessons).
 //! - **Features**, each one plugin that joins the root's sets and talks to the others only
 //!   through the vocabulary: `menus`, `turn` (ordered rule resolution), `board`, `hud`,
 //!   `computer`, `replay`, `handover` (hot-seat secrecy), `autosave`, `online` (playing over
-//!   the network), `audio`, `fonts`, `third_party`. No feature imports another, except that the
+//!   the network), `lesson` (lessons read and played against their script), `audio`, `fonts`,
+//!   `third_party`. No feature imports another, except that the
 //!   online screen reuses the setup screen's option rows (`menus::SetupChoice`).
 //!
 //! Tests and benchmarks drive the app through [`testing`], the one public module.
@@ -33,6 +35,8 @@ mod handover;
 mod hud;
 mod input;
 mod labels;
+mod lesson;
+mod lesson_state;
 mod match_state;
 mod menus;
 mod online;
@@ -172,6 +176,7 @@ pub fn core_plugin(app: &mut App) {
         input::plugin,
         playing::plugin,
         timeline::plugin,
+        lesson_state::plugin,
         ui::plugin,
         page_spinner::plugin,
     ));
@@ -187,6 +192,7 @@ pub fn core_plugin(app: &mut App) {
         replay::plugin,
         online::plugin,
     ));
+    app.add_plugins(lesson::plugin);
     app.add_systems(Update, drop_stale_input.run_if(state_changed::<Screen>).before(AppSystems::RecordInput));
 }
 

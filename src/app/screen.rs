@@ -1,5 +1,5 @@
 //! Which screen shows: the title, a game's setup, the settings, the saved games, the games in progress,
-//! playing online, or the board.
+//! playing online, the lessons, or the board.
 
 use bevy::prelude::*;
 
@@ -19,6 +19,8 @@ pub enum Screen {
     History,
     /// Playing online: create, join, the online games kept.
     Online,
+    /// The games' lessons.
+    Learn,
 }
 
 pub fn plugin(app: &mut App) {

@@ -12,6 +12,7 @@ pub use super::board::{
     Tween, cursor_step,
 };
 pub use super::input::{Action, ActionPressed, BINDABLE, KeyBindings};
+pub use super::lesson_state::{BookState, BookWanted, LearnChoice, LessonBooks, LessonCommand, LessonRun};
 pub use super::match_state::{CurrentMatch, MatchCommand};
 pub use super::menus::{FinishedGames, GamesInProgress, ImportRecord, SavesList, SetupChoice};
 pub use super::online::{Connection, KeptSeats, LinkState, OnlineLobby, OnlineRows};
@@ -23,6 +24,7 @@ pub use super::playing::{
 pub use super::screen::Screen;
 pub use super::settings::{CurrentSettings, SaveStore};
 pub use super::timeline::{Scheduled, Timeline};
+pub use super::ui::MenuFocus;
 use crate::rules::{Cell, PieceView};
 use crate::save::{AnimationSpeed, Store};
 
@@ -33,7 +35,9 @@ pub const FRAME: std::time::Duration = std::time::Duration::from_nanos(16_666_66
 pub const COMPUTER_FRAMES: u32 = 10;
 
 /// An app with the game's logic but no window, renderer, sound or devices; settings in memory;
-/// animations off (a press during an animation only skips it, and scripted tests play at full speed).
+/// animations off (a press during an animation only skips it, and scripted tests play at full speed);
+/// every game's lessons already offered once (a setup screen opens with the focus on its first
+/// row; [`as_newcomer`] undoes it).
 /// Its clock is manual: every frame is [`FRAME`] long, and the computer answers after
 /// [`COMPUTER_FRAMES`] frames, so the same frames give the same game on any machine.
 pub fn headless_app() -> App {
@@ -51,6 +55,8 @@ pub fn headless_app_with_looks() -> App {
     app.insert_resource(SaveStore(Store::memory()));
     manual_clock(&mut app);
     app.add_plugins(super::core_plugin);
+    let offered = crate::games::GameKind::all().map(|k| k.slug().to_string()).collect();
+    app.world_mut().resource_mut::<CurrentSettings>().0.lessons_offered = offered;
     app.update();
     app
 }
@@ -67,8 +73,15 @@ fn bare_app() -> App {
     app.insert_resource(SaveStore(Store::memory()));
     manual_clock(&mut app);
     app.add_plugins(super::core_plugin);
-    app.world_mut().resource_mut::<CurrentSettings>().0.animation_speed = AnimationSpeed::Off;
+    let settings = &mut app.world_mut().resource_mut::<CurrentSettings>().0;
+    settings.animation_speed = AnimationSpeed::Off;
+    settings.lessons_offered = crate::games::GameKind::all().map(|k| k.slug().to_string()).collect();
     app
+}
+
+/// A player who has never chosen a game: each game's lessons are offered when it is first chosen.
+pub fn as_newcomer(app: &mut App) {
+    app.world_mut().resource_mut::<CurrentSettings>().0.lessons_offered.clear();
 }
 
 /// Answers a warning held up before a decision (Gravel's losing end of turn) as a player who

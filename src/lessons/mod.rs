@@ -141,7 +141,37 @@ pub struct PlannedWrong {
     pub why: String,
 }
 
+/// How a learner stands after some decisions of a lesson.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Standing {
+    /// On a solution's way, or on the way to a wrong move the lesson names (a turn of several
+    /// decisions is judged when it is complete), or not started.
+    OnTheWay,
+    Solved,
+    /// A wrong move the lesson names: why it fails.
+    Wrong(String),
+    /// Off every solution, and not a wrong move the lesson names.
+    Astray,
+}
+
 impl LessonPlan {
+    /// How `played` (the decisions since the lesson's start) stands.
+    pub fn standing(&self, played: &[String]) -> Standing {
+        if self.solved_by(played) {
+            return Standing::Solved;
+        }
+        if let Some(wrong) = self.wrong_move(played) {
+            return Standing::Wrong(wrong.why.clone());
+        }
+        let on_a_line = self.lines.iter().any(|line| line.starts_with(played));
+        let towards_a_wrong_move = self.wrong.iter().any(|w| {
+            let mut whole = w.after.clone();
+            whole.extend(w.decisions.iter().cloned());
+            whole.len() > played.len() && whole.starts_with(played)
+        });
+        if on_a_line || towards_a_wrong_move { Standing::OnTheWay } else { Standing::Astray }
+    }
+
     /// The next decision of a solution that `played` follows, if any (the opponent's scripted
     /// reply when the opponent is to move).
     pub fn next_of_a_solution(&self, played: &[String]) -> Option<&str> {
@@ -321,6 +351,10 @@ mod tests {
             plan.wrong_move(&["D2".to_string()]).map(|w| w.why.as_str()),
             Some(book.lessons[0].wrong[0].why.as_str())
         );
+        assert_eq!(plan.standing(&[]), Standing::OnTheWay);
+        assert_eq!(plan.standing(&["D3*".to_string()]), Standing::Solved);
+        assert_eq!(plan.standing(&["D2".to_string()]), Standing::Wrong(book.lessons[0].wrong[0].why.clone()));
+        assert_eq!(plan.standing(&["B2".to_string()]), Standing::Astray);
     }
 
     #[test]

@@ -78,6 +78,10 @@ pub struct Settings {
     /// The online game server's WebSocket address (`ws://host:port/ws`); empty: the default one
     /// (this computer's natively, the page's own server in the browser).
     pub online_server: String,
+    /// The lessons each game's learner has solved: game slug → lesson ids.
+    pub lessons_done: std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
+    /// The games whose lessons were offered once (on first choosing the game).
+    pub lessons_offered: std::collections::BTreeSet<String>,
 }
 
 /// The keys a player chose for one action.
@@ -115,6 +119,8 @@ impl Default for Settings {
             show_numbers: false,
             key_bindings: Vec::new(),
             online_server: String::new(),
+            lessons_done: Default::default(),
+            lessons_offered: Default::default(),
         }
     }
 }

@@ -18,6 +18,13 @@ import { tmpdir } from 'node:os';
 import { extname, join, normalize, resolve } from 'node:path';
 
 const webRoot = resolve(process.argv[2] ?? '../../web');
+// Where "Start game" is at the end of a newcomer's setup on the phone (under it: "Learn …" with
+// the offer, then "Back").
+const START_Y = 616;
+// "Learn" on the phone's title scrolled to its end, and the Learn screen's rows (its games, then a
+// game's lessons) from the top.
+const LEARN_Y = 520;
+const LEARN_GAME_Y = [152, 234];
 const shots = resolve(process.env.WEB_TEST_SHOTS ?? '/tmp/stoneyard-web-test');
 const chromiumPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.json': 'application/json',
@@ -150,10 +157,16 @@ async function openGame(browser, name, contextOptions) {
     },
     // Scrolls a menu to its end: two long swipes up (the scroll stops at the end, so where the
     // items land does not depend on how fast the page took the swipes). At the end of every
-    // setup screen "Start game" is at (195, 716) and the second side's "▶" just above.
+    // setup screen (a newcomer's: the "Learn" row offers the lessons) "Start game" is at
+    // (195, START_Y) and the second side's "▶" just above.
     async toBottom() {
       await game.swipe([195, 760], [195, 160]);
       await game.swipe([195, 760], [195, 160]);
+    },
+    // Scrolls a menu to its start (a newcomer's setup opens scrolled to the lessons' offer).
+    async toTop() {
+      await game.swipe([195, 160], [195, 760]);
+      await game.swipe([195, 160], [195, 760]);
     },
     async swipe(from, to) {
       const steps = Array.from({ length: 11 }, (_, k) => [from[0] + ((to[0] - from[0]) * k) / 10, from[1] + ((to[1] - from[1]) * k) / 10]);
@@ -331,6 +344,10 @@ try {
   // A screen ignores presses made before it opened, so wait for each screen as a player would.
   await press(['ArrowDown', 'Enter']);
   await desk.waitFor('the setup screen', (s) => s.screen === 'Setup', 30);
+  // A newcomer's first setup of a game offers its lessons (the focus is on "Learn Red Stone"):
+  // past "Back", the focus wraps to the first row.
+  await desk.shot('2-setup-offer');
+  await press(['ArrowDown', 'ArrowDown']);
   await press(['ArrowLeft', 'ArrowLeft', 'ArrowLeft', 'ArrowLeft', 'ArrowLeft', 'ArrowLeft',
     'ArrowDown', 'ArrowDown', 'ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowDown', 'Enter']);
   await page.waitForTimeout(500);
@@ -394,12 +411,14 @@ try {
   // ---------------------------------------------------------------- phone: touch only
   const { game: phone, title: phoneTitle } = await phoneSetup(browser, 'phone-', 310);
   const tap = phone.tap;
-  // Board size 11 → 7 with the "−" button, then scroll down and make White the computer (Easy).
+  // Board size 11 → 7 with the "−" button (from the top: a newcomer's setup opens at the
+  // lessons' offer), then scroll down and make White the computer (Easy).
+  await phone.toTop();
   for (let i = 0; i < 4; i++) await tap(47, 380, 250);
   await phone.toBottom();
-  await tap(98, 612);
+  await tap(98, START_Y - 104);
   await phone.shot('2-setup');
-  await tap(195, 716);
+  await tap(195, START_Y);
   s = await phone.waitFor('the 7×7 board', (s) => s.screen === 'Playing' && Object.keys(s.cells).length === 49, 60);
   if (JSON.stringify(s.players) !== JSON.stringify(['human', 'easy'])) fail(`phone: players are ${JSON.stringify(s.players)}`);
   await phone.shot('3-board');
@@ -428,7 +447,7 @@ try {
   const { game: big } = await phoneSetup(browser, 'phone-zoom-', 310);
   for (let i = 0; i < 8; i++) await big.tap(171, 380, 250);
   await big.toBottom();
-  await big.tap(195, 716);
+  await big.tap(195, START_Y);
   s = await big.waitFor('the 19×19 board', (s) => s.screen === 'Playing' && Object.keys(s.cells).length === 361, 60);
   if (!s.zoom.offered) fail('a 19×19 board on a phone does not offer zoom');
   const spacing = (s) => s.cells.K10[0] - s.cells.J10[0];
@@ -455,7 +474,7 @@ try {
   // then one dragged onto the other.
   const { game: gravel } = await phoneSetup(browser, 'phone-gravel-', 180);
   await gravel.toBottom();
-  await gravel.tap(195, 716);
+  await gravel.tap(195, START_Y);
   s = await gravel.waitFor('the Gravel board', (s) => s.screen === 'Playing' && s.game === 'gravel' && Object.keys(s.cells).length > 0, 60);
   for (const [i, space] of ['d4', 'd5'].entries()) {
     await gravel.page.touchscreen.tap(...s.cells[space]);
@@ -474,6 +493,32 @@ try {
   console.log(`web-test: phone Gravel: ${JSON.stringify(s.history)} (the last one dragged)`);
   if (gravel.problems.length) fail(`phone console errors or warnings:\n  ${gravel.problems.join('\n  ')}`);
   await gravel.context.close();
+
+  // A lesson on the phone: the book fetched beside the game's module, the lesson solved by a tap.
+  const { game: learner } = await (async () => {
+    const game = await openGame(browser, 'phone-learn-', phoneOptions);
+    await toTitle(game, () => game.page.tap('#play'));
+    // Under the five game cards: "Learn".
+    await game.toBottom();
+    await game.shot('1-title-bottom');
+    await game.tap(195, LEARN_Y, 800);
+    await game.waitFor('the Learn screen', (s) => s.screen === 'Learn', 30);
+    return { game };
+  })();
+  s = await learner.waitFor('the five books fetched', (s) => Object.values(s.books).filter((n) => typeof n === 'number').length === 5, 30);
+  console.log(`web-test: lessons fetched: ${JSON.stringify(s.books)}`);
+  await learner.shot('2-learn');
+  // Red Stone, then its first lesson.
+  await learner.tap(195, LEARN_GAME_Y[1], 800);
+  await learner.tap(195, LEARN_GAME_Y[0], 800);
+  s = await learner.waitFor('the first lesson', (s) => s.screen === 'Playing' && s.lesson?.id === 'placing', 30);
+  await learner.shot('3-lesson');
+  await learner.page.touchscreen.tap(...s.cells.C3);
+  s = await learner.waitFor('the lesson solved', (s) => s.lesson?.standing === 'solved', 20);
+  await learner.page.waitForTimeout(500);
+  await learner.shot('4-solved');
+  if (learner.problems.length) fail(`phone console errors or warnings:\n  ${learner.problems.join('\n  ')}`);
+  await learner.context.close();
 
   // ---------------------------------------------------------------- online: the page against a protocol client
   const gameServer = await startGameServer();
@@ -522,7 +567,8 @@ try {
     await guest.page.keyboard.press('Enter');
     await guest.waitFor(' the title after a reload', (s) => s.screen === 'Title', 60);
     await guest.page.focus('#bevy');
-    for (const key of ['ArrowDown', 'ArrowDown', 'ArrowDown', 'ArrowDown', 'ArrowDown', 'Enter']) {
+    // The five games, "Learn", then "Play online".
+    for (const key of ['ArrowDown', 'ArrowDown', 'ArrowDown', 'ArrowDown', 'ArrowDown', 'ArrowDown', 'Enter']) {
       await guest.page.keyboard.press(key);
       await guest.page.waitForTimeout(150);
     }

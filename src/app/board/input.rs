@@ -6,6 +6,7 @@ use super::cursor::cursor_step;
 use super::project::BoardState;
 use crate::app::AppSystems;
 use crate::app::input::{Action, ActionPressed};
+use crate::app::lesson_state::LessonCommand;
 use crate::app::match_state::{CurrentMatch, MatchCommand};
 use crate::app::playing::{
     BoardCursor, CellChosen, Choice, ComputerStatus, DecisionChosen, DragChosen, HintRequested, MoveNow, Offer, Replay,
@@ -53,6 +54,7 @@ struct BoardOutcomes<'w> {
     hint_requests: MessageWriter<'w, HintRequested>,
     move_now: MessageWriter<'w, MoveNow>,
     next: ResMut<'w, NextState<Screen>>,
+    lessons: MessageWriter<'w, LessonCommand>,
     settings: ResMut<'w, CurrentSettings>,
     builder: ResMut<'w, TurnBuilder>,
     focus: ResMut<'w, MenuFocus>,
@@ -119,6 +121,8 @@ fn board_input(
             // The cursor still moves, but the board waits for the computer's decision.
             current.message = Some(if current.remote.is_some() {
                 "Your opponent is to move: your move comes after theirs.".to_string()
+            } else if current.scripted.is_some() {
+                "The lesson's opponent is to move: your move comes after its reply.".to_string()
             } else {
                 "The computer is thinking: your move comes after its reply.".to_string()
             });
@@ -239,6 +243,8 @@ fn apply_action(
         Action::Back | Action::Menu => {
             if out.builder.start.is_some() {
                 out.builder.reset();
+            } else if current.scripted.is_some() {
+                out.lessons.write(LessonCommand::Leave);
             } else {
                 out.next.set(Screen::Title);
             }

@@ -5,9 +5,11 @@
 
 use super::gestures::BoardZoom;
 use super::project::BoardState;
+use crate::app::lesson_state::{BookState, LessonBooks, LessonRun};
 use crate::app::match_state::CurrentMatch;
 use crate::app::playing::{BoardAnimating, ComputerStatus, HintShown};
 use crate::app::screen::Screen;
+use crate::lessons::Standing;
 use bevy::prelude::*;
 use serde_json::json;
 
@@ -44,6 +46,7 @@ fn state_json(
     current: Option<&CurrentMatch>,
     board: &BoardState,
     (computer, zoom, hint, animating): (&ComputerStatus, &BoardZoom, &HintShown, bool),
+    (lesson, books): (Option<&LessonRun>, &LessonBooks),
     to_viewport: impl Fn(Vec2) -> Option<Vec2>,
 ) -> String {
     let cells: serde_json::Map<String, serde_json::Value> = board
@@ -69,6 +72,24 @@ fn state_json(
         // The last change is still being shown: a press now only skips to its end.
         "animating": animating,
         "zoom": { "factor": zoom.factor, "offered": zoom.offered() },
+        // The lesson on the board and how the learner stands; how many lessons each read book has.
+        "lesson": lesson.map(|run| json!({
+            "game": run.game.slug(),
+            "id": run.lesson.id,
+            "index": run.index,
+            "count": run.count,
+            "standing": match &run.standing {
+                Standing::OnTheWay => "on the way",
+                Standing::Solved => "solved",
+                Standing::Wrong(_) => "wrong",
+                Standing::Astray => "astray",
+            },
+        })),
+        "books": books.0.iter().map(|(kind, state)| (kind.slug().to_string(), match state {
+            BookState::Ready(book) => json!(book.lessons.len()),
+            BookState::Loading => json!("loading"),
+            BookState::Failed(e) => json!(e),
+        })).collect::<serde_json::Map<_, _>>(),
         "computer": {
             "thinking": computer.is_thinking(),
             "hint": hint.suggestion.as_ref().map(|(_, decision)| decision),
@@ -84,14 +105,14 @@ fn mirror_state(
     board: Res<BoardState>,
     (computer, zoom, hint, animating): (Res<ComputerStatus>, Res<BoardZoom>, Res<HintShown>, Res<BoardAnimating>),
     (cameras, transforms): (Query<(&Camera, &GlobalTransform)>, Query<&GlobalTransform>),
-    file: Res<MirrorFile>,
-    mut last: Local<String>,
+    (lesson, books): (Option<Res<LessonRun>>, Res<LessonBooks>),
+    (file, mut last): (Res<MirrorFile>, Local<String>),
 ) {
     let Ok((camera, camera_at)) = cameras.single() else { return };
     // Board positions are relative to the board's root, which is offset to leave room for the HUD.
     let root = board.root.and_then(|r| transforms.get(r).ok()).copied().unwrap_or_default();
     let status = (&*computer, &*zoom, &*hint, animating.0);
-    let text = state_json(*screen.get(), current.as_deref(), &board, status, |p| {
+    let text = state_json(*screen.get(), current.as_deref(), &board, status, (lesson.as_deref(), &books), |p| {
         camera.world_to_viewport(camera_at, root.transform_point(p.extend(0.0))).ok()
     });
     if *last != text {

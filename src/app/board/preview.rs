@@ -116,19 +116,27 @@ fn show_preview(
     let arrow = Color::srgba(0.1, 0.35, 0.85, 0.8);
     for (from, to) in &preview.moves {
         let (Some(a), Some(b)) = (at(from), at(to)) else { continue };
-        let (dir, length) = ((b - a).normalize_or_zero(), a.distance(b));
-        let turn = Quat::from_rotation_z(dir.y.atan2(dir.x));
-        // The shaft stops short of the head; the head is two short bars meeting at the target.
-        let shaft = Sprite::from_color(arrow, Vec2::new((length - s * 0.25).max(0.0), s * 0.08));
-        let middle = a + dir * (length - s * 0.25) / 2.0;
-        mark(&mut commands, shaft, Transform::from_translation(middle.extend(6.0)).with_rotation(turn));
-        for side in [1.0_f32, -1.0] {
-            let head_turn = turn * Quat::from_rotation_z(side * 2.5);
-            let head = Sprite::from_color(arrow, Vec2::new(s * 0.3, s * 0.08));
-            let centre = b - dir * s * 0.1 + (head_turn * Vec3::X).truncate() * s * 0.15;
-            mark(&mut commands, head, Transform::from_translation(centre.extend(6.0)).with_rotation(head_turn));
+        for (sprite, transform) in arrow_sprites(a, b, s, arrow) {
+            mark(&mut commands, sprite, transform);
         }
     }
+}
+
+/// An arrow from `a` to `b` on a board of space size `s`: a shaft that stops short of the head,
+/// and a head of two short bars meeting at the target.
+pub(super) fn arrow_sprites(a: Vec2, b: Vec2, s: f32, colour: Color) -> Vec<(Sprite, Transform)> {
+    let (dir, length) = ((b - a).normalize_or_zero(), a.distance(b));
+    let turn = Quat::from_rotation_z(dir.y.atan2(dir.x));
+    let shaft = Sprite::from_color(colour, Vec2::new((length - s * 0.25).max(0.0), s * 0.08));
+    let middle = a + dir * (length - s * 0.25) / 2.0;
+    let mut out = vec![(shaft, Transform::from_translation(middle.extend(6.0)).with_rotation(turn))];
+    for side in [1.0_f32, -1.0] {
+        let head_turn = turn * Quat::from_rotation_z(side * 2.5);
+        let head = Sprite::from_color(colour, Vec2::new(s * 0.3, s * 0.08));
+        let centre = b - dir * s * 0.1 + (head_turn * Vec3::X).truncate() * s * 0.15;
+        out.push((head, Transform::from_translation(centre.extend(6.0)).with_rotation(head_turn)));
+    }
+    out
 }
 
 #[cfg(test)]

@@ -219,6 +219,8 @@ fn drive_hint(
         requests.clear();
         if let Some(side) = current.acting_side().filter(|&s| current.person_plays(s))
             && !current.is_over()
+            // A lesson answers with its own hints.
+            && current.scripted.is_none()
             && shown.current(&current).is_none()
             && !hint.search.is_running()
         {

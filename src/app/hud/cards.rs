@@ -21,7 +21,10 @@ pub fn who_plays(current: &CurrentMatch, side: Side, online: &OnlineStatus, repl
             OpponentPresence::Online => "Opponent · online".to_string(),
         };
     }
-    if current.remote.is_some() {
+    if current.is_scripted(side) {
+        return "Lesson".to_string();
+    }
+    if current.remote.is_some() || current.scripted.is_some() {
         return "You".to_string();
     }
     let players = if replay.active { replay.players } else { current.players };
@@ -152,6 +155,13 @@ pub(super) fn status(ui: &mut egui::Ui, current: &CurrentMatch, view: &PanelView
             Some(side) if current.player_of(side).is_some() => {
                 format!("{} (the computer) is to move", side_label(game, side))
             }
+            Some(side) if current.is_scripted(side) => match view.lesson.as_deref().map(|run| &run.standing) {
+                Some(crate::lessons::Standing::Solved) => "Lesson solved".to_string(),
+                Some(crate::lessons::Standing::OnTheWay) | None => {
+                    format!("{} (the lesson) replies", side_label(game, side))
+                }
+                Some(_) => "The lesson waits: take your move back, or Retry".to_string(),
+            },
             Some(side) if current.is_remote(side) => match view.online.opponent {
                 OpponentPresence::NotJoined => "Waiting for your opponent to join".to_string(),
                 _ => format!("Waiting for {} (your opponent)", side_label(game, side)),

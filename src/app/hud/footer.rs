@@ -3,6 +3,7 @@
 //! "Undo" or "Rules" where it found them in the last game, and no game's choices ever sit there.
 
 use super::{PanelActions, PanelView, Tab};
+use crate::app::lesson_state::LessonCommand;
 use crate::app::match_state::{CurrentMatch, MatchCommand, side_label};
 use crate::app::playing::{HintRequested, OnlineRequest, undo_allowed};
 use crate::app::screen::Screen;
@@ -64,6 +65,8 @@ pub(super) struct FooterState {
     pub rules_shown: bool,
     pub save_open: bool,
     pub record_open: bool,
+    /// A lesson is on the board: no saving or resigning; Hint shows its hints.
+    pub lesson: bool,
 }
 
 impl FooterState {
@@ -73,7 +76,10 @@ impl FooterState {
         FooterState {
             replay,
             // No computer's help in a game against another person online.
-            hint: person_acts && !current.is_over() && current.remote.is_none() && !view.hint.searching,
+            hint: match &view.lesson {
+                Some(run) => run.hints_shown < run.hint_count(),
+                None => person_acts && !current.is_over() && current.remote.is_none() && !view.hint.searching,
+            },
             undo: !replay && undo_allowed(current, &view.secrecy),
             redo: !replay && current.remote.is_none() && current.can_redo(),
             resign: current.resigning_side().is_some() && !replay && !view.online.resign_sent,
@@ -81,6 +87,7 @@ impl FooterState {
             rules_shown: if view.layout.portrait { act.panels.tab == Tab::Rules } else { act.panels.rules_open },
             save_open: act.panels.save_name.is_some(),
             record_open: act.panels.record_open,
+            lesson: view.lesson.is_some(),
         }
     }
 }
@@ -96,10 +103,11 @@ pub(super) fn buttons(state: FooterState, keys: bool) -> Vec<FooterButton> {
                 Command::Undo => (keyed("Undo", "Z"), state.undo, false),
                 Command::Redo => (keyed("Redo", "Y"), state.redo, false),
                 Command::Rules => ("Rules".to_string(), true, state.rules_shown),
-                Command::Save => ("Save".to_string(), !state.replay, state.save_open),
+                Command::Save => ("Save".to_string(), !state.replay && !state.lesson, state.save_open),
                 Command::Record => ("Record".to_string(), true, state.record_open),
                 Command::Resign if state.confirm_resign => ("Confirm".to_string(), state.resign, true),
-                Command::Resign => ("Resign".to_string(), state.resign, false),
+                Command::Resign => ("Resign".to_string(), state.resign && !state.lesson, false),
+                Command::Menu if state.lesson => ("Lessons".to_string(), true, false),
                 Command::Menu => ("Menu".to_string(), true, false),
             };
             FooterButton { command, label, enabled, selected }
@@ -193,6 +201,9 @@ pub(super) fn run(command: Command, current: &CurrentMatch, view: &PanelView, ac
                 panels.tab = Tab::Actions;
             }
             panels.confirm_resign = !panels.confirm_resign;
+        }
+        Command::Menu if view.lesson.is_some() => {
+            act.lessons.write(LessonCommand::Leave);
         }
         Command::Menu => act.next.set(Screen::Title),
     }

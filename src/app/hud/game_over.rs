@@ -79,7 +79,8 @@ pub(super) fn card_over_board(
     view: &PanelView,
     act: &mut PanelActions,
 ) {
-    if !current.is_over() || act.replay.active || act.panels.game_over_aside {
+    // A lesson's end is told on its card.
+    if !current.is_over() || act.replay.active || act.panels.game_over_aside || view.lesson.is_some() {
         return;
     }
     let board = view.layout.board;

@@ -8,12 +8,14 @@ mod actions;
 mod cards;
 mod footer;
 mod game_over;
+mod lesson_card;
 mod moves;
 mod record_window;
 mod rules_window;
 mod turn_warning;
 
 use super::AppSystems;
+use super::lesson_state::{LessonCommand, LessonRun};
 use super::match_state::{CurrentMatch, MatchCommand};
 use super::playing::{
     BoardCursor, ChoiceAnchor, ComputerStatus, DecisionChosen, EventLog, HintRequested, HintShown, MoveList, MoveNow,
@@ -104,6 +106,7 @@ struct PanelView<'w> {
     layout: Res<'w, ScreenLayout>,
     anchor: Res<'w, ChoiceAnchor>,
     online: Res<'w, OnlineStatus>,
+    lesson: Option<Res<'w, LessonRun>>,
 }
 
 /// What the panel's buttons write.
@@ -116,6 +119,7 @@ struct PanelActions<'w> {
     replay_steps: MessageWriter<'w, ReplayStep>,
     setup: MessageWriter<'w, SetupRequested>,
     online: MessageWriter<'w, OnlineRequest>,
+    lessons: MessageWriter<'w, LessonCommand>,
     commands: MessageWriter<'w, MatchCommand>,
     next: ResMut<'w, NextState<Screen>>,
     spectating: ResMut<'w, Spectating>,
@@ -158,7 +162,12 @@ fn draw_panel(
 /// bottom, the move list above them with at least `moves::min_height`, and the status and the
 /// choices in the room left (scrolling there, never pushing the footer off).
 fn landscape(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &PanelView, act: &mut PanelActions) {
-    ui.heading(egui::RichText::new(current.position().kind().name()).size(super::theme::text_size::HEADING).strong());
+    if view.lesson.is_some() {
+        lesson_card::lesson_card(ui, current, view, act, false);
+    } else {
+        let name = current.position().kind().name();
+        ui.heading(egui::RichText::new(name).size(super::theme::text_size::HEADING).strong());
+    }
     cards::player_cards(ui, current, view, act, false);
     footer_panel(ui, current, view, act, |ui, current, act| {
         cards::status(ui, current, view);
@@ -189,7 +198,11 @@ fn footer_panel(
     let keys = !ui::by_touch(ui);
     let buttons = footer::buttons(footer::FooterState::of(current, view, act), keys);
     let (pressed, room) = footer::draw(ui, &buttons, keys);
-    ui.scope_builder(egui::UiBuilder::new().max_rect(room), |ui| above(ui, current, act));
+    ui.scope_builder(egui::UiBuilder::new().max_rect(room), |ui| {
+        // However little room is left, nothing is drawn over the footer.
+        ui.set_clip_rect(ui.clip_rect().intersect(room));
+        above(ui, current, act)
+    });
     if let Some(command) = pressed {
         footer::run(command, current, view, act);
     }
@@ -198,7 +211,12 @@ fn footer_panel(
 /// Under the board: the player cards side by side and what to do now, then the tabs over the
 /// footer's commands.
 fn portrait(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &PanelView, act: &mut PanelActions) {
-    cards::player_cards(ui, current, view, act, true);
+    // In a lesson its goal takes the player cards' place: the learner is told whose move it is.
+    if view.lesson.is_some() {
+        lesson_card::lesson_card(ui, current, view, act, true);
+    } else {
+        cards::player_cards(ui, current, view, act, true);
+    }
     cards::status(ui, current, view);
     ui.horizontal(|ui| {
         // The footer's Rules opens the same tab (it sits where Rules is in landscape too).
@@ -220,6 +238,7 @@ fn portrait(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &PanelV
                 moves::replay_panel(ui, current, (&replay, &view.replay_moves.list), &mut act.replay_steps);
             }
             Tab::Actions => {
+                lesson_card::intro(ui, view);
                 actions::all(ui, current, view, act);
                 cards::details(ui, current, view, act);
             }

@@ -1,8 +1,10 @@
-//! Menu screens (egui): title, game setup, settings, saved games, games in progress, finished games. Each screen is a list of items
+//! Menu screens (egui): title, game setup, settings, saved games, games in progress, finished games,
+//! lessons. Each screen is a list of items
 //! with a focus that actions move, so every menu works with mouse, keyboard alone or gamepad alone.
 
 mod continue_games;
 mod history;
+mod learn;
 mod list_keys;
 mod saves;
 mod settings;
@@ -18,5 +20,5 @@ use bevy::prelude::*;
 
 pub fn plugin(app: &mut App) {
     app.add_plugins((title::plugin, setup::plugin, settings::plugin, saves::plugin, continue_games::plugin));
-    app.add_plugins(history::plugin);
+    app.add_plugins((history::plugin, learn::plugin));
 }

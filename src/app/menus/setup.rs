@@ -1,7 +1,9 @@
-//! The setup screen of one game: its rules options, then start.
+//! The setup screen of one game: its rules options, who plays, start, and its lessons (offered
+//! the first time the game is chosen).
 
 use crate::ai::Level;
 use crate::app::input::ActionPressed;
+use crate::app::lesson_state::{BookWanted, LearnChoice, LessonBooks};
 use crate::app::match_state::CurrentMatch;
 use crate::app::playing::{Replay, SetupRequested};
 use crate::app::screen::Screen;
@@ -107,9 +109,14 @@ impl SetupChoice {
         self.values.iter().find(|(k, _)| k.eq_ignore_ascii_case(key)).map(|(_, v)| v.as_str()).unwrap_or("")
     }
 
-    /// Option rows, then who plays each side, Start and Back.
+    /// Option rows, then who plays each side, Start, Learn and Back.
     fn len(&self) -> usize {
-        self.specs.len() + 4
+        self.specs.len() + 5
+    }
+
+    /// The row that opens the game's lessons.
+    fn learn_row(&self) -> usize {
+        self.specs.len() + 3
     }
 
     /// Steps seat `seat` through person, Easy, Medium, Hard.
@@ -133,7 +140,8 @@ impl SetupChoice {
 pub fn plugin(app: &mut App) {
     app.init_resource::<SetupChoice>();
     app.add_systems(Startup, apply_launch);
-    app.add_systems(OnEnter(Screen::Setup), reset_focus);
+    app.add_systems(OnEnter(Screen::Setup), (reset_focus, offer_lessons).chain());
+    app.add_systems(OnExit(Screen::Setup), lessons_offered);
     app.add_systems(Update, open_requested_setup.in_set(AppSystems::Menus));
     app.add_systems(Update, setup_input.in_set(AppSystems::Menus).run_if(in_state(Screen::Setup)));
     app.add_systems(EguiPrimaryContextPass, draw_setup.run_if(in_state(Screen::Setup)));
@@ -179,12 +187,34 @@ fn open_requested_setup(
     }
 }
 
+/// The first time a game is chosen its lessons are offered: the Learn row has the focus.
+fn offer_lessons(
+    setup: Res<SetupChoice>,
+    settings: Res<CurrentSettings>,
+    mut focus: ResMut<MenuFocus>,
+    mut wanted: MessageWriter<BookWanted>,
+) {
+    wanted.write(BookWanted(setup.kind));
+    if !settings.0.lessons_offered.contains(setup.kind.slug()) {
+        focus.0 = setup.learn_row();
+    }
+}
+
+/// Leaving the setup, the offer has been made.
+fn lessons_offered(setup: Res<SetupChoice>, mut settings: ResMut<CurrentSettings>) {
+    if !settings.0.lessons_offered.contains(setup.kind.slug()) {
+        settings.0.lessons_offered.insert(setup.kind.slug().to_string());
+    }
+}
+
+#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or message
 fn setup_input(
     mut commands: Commands,
     mut focus: ResMut<MenuFocus>,
     mut actions: MessageReader<ActionPressed>,
     mut clicks: MessageReader<MenuClicked>,
     mut setup: ResMut<SetupChoice>,
+    mut learn: ResMut<LearnChoice>,
     mut next: ResMut<NextState<Screen>>,
 ) {
     let n = setup.specs.len();
@@ -204,9 +234,29 @@ fn setup_input(
                 }
                 Err(e) => setup.message = Some(e.to_string()),
             },
+            MenuInput::Activate(i) if i == setup.learn_row() => {
+                *learn = LearnChoice { game: Some(setup.kind), from_setup: true };
+                next.set(Screen::Learn);
+            }
             MenuInput::Activate(_) => next.set(Screen::Title),
             MenuInput::Adjust(..) => {}
         }
+    }
+}
+
+/// What the Learn row says: an offer the first time, then the progress.
+fn learn_detail(settings: &crate::save::Settings, kind: GameKind, books: &LessonBooks) -> String {
+    let Some(book) = books.book(kind) else { return "Short lessons on the board".to_string() };
+    let n = book.lessons.len();
+    let done =
+        settings.lessons_done.get(kind.slug()).map_or(0, |d| book.lessons.iter().filter(|l| d.contains(&l.id)).count());
+    if !settings.lessons_offered.contains(kind.slug()) {
+        return format!("New to {}? {n} short lessons teach it by playing, in about ten minutes", kind.name());
+    }
+    match done {
+        0 => format!("{n} short lessons on the board"),
+        d if d == n => format!("All {n} lessons done: play them again"),
+        d => format!("{d} of {n} lessons done"),
     }
 }
 
@@ -221,6 +271,7 @@ fn draw_setup(
     focus: Res<MenuFocus>,
     mut setup: ResMut<SetupChoice>,
     settings: Res<CurrentSettings>,
+    books: Res<LessonBooks>,
     mut clicks: MessageWriter<MenuClicked>,
     mut preview: Local<Option<Preview>>,
 ) -> Result {
@@ -280,7 +331,9 @@ fn draw_setup(
             value_item(ui, n + seat, focus.0 == n + seat, (&label, help), &who, None, &mut clicks);
         }
         item(ui, n + 2, focus.0 == n + 2, "Start game", &setup.who_plays(), &mut clicks);
-        item(ui, n + 3, focus.0 == n + 3, "Back", "", &mut clicks);
+        let learn = learn_detail(&settings.0, kind, &books);
+        item(ui, n + 3, focus.0 == n + 3, &format!("Learn {}", kind.name()), &learn, &mut clicks);
+        item(ui, n + 4, focus.0 == n + 4, "Back", "", &mut clicks);
         if let Some(message) = &setup.message {
             ui.add_space(8.0);
             ui.colored_label(ui.visuals().warn_fg_color, message);

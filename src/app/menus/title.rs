@@ -1,9 +1,10 @@
-//! The title screen: the five games, continue, play online, saved games, settings, quit.
+//! The title screen: the five games, learn, continue, play online, saved games, settings, quit.
 
 use super::continue_games::GamesInProgress;
 use super::setup::SetupChoice;
 use crate::app::AppSystems;
 use crate::app::input::ActionPressed;
+use crate::app::lesson_state::LearnChoice;
 use crate::app::screen::Screen;
 use crate::app::settings::CurrentSettings;
 use crate::app::ui::{
@@ -20,6 +21,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 enum TitleItem {
     Continue,
     Game(GameKind),
+    Learn,
     Online,
     Saves,
     Settings,
@@ -35,6 +37,7 @@ fn title_items(has_games: bool) -> Vec<TitleItem> {
         items.push(TitleItem::Continue);
     }
     items.extend(GameKind::all().map(TitleItem::Game));
+    items.push(TitleItem::Learn);
     items.push(TitleItem::Online);
     items.push(TitleItem::Saves);
     items.push(TitleItem::Settings);
@@ -54,7 +57,7 @@ fn title_input(
     mut actions: MessageReader<ActionPressed>,
     mut clicks: MessageReader<MenuClicked>,
     games: Res<GamesInProgress>,
-    mut setup: ResMut<SetupChoice>,
+    (mut setup, mut learn): (ResMut<SetupChoice>, ResMut<LearnChoice>),
     mut next: ResMut<NextState<Screen>>,
     mut exit: MessageWriter<AppExit>,
 ) {
@@ -66,6 +69,10 @@ fn title_input(
             TitleItem::Game(kind) => {
                 setup.select(kind, &[]);
                 next.set(Screen::Setup);
+            }
+            TitleItem::Learn => {
+                *learn = LearnChoice::default();
+                next.set(Screen::Learn);
             }
             TitleItem::Online => next.set(Screen::Online),
             TitleItem::Saves => next.set(Screen::Saves),
@@ -125,6 +132,7 @@ impl TitleLook<'_> {
                 };
                 item(ui, i, focused, "Continue", &detail, clicks);
             }
+            TitleItem::Learn => item(ui, i, focused, "Learn", "Short lessons on the board teach each game", clicks),
             TitleItem::Online => {
                 item(ui, i, focused, "Play online", "Invite a friend with a code, or join a game", clicks)
             }

@@ -1,0 +1,121 @@
+//! The lesson's card at the top of the panel: which lesson, its goal (always in view), the hints
+//! asked for, and how the learner stands — solved (Next, or after the last lesson a game against
+//! the computer), a wrong move's consequence with why and Retry, or a move off the lesson's way.
+
+use super::{PanelActions, PanelView};
+use crate::app::labels::decision_label;
+use crate::app::lesson_state::{LessonCommand, LessonRun};
+use crate::app::match_state::{CurrentMatch, side_label};
+use crate::app::theme::text_size;
+use crate::app::ui::{by_touch, card};
+use crate::lessons::Standing;
+use bevy_egui::egui;
+
+/// The green of a solved lesson's words.
+const SOLVED: egui::Color32 = egui::Color32::from_rgb(0x3a, 0xa0, 0x55);
+
+/// A decision as the panel's choices name it ("Red stone on C3  (C3*)").
+fn decision_words(current: &CurrentMatch, decision: &str) -> String {
+    let game = current.position();
+    let mover = game.describe_decision(decision).map(|info| side_label(game, info.side)).unwrap_or_default();
+    decision_label(game.kind(), decision, &mover)
+}
+
+/// What the learner may press on the card, with its key ("E") when keys are in use.
+fn labelled(ui: &egui::Ui, text: &str, key: &str) -> String {
+    if by_touch(ui) { text.to_string() } else { format!("{text} ({key})") }
+}
+
+/// The card; `compact` (under the board on a phone) leaves the introduction to the Actions tab.
+pub(super) fn lesson_card(
+    ui: &mut egui::Ui,
+    current: &CurrentMatch,
+    view: &PanelView,
+    act: &mut PanelActions,
+    compact: bool,
+) {
+    let Some(run) = view.lesson.as_deref() else { return };
+    card(ui, false).inner_margin(egui::Margin::symmetric(10, 6)).show(ui, |ui| {
+        ui.set_width(ui.available_width());
+        let place = format!("{} · lesson {} of {}", run.game.name(), run.index + 1, run.count);
+        let started = !current.is_empty();
+        ui.horizontal(|ui| {
+            ui.label(egui::RichText::new(place).size(text_size::SMALL).weak());
+            if started && run.standing == Standing::OnTheWay {
+                ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                    if ui.small_button("Start again").clicked() {
+                        act.lessons.write(LessonCommand::Retry);
+                    }
+                });
+            }
+        });
+        ui.label(egui::RichText::new(&run.lesson.title).size(text_size::HEADING).strong());
+        ui.label(egui::RichText::new(&run.lesson.goal).size(text_size::BODY + 1.0).strong());
+        if !compact {
+            intro(ui, view);
+        }
+        for hint in run.lesson.hints.iter().take(run.hints_shown) {
+            ui.label(egui::RichText::new(format!("Hint: {hint}")).size(text_size::SMALL).italics());
+        }
+        if let Some(way) = run.way_shown(&current.history()).filter(|_| run.standing == Standing::OnTheWay) {
+            let text = format!("The lesson's way: {}", decision_words(current, way));
+            ui.label(egui::RichText::new(text).size(text_size::SMALL).italics());
+        }
+        standing(ui, run, act);
+    });
+    ui.add_space(4.0);
+}
+
+/// The lesson's introduction while the learner works on it.
+pub(super) fn intro(ui: &mut egui::Ui, view: &PanelView) {
+    let Some(run) = view.lesson.as_deref().filter(|run| run.standing == Standing::OnTheWay) else { return };
+    if !run.lesson.intro.is_empty() {
+        ui.label(egui::RichText::new(&run.lesson.intro).size(text_size::SMALL));
+    }
+}
+
+/// The learner's standing and what they can do about it.
+fn standing(ui: &mut egui::Ui, run: &LessonRun, act: &mut PanelActions) {
+    let mut press = None;
+    match &run.standing {
+        Standing::Solved => {
+            ui.label(
+                egui::RichText::new(format!("Solved! {}", run.lesson.success)).size(text_size::BODY).color(SOLVED),
+            );
+            ui.horizontal_wrapped(|ui| {
+                if run.is_last() {
+                    let text = labelled(ui, "Play a game against the computer (Easy)", "E");
+                    if crate::app::ui::button(ui, &text).clicked() {
+                        press = Some(LessonCommand::PlayComputer);
+                    }
+                } else if crate::app::ui::button(ui, &labelled(ui, "Next lesson", "E")).clicked() {
+                    press = Some(LessonCommand::Next);
+                }
+                if crate::app::ui::button(ui, "Again").clicked() {
+                    press = Some(LessonCommand::Retry);
+                }
+            });
+        }
+        Standing::Wrong(why) => {
+            ui.label(
+                egui::RichText::new(format!("Not quite: {why}"))
+                    .size(text_size::BODY)
+                    .color(ui.visuals().warn_fg_color),
+            );
+            if crate::app::ui::button(ui, &labelled(ui, "Retry", "E")).clicked() {
+                press = Some(LessonCommand::Retry);
+            }
+        }
+        Standing::Astray => {
+            let text = "That is not this lesson's way. Take it back (Undo) or start again.";
+            ui.label(egui::RichText::new(text).size(text_size::BODY).color(ui.visuals().warn_fg_color));
+            if crate::app::ui::button(ui, "Retry").clicked() {
+                press = Some(LessonCommand::Retry);
+            }
+        }
+        Standing::OnTheWay => {}
+    }
+    if let Some(command) = press {
+        act.lessons.write(command);
+    }
+}
