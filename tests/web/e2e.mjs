@@ -445,6 +445,7 @@ try {
 
   // A 19×19 board: its spaces are too small for a finger, so it zooms (pinch, and the buttons).
   const { game: big } = await phoneSetup(browser, 'phone-zoom-', 310);
+  await big.toTop();
   for (let i = 0; i < 8; i++) await big.tap(171, 380, 250);
   await big.toBottom();
   await big.tap(195, START_Y);

@@ -77,7 +77,7 @@ impl FooterState {
             replay,
             // No computer's help in a game against another person online.
             hint: match &view.lesson {
-                Some(run) => run.hints_shown < run.hint_count(),
+                Some(run) => run.standing == crate::lessons::Standing::OnTheWay && run.hints_shown < run.hint_count(),
                 None => person_acts && !current.is_over() && current.remote.is_none() && !view.hint.searching,
             },
             undo: !replay && undo_allowed(current, &view.secrecy),

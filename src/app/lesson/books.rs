@@ -27,13 +27,17 @@ fn ask_for_books(mut wanted: MessageReader<BookWanted>, mut books: ResMut<Lesson
 }
 
 /// Books the browser has fetched since the last frame.
-fn take_arrived_books(mut books: ResMut<LessonBooks>) {
+fn take_arrived_books(mut books: ResMut<LessonBooks>, mut redraw: MessageWriter<bevy::window::RequestRedraw>) {
     for (kind, arrived) in source::arrived() {
         let state = match arrived {
             Ok(text) => read(kind, &text),
             Err(e) => BookState::Failed(format!("The lessons could not be fetched: {e}")),
         };
         books.0.insert(kind, state);
+    }
+    // A page draws only on input: frames must keep coming to take up a book when it arrives.
+    if books.0.values().any(|b| matches!(b, BookState::Loading)) {
+        redraw.write(bevy::window::RequestRedraw);
     }
 }
 
@@ -101,7 +105,7 @@ mod source {
             return None;
         };
         let url = format!("./pkg/lessons/{}.ron", kind.slug());
-        let on_response = Closure::once_into_js(move |response: JsValue| {
+        let on_response: Closure<dyn FnMut(JsValue)> = Closure::once(move |response: JsValue| {
             let ok = js_sys::Reflect::get(&response, &"ok".into()).ok().and_then(|v| v.as_bool()).unwrap_or(false);
             if !ok {
                 let status = js_sys::Reflect::get(&response, &"status".into()).ok().and_then(|v| v.as_f64());
@@ -118,14 +122,19 @@ mod source {
                 arrive(kind, Err("the answer has no text".into()));
                 return;
             };
-            let on_text = Closure::once_into_js(move |text: JsValue| {
+            let on_text: Closure<dyn FnMut(JsValue)> = Closure::once(move |text: JsValue| {
                 arrive(kind, text.as_string().ok_or_else(|| "the answer is not text".to_string()));
             });
-            let on_error = Closure::once_into_js(move |e: JsValue| arrive(kind, Err(say(e))));
-            let _ = text.then2(on_text.unchecked_ref(), on_error.unchecked_ref());
+            let on_error: Closure<dyn FnMut(JsValue)> = Closure::once(move |e: JsValue| arrive(kind, Err(say(e))));
+            let _ = text.then2(&on_text, &on_error);
+            // The browser calls one of them later; they must outlive this function.
+            on_text.forget();
+            on_error.forget();
         });
-        let on_error = Closure::once_into_js(move |e: JsValue| arrive(kind, Err(say(e))));
-        let _ = window.fetch_with_str(&url).then2(on_response.unchecked_ref(), on_error.unchecked_ref());
+        let on_error: Closure<dyn FnMut(JsValue)> = Closure::once(move |e: JsValue| arrive(kind, Err(say(e))));
+        let _ = window.fetch_with_str(&url).then2(&on_response, &on_error);
+        on_response.forget();
+        on_error.forget();
         None
     }
 
