@@ -120,11 +120,12 @@ define build-worker
 	$(WASM_OPT) -Oz --strip-debug --strip-producers $(WASM_FEATURES) web/pkg/ai_worker_bg.wasm -o web/pkg/ai_worker_bg.wasm
 endef
 
-# The page fetches the game's fonts and lesson books as files of their own (the desktop build
-# holds them).
+# The page fetches the game's fonts, lesson and practice books as files of their own (the desktop
+# build holds them); the books as JSON (the module reads JSON already; a RON reader would add
+# to its download), written by the Bevy-free command line.
 define copy-fonts
 	@mkdir -p web/pkg/fonts && cp assets/fonts/*.ttf assets/fonts/*.txt web/pkg/fonts/
-	@mkdir -p web/pkg/lessons && cp assets/lessons/*.ron web/pkg/lessons/
+	cargo run --quiet --no-default-features --features server --bin stoneyard -- lessons --export web/pkg
 endef
 
 web: web-deps

@@ -52,6 +52,8 @@ enum Scene {
     Learn,
     /// One of the game's lessons on the board, its first hint asked for.
     Lesson(GameKind),
+    /// The game's first practice position, answered wrongly: the solution told.
+    Practice(GameKind),
 }
 
 impl Scene {
@@ -73,6 +75,7 @@ impl Scene {
             Scene::Zoomed => "red-stone-6-zoomed.png".into(),
             Scene::Learn => "learn.png".into(),
             Scene::Lesson(k) => format!("{k}-7-lesson.png"),
+            Scene::Practice(k) => format!("{k}-8-practice.png"),
         }
     }
 }
@@ -142,6 +145,9 @@ fn main() {
                 Scene::GameOver(kind),
                 Scene::Lesson(kind),
             ]);
+            if has_practice(kind) {
+                scenes.push(Scene::Practice(kind));
+            }
         }
         scenes.extend([Scene::GravelWarning, Scene::Queens, Scene::Zoomed]);
         // Last: by now the scenes have left games in progress and finished games to list.
@@ -274,6 +280,11 @@ fn begin(world: &mut World, scene: Scene, theme: Theme) -> Vec<String> {
             world.write_message(LessonCommand::Open { game: kind, index });
             return pending;
         }
+        Scene::Practice(kind) => {
+            world.write_message(BookWanted(kind));
+            world.write_message(LessonCommand::Practise { game: kind, index: 0 });
+            return wrong_answer(kind);
+        }
     }
     world.resource_mut::<NextState<Screen>>().set(next);
     pending
@@ -288,6 +299,34 @@ fn gallery_lesson(kind: GameKind) -> &'static str {
         "inchworm" => "collect",
         _ => "burn",
     }
+}
+
+/// The game's practice book as the repository holds it.
+fn practice_book(kind: GameKind) -> stoneyard::lessons::practice::PracticeBook {
+    let path = format!("{}/assets/practice/{}.ron", env!("CARGO_MANIFEST_DIR"), kind.slug());
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    ron::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn has_practice(kind: GameKind) -> bool {
+    !practice_book(kind).positions.is_empty()
+}
+
+/// A whole turn of the learner at the first practice position other than its solution: the
+/// first legal decisions that leave the solution's way, to the end of the turn.
+fn wrong_answer(kind: GameKind) -> Vec<String> {
+    let first = practice_book(kind).positions.remove(0);
+    let mut game = kind.open(&first.options, Some(&first.position)).expect("the position opens");
+    let Some(stoneyard::rules::ToMove::One(side)) = game.to_move() else { return Vec::new() };
+    let mut turn = Vec::new();
+    while game.to_move() == Some(stoneyard::rules::ToMove::One(side)) && !game.status().is_over() {
+        let legal = game.legal_decisions(side);
+        let on_the_way = first.solution.get(turn.len());
+        let Some(d) = legal.iter().find(|d| Some(*d) != on_the_way).or(legal.first()).cloned() else { break };
+        game.play_decision(&d).expect("a legal decision");
+        turn.push(d);
+    }
+    turn
 }
 
 /// A game's lesson book as the repository holds it.

@@ -1955,7 +1955,8 @@ mod lessons_by_actions {
     use stoneyard::ai::Level;
     use stoneyard::app::testing::Action::*;
     use stoneyard::app::testing::{
-        CurrentMatch, CurrentSettings, LearnChoice, LessonBooks, LessonRun, Screen, as_newcomer,
+        Answer, CurrentMatch, CurrentSettings, LearnChoice, LessonBooks, LessonRun, PracticeBooks, PracticeRun, Screen,
+        as_newcomer,
     };
     use stoneyard::games::GameKind;
     use stoneyard::lessons::Standing;
@@ -2122,5 +2123,67 @@ mod lessons_by_actions {
         press(&mut app, &[Back]);
         assert_eq!(screen(&app), Screen::Setup);
         assert_eq!(app.world().resource::<stoneyard::app::testing::MenuFocus>().0, 0);
+    }
+
+    /// From the title, by presses: Learn, the game, its Practice row (after its lessons).
+    fn open_practice(app: &mut App, kind: GameKind) {
+        let mut keys = vec![Down; GameKind::all().count()];
+        keys.push(Select);
+        press(app, &keys);
+        let mut keys = vec![Down; GameKind::all().position(|k| k == kind).unwrap()];
+        keys.push(Select);
+        press(app, &keys);
+        let lessons = app.world().resource::<LessonBooks>().book(kind).expect("the lessons").lessons.len();
+        let mut keys = vec![Down; lessons];
+        keys.push(Select);
+        press(app, &keys);
+        assert_eq!(screen(app), Screen::Playing, "{kind}");
+    }
+
+    fn practice(app: &App) -> PracticeRun {
+        app.world().resource::<PracticeRun>().clone()
+    }
+
+    #[test]
+    fn a_practice_position_is_answered_right_then_wrong_and_the_streak_follows() {
+        let mut app = headless_app();
+        let red_stone = GameKind::named("red-stone");
+        open_practice(&mut app, red_stone);
+        let first = practice(&app);
+        assert_eq!((first.index, first.answer.clone()), (0, Answer::Thinking));
+        let book = app.world().resource::<PracticeBooks>().book(red_stone).cloned().unwrap();
+        assert_eq!(first.practice, book.positions[0]);
+        for decision in first.practice.solution.clone() {
+            play_by_keys(&mut app, &decision);
+        }
+        assert_eq!(practice(&app).answer, Answer::Right);
+        let settings = app.world().resource::<CurrentSettings>().0.clone();
+        assert_eq!(settings.practice_streak.get("red-stone"), Some(&1));
+        assert!(settings.practice_done["red-stone"].contains(&first.practice.id));
+        // The computer answers the learner's turn on the board.
+        let learner_made = app.world().resource::<CurrentMatch>().len();
+        for _ in 0..30 {
+            app.update();
+        }
+        assert!(app.world().resource::<CurrentMatch>().len() > learner_made, "the computer's answer");
+        // E: the next position; a turn other than its solution is wrong and ends the streak.
+        press(&mut app, &[Confirm]);
+        let second = practice(&app);
+        assert_eq!((second.index, second.answer.clone()), (1, Answer::Thinking));
+        let m = app.world().resource::<CurrentMatch>();
+        assert!(m.is_empty());
+        let other = m.decisions_now().into_iter().find(|d| !second.practice.solution.contains(d)).unwrap();
+        play_by_keys(&mut app, &other);
+        assert_eq!(practice(&app).answer, Answer::Wrong);
+        let settings = &app.world().resource::<CurrentSettings>().0;
+        assert_eq!(
+            (settings.practice_streak.get("red-stone"), settings.practice_best.get("red-stone")),
+            (Some(&0), Some(&1))
+        );
+        // Esc: back to the game's lessons and practice.
+        press(&mut app, &[Back]);
+        app.update();
+        assert_eq!(screen(&app), Screen::Learn);
+        assert!(app.world().get_resource::<PracticeRun>().is_none());
     }
 }

@@ -40,3 +40,39 @@ fn each_book_is_named_after_its_game_and_teaches_eight_to_fifteen_lessons() {
         assert!((8..=15).contains(&book.lessons.len()), "{path}: {} lessons", book.lessons.len());
     }
 }
+
+/// The practice books under assets/practice.
+fn practice_books() -> Vec<(String, stoneyard::lessons::practice::PracticeBook)> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/practice");
+    let mut books = Vec::new();
+    for entry in std::fs::read_dir(&dir).expect("the practice folder") {
+        let path = entry.expect("a file").path();
+        if path.extension().is_some_and(|e| e == "ron") {
+            let text = std::fs::read_to_string(&path).expect("a practice book");
+            let book = ron::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            books.push((path.display().to_string(), book));
+        }
+    }
+    books
+}
+
+#[test]
+fn every_practice_position_still_has_its_solution_as_the_unique_best_turn() {
+    use stoneyard::lessons::practice::{TURN_CAP, problems};
+    let books = practice_books();
+    assert!(!books.is_empty(), "no practice books");
+    // One thread a book: the searches are independent, and the slowest book sets the time.
+    let found: Vec<Vec<String>> = std::thread::scope(|scope| {
+        let searches: Vec<_> = books.iter().map(|(_, book)| scope.spawn(|| problems(book, TURN_CAP))).collect();
+        searches.into_iter().map(|s| s.join().expect("a search")).collect()
+    });
+    for ((path, book), problems) in books.iter().zip(found) {
+        assert_eq!(problems, Vec::<String>::new(), "{path}");
+        // Hidden Intention's sides commit at once: "the single best turn" needs a search over
+        // both sides' commitments, which the finder does not do yet (README: Learn and practise).
+        let least = if book.game == "hidden-intention" { 0 } else { 30 };
+        assert!(book.positions.len() >= least, "{path}: {} positions", book.positions.len());
+        let grades: Vec<u8> = book.positions.iter().map(|p| p.grade).collect();
+        assert!(grades.is_sorted(), "{path}: easiest first");
+    }
+}

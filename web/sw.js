@@ -14,8 +14,9 @@ const REQUIRED = ['./', './index.html', './manifest.webmanifest', './icons/icon-
   './icons/maskable-512.png', './pkg/stoneyard.js', './pkg/stoneyard_bg.wasm',
   './pkg/fonts/UbuntuLight-derivative-Stoneyard.ttf', './pkg/fonts/Hack-Stoneyard.ttf',
   './pkg/fonts/ChessFigures-Stoneyard.ttf'];
-// The computer player's worker and the lessons: a build without them still plays.
-const LESSONS = ['gravel', 'red-stone', 'throngs', 'inchworm', 'hidden-intention'].map((g) => `./pkg/lessons/${g}.ron`);
+// The computer player's worker, the lessons and the practice positions: a build without them still plays.
+const GAMES = ['gravel', 'red-stone', 'throngs', 'inchworm', 'hidden-intention'];
+const LESSONS = ['lessons', 'practice'].flatMap((shelf) => GAMES.map((g) => `./pkg/${shelf}/${g}.json`));
 const OPTIONAL = ['./ai-worker.js', './pkg/ai_worker.js', './pkg/ai_worker_bg.wasm', ...LESSONS];
 
 // Revalidated with the server: an older build's copy in the HTTP cache is never kept, while a file

@@ -1,7 +1,7 @@
 //! Nothing a player does is lost: every game in progress is kept in its own slot after every
 //! decision and listed under Continue; starting another game never discards one, and a finished
 //! game leaves the list by itself and joins the finished games' history (online games too).
-//! Lessons are not kept.
+//! Lessons and practice positions are not kept.
 
 use super::match_state::CurrentMatch;
 use super::playing::Replay;
@@ -24,8 +24,8 @@ fn keep_current_game(
     mut last_saved_ms: Local<u64>,
     mut kept_finished: Local<Option<GameRecord>>,
 ) {
-    // A lesson is not a game of the player's: neither in progress nor finished.
-    if current.scripted.is_some() {
+    // A lesson or a practice position is not a game of the player's: neither in progress nor finished.
+    if current.exercise {
         return;
     }
     let record = current.record();

@@ -48,8 +48,10 @@ pub struct CurrentMatch {
     /// the person here. A seat, not a colour: a pie swap gives it the other colour.
     pub remote: Option<Side>,
     /// The seat a lesson plays from its script (a seat, like `remote`): neither a person here nor
-    /// the computer. Lessons are not kept as games in progress.
+    /// the computer.
     pub scripted: Option<Side>,
+    /// A lesson or a practice position: not kept as a game in progress or finished.
+    pub exercise: bool,
     /// The seed of the computer's choices in this match.
     pub seed: u64,
     /// Where the match is kept while it goes on (`games/….json`); `None` until its first save.
@@ -72,6 +74,7 @@ impl CurrentMatch {
             players: [None, None],
             remote: None,
             scripted: None,
+            exercise: false,
             seed: started_unix,
             slot: None,
         }

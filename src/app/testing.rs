@@ -12,7 +12,9 @@ pub use super::board::{
     Tween, cursor_step,
 };
 pub use super::input::{Action, ActionPressed, BINDABLE, KeyBindings};
-pub use super::lesson_state::{BookState, BookWanted, LearnChoice, LessonBooks, LessonCommand, LessonRun};
+pub use super::lesson_state::{
+    Answer, BookState, BookWanted, LearnChoice, LessonBooks, LessonCommand, LessonRun, PracticeBooks, PracticeRun,
+};
 pub use super::match_state::{CurrentMatch, MatchCommand};
 pub use super::menus::{FinishedGames, GamesInProgress, ImportRecord, SavesList, SetupChoice};
 pub use super::online::{Connection, KeptSeats, LinkState, OnlineLobby, OnlineRows};

@@ -30,7 +30,8 @@ pub enum Command {
     Bench(BenchArgs),
     /// Play computer opponents against each other and estimate their Elo difference.
     Arena(ArenaArgs),
-    /// Check that every lesson still plays as written (assets/lessons/*.ron).
+    /// Check that every lesson and practice position still plays as written (assets/lessons,
+    /// assets/practice), or find practice positions in the computer's self-play.
     Lessons(LessonsArgs),
     /// Run the online game server (and serve the browser build) until Ctrl-C.
     #[cfg(all(feature = "server", not(target_arch = "wasm32")))]
@@ -45,8 +46,27 @@ pub struct LessonsArgs {
     /// Replay every lesson through its engine and report each problem (exit status 1 if any).
     #[arg(long)]
     pub check: bool,
-    /// The lesson books to check (default: every file in the lessons folder).
+    /// The books to check (default: every file in the lessons and practice folders).
     pub files: Vec<std::path::PathBuf>,
+    /// Print practice positions of this game met in self-play (a practice book, to stdout).
+    #[arg(long, value_parser = parse_game, value_name = "GAME")]
+    pub find: Option<crate::games::GameKind>,
+    /// With --find: how many positions.
+    #[arg(long, default_value_t = 40)]
+    pub count: usize,
+    /// With --find: the first self-play game's seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// With --find: at most this many self-play games.
+    #[arg(long, default_value_t = 200)]
+    pub games: u64,
+    /// Write every lesson and practice book as JSON into DIR/lessons and DIR/practice (what the
+    /// browser fetches).
+    #[arg(long, value_name = "DIR")]
+    pub export: Option<std::path::PathBuf>,
+    /// With --find: the game's options (default: its quick ones).
+    #[arg(long = "option", value_name = "K=V", value_parser = parse_option)]
+    pub options: Vec<(String, String)>,
 }
 
 #[cfg(all(feature = "server", not(target_arch = "wasm32")))]

@@ -8,13 +8,15 @@
 //! when the learner's decisions follow a solution to its end. A wrong decision names what it causes and why;
 //! the app plays it, shows its real effects, says why and offers Retry.
 
+pub mod practice;
+
 use crate::games::{DynGame, GameKind};
 use crate::rules::{Outcome, Side, Status, ToMove};
 use crate::save::token_decisions;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 /// One game's lessons, in the order they are taught.
-#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
 pub struct LessonBook {
     /// The game's slug (`red-stone`).
     pub game: String,
@@ -22,7 +24,7 @@ pub struct LessonBook {
 }
 
 /// One lesson.
-#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
 pub struct Lesson {
     /// Unique in its book; progress is kept under it.
     pub id: String,
@@ -68,7 +70,7 @@ pub struct Lesson {
 }
 
 /// A tempting decision that does not solve the lesson.
-#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
 pub struct WrongDecision {
     /// The decisions before it (a start of a solution; empty: the first decision).
     #[serde(default)]
@@ -82,6 +84,12 @@ impl LessonBook {
     /// Reads a book from its text (RON).
     pub fn parse(text: &str) -> Result<LessonBook, String> {
         ron::from_str(text).map_err(|e| format!("not a lesson book: {e}"))
+    }
+
+    /// Reads a book from the JSON the browser gets (`stoneyard lessons --export`): the page
+    /// already holds a JSON reader, and a RON one would add to its download.
+    pub fn from_json(text: &str) -> Result<LessonBook, String> {
+        serde_json::from_str(text).map_err(|e| format!("not a lesson book: {e}"))
     }
 
     /// The book's game.

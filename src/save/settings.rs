@@ -82,6 +82,11 @@ pub struct Settings {
     pub lessons_done: std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
     /// The games whose lessons were offered once (on first choosing the game).
     pub lessons_offered: std::collections::BTreeSet<String>,
+    /// The practice positions solved at the first try: game slug → position ids.
+    pub practice_done: std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
+    /// Each game's practice streak now (right answers in a row) and the best one.
+    pub practice_streak: std::collections::BTreeMap<String, u32>,
+    pub practice_best: std::collections::BTreeMap<String, u32>,
 }
 
 /// The keys a player chose for one action.
@@ -121,6 +126,9 @@ impl Default for Settings {
             online_server: String::new(),
             lessons_done: Default::default(),
             lessons_offered: Default::default(),
+            practice_done: Default::default(),
+            practice_streak: Default::default(),
+            practice_best: Default::default(),
         }
     }
 }

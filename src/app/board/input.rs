@@ -243,7 +243,8 @@ fn apply_action(
         Action::Back | Action::Menu => {
             if out.builder.start.is_some() {
                 out.builder.reset();
-            } else if current.scripted.is_some() {
+            } else if current.exercise {
+                // A lesson or a practice position: back to the game's lessons.
                 out.lessons.write(LessonCommand::Leave);
             } else {
                 out.next.set(Screen::Title);

@@ -2,16 +2,16 @@
 //! last placed piece; small translucent dots where a legal decision starts (red where it captures;
 //! only under the cursor when nearly every space is legal, as on an empty board); the stone of a
 //! started Throngs part with the power it has left; the hint's spaces; where the decision being
-//! built can go on; a lesson's own rings and arrows. None covers a piece's information. They are
-//! rebuilt only when the match, the turn being built, the hint, the cursor (for the dense case),
-//! the lesson or the settings change.
+//! built can go on; a lesson's own rings and arrows, a missed practice solution's spaces. None
+//! covers a piece's information. They are rebuilt only when the match, the turn being built, the
+//! hint, the cursor (for the dense case), the lesson or practice, or the settings change.
 
 use super::drawing;
 use super::look::STONE;
 use super::project::BoardState;
 use super::textures::{BoardArt, STONE_PICTURE_SCALE};
 use crate::app::AppSystems;
-use crate::app::lesson_state::LessonRun;
+use crate::app::lesson_state::{Answer, LessonRun, PracticeRun};
 use crate::app::match_state::CurrentMatch;
 use crate::app::playing::{
     BoardCursor, HintShown, LastTurn, Offer, Replay, Secrecy, TurnBuilder, offers_now, person_acts,
@@ -19,7 +19,7 @@ use crate::app::playing::{
 use crate::app::settings::CurrentSettings;
 use crate::app::theme::{BoardPalette, board_palette, rgb};
 use crate::games::GameKind;
-use crate::lessons::{Lesson, Standing};
+use crate::lessons::Standing;
 use crate::rules::{CellView, Layout, Tone};
 use bevy::prelude::*;
 use std::collections::HashMap;
@@ -73,10 +73,11 @@ fn show_marks(
     (secrecy, hint, replay, cursor): (Res<Secrecy>, Res<HintShown>, Res<Replay>, Res<BoardCursor>),
     old: Query<Entity, With<Mark>>,
     art: Res<BoardArt>,
-    lesson: Option<Res<LessonRun>>,
+    (lesson, practice): (Option<Res<LessonRun>>, Option<Res<PracticeRun>>),
     mut dense: Local<bool>,
 ) {
     let changed = lesson.as_ref().is_some_and(|l| l.is_changed())
+        || practice.as_ref().is_some_and(|p| p.is_changed())
         || builder.is_changed()
         || current.is_changed()
         || settings.is_changed()
@@ -138,7 +139,21 @@ fn show_marks(
         canvas.spawn(&mut commands, at.extend(4.5), ring);
     }
     if let Some(run) = lesson.filter(|run| run.standing == Standing::OnTheWay) {
-        lesson_marks(&mut commands, &canvas, &run.lesson);
+        lesson_marks(&mut commands, &canvas, &run.lesson.marks, &run.lesson.arrows);
+    }
+    // A missed practice position: where its solution plays.
+    if let Some(run) = practice.filter(|run| run.answer == Answer::Wrong) {
+        let mut position = current.start().clone_box();
+        let mut spaces = Vec::new();
+        for d in &run.practice.solution {
+            if let Some(described) = position.describe_decision(d) {
+                spaces.extend(Offer::of(&described, view).picks);
+            }
+            if position.play_decision(d).is_err() {
+                break;
+            }
+        }
+        lesson_marks(&mut commands, &canvas, &spaces, &[]);
     }
     let mut destinations = builder.destinations(&decisions);
     destinations.extend(builder.start.clone());
@@ -148,12 +163,13 @@ fn show_marks(
     }
 }
 
-/// The spaces a lesson's goal talks about, ringed, and its arrows, while the learner works on it.
-fn lesson_marks(commands: &mut Commands, canvas: &Canvas, lesson: &Lesson) {
+/// The spaces a lesson's goal talks about, ringed, and its arrows, while the learner works on it
+/// (and where a missed practice position's solution plays).
+fn lesson_marks(commands: &mut Commands, canvas: &Canvas, marks: &[String], arrows: &[(String, String)]) {
     let s = canvas.state.scale;
     // The hint's colour: the cursor's would read as a second cursor.
     let colour = rgb(canvas.pal.hint);
-    for name in &lesson.marks {
+    for name in marks {
         let Some(at) = canvas.at(name) else { continue };
         let ring = Sprite {
             image: canvas.art.ring.clone(),
@@ -163,7 +179,7 @@ fn lesson_marks(commands: &mut Commands, canvas: &Canvas, lesson: &Lesson) {
         };
         canvas.spawn(commands, at.extend(4.5), ring);
     }
-    for (from, to) in &lesson.arrows {
+    for (from, to) in arrows {
         let (Some(a), Some(b)) = (canvas.at(from), canvas.at(to)) else { continue };
         for (sprite, transform) in super::preview::arrow_sprites(a, b, s, colour.with_alpha(0.85)) {
             commands.spawn((Mark, sprite, transform, Pickable::IGNORE, ChildOf(canvas.root)));

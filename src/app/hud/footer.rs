@@ -76,10 +76,14 @@ impl FooterState {
         FooterState {
             replay,
             // No computer's help in a game against another person online.
-            hint: match &view.lesson {
-                Some(run) => run.standing == crate::lessons::Standing::OnTheWay && run.hints_shown < run.hint_count(),
-                None => person_acts && !current.is_over() && current.remote.is_none() && !view.hint.searching,
-            },
+            // A practice position's answer is the player's to find.
+            hint: view.practice.is_none()
+                && match &view.lesson {
+                    Some(run) => {
+                        run.standing == crate::lessons::Standing::OnTheWay && run.hints_shown < run.hint_count()
+                    }
+                    None => person_acts && !current.is_over() && current.remote.is_none() && !view.hint.searching,
+                },
             undo: !replay && undo_allowed(current, &view.secrecy),
             redo: !replay && current.remote.is_none() && current.can_redo(),
             resign: current.resigning_side().is_some() && !replay && !view.online.resign_sent,
@@ -87,7 +91,7 @@ impl FooterState {
             rules_shown: if view.layout.portrait { act.panels.tab == Tab::Rules } else { act.panels.rules_open },
             save_open: act.panels.save_name.is_some(),
             record_open: act.panels.record_open,
-            lesson: view.lesson.is_some(),
+            lesson: view.lesson.is_some() || view.practice.is_some(),
         }
     }
 }
@@ -202,7 +206,7 @@ pub(super) fn run(command: Command, current: &CurrentMatch, view: &PanelView, ac
             }
             panels.confirm_resign = !panels.confirm_resign;
         }
-        Command::Menu if view.lesson.is_some() => {
+        Command::Menu if view.lesson.is_some() || view.practice.is_some() => {
             act.lessons.write(LessonCommand::Leave);
         }
         Command::Menu => act.next.set(Screen::Title),

@@ -80,7 +80,12 @@ pub(super) fn card_over_board(
     act: &mut PanelActions,
 ) {
     // A lesson's end is told on its card.
-    if !current.is_over() || act.replay.active || act.panels.game_over_aside || view.lesson.is_some() {
+    if !current.is_over()
+        || act.replay.active
+        || act.panels.game_over_aside
+        || view.lesson.is_some()
+        || view.practice.is_some()
+    {
         return;
     }
     let board = view.layout.board;

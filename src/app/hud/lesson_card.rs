@@ -1,10 +1,11 @@
 //! The lesson's card at the top of the panel: which lesson, its goal (always in view), the hints
 //! asked for, and how the learner stands — solved (Next, or after the last lesson a game against
-//! the computer), a wrong move's consequence with why and Retry, or a move off the lesson's way.
+//! the computer), a wrong move's consequence with why and Retry, or a move off the lesson's way;
+//! and a practice position's card.
 
 use super::{PanelActions, PanelView};
 use crate::app::labels::decision_label;
-use crate::app::lesson_state::{LessonCommand, LessonRun};
+use crate::app::lesson_state::{Answer, LessonCommand, LessonRun};
 use crate::app::match_state::{CurrentMatch, side_label};
 use crate::app::theme::text_size;
 use crate::app::ui::{by_touch, card};
@@ -16,7 +17,11 @@ const SOLVED: egui::Color32 = egui::Color32::from_rgb(0x3a, 0xa0, 0x55);
 
 /// A decision as the panel's choices name it ("Red stone on C3  (C3*)").
 fn decision_words(current: &CurrentMatch, decision: &str) -> String {
-    let game = current.position();
+    decision_words_in(current.position(), decision)
+}
+
+/// A decision at `game` in the panel's words.
+fn decision_words_in(game: &dyn crate::games::DynGame, decision: &str) -> String {
     let mover = game.describe_decision(decision).map(|info| side_label(game, info.side)).unwrap_or_default();
     decision_label(game.kind(), decision, &mover)
 }
@@ -37,7 +42,10 @@ pub(super) fn lesson_card(
     let Some(run) = view.lesson.as_deref() else { return };
     card(ui, false).inner_margin(egui::Margin::symmetric(10, 6)).show(ui, |ui| {
         ui.set_width(ui.available_width());
-        let place = format!("{} · lesson {} of {}", run.game.name(), run.index + 1, run.count);
+        // Who the learner is: not always the side that moves first (a playtest's lesson 9 had the
+        // learner as White and a newcomer took themselves for Black).
+        let you = side_label(current.start(), run.learner);
+        let place = format!("{} · lesson {} of {} · you play {you}", run.game.name(), run.index + 1, run.count);
         let started = !current.is_empty();
         ui.horizontal(|ui| {
             ui.label(egui::RichText::new(place).size(text_size::SMALL).weak());
@@ -115,6 +123,61 @@ fn standing(ui: &mut egui::Ui, run: &LessonRun, act: &mut PanelActions) {
         }
         Standing::OnTheWay => {}
     }
+    if let Some(command) = press {
+        act.lessons.write(command);
+    }
+}
+
+/// A practice position's card: which one, its grade, the question, then the answer judged (with
+/// the solution when it was missed), the streak, and Next.
+pub(super) fn practice_card(ui: &mut egui::Ui, current: &CurrentMatch, view: &PanelView, act: &mut PanelActions) {
+    let Some(run) = view.practice.as_deref() else { return };
+    let slug = run.game.slug();
+    let streak = act.settings.0.practice_streak.get(slug).copied().unwrap_or(0);
+    let best = act.settings.0.practice_best.get(slug).copied().unwrap_or(0);
+    let mut press = None;
+    card(ui, false).inner_margin(egui::Margin::symmetric(10, 6)).show(ui, |ui| {
+        ui.set_width(ui.available_width());
+        let grade = match run.practice.grade {
+            1 => "easy",
+            2 => "medium",
+            _ => "hard",
+        };
+        let place = format!("{} · practice {} of {} · {grade}", run.game.name(), run.index + 1, run.count);
+        ui.label(egui::RichText::new(place).size(text_size::SMALL).weak());
+        ui.label(egui::RichText::new(run.goal()).size(text_size::BODY + 1.0).strong());
+        match run.answer {
+            Answer::Thinking => {
+                let text = format!("Streak {streak} · best {best}");
+                ui.label(egui::RichText::new(text).size(text_size::SMALL).weak());
+            }
+            Answer::Right => {
+                let text = format!("Right! Streak {streak} · best {best}. The computer's answer is on the board.");
+                ui.label(egui::RichText::new(text).size(text_size::BODY).color(SOLVED));
+            }
+            Answer::Wrong => {
+                let mut start = current.start().clone_box();
+                let mut words = Vec::new();
+                for d in &run.practice.solution {
+                    words.push(decision_words_in(start.as_ref(), d));
+                    let _ = start.play_decision(d);
+                }
+                let text = format!("Not the best. The solution: {}. Streak back to 0.", words.join(", then "));
+                ui.label(egui::RichText::new(text).size(text_size::BODY).color(ui.visuals().warn_fg_color));
+            }
+        }
+        if run.answer != Answer::Thinking {
+            ui.horizontal_wrapped(|ui| {
+                if crate::app::ui::button(ui, &labelled(ui, "Next position", "E")).clicked() {
+                    press = Some(LessonCommand::Next);
+                }
+                if crate::app::ui::button(ui, "Try it again").clicked() {
+                    press = Some(LessonCommand::Retry);
+                }
+            });
+        }
+    });
+    ui.add_space(4.0);
     if let Some(command) = press {
         act.lessons.write(command);
     }

@@ -15,7 +15,7 @@ mod rules_window;
 mod turn_warning;
 
 use super::AppSystems;
-use super::lesson_state::{LessonCommand, LessonRun};
+use super::lesson_state::{LessonCommand, LessonRun, PracticeRun};
 use super::match_state::{CurrentMatch, MatchCommand};
 use super::playing::{
     BoardCursor, ChoiceAnchor, ComputerStatus, DecisionChosen, EventLog, HintRequested, HintShown, MoveList, MoveNow,
@@ -107,6 +107,7 @@ struct PanelView<'w> {
     anchor: Res<'w, ChoiceAnchor>,
     online: Res<'w, OnlineStatus>,
     lesson: Option<Res<'w, LessonRun>>,
+    practice: Option<Res<'w, PracticeRun>>,
 }
 
 /// What the panel's buttons write.
@@ -164,6 +165,8 @@ fn draw_panel(
 fn landscape(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &PanelView, act: &mut PanelActions) {
     if view.lesson.is_some() {
         lesson_card::lesson_card(ui, current, view, act, false);
+    } else if view.practice.is_some() {
+        lesson_card::practice_card(ui, current, view, act);
     } else {
         let name = current.position().kind().name();
         ui.heading(egui::RichText::new(name).size(super::theme::text_size::HEADING).strong());
@@ -214,6 +217,8 @@ fn portrait(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &PanelV
     // In a lesson its goal takes the player cards' place: the learner is told whose move it is.
     if view.lesson.is_some() {
         lesson_card::lesson_card(ui, current, view, act, true);
+    } else if view.practice.is_some() {
+        lesson_card::practice_card(ui, current, view, act);
     } else {
         cards::player_cards(ui, current, view, act, true);
     }

@@ -6,7 +6,7 @@
 use crate::ai::Level;
 use crate::app::AppSystems;
 use crate::app::input::{Action, ActionPressed};
-use crate::app::lesson_state::{BookWanted, LearnChoice, LessonBooks, LessonCommand, LessonRun};
+use crate::app::lesson_state::{BookWanted, LearnChoice, LessonBooks, LessonCommand, LessonRun, PracticeRun};
 use crate::app::match_state::CurrentMatch;
 use crate::app::playing::{BoardAnimating, DecisionChosen, HintRequested, Replay};
 use crate::app::screen::Screen;
@@ -74,6 +74,7 @@ fn open(books: &LessonBooks, kind: GameKind, index: usize) -> Result<(CurrentMat
     let mut current = CurrentMatch::new(start);
     // Nobody has swapped yet: the seat of a side is the side.
     current.scripted = Some(learner.opponent());
+    current.exercise = true;
     current.seed = 0;
     let run = LessonRun {
         game: kind,
@@ -81,6 +82,7 @@ fn open(books: &LessonBooks, kind: GameKind, index: usize) -> Result<(CurrentMat
         count: book.lessons.len(),
         lesson: lesson.clone(),
         plan,
+        learner,
         standing: Standing::OnTheWay,
         hints_shown: 0,
         match_id: current.session.version().0,
@@ -140,6 +142,7 @@ fn carry_out_commands(
             // The press that asked for it (E on "Next") must not act on the new lesson's board.
             pressed.clear();
             *replay = Replay::default();
+            commands.remove_resource::<PracticeRun>();
             commands.insert_resource(current);
             commands.insert_resource(run);
             next.set(Screen::Playing);

@@ -1,9 +1,10 @@
 //! The Learn screen: the five games with how many of their lessons are done, then one game's
-//! lessons, each ticked once solved; choosing one plays it on the board.
+//! lessons, each ticked once solved, and its practice positions; choosing one plays it on the
+//! board.
 
 use crate::app::AppSystems;
 use crate::app::input::ActionPressed;
-use crate::app::lesson_state::{BookState, BookWanted, LearnChoice, LessonBooks, LessonCommand};
+use crate::app::lesson_state::{BookState, BookWanted, LearnChoice, LessonBooks, LessonCommand, PracticeBooks};
 use crate::app::screen::Screen;
 use crate::app::settings::CurrentSettings;
 use crate::app::ui::{MenuClicked, MenuFocus, MenuInput, item, key_hints, read_menu_inputs, reset_focus, screen_frame};
@@ -28,11 +29,27 @@ fn done_count(settings: &Settings, kind: GameKind, books: &LessonBooks) -> usize
     book.lessons.iter().filter(|l| done.contains(&l.id)).count()
 }
 
-/// The number of items: the games or the game's lessons, then Back.
+/// What the Practice row says: how many positions, how many solved, the best streak.
+fn practice_detail(settings: &Settings, kind: GameKind, practice: &PracticeBooks) -> String {
+    match practice.0.get(&kind) {
+        Some(BookState::Ready(book)) if book.positions.is_empty() => {
+            format!("No practice positions for {} yet", kind.name())
+        }
+        Some(BookState::Ready(book)) => {
+            let done = settings.practice_done.get(kind.slug()).map_or(0, |d| d.len());
+            let best = settings.practice_best.get(kind.slug()).copied().unwrap_or(0);
+            format!("{} positions: find the turn that wins · {done} solved · best streak {best}", book.positions.len())
+        }
+        Some(BookState::Failed(e)) => e.clone(),
+        _ => "Loading the practice positions…".to_string(),
+    }
+}
+
+/// The number of items: the games, or the game's lessons and its practice; then Back.
 fn item_count(choice: &LearnChoice, books: &LessonBooks) -> usize {
     match choice.game {
         None => GameKind::all().count() + 1,
-        Some(kind) => books.book(kind).map_or(0, |b| b.lessons.len()) + 1,
+        Some(kind) => books.book(kind).map_or(0, |b| b.lessons.len()) + 2,
     }
 }
 
@@ -41,7 +58,7 @@ fn learn_input(
     mut actions: MessageReader<ActionPressed>,
     mut clicks: MessageReader<MenuClicked>,
     mut choice: ResMut<LearnChoice>,
-    books: Res<LessonBooks>,
+    (books, practice, settings): (Res<LessonBooks>, Res<PracticeBooks>, Res<CurrentSettings>),
     mut next: ResMut<NextState<Screen>>,
     mut lessons: MessageWriter<LessonCommand>,
 ) {
@@ -59,6 +76,14 @@ fn learn_input(
                 choice.game = GameKind::all().nth(i);
                 focus.0 = 0;
             }
+            (Some(game), MenuInput::Activate(index))
+                if index + 2 == len && practice.book(game).is_some_and(|b| !b.positions.is_empty()) =>
+            {
+                let index = practice.first_unsolved(&settings.0, game);
+                lessons.write(LessonCommand::Practise { game, index });
+            }
+            // The practice row of a game without positions does nothing.
+            (Some(_), MenuInput::Activate(index)) if index + 2 == len => {}
             (Some(game), MenuInput::Activate(index)) => {
                 lessons.write(LessonCommand::Open { game, index });
             }
@@ -71,7 +96,7 @@ fn draw_learn(
     mut contexts: EguiContexts,
     focus: Res<MenuFocus>,
     choice: Res<LearnChoice>,
-    books: Res<LessonBooks>,
+    (books, practice): (Res<LessonBooks>, Res<PracticeBooks>),
     settings: Res<CurrentSettings>,
     mut clicks: MessageWriter<MenuClicked>,
 ) -> Result {
@@ -116,8 +141,10 @@ fn draw_learn(
             let label = format!("{tick} {}. {}", i + 1, lesson.title);
             item(ui, i, focus.0 == i, &label, &lesson.goal, &mut clicks);
         }
-        let back = lessons.len();
-        item(ui, back, focus.0 == back, "Back", "", &mut clicks);
+        let at = lessons.len();
+        let detail = practice_detail(&settings.0, kind, &practice);
+        item(ui, at, focus.0 == at, "Practice", &detail, &mut clicks);
+        item(ui, at + 1, focus.0 == at + 1, "Back", "", &mut clicks);
         key_hints(ui, hints);
     });
     Ok(())

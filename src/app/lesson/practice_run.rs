@@ -1,0 +1,146 @@
+//! A practice position on the board: opens it as a match against the computer (Medium, which
+//! answers the learner's turn), judges the learner's whole turn against the position's solution
+//! (the same position reached, in any order), keeps the streak and the positions solved, and
+//! carries out Retry, Next and leaving.
+
+use crate::ai::Level;
+use crate::app::AppSystems;
+use crate::app::lesson_state::{Answer, BookWanted, LearnChoice, LessonCommand, LessonRun, PracticeBooks, PracticeRun};
+use crate::app::match_state::CurrentMatch;
+use crate::app::playing::Replay;
+use crate::app::screen::Screen;
+use crate::app::settings::CurrentSettings;
+use crate::games::GameKind;
+use crate::rules::{Side, ToMove};
+use bevy::prelude::*;
+
+pub fn plugin(app: &mut App) {
+    app.add_systems(Update, (confirm_goes_on, carry_out_commands).chain().in_set(AppSystems::Menus));
+    app.add_systems(
+        Update,
+        (forget_practice_of_another_match, judge.in_set(AppSystems::Project))
+            .distributive_run_if(resource_exists::<PracticeRun>.and_then(resource_exists::<CurrentMatch>)),
+    );
+}
+
+/// Position `index` of `kind`'s practice book as a match and its run, when the book is read.
+fn open(books: &PracticeBooks, kind: GameKind, index: usize) -> Result<(CurrentMatch, PracticeRun), String> {
+    let book = books.book(kind).ok_or("the practice positions are not read yet")?;
+    let practice = book.positions.get(index).ok_or("there is no such position")?;
+    let start = kind.open(&practice.options, Some(&practice.position)).map_err(|e| e.to_string())?;
+    let Some(ToMove::One(learner)) = start.to_move() else { return Err("nobody is to move alone".into()) };
+    let mut current = CurrentMatch::new(start);
+    // Nobody has swapped yet: the seat of a side is the side.
+    current.players[learner.opponent().index()] = Some(Level::Medium);
+    current.exercise = true;
+    current.seed = index as u64;
+    let run = PracticeRun {
+        game: kind,
+        index,
+        count: book.positions.len(),
+        practice: practice.clone(),
+        answer: Answer::Thinking,
+        match_id: current.session.version().0,
+    };
+    Ok((current, run))
+}
+
+#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or message
+fn carry_out_commands(
+    mut commands: Commands,
+    mut asked: MessageReader<LessonCommand>,
+    books: Res<PracticeBooks>,
+    run: Option<Res<PracticeRun>>,
+    mut choice: ResMut<LearnChoice>,
+    mut replay: ResMut<Replay>,
+    mut next: ResMut<NextState<Screen>>,
+    (mut wanted, mut pressed): (MessageWriter<BookWanted>, ResMut<Messages<crate::app::input::ActionPressed>>),
+) {
+    let Some(command) = asked.read().last().copied() else { return };
+    let here = run.as_ref().map(|r| (r.game, r.index, r.count));
+    let (game, index) = match (command, here) {
+        (LessonCommand::Practise { game, index }, _) => (game, index),
+        (LessonCommand::Retry, Some((game, index, _))) => (game, index),
+        (LessonCommand::Next, Some((game, index, count))) => (game, (index + 1) % count.max(1)),
+        (LessonCommand::Leave, Some((game, ..))) => {
+            commands.remove_resource::<PracticeRun>();
+            choice.game = Some(game);
+            next.set(Screen::Learn);
+            return;
+        }
+        _ => return,
+    };
+    wanted.write(BookWanted(game));
+    match open(&books, game, index) {
+        Ok((current, run)) => {
+            // The press that asked for it (E on "Next") must not act on the new position's board.
+            pressed.clear();
+            *replay = Replay::default();
+            commands.remove_resource::<LessonRun>();
+            commands.insert_resource(current);
+            commands.insert_resource(run);
+            next.set(Screen::Playing);
+        }
+        Err(e) => warn!("{} practice {}: {e}", game.name(), index + 1),
+    }
+}
+
+/// Confirm (E, or the pad's upper button) after an answer: the next position.
+fn confirm_goes_on(
+    mut actions: MessageReader<crate::app::input::ActionPressed>,
+    run: Option<Res<PracticeRun>>,
+    screen: Res<State<Screen>>,
+    mut commands: MessageWriter<LessonCommand>,
+) {
+    let confirmed = actions.read().any(|a| a.0 == crate::app::input::Action::Confirm);
+    if confirmed && *screen.get() == Screen::Playing && run.is_some_and(|r| r.answer != Answer::Thinking) {
+        commands.write(LessonCommand::Next);
+    }
+}
+
+/// A match other than the position's is on the board: the practice is over.
+fn forget_practice_of_another_match(mut commands: Commands, run: Res<PracticeRun>, current: Res<CurrentMatch>) {
+    if current.session.version().0 != run.match_id {
+        commands.remove_resource::<PracticeRun>();
+    }
+}
+
+/// The learner's decisions from the start, once their turn is complete: the side to move at the
+/// start made them, and it is no longer theirs to act (or the game is over).
+fn learner_turn(current: &CurrentMatch) -> Option<usize> {
+    let learner: Side = match current.start().to_move()? {
+        ToMove::One(side) => side,
+        ToMove::Both => return None,
+    };
+    let made = (0..current.len()).take_while(|&i| current.maker(i) == Some(learner)).count();
+    let complete = made > 0 && (made < current.len() || current.is_over() || current.acting_side() != Some(learner));
+    complete.then_some(made)
+}
+
+/// Judges the learner's turn once it is complete: right when it leaves the solution's position.
+fn judge(mut run: ResMut<PracticeRun>, current: Res<CurrentMatch>, mut settings: ResMut<CurrentSettings>) {
+    if !current.is_changed() || run.match_id != current.session.version().0 || run.answer != Answer::Thinking {
+        return;
+    }
+    let Some(made) = learner_turn(&current) else { return };
+    let reached = match current.position_before(made) {
+        Some(position) => position.position_text(),
+        None => current.position().position_text(),
+    };
+    let mut solved = current.start().clone_box();
+    let solution_plays = run.practice.solution.iter().all(|d| solved.play_decision(d).is_ok());
+    let right = solution_plays && solved.position_text() == reached;
+    run.answer = if right { Answer::Right } else { Answer::Wrong };
+    let slug = run.game.slug().to_string();
+    let settings = &mut settings.0;
+    if right {
+        settings.practice_done.entry(slug.clone()).or_default().insert(run.practice.id.clone());
+        let streak = settings.practice_streak.entry(slug.clone()).or_default();
+        *streak += 1;
+        let streak = *streak;
+        let best = settings.practice_best.entry(slug).or_default();
+        *best = (*best).max(streak);
+    } else {
+        settings.practice_streak.insert(slug, 0);
+    }
+}
