@@ -154,8 +154,11 @@ mod source {
     use wasm_bindgen::closure::Closure;
     use wasm_bindgen::{JsCast, JsValue};
 
+    /// A fetched book's text, or why it could not be fetched.
+    type Arrived = (Shelf, GameKind, Result<String, String>);
+
     thread_local! {
-        static ARRIVED: RefCell<Vec<(Shelf, GameKind, Result<String, String>)>> = const { RefCell::new(Vec::new()) };
+        static ARRIVED: RefCell<Vec<Arrived>> = const { RefCell::new(Vec::new()) };
     }
 
     fn say(e: JsValue) -> String {
@@ -204,7 +207,7 @@ mod source {
         None
     }
 
-    pub fn arrived() -> Vec<(Shelf, GameKind, Result<String, String>)> {
+    pub fn arrived() -> Vec<Arrived> {
         ARRIVED.with(|a| std::mem::take(&mut *a.borrow_mut()))
     }
 }
