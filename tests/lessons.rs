@@ -4,18 +4,23 @@
 
 use stoneyard::lessons::{LessonBook, problems};
 
-fn books() -> Vec<(String, LessonBook)> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/lessons");
+/// Every book in `assets/<folder>`, read by `parse`, with its path.
+fn read_books<B>(folder: &str, parse: impl Fn(&str) -> Result<B, String>) -> Vec<(String, B)> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets").join(folder);
     let mut books = Vec::new();
-    for entry in std::fs::read_dir(&dir).expect("the lessons folder") {
+    for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
         let path = entry.expect("a file").path();
         if path.extension().is_some_and(|e| e == "ron") {
-            let text = std::fs::read_to_string(&path).expect("a lesson book");
-            let book = LessonBook::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let text = std::fs::read_to_string(&path).expect("a book");
+            let book = parse(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             books.push((path.display().to_string(), book));
         }
     }
     books
+}
+
+fn books() -> Vec<(String, LessonBook)> {
+    read_books("lessons", LessonBook::parse)
 }
 
 #[test]
@@ -43,17 +48,7 @@ fn each_book_is_named_after_its_game_and_teaches_eight_to_fifteen_lessons() {
 
 /// The practice books under assets/practice.
 fn practice_books() -> Vec<(String, stoneyard::lessons::practice::PracticeBook)> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/practice");
-    let mut books = Vec::new();
-    for entry in std::fs::read_dir(&dir).expect("the practice folder") {
-        let path = entry.expect("a file").path();
-        if path.extension().is_some_and(|e| e == "ron") {
-            let text = std::fs::read_to_string(&path).expect("a practice book");
-            let book = ron::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-            books.push((path.display().to_string(), book));
-        }
-    }
-    books
+    read_books("practice", |text| ron::from_str(text).map_err(|e| e.to_string()))
 }
 
 #[test]

@@ -72,14 +72,12 @@ fn carry_out_commands(
     };
     wanted.write(BookWanted(game));
     match open(&books, game, index) {
-        Ok((current, run)) => {
-            // The press that asked for it (E on "Next") must not act on the new position's board.
-            pressed.clear();
-            *replay = Replay::default();
-            commands.remove_resource::<LessonRun>();
-            commands.insert_resource(current);
-            commands.insert_resource(run);
-            next.set(Screen::Playing);
+        Ok(opened) => {
+            super::put_on_board::<PracticeRun, LessonRun>(
+                &mut commands,
+                opened,
+                (&mut replay, &mut pressed, &mut next),
+            );
         }
         Err(e) => warn!("{} practice {}: {e}", game.name(), index + 1),
     }

@@ -138,14 +138,12 @@ fn carry_out_commands(
     let Some((game, index)) = to_open else { return };
     wanted.write(BookWanted(game));
     match open(&books, game, index) {
-        Ok((current, run)) => {
-            // The press that asked for it (E on "Next") must not act on the new lesson's board.
-            pressed.clear();
-            *replay = Replay::default();
-            commands.remove_resource::<PracticeRun>();
-            commands.insert_resource(current);
-            commands.insert_resource(run);
-            next.set(Screen::Playing);
+        Ok(opened) => {
+            super::put_on_board::<LessonRun, PracticeRun>(
+                &mut commands,
+                opened,
+                (&mut replay, &mut pressed, &mut next),
+            );
         }
         Err(e) => warn!("{} lesson {}: {e}", game.name(), index + 1),
     }
