@@ -33,7 +33,6 @@ impl PluginGroup for BrowserPlugins {
             .add(bevy::core_pipeline::CorePipelinePlugin)
             .add(bevy::sprite::SpritePlugin)
             .add(bevy::sprite_render::SpriteRenderPlugin)
-            .add(bevy::text::TextPlugin)
             .add(bevy::gilrs::GilrsPlugin)
             .add(bevy::state::app::StatesPlugin)
             .add_group(bevy::picking::DefaultPickingPlugins)

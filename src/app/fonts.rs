@@ -75,31 +75,8 @@ pub fn figure_symbols(figure: crate::rules::Figure) -> (char, char) {
     (at(0x265A), at(0x2654))
 }
 
-/// The chess figures as a Bevy font, for the board (absent in headless apps without text assets).
-#[derive(Resource, Debug, Clone, Default)]
-pub struct ChessFont(pub Handle<Font>);
-
 pub fn plugin(app: &mut App) {
-    app.init_resource::<ChessFont>();
-    app.add_systems(Startup, (use_hack_for_board_text, load_chess_font));
     app.add_systems(EguiPrimaryContextPass, install_fonts);
-}
-
-/// Bevy's text (the board's labels) draws with the font at the default handle: Hack there
-/// replaces Bevy's built-in Fira Mono subset, which the browser build leaves out. (Headless tests
-/// have no text assets.)
-fn use_hack_for_board_text(fonts: Option<ResMut<Assets<Font>>>) -> Result {
-    if let Some(mut fonts) = fonts {
-        fonts.insert(AssetId::default(), Font::from_bytes(font_bytes("hack").to_vec()))?;
-    }
-    Ok(())
-}
-
-fn load_chess_font(fonts: Option<ResMut<Assets<Font>>>, mut chess: ResMut<ChessFont>) -> Result {
-    if let Some(mut fonts) = fonts {
-        chess.0 = fonts.add(Font::from_bytes(font_bytes("chess").to_vec()));
-    }
-    Ok(())
 }
 
 /// The font set: Ubuntu Light first for proportional text, Hack first for monospace, the chess

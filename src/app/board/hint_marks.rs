@@ -4,6 +4,7 @@
 //! remove on its next turn, flagged in its corner. A space's mark is redrawn only when its hint
 //! changes.
 
+use super::board_text::BoardText;
 use super::drawing;
 use super::project::{BoardState, Hinted};
 use crate::app::AppSystems;
@@ -58,7 +59,7 @@ fn show_hint_marks(
     let s = state.scale;
     let eye_ring = meshes.add(Annulus::new(s * 0.13, s * 0.2));
     let flag = meshes.add(Circle::new((s * 0.12).max(4.0)));
-    let font = TextFont { font_size: bevy::text::FontSize::Px((s * 0.2).clamp(8.0, 16.0)), ..default() };
+    let font_size = (s * 0.2).clamp(8.0, 16.0);
     for (cell, hint, kids) in redraw {
         clear(&mut commands, kids);
         match hint.0 {
@@ -85,9 +86,7 @@ fn show_hint_marks(
                 ));
                 commands.spawn((
                     HintMarkShown,
-                    Text2d::new("!"),
-                    font.clone(),
-                    TextColor(Color::WHITE),
+                    BoardText::new("!", font_size, Color::WHITE),
                     Transform::from_translation(corner.extend(4.3)),
                     Pickable::IGNORE,
                     ChildOf(cell),

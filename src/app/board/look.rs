@@ -7,6 +7,7 @@
 //! discs with their height on a badge nothing covers; chess-like figures with an outline and the
 //! knight's facing arrow. And the keyboard cursor, a rounded outline. Only when the app draws.
 
+use super::board_text::BoardText;
 use super::cell_picking::CellHitArea;
 use super::drawing;
 use super::edge_labels::AxisLabelMark;
@@ -16,7 +17,7 @@ use super::project::{
 };
 use super::textures::{BoardArt, STONE_PICTURE_SCALE, ThemeArt};
 use crate::app::AppSystems;
-use crate::app::fonts::{ChessFont, figure_symbols};
+use crate::app::fonts::figure_symbols;
 use crate::app::match_state::CurrentMatch;
 use crate::app::playing::{BoardCursor, CellChosen, DragChosen};
 use crate::app::settings::CurrentSettings;
@@ -354,15 +355,13 @@ fn inside_hull(hull: &[Vec2], p: Vec2) -> bool {
 
 fn coordinates(commands: &mut Commands, state: &BoardState, view: &BoardView, root: Entity, pal: &BoardPalette) {
     let s = state.scale;
-    let font = TextFont { font_size: bevy::text::FontSize::Px((s * 0.3).clamp(11.0, 20.0)), ..default() };
+    let font_size = (s * 0.3).clamp(11.0, 20.0);
     for label in axis_labels(view) {
         let home = state.to_world(label.at.x, label.at.y);
         commands.spawn((
             Dressing,
             AxisLabelMark { home, outward: label.outward },
-            Text2d::new(label.text),
-            font.clone(),
-            TextColor(rgb(pal.label)),
+            BoardText::new(label.text, font_size, rgb(pal.label)),
             Transform::from_translation(home.extend(1.0)),
             Pickable::IGNORE,
             ChildOf(root),
@@ -505,30 +504,17 @@ fn dress_figures(
     state: Res<BoardState>,
     settings: Res<CurrentSettings>,
     current: Option<Res<CurrentMatch>>,
-    chess: Res<ChessFont>,
     figures: Query<(Entity, &Figure), Added<Figure>>,
     art: Res<BoardArt>,
 ) {
     let (Some(kind), false) = (game_kind(&current), figures.is_empty()) else { return };
     let pal = board_palette(settings.0.theme);
     let s = state.scale;
-    let font = TextFont {
-        font: bevy::text::FontSource::Handle(chess.0.clone()),
-        font_size: bevy::text::FontSize::Px(s * 0.82),
-        ..default()
-    };
     for (e, figure) in &figures {
         let (fill, outline) = pal.figure(kind.tone(figure.owner));
         let (filled, outlined) = figure_symbols(figure.figure);
         let glyph = |c: char, colour: Color, at: Vec3| {
-            (
-                PieceLook,
-                Text2d::new(c.to_string()),
-                font.clone(),
-                TextColor(colour),
-                Transform::from_translation(at),
-                Pickable::IGNORE,
-            )
+            (PieceLook, BoardText::chess(c, s * 0.82, colour), Transform::from_translation(at), Pickable::IGNORE)
         };
         let lift = Vec3::new(0.0, s * 0.04, 0.0);
         commands
@@ -599,9 +585,7 @@ fn dress_stacks(
                 ChildOf(e),
             ))
             .with_child((
-                Text2d::new(""),
-                TextFont { font_size: bevy::text::FontSize::Px(size * 0.62), ..default() },
-                TextColor(rgb(pal.badge_text)),
+                BoardText::new("", size * 0.62, rgb(pal.badge_text)),
                 Transform::from_xyz(0.0, 0.0, 0.1),
                 Pickable::IGNORE,
             ));
@@ -640,7 +624,7 @@ fn pile_stacks(
     mut levels: Query<(&StackPiece, &mut Transform, &mut Visibility, &Children), Without<HeightBadge>>,
     mut looks: Query<&mut Sprite, (With<PieceLook>, Without<HeightBadge>)>,
     mut badges: Query<(&mut Visibility, &Children), (With<HeightBadge>, Without<StackPiece>)>,
-    mut texts: Query<&mut Text2d>,
+    mut texts: Query<&mut BoardText>,
 ) {
     let mut todo: Vec<Entity> = changed.iter().chain(added_levels.iter().map(|p| p.parent())).collect();
     if todo.is_empty() {
@@ -666,8 +650,11 @@ fn pile_stacks(
             if let Ok((mut v, texts_of)) = badges.get_mut(kid) {
                 v.set_if_neq(if stack.height > 1 { Visibility::Inherited } else { Visibility::Hidden });
                 for t in texts_of.iter() {
-                    if let Ok(mut text) = texts.get_mut(t) {
-                        text.0 = stack.height.to_string();
+                    let height = stack.height.to_string();
+                    if let Ok(mut text) = texts.get_mut(t)
+                        && text.text != height
+                    {
+                        text.text = height;
                     }
                 }
             }
@@ -770,7 +757,7 @@ fn number_cells(
     changed: Query<(), Or<(Changed<Influence>, Changed<Power>)>>,
     cells: Query<(Entity, &BoardCell, Option<&Influence>, Option<&Power>, Option<&Children>)>,
     mut numbers: Query<(&mut Visibility, &mut Transform, &Children), With<CellNumber>>,
-    mut texts: Query<&mut Text2d>,
+    mut texts: Query<&mut BoardText>,
     art: Res<BoardArt>,
 ) {
     if changed.is_empty() && !settings.is_changed() && !cursor.is_changed() {
@@ -795,8 +782,8 @@ fn number_cells(
                     for kid in kids.iter() {
                         if let (Ok(mut text), Some(v)) = (texts.get_mut(kid), shown) {
                             let want = if v == 0 { "0".to_string() } else { format!("{v:+}") };
-                            if text.0 != want {
-                                text.0 = want;
+                            if text.text != want {
+                                text.text = want;
                             }
                         }
                     }
@@ -818,9 +805,11 @@ fn number_cells(
                         ChildOf(e),
                     ))
                     .with_child((
-                        Text2d::new(if v == 0 { "0".to_string() } else { format!("{v:+}") }),
-                        TextFont { font_size: bevy::text::FontSize::Px(size * 0.6), ..default() },
-                        TextColor(rgb(pal.badge_text)),
+                        BoardText::new(
+                            if v == 0 { "0".to_string() } else { format!("{v:+}") },
+                            size * 0.6,
+                            rgb(pal.badge_text),
+                        ),
                         Transform::from_xyz(0.0, 0.0, 0.1),
                         Pickable::IGNORE,
                     ));

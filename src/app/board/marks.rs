@@ -6,6 +6,7 @@
 //! covers a piece's information. They are rebuilt only when the match, the turn being built, the
 //! hint, the cursor (for the dense case), the lesson or practice, or the settings change.
 
+use super::board_text::BoardText;
 use super::drawing;
 use super::look::STONE;
 use super::project::BoardState;
@@ -299,11 +300,7 @@ fn travelling_stones(commands: &mut Commands, canvas: &Canvas) {
         };
         canvas.spawn(commands, at.extend(4.6), ghost);
         canvas.dot(commands, (at + Vec2::new(s * 0.3, -s * 0.3)).extend(4.7), s * 0.36, rgb(canvas.pal.badge));
-        let label = (
-            Text2d::new(range.to_string()),
-            TextFont { font_size: bevy::text::FontSize::Px((s * 0.24).max(11.0)), ..default() },
-            TextColor(rgb(canvas.pal.badge_text)),
-        );
+        let label = BoardText::new(range.to_string(), (s * 0.24).max(11.0), rgb(canvas.pal.badge_text));
         canvas.spawn(commands, (at + Vec2::new(s * 0.3, -s * 0.3)).extend(4.8), label);
     }
 }

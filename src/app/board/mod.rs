@@ -4,6 +4,7 @@
 //! The projection keeps them equal to the match's position; looks, animations, marks and input
 //! are built on them; touch gestures and zoom for big boards (`gestures`).
 
+mod board_text;
 mod builder;
 mod cell_picking;
 mod cursor;
@@ -49,6 +50,7 @@ pub fn plugin(app: &mut App) {
         cell_picking::plugin,
         edge_labels::plugin,
         drag_ghost::plugin,
+        board_text::plugin,
     ));
     app.add_plugins(page_mirror::plugin);
 }

@@ -2,6 +2,7 @@
 //! line that leaves an edge continues to a faded copy of the space it reaches on the other side,
 //! named and showing what stands there.
 
+use super::board_text::BoardText;
 use super::project::BoardState;
 use crate::app::AppSystems;
 use crate::app::settings::CurrentSettings;
@@ -42,7 +43,7 @@ fn show_wrap_cues(
     let pal = board_palette(settings.0.theme);
     let s = state.scale;
     let faded_line = rgb(pal.line).with_alpha(0.35);
-    let font = TextFont { font_size: bevy::text::FontSize::Px((s * 0.22).clamp(8.0, 14.0)), ..default() };
+    let font_size = (s * 0.22).clamp(8.0, 14.0);
     let dot = meshes.add(Circle::new(s * 0.3));
     let mut ghosts: Vec<Vec2> = Vec::new();
     for link in &view.wraps {
@@ -75,9 +76,7 @@ fn show_wrap_cues(
         }
         commands.spawn((
             WrapCue,
-            Text2d::new(to.name.clone()),
-            font.clone(),
-            TextColor(rgb(pal.line).with_alpha(0.8)),
+            BoardText::new(to.name.clone(), font_size, rgb(pal.line).with_alpha(0.8)),
             Transform::from_translation(b.extend(-0.7)),
             ChildOf(root),
         ));
