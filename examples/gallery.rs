@@ -317,9 +317,18 @@ fn has_practice(kind: GameKind) -> bool {
 fn wrong_answer(kind: GameKind) -> Vec<String> {
     let first = practice_book(kind).positions.remove(0);
     let mut game = kind.open(&first.options, Some(&first.position)).expect("the position opens");
-    let Some(stoneyard::rules::ToMove::One(side)) = game.to_move() else { return Vec::new() };
+    use stoneyard::rules::ToMove;
+    let side = match (game.to_move(), first.learner) {
+        (Some(ToMove::One(side)), _) | (Some(ToMove::Both), Some(side)) => side,
+        _ => return Vec::new(),
+    };
+    // A turn ends when the other side is to move; a secret commitment when it is sealed.
+    let turn_goes_on = |game: &dyn stoneyard::games::DynGame| match first.learner {
+        Some(_) => !game.legal_decisions(side).is_empty(),
+        None => game.to_move() == Some(ToMove::One(side)),
+    };
     let mut turn = Vec::new();
-    while game.to_move() == Some(stoneyard::rules::ToMove::One(side)) && !game.status().is_over() {
+    while turn_goes_on(game.as_ref()) && !game.status().is_over() {
         let legal = game.legal_decisions(side);
         let on_the_way = first.solution.get(turn.len());
         let Some(d) = legal.iter().find(|d| Some(*d) != on_the_way).or(legal.first()).cloned() else { break };
@@ -385,9 +394,11 @@ fn run(world: &mut World, scene: Scene, wait: u32, path: PathBuf) {
         }
         return;
     }
-    // The scene's decisions, one a frame once the board is up; all but the last shown at once.
+    // The scene's decisions, one a frame once the board is up and waits for the person (where
+    // both sides commit at once the computer seals first); all but the last shown at once.
     let board_up = world.resource::<BoardState>().root.is_some();
-    if board_up && !world.resource::<Script>().pending.is_empty() {
+    let computer_acts = world.get_resource::<CurrentMatch>().is_some_and(|m| m.computer_to_act().is_some());
+    if board_up && !computer_acts && !world.resource::<Script>().pending.is_empty() {
         let decision = world.resource_mut::<Script>().pending.remove(0);
         let last = world.resource::<Script>().pending.is_empty();
         world.resource_mut::<CurrentSettings>().0.animation_speed =

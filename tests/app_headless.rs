@@ -2186,4 +2186,57 @@ mod lessons_by_actions {
         assert_eq!(screen(&app), Screen::Learn);
         assert!(app.world().get_resource::<PracticeRun>().is_none());
     }
+
+    /// Frames until the board waits for `learner`'s decisions (the computer seals first).
+    fn wait_for_the_learner(app: &mut App, learner: stoneyard::rules::Side) {
+        for _ in 0..300 {
+            if app.world().resource::<CurrentMatch>().acting_side() == Some(learner) {
+                return;
+            }
+            app.update();
+        }
+        panic!("the board never waited for {learner:?}");
+    }
+
+    #[test]
+    fn a_secret_commitment_is_judged_once_sealed_whatever_the_computer_commits() {
+        let mut app = headless_app();
+        let hidden = GameKind::named("hidden-intention");
+        open_practice(&mut app, hidden);
+        let first = practice(&app);
+        let learner = first.practice.learner.expect("Hidden Intention's practice names its learner");
+        wait_for_the_learner(&mut app, learner);
+        let (last, begun) = first.practice.solution.split_last().unwrap();
+        for decision in begun {
+            play_by_keys(&mut app, decision);
+            assert_eq!(practice(&app).answer, Answer::Thinking, "judged before the commitment is sealed");
+        }
+        play_by_keys(&mut app, last);
+        assert_eq!(practice(&app).answer, Answer::Right);
+        assert_eq!(app.world().resource::<CurrentSettings>().0.practice_streak.get("hidden-intention"), Some(&1));
+        // The computer commits for the other side and the attempt is revealed on the board.
+        for _ in 0..60 {
+            app.update();
+        }
+        let m = app.world().resource::<CurrentMatch>();
+        assert!((0..m.len()).any(|i| m.maker(i) == Some(learner.opponent())), "the computer's commitment");
+        // The next position, answered by another commitment: wrong.
+        press(&mut app, &[Confirm]);
+        let second = practice(&app);
+        assert_eq!((second.index, second.answer.clone()), (1, Answer::Thinking));
+        let side = second.practice.learner.unwrap();
+        wait_for_the_learner(&mut app, side);
+        let mut own = app.world().resource::<CurrentMatch>().start().clone_box();
+        let mut made = Vec::new();
+        while !own.legal_decisions(side).is_empty() {
+            let legal = own.legal_decisions(side);
+            let off_the_solution = legal.iter().find(|d| second.practice.solution.get(made.len()) != Some(*d));
+            let decision = off_the_solution.unwrap_or(&legal[0]).clone();
+            own.play_decision(&decision).unwrap();
+            play_by_keys(&mut app, &decision);
+            made.push(decision);
+        }
+        assert_ne!(made, second.practice.solution);
+        assert_eq!(practice(&app).answer, Answer::Wrong);
+    }
 }

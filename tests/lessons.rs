@@ -63,10 +63,7 @@ fn every_practice_position_still_has_its_solution_as_the_unique_best_turn() {
     });
     for ((path, book), problems) in books.iter().zip(found) {
         assert_eq!(problems, Vec::<String>::new(), "{path}");
-        // Hidden Intention's sides commit at once: "the single best turn" needs a search over
-        // both sides' commitments, which the finder does not do yet (README: Learn and practise).
-        let least = if book.game == "hidden-intention" { 0 } else { 30 };
-        assert!(book.positions.len() >= least, "{path}: {} positions", book.positions.len());
+        assert!(book.positions.len() >= 30, "{path}: {} positions", book.positions.len());
         let grades: Vec<u8> = book.positions.iter().map(|p| p.grade).collect();
         assert!(grades.is_sorted(), "{path}: easiest first");
     }

@@ -158,6 +158,18 @@ pub struct PracticeRun {
 impl PracticeRun {
     /// What the position asks, in one sentence.
     pub fn goal(&self) -> String {
+        if self.practice.learner.is_some() {
+            // Both sides commit at once: the answer must hold whatever the opponent commits.
+            return match self.practice.wins {
+                None => "Your commitment: find the one that wins the game whatever your opponent commits.".into(),
+                Some(1) => {
+                    "Your commitment: find the one that comes out a figure ahead whatever your opponent commits.".into()
+                }
+                Some(n) => format!(
+                    "Your commitment: find the one that comes out {n} figures ahead whatever your opponent commits."
+                ),
+            };
+        }
         match self.practice.wins {
             None => "Your move: find the turn that wins the game.".to_string(),
             Some(1) => "Your move: find the turn that wins a piece.".to_string(),

@@ -8,6 +8,7 @@
 //! when the learner's decisions follow a solution to its end. A wrong decision names what it causes and why;
 //! the app plays it, shows its real effects, says why and offers Retry.
 
+mod commitments;
 pub mod practice;
 
 use crate::games::{DynGame, GameKind};

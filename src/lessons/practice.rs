@@ -10,7 +10,7 @@
 
 use crate::ai::{Level, Timing, games::decide_timed};
 use crate::games::{DynGame, GameKind};
-use crate::rules::{EffectKind, Outcome, PieceShape, RemoveCause, Side, Status, ToMove, pick_index, seeded};
+use crate::rules::{EffectKind, GameRng, Outcome, PieceShape, RemoveCause, Side, Status, ToMove, pick_index, seeded};
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 
@@ -30,6 +30,9 @@ pub struct Practice {
     pub options: Vec<(String, String)>,
     /// The rule book's position text; the learner is the side to move.
     pub position: String,
+    /// Where both sides commit at once (Hidden Intention): the side the learner plays.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub learner: Option<Side>,
     /// The learner's turn that solves it, as atomic decisions.
     pub solution: Vec<String>,
     /// What the solution wins: `None` the game, `Some(n)` n pieces after the best reply.
@@ -42,6 +45,9 @@ pub struct Practice {
 
 /// How many positions a search of whole turns may visit before it gives up.
 pub const TURN_CAP: usize = 20_000;
+/// Where both sides commit at once, how many pairs of commitments the search may try for each
+/// position of `TURN_CAP` (a pair costs about as much as a position).
+const PAIRS_PER_TURN: usize = 100;
 
 /// One whole turn of a side: its decisions, the material it won, and the position it leaves.
 #[derive(Debug, Clone)]
@@ -150,12 +156,20 @@ pub struct Verdict {
     /// Other turns that take at once as much as the solution does (for a win: that take
     /// anything): how tempting the position is.
     pub tempting: usize,
+    /// The side whose turn it is.
+    pub learner: Side,
+    /// Where both sides commit at once: how many commitments the learner had to choose from.
+    pub choices: Option<usize>,
 }
 
 /// Whether `game` (its side to move the learner) has one best turn that wins the game, or wins at
 /// least one piece more than every other turn after the opponent's best answer.
 pub fn judge(game: &dyn DynGame, cap: usize) -> Result<Verdict, String> {
-    let Some(ToMove::One(side)) = game.to_move() else { return Err("nobody moves alone there".into()) };
+    let side = match game.to_move() {
+        Some(ToMove::One(side)) => side,
+        Some(ToMove::Both) => return super::commitments::judge(game, cap.saturating_mul(PAIRS_PER_TURN)),
+        None => return Err("the game is over".into()),
+    };
     if game.status().is_over() {
         return Err("the game is over".into());
     }
@@ -164,7 +178,7 @@ pub fn judge(game: &dyn DynGame, cap: usize) -> Result<Verdict, String> {
     match winning.as_slice() {
         [one] => {
             let tempting = turns.iter().filter(|t| t.gain > 0 && !t.wins).count();
-            return Ok(Verdict { solution: one.decisions.clone(), wins: None, tempting });
+            return Ok(Verdict { solution: one.decisions.clone(), wins: None, tempting, learner: side, choices: None });
         }
         [] => {}
         _ => return Err(format!("{} turns win the game", winning.len())),
@@ -197,16 +211,22 @@ pub fn judge(game: &dyn DynGame, cap: usize) -> Result<Verdict, String> {
     }
     // Turns that take nothing at once keep at most what the reply leaves them: never more than 0.
     let tempting = turns.iter().filter(|t| t.gain >= turn.gain && t.after != turn.after).count();
-    Ok(Verdict { solution: turn.decisions.clone(), wins: Some(worth), tempting })
+    Ok(Verdict { solution: turn.decisions.clone(), wins: Some(worth), tempting, learner: side, choices: None })
 }
 
 /// A position's grade by how many other turns take material too (the tempting ones): easy when
-/// none does, medium with one or two, hard with three or more.
+/// none does, medium with one or two, hard with three or more. Where both sides commit at once,
+/// most commitments take something against some answer: graded by the share of the tempting
+/// ones (those that take as much against a typical answer): under a tenth easy, under three
+/// tenths medium.
 pub fn grade(verdict: &Verdict) -> u8 {
-    match verdict.tempting {
-        0 => 1,
-        1 | 2 => 2,
-        _ => 3,
+    match (verdict.choices, verdict.tempting) {
+        (Some(choices), tempting) if tempting * 10 < choices => 1,
+        (Some(choices), tempting) if tempting * 10 < choices * 3 => 2,
+        (Some(_), _) => 3,
+        (None, 0) => 1,
+        (None, 1 | 2) => 2,
+        (None, _) => 3,
     }
 }
 
@@ -244,17 +264,22 @@ pub fn find(
             if game.status().is_over() {
                 break;
             }
-            let Some(ToMove::One(side)) = game.to_move() else { break };
-            // Only where a turn starts, and only a position that reads back as it is (the
-            // book keeps its text).
-            let turn_starts = last_mover != Some(side);
+            // Judged where a turn starts (where both sides commit at once: every attempt starts
+            // one), and only a position that reads back as it is (the book keeps its text).
+            let (simultaneous, worth_judging) = match game.to_move() {
+                Some(ToMove::One(side)) => (
+                    false,
+                    last_mover != Some(side)
+                        && game.legal_decisions(side).len() > 1
+                        && takes_at_once(game.as_ref(), side),
+                ),
+                Some(ToMove::Both) => (true, true),
+                None => break,
+            };
             let text = game.position_text();
-            let reread = kind.open(options, Some(&text)).ok();
-            if turn_starts
-                && game.legal_decisions(side).len() > 1
-                && takes_at_once(game.as_ref(), side)
+            if worth_judging
                 && positions.insert(text.clone())
-                && let Some(reread) = reread
+                && let Ok(reread) = kind.open(options, Some(&text))
                 && let Ok(verdict) = judge(reread.as_ref(), cap)
                 && judge(game.as_ref(), cap).as_ref() == Ok(&verdict)
             {
@@ -262,6 +287,7 @@ pub fn find(
                     id: format!("s{game_seed}-{ply}"),
                     options: options.to_vec(),
                     position: text,
+                    learner: simultaneous.then_some(verdict.learner),
                     grade: grade(&verdict),
                     solution: verdict.solution,
                     wins: verdict.wins,
@@ -271,24 +297,55 @@ pub fn find(
                     break;
                 }
             }
-            // Easy's choice most of the time, a random one now and then: more varied positions.
-            let legal = game.legal_decisions(side);
-            let decision = if pick_index(&mut rng, 4) == 0 {
-                legal[pick_index(&mut rng, legal.len())].clone()
-            } else {
-                match decide_timed(game.as_ref(), side, Level::Easy, game_seed ^ ply, None, Timing::Reproducible) {
-                    Ok(d) => d,
-                    Err(_) => break,
+            let mover = match game.to_move() {
+                Some(ToMove::One(side)) => Some(side),
+                _ => None,
+            };
+            let played = match mover {
+                Some(side) => self_play_decision(&mut game, side, (&mut rng, game_seed ^ ply)).is_some(),
+                // Each side its whole commitment, chosen on its own copy of the position (neither
+                // sees the other's), then both played.
+                None => {
+                    let start = game.clone_box();
+                    let commitments: Option<Vec<Vec<String>>> = Side::BOTH
+                        .into_iter()
+                        .map(|side| {
+                            let mut own = start.clone_box();
+                            let mut made = Vec::new();
+                            while !own.legal_decisions(side).is_empty() {
+                                let seed = game_seed ^ ply ^ ((made.len() as u64 + 1) << 32);
+                                made.push(self_play_decision(&mut own, side, (&mut rng, seed))?);
+                            }
+                            Some(made)
+                        })
+                        .collect();
+                    commitments.is_some_and(|both| both.iter().flatten().all(|d| game.play_decision(d).is_ok()))
                 }
             };
-            if game.play_decision(&decision).is_err() {
+            if !played {
                 break;
             }
-            last_mover = Some(side);
+            last_mover = mover;
         }
     }
     found.sort_by_key(|p| p.grade);
     found
+}
+
+/// One decision of `side` in the finder's self-play: Easy's choice most of the time, a random one
+/// now and then (more varied positions); the decision played, or `None` when none could be.
+fn self_play_decision(game: &mut Box<dyn DynGame>, side: Side, (rng, seed): (&mut GameRng, u64)) -> Option<String> {
+    let legal = game.legal_decisions(side);
+    if legal.is_empty() {
+        return None;
+    }
+    let decision = if pick_index(rng, 4) == 0 {
+        legal[pick_index(rng, legal.len())].clone()
+    } else {
+        decide_timed(game.as_ref(), side, Level::Easy, seed, None, Timing::Reproducible).ok()?
+    };
+    game.play_decision(&decision).ok()?;
+    Some(decision)
 }
 
 /// Everything wrong with a practice book: each position must open with a side to move, and its
@@ -317,6 +374,9 @@ pub fn problems(book: &PracticeBook, cap: usize) -> Vec<String> {
             }
             Ok(v) if v.wins != p.wins => say(format!("it wins {:?}, not {:?}", v.wins, p.wins)),
             Ok(v) if grade(&v) != p.grade => say(format!("its grade is {}, not {}", grade(&v), p.grade)),
+            Ok(v) if p.learner.is_some_and(|side| side != v.learner) => {
+                say(format!("its learner is {:?}, not {:?}", v.learner, p.learner))
+            }
             Ok(_) => {}
             Err(e) => say(format!("no single best turn: {e}")),
         }
@@ -370,6 +430,7 @@ mod tests {
                 id: "p".into(),
                 options: vec![("size".into(), "5".into())],
                 position: "O..../XX.../..X../O..../...O. b".into(),
+                learner: None,
                 solution: vec!["C3".into()],
                 wins: Some(1),
                 grade: 1,

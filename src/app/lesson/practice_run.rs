@@ -11,6 +11,7 @@ use crate::app::playing::Replay;
 use crate::app::screen::Screen;
 use crate::app::settings::CurrentSettings;
 use crate::games::GameKind;
+use crate::lessons::practice::Practice;
 use crate::rules::{Side, ToMove};
 use bevy::prelude::*;
 
@@ -28,7 +29,10 @@ fn open(books: &PracticeBooks, kind: GameKind, index: usize) -> Result<(CurrentM
     let book = books.book(kind).ok_or("the practice positions are not read yet")?;
     let practice = book.positions.get(index).ok_or("there is no such position")?;
     let start = kind.open(&practice.options, Some(&practice.position)).map_err(|e| e.to_string())?;
-    let Some(ToMove::One(learner)) = start.to_move() else { return Err("nobody is to move alone".into()) };
+    let learner = match (start.to_move(), practice.learner) {
+        (Some(ToMove::One(side)), _) | (Some(ToMove::Both), Some(side)) => side,
+        _ => return Err("the position does not say whose turn it is".into()),
+    };
     let mut current = CurrentMatch::new(start);
     // Nobody has swapped yet: the seat of a side is the side.
     current.players[learner.opponent().index()] = Some(Level::Medium);
@@ -104,15 +108,32 @@ fn forget_practice_of_another_match(mut commands: Commands, run: Res<PracticeRun
 }
 
 /// The learner's decisions from the start, once their turn is complete: the side to move at the
-/// start made them, and it is no longer theirs to act (or the game is over).
-fn learner_turn(current: &CurrentMatch) -> Option<usize> {
-    let learner: Side = match current.start().to_move()? {
-        ToMove::One(side) => side,
-        ToMove::Both => return None,
+/// start made them, and it is no longer theirs to act (or the game is over). Where both sides
+/// commit at once: the learner's decisions once they seal their commitment.
+fn learner_turn(current: &CurrentMatch, practice: &Practice) -> Option<Vec<String>> {
+    let learner = match (current.start().to_move()?, practice.learner) {
+        (ToMove::One(side), _) => side,
+        (ToMove::Both, Some(side)) => return sealed_commitment(current, side),
+        (ToMove::Both, None) => return None,
     };
     let made = (0..current.len()).take_while(|&i| current.maker(i) == Some(learner)).count();
     let complete = made > 0 && (made < current.len() || current.is_over() || current.acting_side() != Some(learner));
-    complete.then_some(made)
+    complete.then(|| (0..made).map(|i| current.decision(i).to_string()).collect())
+}
+
+/// `learner`'s decisions up to the one that sealed their commitment (played on the start without
+/// the opponent's, which the learner could not see), once it is sealed.
+fn sealed_commitment(current: &CurrentMatch, learner: Side) -> Option<Vec<String>> {
+    let mut own = current.start().clone_box();
+    let mut made = Vec::new();
+    for i in (0..current.len()).filter(|&i| current.maker(i) == Some(learner)) {
+        made.push(current.decision(i).to_string());
+        own.play_decision(current.decision(i)).ok()?;
+        if own.legal_decisions(learner).is_empty() {
+            return Some(made);
+        }
+    }
+    None
 }
 
 /// Judges the learner's turn once it is complete: right when it leaves the solution's position.
@@ -120,14 +141,17 @@ fn judge(mut run: ResMut<PracticeRun>, current: Res<CurrentMatch>, mut settings:
     if !current.is_changed() || run.match_id != current.session.version().0 || run.answer != Answer::Thinking {
         return;
     }
-    let Some(made) = learner_turn(&current) else { return };
-    let reached = match current.position_before(made) {
-        Some(position) => position.position_text(),
-        None => current.position().position_text(),
+    let Some(made) = learner_turn(&current, &run.practice) else { return };
+    // Compared by the position they leave (the same turn in another order is right); a sealed
+    // commitment leaves nothing to see, and is compared decision by decision.
+    let leaves = |decisions: &[String]| {
+        let mut position = current.start().clone_box();
+        decisions.iter().all(|d| position.play_decision(d).is_ok()).then(|| position.position_text())
     };
-    let mut solved = current.start().clone_box();
-    let solution_plays = run.practice.solution.iter().all(|d| solved.play_decision(d).is_ok());
-    let right = solution_plays && solved.position_text() == reached;
+    let right = match run.practice.learner {
+        Some(_) => made == run.practice.solution,
+        None => leaves(&made).is_some() && leaves(&made) == leaves(&run.practice.solution),
+    };
     run.answer = if right { Answer::Right } else { Answer::Wrong };
     let slug = run.game.slug().to_string();
     let settings = &mut settings.0;
