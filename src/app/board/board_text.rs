@@ -142,26 +142,30 @@ impl DrawnText {
     }
 }
 
-/// Draws each new or changed board text into its sprite, at the window's pixel density.
+/// Draws each new or changed board text into its sprite, at the window's pixel density (every
+/// text again when the density changes: another screen, the browser's zoom).
 fn draw_board_texts(
     mut commands: Commands,
-    texts: Query<(Entity, &BoardText), Changed<BoardText>>,
+    texts: Query<(Entity, Ref<BoardText>)>,
     windows: Query<&Window, With<PrimaryWindow>>,
     images: Option<ResMut<Assets<Image>>>,
-    mut painter: Local<Option<TextPainter>>,
+    (mut painter, mut drawn_at): (Local<Option<TextPainter>>, Local<f32>),
 ) {
     let Some(mut images) = images else { return };
-    if texts.is_empty() {
+    let pixels_per_point = windows.single().map_or(1.0, Window::scale_factor).max(0.5);
+    let density_changed = *drawn_at != pixels_per_point;
+    *drawn_at = pixels_per_point;
+    let mut texts = texts.iter().filter(|(_, text)| density_changed || text.is_changed()).peekable();
+    if texts.peek().is_none() {
         return;
     }
-    let pixels_per_point = windows.single().map_or(1.0, Window::scale_factor).max(0.5);
     let painter = painter.get_or_insert_with(|| TextPainter { fonts: board_fonts(), drawn: HashMap::new() });
     // Every new board size brings new sizes of text: forget the old images now and then (those
     // still shown stay alive through their sprites).
     if painter.drawn.len() > DRAWN_KEPT {
         painter.drawn.clear();
     }
-    for (e, text) in &texts {
+    for (e, text) in texts {
         let key = (text.font, text.text.clone(), (text.size * pixels_per_point * 8.0).round() as u32);
         let handle = match painter.drawn.get(&key) {
             Some(handle) => handle.clone(),
