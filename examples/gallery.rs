@@ -3,10 +3,10 @@
 //! and each game's key states — its start; a position from a worked example of its spec with the
 //! hints on and the cursor on the example's move; that move mid-animation (a capture, burn,
 //! cascade or hop); the marks its whole turn leaves; a game played to its end; one of its lessons
-//! with a hint (and Red Stone on 19 lines zoomed in on a corner, its coordinates at the view's
-//! edges). Positions, moves and time are scripted (every frame advances the clock by 1/60 s), so
-//! the same command gives the same pictures. Needs a display (Xvfb with Mesa's software Vulkan
-//! under `make gallery`).
+//! with a hint and the rules opened from it at the section it teaches (and Red Stone on 19 lines
+//! zoomed in on a corner, its coordinates at the view's edges). Positions, moves and time are
+//! scripted (every frame advances the clock by 1/60 s), so the same command gives the same
+//! pictures. Needs a display (Xvfb with Mesa's software Vulkan under `make gallery`).
 //!
 //! `cargo run --example gallery -- --size 1280x720 --out gallery [--theme classic]` (one theme only
 //! with `--theme`, for a quick look).
@@ -19,7 +19,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 use stoneyard::app::testing::{
     Action, ActionPressed, BoardCursor, BoardState, BoardZoom, BookWanted, CurrentMatch, CurrentSettings,
-    DecisionChosen, LearnChoice, LessonCommand, SaveStore, Screen, Secrecy, SetupChoice,
+    DecisionChosen, LearnChoice, LessonCommand, SaveStore, Screen, Secrecy, SetupChoice, ShowRules,
 };
 use stoneyard::games::{DynGame, GameKind};
 use stoneyard::rules::{pick_index, seeded};
@@ -54,6 +54,8 @@ enum Scene {
     Lesson(GameKind),
     /// The game's first practice position, answered wrongly: the solution told.
     Practice(GameKind),
+    /// The gallery's lesson with the rules opened from it at the section it teaches.
+    Rules(GameKind),
 }
 
 impl Scene {
@@ -76,6 +78,7 @@ impl Scene {
             Scene::Learn => "learn.png".into(),
             Scene::Lesson(k) => format!("{k}-7-lesson.png"),
             Scene::Practice(k) => format!("{k}-8-practice.png"),
+            Scene::Rules(k) => format!("{k}-9-rules.png"),
         }
     }
 }
@@ -106,6 +109,9 @@ struct Script {
 
 /// Frames for the screen to settle (egui lays out over two frames, the board appears).
 const SETTLE: u32 = 8;
+
+/// Frames for the rules scene: the lesson settles, then the rules open.
+const RULES_SETTLE: u32 = 40;
 /// Frames from a move to its picture mid-animation (100 ms into a 300 ms capture).
 const MID_ANIMATION: u32 = 6;
 /// Frames for every animation of a move to end.
@@ -144,6 +150,7 @@ fn main() {
                 Scene::LastTurn(kind),
                 Scene::GameOver(kind),
                 Scene::Lesson(kind),
+                Scene::Rules(kind),
             ]);
             if has_practice(kind) {
                 scenes.push(Scene::Practice(kind));
@@ -186,9 +193,9 @@ fn theme_name(theme: Theme) -> &'static str {
     }
 }
 
-/// The illustration of a game's rules: a position from a worked example and its move.
+/// The first example of a game's rules with a move: its position and the move.
 fn example(kind: GameKind) -> Option<(Box<dyn DynGame>, &'static str)> {
-    let ill = kind.rules.illustrations.first()?;
+    let ill = kind.rules.examples().find(|e| !e.play.is_empty())?;
     let options: Vec<(String, String)> = ill.options.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
     Some((kind.open(&options, Some(ill.position)).ok()?, ill.play))
 }
@@ -272,7 +279,7 @@ fn begin(world: &mut World, scene: Scene, theme: Theme) -> Vec<String> {
             *world.resource_mut::<LearnChoice>() = LearnChoice::default();
             next = Screen::Learn;
         }
-        Scene::Lesson(kind) => {
+        Scene::Lesson(kind) | Scene::Rules(kind) => {
             // The desktop holds the books: asked for, the book is read before the lesson opens.
             world.write_message(BookWanted(kind));
             let book = stoneyard::lessons::LessonBook::parse(&lesson_text(kind)).expect("the book reads");
@@ -371,7 +378,8 @@ fn direct(world: &mut World) {
             let pending = begin(world, scene, theme);
             let mut script = world.resource_mut::<Script>();
             script.pending = pending;
-            script.step = Step::Run(SETTLE);
+            // The rules window fades in and scrolls to its section over several frames.
+            script.step = Step::Run(if matches!(scene, Scene::Rules(_)) { RULES_SETTLE } else { SETTLE });
         }
         Step::Saving(0) => {
             let mut script = world.resource_mut::<Script>();
@@ -418,6 +426,14 @@ fn run(world: &mut World, scene: Scene, wait: u32, path: PathBuf) {
     }
     if wait == 4 && matches!(scene, Scene::Lesson(_)) {
         world.write_message(LessonCommand::Hint);
+    }
+    if wait == RULES_SETTLE - SETTLE
+        && let Scene::Rules(kind) = scene
+    {
+        // As the lesson card's link does.
+        let run = world.resource::<stoneyard::app::testing::LessonRun>();
+        let section = run.lesson.teaches.as_deref().and_then(|id| kind.rules.section(id)).map(|s| s.id);
+        world.write_message(ShowRules(section));
     }
     if wait == 4 && scene == Scene::Zoomed {
         // As far in as the board allows, on its top-right corner (the view stops at the edges).

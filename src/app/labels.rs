@@ -110,7 +110,10 @@ mod tests {
             decision_label(GameKind::named("throngs"), "choose Black", ""),
             "Take Black (move first)  (choose Black)"
         );
-        assert_eq!(decision_label(GameKind::named("inchworm"), "R", ""), "Rescue a prisoner  (R)");
+        assert_eq!(
+            decision_label(GameKind::named("inchworm"), "R", ""),
+            "Rescue all your stones the opponent holds  (R)"
+        );
         assert_eq!(
             decision_label(GameKind::named("hidden-intention"), "A:c3<>f4", ""),
             "Swap the figures on c3 and f4  (A:c3<>f4)"

@@ -11,6 +11,7 @@ pub use super::board::{
     BoardCell, BoardState, BoardZoom, Burned, Controlled, Figure, Influence, Piece, Power, Stack, StackPiece, Stone,
     Tween, cursor_step,
 };
+pub use super::hud::ShowRules;
 pub use super::input::{Action, ActionPressed, BINDABLE, KeyBindings};
 pub use super::lesson_state::{
     Answer, BookState, BookWanted, LearnChoice, LessonBooks, LessonCommand, LessonRun, PracticeBooks, PracticeRun,

@@ -451,14 +451,33 @@ pub fn button_if(ui: &mut egui::Ui, enabled: bool, text: &str) -> egui::Response
 /// illustrations): the wood, lines or squares, control tint, burned squares and pieces in the
 /// theme's colours, with the spaces in `ringed` circled (the move about to be played).
 pub fn paint_board(ui: &mut egui::Ui, view: &BoardView, kind: GameKind, theme: Theme, side: f32, ringed: &[&str]) {
+    paint(ui, view, kind, theme, side, ringed, false);
+}
+
+/// The same picture with the names a rule's words use: files and ranks along the edges of a grid,
+/// the ringed spaces' own names on a lattice (whose lines run three ways).
+pub fn paint_named_board(
+    ui: &mut egui::Ui,
+    view: &BoardView,
+    kind: GameKind,
+    theme: Theme,
+    side: f32,
+    ringed: &[&str],
+) {
+    paint(ui, view, kind, theme, side, ringed, true);
+}
+
+fn paint(ui: &mut egui::Ui, view: &BoardView, kind: GameKind, theme: Theme, side: f32, ringed: &[&str], named: bool) {
     let pal = board_palette(theme);
     let (response, painter) = ui.allocate_painter(egui::vec2(side, side), egui::Sense::hover());
     let area = response.rect;
     let (x0, y0, x1, y1) = view.bounds();
-    // A little more than a unit of margin, so edge stones stay whole inside the picture.
-    let unit = (side / (x1 - x0 + 1.3)).min(side / (y1 - y0 + 1.3));
-    let centre = egui::pos2((x0 + x1) / 2.0, (y0 + y1) / 2.0);
-    // Board units (y up) → screen (y down), centred in the picture.
+    // A little more than a unit of margin, so edge stones stay whole inside the picture; a grid's
+    // names need a unit more on the left and below.
+    let names_room = if named && !matches!(view.layout, Layout::Lattice { .. }) { 1.0 } else { 0.0 };
+    let unit = (side / (x1 - x0 + 1.3 + names_room)).min(side / (y1 - y0 + 1.3 + names_room));
+    let centre = egui::pos2((x0 + x1 - names_room) / 2.0, (y0 + y1 - names_room) / 2.0);
+    // Board units (y up) → screen (y down), centred in the picture (with the names).
     let at = |x: f32, y: f32| area.center() + egui::vec2((x - centre.x) * unit, (centre.y - y) * unit);
     painter.rect_filled(area, 6.0, egui_rgb(pal.wood_light));
     painter.rect_stroke(area, 6.0, egui::Stroke::new(2.0, egui_rgb(pal.rim)), egui::StrokeKind::Inside);
@@ -522,6 +541,39 @@ pub fn paint_board(ui: &mut egui::Ui, view: &BoardView, kind: GameKind, theme: T
         }
         if ringed.contains(&c.name.as_str()) {
             painter.circle_stroke(centre, unit * 0.5, egui::Stroke::new(2.0, egui_rgb(pal.cursor)));
+        }
+    }
+    if named {
+        paint_names(&painter, view, unit, &at, ringed, egui_rgb(pal.line));
+    }
+}
+
+/// The names of `paint_named_board`, in the board's line colour.
+fn paint_names(
+    painter: &egui::Painter,
+    view: &BoardView,
+    unit: f32,
+    at: &dyn Fn(f32, f32) -> egui::Pos2,
+    ringed: &[&str],
+    colour: egui::Color32,
+) {
+    let (x0, y0, _, _) = view.bounds();
+    let font = egui::FontId::proportional((unit * 0.42).clamp(9.0, 13.0));
+    if let Layout::Lattice { .. } = view.layout {
+        for c in view.cells.iter().filter(|c| ringed.contains(&c.name.as_str())) {
+            let corner = at(c.x, c.y) + egui::vec2(unit * 0.45, -unit * 0.45);
+            painter.text(corner, egui::Align2::LEFT_BOTTOM, &c.name, font.clone(), colour);
+        }
+        return;
+    }
+    let file = |name: &str| name.trim_end_matches(|ch: char| ch.is_ascii_digit()).to_string();
+    let rank = |name: &str| name.trim_start_matches(|ch: char| !ch.is_ascii_digit()).to_string();
+    for c in &view.cells {
+        if (c.y - y0).abs() < 0.01 {
+            painter.text(at(c.x, y0 - 0.95), egui::Align2::CENTER_CENTER, file(&c.name), font.clone(), colour);
+        }
+        if (c.x - x0).abs() < 0.01 {
+            painter.text(at(x0 - 0.95, c.y), egui::Align2::CENTER_CENTER, rank(&c.name), font.clone(), colour);
         }
     }
 }

@@ -395,29 +395,77 @@ mod tests {
     fn every_game_has_a_goal_and_says_how_to_play_here() {
         for k in GameKind::all() {
             let sections = k.rules.sections;
-            assert_eq!(sections.first().map(|s| s.0), Some("Goal"), "{k}");
-            assert_eq!(sections.last().map(|s| s.0), Some("Here"), "{k}");
+            assert_eq!(sections.first().map(|s| s.id), Some("goal"), "{k}");
+            assert_eq!(sections.last().map(|s| s.id), Some("here"), "{k}");
         }
     }
 
     #[test]
-    fn every_illustration_is_a_legal_move_that_changes_the_board() {
+    fn every_rules_section_has_a_name_of_its_own_words_and_a_drawn_example() {
+        let mut missing = Vec::new();
         for k in GameKind::all() {
-            assert!(!k.rules.illustrations.is_empty(), "{k} has no illustration");
-            for ill in k.rules.illustrations {
-                let options: Vec<(String, String)> =
-                    ill.options.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
-                let before =
-                    k.open(&options, Some(ill.position)).unwrap_or_else(|e| panic!("{k} {}: {e}", ill.position));
-                let mut after = before.clone_box();
-                after.play_token(ill.play).unwrap_or_else(|e| panic!("{k} {}: {e:?}", ill.play));
-                let (b, a) = (before.board_view(), after.board_view());
-                let pieces = |v: &crate::rules::BoardView| v.cells.iter().map(|c| c.piece).collect::<Vec<_>>();
-                assert_ne!(pieces(&b), pieces(&a), "{k} {}: nothing changed", ill.play);
-                for name in crate::rules::cells_in_token(ill.play) {
-                    assert!(b.cells.iter().any(|c| c.name == name), "{k}: {name} is not on the board");
+            let mut seen = std::collections::HashSet::new();
+            for section in k.rules.sections {
+                let id = section.id;
+                assert!(seen.insert(id), "{k}: section {id} twice");
+                assert!(
+                    !id.is_empty() && id.split('-').all(|w| !w.is_empty() && w.bytes().all(|b| b.is_ascii_lowercase())),
+                    "{k}: section id {id:?} is not lower-case words joined by '-'"
+                );
+                assert!(!section.heading.is_empty() && section.text.len() > 20, "{k} {id}: no words");
+                if id != "here" && section.examples.is_empty() {
+                    missing.push(format!("{k} {id}"));
                 }
             }
         }
+        assert!(missing.is_empty(), "sections without a drawn example: {}", missing.join(", "));
+    }
+
+    /// What is wrong with an example: its position, spaces or move, or an after that is not the
+    /// position its move leaves.
+    fn example_faults(k: GameKind, ill: &crate::rules::Illustration) -> Vec<String> {
+        let mut faults = Vec::new();
+        let options: Vec<(String, String)> = ill.options.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+        let before = match k.open(&options, Some(ill.position)) {
+            Ok(before) => before,
+            Err(e) => return vec![format!("{k} {}: {e}", ill.position)],
+        };
+        let view = before.board_view();
+        let named = crate::rules::cells_in_token(ill.play).into_iter().chain(ill.marks.iter().copied());
+        for name in named {
+            if !view.cells.iter().any(|c| c.name == name) {
+                faults.push(format!("{k} {}: {name} is not on the board", ill.position));
+            }
+        }
+        if ill.caption.len() < 20 {
+            faults.push(format!("{k} {}: the caption says nothing", ill.position));
+        }
+        if ill.play.is_empty() {
+            if !ill.after.is_empty() {
+                faults.push(format!("{k} {}: an after without a play", ill.position));
+            }
+            return faults;
+        }
+        let mut after = before.clone_box();
+        if let Err(e) = after.play_token(ill.play) {
+            faults.push(format!("{k} {} at {}: {e:?}", ill.play, ill.position));
+            return faults;
+        }
+        // What the pictures draw: the pieces and the burned squares.
+        let drawn = |v: &crate::rules::BoardView| v.cells.iter().map(|c| (c.piece, c.marks.burned)).collect::<Vec<_>>();
+        if drawn(&view) == drawn(&after.board_view()) {
+            faults.push(format!("{k} {} at {}: nothing changed", ill.play, ill.position));
+        }
+        if after.position_text() != ill.after {
+            faults.push(format!("{k} {} at {}: after is {:?}", ill.play, ill.position, after.position_text()));
+        }
+        faults
+    }
+
+    #[test]
+    fn every_rules_example_opens_and_its_move_leaves_the_position_it_claims() {
+        let faults: Vec<String> =
+            GameKind::all().flat_map(|k| k.rules.examples().flat_map(move |ill| example_faults(k, ill))).collect();
+        assert!(faults.is_empty(), "{} faulty examples:\n{}", faults.len(), faults.join("\n"));
     }
 }

@@ -250,6 +250,9 @@ pub fn problems(book: &LessonBook) -> Vec<String> {
                 say(format!("its {field} is empty"));
             }
         }
+        if let Some(id) = lesson.teaches.as_deref().filter(|id| kind.rules.section(id).is_none()) {
+            say(format!("it teaches '{id}', which is not a section of the game's rules"));
+        }
         let start = match lesson.open(kind) {
             Ok(game) => game,
             Err(e) => {
@@ -373,7 +376,9 @@ mod tests {
         lesson.wrong.push(WrongDecision { after: vec!["A1".into()], decision: "B1".into(), why: "x".into() });
         lesson.wrong.push(WrongDecision { after: vec![], decision: "D3*".into(), why: "x".into() });
         lesson.marks.push("Z9".into());
+        lesson.teaches = Some("castling".into());
         let found = problems(&book);
+        assert!(found.iter().any(|p| p.contains("teaches 'castling'")), "{found:?}");
         assert!(found.iter().any(|p| p.contains("which no solution passes")), "{found:?}");
         assert!(found.iter().any(|p| p.contains("is a solution's move there")), "{found:?}");
         assert!(found.iter().any(|p| p.contains("Z9")), "{found:?}");

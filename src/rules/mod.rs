@@ -33,7 +33,7 @@ pub use game::{
 };
 pub use grid::{DIRECTIONS, SquareGrid, Wrap};
 pub use hash::{GOLDEN_GAMMA, mix64, splitmix64, splitmix64_nth};
-pub use help::{Illustration, RulesHelp};
+pub use help::{Illustration, RulesHelp, RulesSection};
 pub use outcome::{Outcome, Status, ToMove};
 pub use perft::perft;
 pub use playout::{PlayoutStats, random_playout};

@@ -69,9 +69,19 @@ pub(super) fn lesson_card(
             let text = format!("The lesson's way: {}", decision_words(current, way));
             ui.label(egui::RichText::new(text).size(text_size::SMALL).italics());
         }
+        rules_link(ui, run, act);
         standing(ui, run, act);
     });
     ui.add_space(4.0);
+}
+
+/// "The rule: Captures ›" — opens the rules at the section the lesson teaches.
+fn rules_link(ui: &mut egui::Ui, run: &LessonRun, act: &mut PanelActions) {
+    let Some(section) = run.lesson.teaches.as_deref().and_then(|id| run.game.rules.section(id)) else { return };
+    let text = egui::RichText::new(format!("The rule: {} ›", section.heading)).size(text_size::SMALL);
+    if ui.link(text).clicked() {
+        act.show_rules.write(super::ShowRules(Some(section.id)));
+    }
 }
 
 /// The lesson's introduction while the learner works on it.

@@ -31,6 +31,8 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 pub fn plugin(app: &mut App) {
     app.init_resource::<Panels>();
+    app.add_message::<ShowRules>();
+    app.add_systems(Update, show_rules.in_set(AppSystems::Intent));
     app.add_plugins((rules_window::plugin, record_window::plugin));
     app.add_systems(
         Update,
@@ -61,6 +63,18 @@ fn update_event_log(current: Res<CurrentMatch>, mut log: ResMut<EventLog>) {
     }
 }
 
+/// Show the rules, at the section of this id (a lesson's "The rule: …") or where they were.
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ShowRules(pub Option<&'static str>);
+
+/// The rules open (beside the board, or over the whole screen on a phone) at the section asked for.
+fn show_rules(mut asked: MessageReader<ShowRules>, mut panels: ResMut<Panels>) {
+    for ShowRules(section) in asked.read() {
+        panels.rules_scroll = section.map(rules_window::ScrollTo::section);
+        panels.rules_open = true;
+    }
+}
+
 /// The portrait panel's tabs.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 enum Tab {
@@ -73,8 +87,10 @@ enum Tab {
 /// The panel's open extras.
 #[derive(Resource, Debug, Default)]
 struct Panels {
-    /// The rules summary window.
+    /// The rules window.
     rules_open: bool,
+    /// The rules' section to bring into view (a lesson's "The rule: …").
+    rules_scroll: Option<rules_window::ScrollTo>,
     /// The record window.
     record_open: bool,
     /// The game-over card was put aside to look at the board.
@@ -121,6 +137,7 @@ struct PanelActions<'w> {
     setup: MessageWriter<'w, SetupRequested>,
     online: MessageWriter<'w, OnlineRequest>,
     lessons: MessageWriter<'w, LessonCommand>,
+    show_rules: MessageWriter<'w, ShowRules>,
     commands: MessageWriter<'w, MatchCommand>,
     next: ResMut<'w, NextState<Screen>>,
     spectating: ResMut<'w, Spectating>,
@@ -248,7 +265,7 @@ fn portrait(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &PanelV
                 cards::details(ui, current, view, act);
             }
             Tab::Moves => moves::move_list(ui, &view.moves),
-            Tab::Rules => rules_window::summary(ui, current.position().kind()),
+            Tab::Rules => rules_window::contents(ui, current.position().kind(), &mut act.show_rules),
         });
     });
 }
@@ -264,5 +281,23 @@ fn lay_out(size: egui::Vec2, mut draw: impl FnMut(&mut egui::Ui)) {
         let mut output = ctx.run_ui(input.clone(), &mut draw);
         // Nothing renders the fonts' texture here.
         output.textures_delta.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_lessons_link_opens_the_rules_at_the_section_it_teaches() {
+        let mut app = App::new();
+        app.init_resource::<Panels>().add_message::<ShowRules>().add_systems(Update, show_rules);
+        app.update();
+        assert!(!app.world().resource::<Panels>().rules_open);
+        app.world_mut().write_message(ShowRules(Some("captures")));
+        app.update();
+        let panels = app.world().resource::<Panels>();
+        assert!(panels.rules_open);
+        assert_eq!(panels.rules_scroll.map(|s| s.section), Some("captures"));
     }
 }

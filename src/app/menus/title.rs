@@ -84,10 +84,10 @@ fn title_input(
     }
 }
 
-/// The board each game card shows: its game's first illustration (a position from a worked example
-/// of its spec, drawn by the game itself).
+/// The board each game card shows: the first example of its rules (the goal's), drawn by the game
+/// itself.
 fn card_picture(kind: GameKind) -> Option<BoardView> {
-    let ill = kind.rules.illustrations.first()?;
+    let ill = kind.rules.examples().next()?;
     let options: Vec<(String, String)> = ill.options.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
     Some(kind.open(&options, Some(ill.position)).ok()?.board_view())
 }

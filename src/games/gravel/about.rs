@@ -3,7 +3,7 @@
 
 use super::{GravelOptions, Position, format_record, parse_record_over};
 use crate::games::{About, LineCounter, Warning, plural};
-use crate::rules::{Cell, Illustration, ParseError, RulesHelp, Side, Tone};
+use crate::rules::{Cell, ParseError, RulesHelp, Side, Tone};
 
 impl About for Position {
     const NAME: &'static str = "Gravel";
@@ -12,7 +12,7 @@ impl About for Position {
         "Place, move and remove stacks to control the board; neighbours decide who owns a space.";
     const SIDE_NAMES: [&'static str; 2] = ["Light", "Dark"];
     const SIDE_TONES: [Tone; 2] = [Tone::Light, Tone::Dark];
-    const RULES: RulesHelp = RulesHelp { sections: SECTIONS, illustrations: ILLUSTRATIONS };
+    const RULES: RulesHelp = super::reference::RULES;
     const QUICK_OPTIONS: &'static [(&'static str, &'static str)] = &[("N", "4")];
 
     fn decision_words(token: &str, _mover: &str) -> Option<String> {
@@ -124,32 +124,3 @@ impl About for Position {
         Ok(format_record(options, tokens))
     }
 }
-
-/// The rules in brief, in our own words (the contract is the spec in `shared/rules`).
-const SECTIONS: &[(&str, &str)] = &[
-    (
-        "Goal",
-        "Keep your pieces. You lose when you have lost more than half of them, or when you occupy fewer spaces than you have lost pieces.",
-    ),
-    (
-        "A turn",
-        "Up to X actions (the stack limit, 4 by default), each costing one: place a piece from your pool on an empty or own space, move one piece onto another of your stacks, return one piece to your pool, or remove one enemy piece from a space you control. Placements and removals never alternate: do all of one before the other. A turn must place at least once and must change your own pieces.",
-    ),
-    (
-        "Control",
-        "You control a space when at least two of its neighbours are yours and your pieces on the neighbours outnumber the enemy's. The hints overlay shades controlled spaces.",
-    ),
-    (
-        "Here",
-        "Click a space (or move the cursor and press Enter) to place or remove; click one of your stacks and then another to move; the HUD offers Return, End turn and Pass.",
-    ),
-];
-
-/// The spec's worked examples that show the rules at work.
-const ILLUSTRATIONS: &[Illustration] = &[Illustration {
-    caption: "Example 2: Dark controls b3 (3 pieces around it against 2) and removes it; that wins c3 as well, \
-                      and two placements take both spaces — four actions, removals before placements.",
-    options: &[("N", "5"), ("X", "4")],
-    position: "5 4 ...../.D1D1../D2L1L1D1./.L1L1L1./..... D 8 8 0 0 3",
-    play: "xb3,xc3,+b3,+c3",
-}];

@@ -71,6 +71,7 @@ mod moves;
 mod notation;
 mod options;
 mod position;
+mod reference;
 mod resolve;
 mod threats;
 mod view;

@@ -3,7 +3,7 @@
 
 use super::{HiddenIntentionOptions, Position, format_record, parse_record};
 use crate::games::{About, LineCounter};
-use crate::rules::{Illustration, NoOptions, ParseError, RulesHelp, Tone};
+use crate::rules::{NoOptions, ParseError, RulesHelp, Tone};
 
 impl About for Position {
     const NAME: &'static str = "Hidden Intention";
@@ -13,7 +13,7 @@ impl About for Position {
     // The spec's display names (§1): A is White with the light figures, B Black with the dark.
     const SIDE_NAMES: [&'static str; 2] = ["White", "Black"];
     const SIDE_TONES: [Tone; 2] = [Tone::Light, Tone::Dark];
-    const RULES: RulesHelp = RulesHelp { sections: SECTIONS, illustrations: ILLUSTRATIONS };
+    const RULES: RulesHelp = super::reference::RULES;
 
     fn decision_words(token: &str, _mover: &str) -> Option<String> {
         let (_, stage) = token.split_once(':')?;
@@ -40,7 +40,14 @@ impl About for Position {
         let Status::Over(_) = self.status() else { return None };
         let counts = self.field_counts();
         let (a, b) = (Self::SIDE_NAMES[0], Self::SIDE_NAMES[1]);
-        Some(format!("Both supplies are empty: {a} controls {} squares, {b} {}", counts.a, counts.b))
+        use crate::rules::Side;
+        // The game also ends, supplies or not, when a side has no square it may place on.
+        let why = if self.supply(Side::First).is_empty() && self.supply(Side::Second).is_empty() {
+            "Both supplies are empty"
+        } else {
+            "A player has no square left to place on"
+        };
+        Some(format!("{why}: {a} controls {} squares, {b} {}", counts.a, counts.b))
     }
 
     fn next_line(counter: &mut LineCounter, token: &str) -> Option<String> {
@@ -85,40 +92,6 @@ impl About for Position {
         format_record(players[0], players[1], tokens)
     }
 }
-
-/// The rules in brief, in our own words (the contract is the spec in `shared/rules`).
-const SECTIONS: &[(&str, &str)] = &[
-    (
-        "Goal",
-        "Control more squares when both supplies are empty: each square's influence is White's total minus Black's.",
-    ),
-    (
-        "A turn",
-        "Both players secretly choose at the same time: optionally swap two of their figures (twice per game), then a figure from supply and an empty square that is neutral or their own (a knight also faces a corner).",
-    ),
-    (
-        "Burn",
-        "If both chose the same square, it burns: closed to both until the next successful attempt, and both choose again.",
-    ),
-    (
-        "Cascade",
-        "After placing, figures standing on enemy ground are removed, round after round, until the board is stable.",
-    ),
-    (
-        "Here",
-        "Build your choice in the list, then hand the device over: the board hides until the other player is ready. Both choices are revealed together.",
-    ),
-];
-
-/// The spec's worked examples that show the rules at work.
-const ILLUSTRATIONS: &[Illustration] = &[Illustration {
-    caption: "Example 3: White's pawn on d5 holds only thanks to White's knight on d4. Black's new knight on c4 \
-                      pulls the d4 square below zero: White's knight falls in the first round of the cascade, and then its pawn in \
-                      the second.",
-    options: &[],
-    position: "Nd4/ne Pd5 ; Ra5 Rh5 ; P7R2B2N0Q1 P8R0B2N1Q1 ; 2 2 ; - ; 3.1",
-    play: "Pg2|Nc4/ne",
-}];
 
 /// Whether both commitments of an attempt token (`Pc6|Xc6`) name the same target square: it
 /// burned (§6.6), and the same turn is tried again.

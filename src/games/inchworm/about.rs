@@ -3,7 +3,7 @@
 
 use super::{InchwormOptions, Position, format_record, parse_record_over};
 use crate::games::{About, LineCounter};
-use crate::rules::{Illustration, ParseError, RulesHelp, Tone};
+use crate::rules::{ParseError, RulesHelp, Tone};
 
 impl About for Position {
     const NAME: &'static str = "Inchworm";
@@ -12,14 +12,14 @@ impl About for Position {
         "Drop, collect and spread stacks; surround enemy groups to capture them. First to 60 wins.";
     const SIDE_NAMES: [&'static str; 2] = ["Black", "White"];
     const SIDE_TONES: [Tone; 2] = [Tone::Dark, Tone::Light];
-    const RULES: RulesHelp = RulesHelp { sections: SECTIONS, illustrations: ILLUSTRATIONS };
+    const RULES: RulesHelp = super::reference::RULES;
     const QUICK_OPTIONS: &'static [(&'static str, &'static str)] = &[("target", "4")];
 
     fn decision_words(token: &str, _mover: &str) -> Option<String> {
         let (head, rest) = token.split_at(token.chars().next().map_or(0, char::len_utf8));
         Some(match head {
             _ if token == "pass" => "Pass".into(),
-            "R" if rest.is_empty() => "Rescue a prisoner".into(),
+            "R" if rest.is_empty() => "Rescue all your stones the opponent holds".into(),
             "D" => format!("Drop a stone on {rest}"),
             "P" => format!("Place a stone on {rest}"),
             "C" => format!("Collect, starting at {rest}"),
@@ -92,29 +92,3 @@ impl About for Position {
         format_record(options, tokens)
     }
 }
-
-/// The rules in brief, in our own words (the contract is the spec in `shared/rules`).
-const SECTIONS: &[(&str, &str)] = &[
-    ("Goal", "Score 60 points (by default): every enemy stone you capture is a point, held as a prisoner."),
-    (
-        "A turn",
-        "One action: drop a stone from stock on an empty cell or your own stack; collect a straight run of your stacks onto one of its cells; distribute a stack of height h along a path of h cells; or rescue all your stones the opponent holds.",
-    ),
-    (
-        "Capture",
-        "After every action every group without a liberty is removed, of both colours, and its stones score for the other side.",
-    ),
-    (
-        "Here",
-        "Click a cell; collects and distributions are built cell by cell, and the choice list shows what can follow.",
-    ),
-];
-
-/// The spec's worked examples that show the rules at work.
-const ILLUSTRATIONS: &[Illustration] = &[Illustration {
-    caption: "E10: White spreads the 3-stack on b8 one stone per cell along b8–a7–b7; Black's a8 loses its \
-                      last liberty and is captured.",
-    options: &[],
-    position: "B1W3...B1W1./.....B1W1W1/.....B1B1B1/......../B1W2....../B1W1..B1B1B1B1/W1..B1W1W1W1W1/...B1W1.W1. w 11 9 0 0 0 0",
-    play: "Sb8-a7-b7",
-}];

@@ -4,7 +4,7 @@
 use super::{Position, RecordResult, RedStoneOptions, format_record, parse_record_over};
 use crate::games::About;
 use crate::rules::Rules;
-use crate::rules::{Illustration, Notation, ParseError, RulesHelp, Tone};
+use crate::rules::{Notation, ParseError, RulesHelp, Tone};
 
 impl About for Position {
     const NAME: &'static str = "Red Stone";
@@ -12,7 +12,7 @@ impl About for Position {
     const TAGLINE: &'static str = "Go played to annihilation: every capture is made with a permanent red stone.";
     const SIDE_NAMES: [&'static str; 2] = ["Black", "White"];
     const SIDE_TONES: [Tone; 2] = [Tone::Dark, Tone::Light];
-    const RULES: RulesHelp = RulesHelp { sections: SECTIONS, illustrations: ILLUSTRATIONS };
+    const RULES: RulesHelp = super::reference::RULES;
     const QUICK_OPTIONS: &'static [(&'static str, &'static str)] = &[("size", "5")];
     const PIE_TEXT: Option<&'static str> = Some(
         "Black has placed the first stone. Swap to take it as yours (you play Black and the other player White), or keep White and place a stone.",
@@ -80,35 +80,3 @@ impl About for Position {
         Ok(format_record(options, (players[0], players[1]), tokens, RecordResult::of(&end)))
     }
 }
-
-/// The rules in brief, in our own words (the contract is the spec in `shared/rules`).
-const SECTIONS: &[(&str, &str)] = &[
-    ("Goal", "Annihilate: win by leaving your opponent with no stones after your red stone captures."),
-    (
-        "A turn",
-        "Place one stone on an empty point: your own colour, or a neutral red stone. An own stone may never leave a group without liberties; a red stone must do so, and every group of black or white stones left without liberties is removed, whoever owns it.",
-    ),
-    ("Pie rule", "After Black's first stone, White may swap: the players exchange colours and White moves next."),
-    (
-        "Here",
-        "Click a point. When both your colour and red are possible, choose in the list. With hints on, the points a red stone would capture from are marked.",
-    ),
-];
-
-/// The spec's worked examples that show the rules at work.
-const ILLUSTRATIONS: &[Illustration] = &[
-    Illustration {
-        caption: "S3: White's red stone on C3 removes every group left without a liberty — two black \
-                          groups and White's own C2–D2 as well.",
-        options: &[("size", "5")],
-        position: ".OXO./.OXO./.O.XR/.XOOR/..XX. w",
-        play: "C3*",
-    },
-    Illustration {
-        caption: "S5: A1 is Black's last eye. White may not fill it with white (that would capture), but a red \
-                          stone there removes all nine black stones and wins.",
-        options: &[("size", "5")],
-        position: "XXO.O/XXOOO/XXOOO/XXOOO/.XO.O w",
-        play: "A1*",
-    },
-];

@@ -3,7 +3,7 @@
 
 use super::{Position, ThrongsOptions, format_record, parse_record_over};
 use crate::games::{About, LineCounter};
-use crate::rules::{Illustration, ParseError, RulesHelp, Tone};
+use crate::rules::{ParseError, RulesHelp, Tone};
 
 impl About for Position {
     const NAME: &'static str = "Throngs";
@@ -12,7 +12,7 @@ impl About for Position {
         "Double moves on a triangular board; stones hop along lines with power from their neighbours.";
     const SIDE_NAMES: [&'static str; 2] = ["Black", "White"];
     const SIDE_TONES: [Tone; 2] = [Tone::Dark, Tone::Light];
-    const RULES: RulesHelp = RulesHelp { sections: SECTIONS, illustrations: ILLUSTRATIONS };
+    const RULES: RulesHelp = super::reference::RULES;
     const QUICK_OPTIONS: &'static [(&'static str, &'static str)] = &[("board", "R63")];
     const PIE_TEXT: Option<&'static str> =
         Some("Your opponent laid out the opening. Take the colour you think is better: Black moves next.");
@@ -135,32 +135,3 @@ impl About for Position {
         Ok(format_record(options, tokens))
     }
 }
-
-/// The rules in brief, in our own words (the contract is the spec in `shared/rules`).
-const SECTIONS: &[(&str, &str)] = &[
-    (
-        "Goal",
-        "Have more stones on the board when the game ends: after two turns in a row in which both players passed everything.",
-    ),
-    (
-        "Power",
-        "The power of a site is your stones minus the enemy's among the site and its neighbours. Placing costs 1 (power at least 1), capturing by replacement costs 2 (power at least 2), moving one of your stones costs nothing.",
-    ),
-    (
-        "A turn",
-        "Two parts by the same player. Power left over lets the stone travel along grid lines, jumping over stones and turning only on empty sites. If none of your last three parts placed a stone, you must place or capture when you can.",
-    ),
-    (
-        "Here",
-        "Click a site: place, capture or pick up your stone, then click the highlighted destination (or the start again to stop there).",
-    ),
-];
-
-/// The spec's worked examples that show the rules at work.
-const ILLUSTRATIONS: &[Illustration] = &[Illustration {
-    caption: "S10: six Black stones around f6 give it power 6. A stone placed there (cost 1) travels with the \
-                      5 left over, jumping over g6 to land on k6.",
-    options: &[],
-    position: "T93 B1 B:e5,e6,f5,f7,g6,g7 W:- idle=0,0 passrun=0 turn=1",
-    play: "+f6>k6",
-}];

@@ -69,6 +69,7 @@ mod notation;
 mod options;
 mod position;
 mod record;
+mod reference;
 mod resolve;
 mod view;
 

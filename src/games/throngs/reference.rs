@@ -1,0 +1,276 @@
+//! Throngs's rules as a reference in players' words, section by section, each drawn (the contract
+//! is the spec in `shared/rules`).
+
+use crate::rules::{Illustration, RulesHelp, RulesSection};
+
+pub(super) const RULES: RulesHelp = RulesHelp { sections: SECTIONS };
+
+const R63: &[(&str, &str)] = &[("board", "R63")];
+
+const SECTIONS: &[RulesSection] = &[
+    RulesSection {
+        id: "goal",
+        heading: "Goal",
+        text: "Have more stones on the board than your opponent when the game ends. Stones leave the board only when they are captured, so the game is a race to fill the board with your colour and to take your opponent's stones.\n\nThe game ends when both players have passed a whole turn, one right after the other (see The end). Then the stones are counted: more stones wins, equal numbers are a draw. Empty sites count for nobody.",
+        examples: &[Illustration {
+            caption: "Black's three stones next to White's f6 outnumber it, so Black captures there: the count goes from 8 against 8 to 9 black stones against 7 white.",
+            options: R63,
+            position: "R63 B1 B:c4,c5,d4,d5,d6,e5,e6,f5 W:f6,f8,g8,g9,h7,h8,h9,i8 idle=1,1 passrun=0 turn=5",
+            play: "xf6",
+            marks: &["f6"],
+            after: "R63 B2 B:c4,c5,d4,d5,d6,e5,e6,f5,f6 W:f8,g8,g9,h7,h8,h9,i8 idle=2,1 passrun=0 turn=5",
+        }],
+    },
+    RulesSection {
+        id: "board",
+        heading: "The board",
+        text: "Throngs is played on the points of a triangular grid, called sites. Stones stand on the sites and travel along the lines between them.\n\nA site is named by its row and a number. Rows are lettered from the bottom (a, b, c, …); numbers grow from left to right along a row, and the same number runs up a slanting line, up and to the left (f6, g6, h6). Each board has its own names: its lowest row is a and its leftmost number is 1.\n\nTwo sites are neighbours when one line joins them. A site in the open has six: on its own row one number less and one more (f5 and f7 for f6); on the row above the same number (up-left, g6) and one more (up-right, g7); on the row below the same number (down-right, e6) and one less (down-left, e5). Points that are not sites of the board do not exist: a site on an edge, in a corner or beside a gap has fewer neighbours, as few as three.\n\nThe board option:\n• T93 (the default): the original board, 93 sites, a notched outline with no site at its centre.\n• R63, R87, R153: ragged hexagons of 63, 87 and 153 sites.\n• P156: 156 sites, the grid with holes: one point in seven is missing, every site touches exactly one hole, and a site in the open has five neighbours.\n• Torus-8 to Torus-15: N × N sites with no edges (Torus alone means Torus-11). Opposite sides are joined, so every site has six neighbours and lines leaving one side come back in on the other.",
+        examples: &[
+            Illustration {
+                caption: "On T93, e4 has six neighbours: e3 and e5 on its row, f4 and f5 above, d3 and d4 below. The corner a2 has only three, a1, b2 and b3: a3 is not a site.",
+                options: &[],
+                position: "T93 B1 B:a2,e4 W:- idle=0,0 passrun=0 turn=1",
+                play: "",
+                marks: &["e3", "e5", "f4", "f5", "d3", "d4", "a1", "b2", "b3"],
+                after: "",
+            },
+            Illustration {
+                caption: "On R63 the top corner j8 has three neighbours: j9 beside it, i7 and i8 below.",
+                options: R63,
+                position: "R63 B1 B:j8 W:- idle=0,0 passrun=0 turn=1",
+                play: "",
+                marks: &["j9", "i7", "i8"],
+                after: "",
+            },
+            Illustration {
+                caption: "On the perforated P156, f7 has five neighbours, f8, g7, g8, e6 and e7: its sixth, f6, is a hole.",
+                options: &[("board", "P156")],
+                position: "P156 B1 B:f7 W:- idle=0,0 passrun=0 turn=1",
+                play: "",
+                marks: &["f8", "g7", "g8", "e6", "e7"],
+                after: "",
+            },
+            Illustration {
+                caption: "On Torus-8 the corner a1 still has six neighbours: a2 beside it, b1 and b2 above, and a8, h1 and h8 across the joined sides.",
+                options: &[("board", "Torus-8")],
+                position: "Torus-8 B1 B:a1 W:- idle=0,0 passrun=0 turn=1",
+                play: "",
+                marks: &["a2", "a8", "b1", "b2", "h1", "h8"],
+                after: "",
+            },
+        ],
+    },
+    RulesSection {
+        id: "start",
+        heading: "Setup",
+        text: "Standard setup (option opening=standard, the default): three stones start on the board, one Black and two White. Black moves first; White's second stone makes up for moving second. Where they stand depends on the board:\n• T93: Black k9; White b3 and b6.\n• R63: Black c5; White f4 and g8.\n• R87: Black i10; White c6 and g4.\n• R153: Black e8; White i6 and k12.\n• P156: Black a3; White j16 and j17.\n• Torus: Black a1; White a5 and e5.\n\nPie (option opening=pie): the board starts empty. One player sets out one Black and two White stones on any three sites; the other player then chooses a colour and the first takes the other. Black moves first.\n\nBigger pie (opening=pie-2 and up): the same with n Black and n + 1 White stones, as many as fit on the board.",
+        examples: &[
+            Illustration {
+                caption: "The standard start on T93: Black's one stone on k9 faces White's two on b3 and b6. Black plays first.",
+                options: &[],
+                position: "T93 B1 B:k9 W:b3,b6 idle=0,0 passrun=0 turn=1",
+                play: "",
+                marks: &["k9", "b3", "b6"],
+                after: "",
+            },
+            Illustration {
+                caption: "A pie opening on R63: one player sets out Black on e5 and White on c3 and g7; the other now chooses which colour to play.",
+                options: &[("board", "R63"), ("opening", "pie")],
+                position: "R63 pie B:- W:- idle=0,0 passrun=0 turn=1",
+                play: "pie B:e5 W:c3 W:g7",
+                marks: &[],
+                after: "R63 choose B:e5 W:c3,g7 idle=0,0 passrun=0 turn=1",
+            },
+        ],
+    },
+    RulesSection {
+        id: "the-turn",
+        heading: "A turn",
+        text: "Players take turns, Black first. A turn has two parts, both played by the same player; a pass fills a part, so every turn, the first of the game included, has two.\n\nEach part is one of:\n• a placement: a new stone of yours on an empty site;\n• a capture: an opponent's stone replaced by one of yours;\n• a move of one of your stones already on the board;\n• a pass.\n\nWhich are possible, and how far the stone then travels, depends on power (next section). The second part is played on the board as the first part left it: a stone placed or moved in part 1 already counts, and may itself be used again. Positions may repeat without limit.",
+        examples: &[Illustration {
+            caption: "Black placed on d5 in part 1. Part 2 counts that stone: c5 now has power 2 and jumps over d5 to e5. Then White plays two parts.",
+            options: R63,
+            position: "R63 B2 B:c5,d5 W:f4,g8 idle=1,0 passrun=0 turn=1",
+            play: "c5>e5",
+            marks: &["d5"],
+            after: "R63 W1 B:d5,e5 W:f4,g8 idle=2,0 passrun=0 turn=1",
+        }],
+    },
+    RulesSection {
+        id: "power",
+        heading: "Power",
+        text: "The power of a site for you is the number of your stones minus the number of your opponent's stones on the site and its neighbours (up to seven sites). A stone on the site itself counts too: yours for you, your opponent's against you. Power is counted on the board as it is when the part begins.\n\nWhat each part needs and costs:\n• Placing on an empty site needs power 1 or more and costs 1.\n• Capturing needs power 2 or more, the captured stone counting against you, and costs 2.\n• Moving one of your stones needs power 1 or more on its site, the stone counting itself, and costs nothing.\nWhatever power is left after the cost lets the stone travel (see Travel).\n\nThe exceptions:\n• An empty site with power exactly 0 whose neighbours are all occupied may take a stone anyway, with nothing left to travel: this lets the board always be filled. On an edge only the neighbours that exist count.\n• Power 0 with an empty neighbour is not enough, and negative power never allows a placement, even on an enclosed site.\n• A move also needs somewhere to go (see Moving a stone).",
+        examples: &[
+            Illustration {
+                caption: "For Black, e5 has two Black stones around it (e4, d5) and one White (f6): power 2 − 1 = 1, enough to place. Nothing is left to travel, so the stone stays.",
+                options: R63,
+                position: "R63 B1 B:d5,e4 W:f6 idle=0,0 passrun=0 turn=2",
+                play: "+e5",
+                marks: &["e4", "d5", "f6"],
+                after: "R63 B2 B:d5,e4,e5 W:f6 idle=1,0 passrun=0 turn=2",
+            },
+            Illustration {
+                caption: "All six neighbours of e5 are taken, three Black and three White: power 0, yet Black may place there because no neighbour is empty.",
+                options: R63,
+                position: "R63 B1 B:e4,e6,f6 W:d4,d5,f5 idle=0,0 passrun=0 turn=2",
+                play: "+e5",
+                marks: &["e5"],
+                after: "R63 B2 B:e4,e5,e6,f6 W:d4,d5,f5 idle=1,0 passrun=0 turn=2",
+            },
+            Illustration {
+                caption: "Between Black's e4 and White's e6, e5 has power 0 for both players, and it has empty neighbours: neither may place there.",
+                options: R63,
+                position: "R63 B1 B:e4 W:e6 idle=0,0 passrun=0 turn=2",
+                play: "",
+                marks: &["e5"],
+                after: "",
+            },
+        ],
+    },
+    RulesSection {
+        id: "moves",
+        heading: "Moving a stone",
+        text: "Instead of adding a stone you may move one already on the board. Its power is counted on its own site, the stone itself included, so a stone with no other stone near has power 1. Moving costs nothing: the stone may travel as many steps as its power (see Travel), at most 7, and must end on another, empty site.\n\nA stone cannot move when its power is 0 or less, or when no empty site is within reach. Moves are not allowed in a part where you must place (see Must place). A move does not change the count, only where your power lies.",
+        examples: &[
+            Illustration {
+                caption: "c5 has power 2, itself and c6: it may end on any ringed site, up to two steps away. Here it jumps over c6 to c7.",
+                options: R63,
+                position: "R63 B1 B:c5,c6 W:f4,g8 idle=1,0 passrun=0 turn=2",
+                play: "c5>c7",
+                marks: &[
+                    "b4", "b5", "c4", "d5", "d6", "a3", "a4", "a5", "b3", "b6", "c3", "c7", "d4", "d7", "e5", "e6",
+                    "e7",
+                ],
+                after: "R63 B2 B:c6,c7 W:f4,g8 idle=2,0 passrun=0 turn=2",
+            },
+            Illustration {
+                caption: "j9 has power 2 (j8, j9 and i9 against White's i8) but cannot move: j8 then the edge, i9 then h9, i8 then h7, every line is blocked within two steps.",
+                options: R63,
+                position: "R63 B1 B:i9,j8,j9 W:h7,h9,i8 idle=0,0 passrun=0 turn=4",
+                play: "",
+                marks: &["j9"],
+                after: "",
+            },
+        ],
+    },
+    RulesSection {
+        id: "travel",
+        heading: "Travel",
+        text: "A placed or capturing stone may travel on with the power left after its cost; a moving stone travels with all of its site's power. The power is the number of steps it may take along the lines of the grid. Only where it ends matters: the way there is not part of the move.\n\n• Every step from one site to the next along a line costs 1, whether the site passed is empty or holds a stone of either colour. Jumping over three stones in a row to the empty site beyond costs 4.\n• The stone may end only on an empty site, and may change direction only where it could end: on an empty site. Stones are jumped over, never landed on or turned on.\n• It may pass over its own starting site, but not come back to it.\n• A line ends at the edge of the board and at any gap, a notch or a hole: a stone cannot jump over a missing point, even when the line would come back onto the board further on. On a torus lines carry on across the joined sides.\n• All the steps together cost at most the power.\n\nA placed or capturing stone may also stop at once on its own site; if no power is left or no site is within reach, it stays there. A moving stone must end elsewhere. At most: 5 steps after a placement, 3 after a capture, 7 for a move.\n\nThe catapult: an empty site ringed by six of your stones has power 6. A stone placed there keeps 5 and can fly across the board, leaving the site empty to launch another.",
+        examples: &[
+            Illustration {
+                caption: "e5 has power 4 − 1 = 3: the placed stone keeps 2 and jumps over White's f5 to g5. Ringed: every site it could travel to. f7 is two steps away but not reachable: both ways there turn on a stone.",
+                options: R63,
+                position: "R63 B1 B:d4,e4,e6,f6 W:f5 idle=0,0 passrun=0 turn=3",
+                play: "+e5>g5",
+                marks: &["d5", "c3", "c4", "c5", "d6", "e3", "e7", "g5", "g7"],
+                after: "R63 B2 B:d4,e4,e6,f6,g5 W:f5 idle=1,0 passrun=0 turn=3",
+            },
+            Illustration {
+                caption: "d2 has power 5 − 1 = 4: the stone slides along row d over d3, d4 and d5 (White, Black, White) and lands on d6, four steps for four power.",
+                options: R63,
+                position: "R63 B1 B:c2,d1,d2,d4,e2,e3 W:d3,d5 idle=0,0 passrun=0 turn=5",
+                play: "d2>d6",
+                marks: &["d3", "d4", "d5", "d6"],
+                after: "R63 B2 B:c2,d1,d4,d6,e2,e3 W:d3,d5 idle=1,0 passrun=0 turn=5",
+            },
+            Illustration {
+                caption: "A catapult: six Black stones ring e5, power 6. The stone placed there keeps 5: it flies up the line over f6, g7 and h8 to i9 (four steps), turns there and steps to j9. e5 is empty again.",
+                options: R63,
+                position: "R63 B1 B:d4,d5,e4,e6,f5,f6 W:- idle=0,0 passrun=0 turn=4",
+                play: "+e5>j9",
+                marks: &["e5", "i9"],
+                after: "R63 B2 B:d4,d5,e4,e6,f5,f6,j9 W:- idle=1,0 passrun=0 turn=4",
+            },
+            Illustration {
+                caption: "On T93, a2 has power 4, yet a6 and a7 are out of its reach along row a: the line ends at the missing a3, and a gap cannot be jumped.",
+                options: &[],
+                position: "T93 B1 B:a1,a2,b2,b3 W:- idle=0,0 passrun=0 turn=3",
+                play: "",
+                marks: &["a2", "a6", "a7"],
+                after: "",
+            },
+        ],
+    },
+    RulesSection {
+        id: "captures",
+        heading: "Captures",
+        text: "You may capture an opponent's stone when its site has power 2 or more for you. The stone you capture counts against you, so with no other enemy stone near it you need three of your stones beside it.\n\nThe opponent's stone leaves the board and one of yours takes its place. The capture costs 2: with power left over your stone travels on (see Travel), at most 3 steps, and the captured site is left empty. A captured stone never comes back.",
+        examples: &[
+            Illustration {
+                caption: "Around White's e5 Black has three stones (e4, e6, f6) against e5 alone: power 3 − 1 = 2. Black captures, with nothing left to travel.",
+                options: R63,
+                position: "R63 B1 B:e4,e6,f6 W:e5 idle=0,0 passrun=0 turn=3",
+                play: "xe5",
+                marks: &["e4", "e6", "f6"],
+                after: "R63 B2 B:e4,e5,e6,f6 W:- idle=1,0 passrun=0 turn=3",
+            },
+            Illustration {
+                caption: "With d4 as well the power is 4 − 1 = 3: one step is left after the capture, and the stone goes on to f5, leaving e5 empty.",
+                options: R63,
+                position: "R63 B1 B:d4,e4,e6,f6 W:e5 idle=0,0 passrun=0 turn=3",
+                play: "xe5>f5",
+                marks: &["e5", "f5"],
+                after: "R63 B2 B:d4,e4,e6,f5,f6 W:- idle=1,0 passrun=0 turn=3",
+            },
+            Illustration {
+                caption: "Two Black stones against White's e5: power 2 − 1 = 1, not enough to capture.",
+                options: R63,
+                position: "R63 B1 B:e4,e6 W:e5 idle=0,0 passrun=0 turn=3",
+                play: "",
+                marks: &["e5"],
+                after: "",
+            },
+        ],
+    },
+    RulesSection {
+        id: "obligation",
+        heading: "Must place",
+        text: "You may not move and pass for ever. Under the default rule (option pass_rule=progress), after a placement you may play three parts that place nothing; the fourth must be a placement or a capture, if you have one. No pass and no move in that part.\n\nEach player keeps a count. It starts at 0; a placement sets it to 1, any other part (capture, move, pass) adds 1. At 4 or more you must place or capture, so each player has four free parts at the start of the game. A capture is allowed then but does not reset the count: the next part is bound as well. If you must place but have no placement or capture at all, the part is a pass (a forced pass) and the count goes on.\n\nThe older rule (option pass_rule=legacy) has no count: when your opponent's last turn was two passes, each part of your turn must be a placement or a capture until you have made one in that turn, as long as one is possible; if none is, the part is free.",
+        examples: &[
+            Illustration {
+                caption: "Black's count is 4: this part must place. The ringed sites are the only choices (e5 has power 0 because of f5); no pass, no move of d5. After d6 the count is back at 1.",
+                options: R63,
+                position: "R63 B1 B:d5 W:f4,f5,g8 idle=4,1 passrun=0 turn=3",
+                play: "+d6",
+                marks: &["c4", "c5", "d4", "d6", "e6"],
+                after: "R63 B2 B:d5,d6 W:f4,f5,g8 idle=1,1 passrun=0 turn=3",
+            },
+            Illustration {
+                caption: "Bound to place, Black may capture instead; but the count goes on to 5, so Black's second part must place or capture too.",
+                options: R63,
+                position: "R63 B1 B:e4,e6,f6 W:e5,g8,h8 idle=4,1 passrun=0 turn=5",
+                play: "xe5",
+                marks: &["e5"],
+                after: "R63 B2 B:e4,e5,e6,f6 W:g8,h8 idle=5,1 passrun=0 turn=5",
+            },
+            Illustration {
+                caption: "Legacy rule: White passed its whole turn, so Black must place or capture first. After d4 Black's second part is free again.",
+                options: &[("board", "R63"), ("pass_rule", "legacy")],
+                position: "R63 B1 B:c5,d5 W:f4,g7,g8 idle=0,0 passrun=2 turn=3 legacy=10",
+                play: "+d4",
+                marks: &[],
+                after: "R63 B2 B:c5,d4,d5 W:f4,g7,g8 idle=0,0 passrun=0 turn=3 legacy=11",
+            },
+        ],
+    },
+    RulesSection {
+        id: "the-end",
+        heading: "The end",
+        text: "The game ends when a player passes both parts of a turn right after the opponent passed both parts of the turn before: two whole turns of passes in a row, one by each player. Forced passes count as passes; a turn with one pass and one other part does not.\n\nThe stones on the board are then counted: more stones wins, equal numbers are a draw. Empty sites count for nobody. A full board with an odd number of sites (T93, R63, R87, R153, a torus of odd size) cannot tie. A player may also resign at any time.\n\nIn practice the board is played out until it is full and no capture is left; then nobody can do anything but pass.\n\nOption adjudication=ludii (off by default) ends the game early: after every part each player's territory is estimated as Ludii does it (stones that look safe, empty sites surrounded by them, enemy stones they outnumber), and as soon as one estimate exceeds half the sites of the board by more than 3 the game ends; the higher estimate wins, equal estimates draw.",
+        examples: &[Illustration {
+            caption: "The board is full and no stone can be captured. White passed a whole turn, Black can only pass too, and the game ends: Black wins with 32 stones against 31.",
+            options: R63,
+            position: "R63 B1 B:b7,c1,c2,c7,c8,d1,d2,d3,d8,e2,e3,e4,f2,f3,f4,f5,g3,g4,g5,g6,g7,h4,h5,h6,h7,h8,i6,i7,i8,i9,j8,j9 W:a3,a4,a5,b2,b3,b4,b5,b6,c3,c4,c5,c6,d4,d5,d6,d7,e5,e6,e7,e8,e9,f6,f7,f8,f9,g8,g9,g10,h9,h10,i10 idle=2,3 passrun=2 turn=32",
+            play: "",
+            marks: &["b7", "c7", "c8", "d8"],
+            after: "",
+        }],
+    },
+    RulesSection {
+        id: "here",
+        heading: "Here",
+        text: "Click or tap a site to start a part: an empty site to place, an opponent's stone to capture, one of your stones to move it. When the stone may travel, it waits see-through on its site with the power it has left on a badge, and the sites it can reach are highlighted: click one to end there, or click the see-through stone to stop at once (placements and captures). You can also drag a stone from where the part starts to where it ends.\n\nThe arrow keys move a cursor: Left and Right along the row, Up and Down along the numbered line; Enter chooses. Pass is a button in the panel.\n\nThe site under the cursor shows its power for the side to move; \"Show the power map\" in the panel shows it on every site. The panel also counts each side's stones and how many parts you may play before you must place.",
+        examples: &[],
+    },
+];
