@@ -46,6 +46,19 @@ fn figures(counters: &[Counter], side: Side) -> String {
         .join(" · ")
 }
 
+/// Both sides' counters on one line ("Black stock 24 · score 1 — White stock 22 · score 0"): a
+/// phone's lesson card, which takes the player cards' place.
+pub(super) fn counters_line(current: &CurrentMatch) -> String {
+    let counters = current.position().board_view().counters;
+    Side::BOTH
+        .into_iter()
+        .map(|side| (side, figures(&counters, side)))
+        .filter(|(_, figures)| !figures.is_empty())
+        .map(|(side, figures)| format!("{} {figures}", side_label(current.position(), side)))
+        .collect::<Vec<_>>()
+        .join(" — ")
+}
+
 /// The two player cards: one above the other beside the board, side by side under it (`compact`).
 pub(super) fn player_cards(
     ui: &mut egui::Ui,

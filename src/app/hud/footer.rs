@@ -88,7 +88,7 @@ impl FooterState {
             redo: !replay && current.remote.is_none() && current.can_redo(),
             resign: current.resigning_side().is_some() && !replay && !view.online.resign_sent,
             confirm_resign: act.panels.confirm_resign,
-            rules_shown: if view.layout.portrait { act.panels.tab == Tab::Rules } else { act.panels.rules_open },
+            rules_shown: act.panels.rules_open,
             save_open: act.panels.save_name.is_some(),
             record_open: act.panels.record_open,
             lesson: view.lesson.is_some() || view.practice.is_some(),
@@ -178,10 +178,10 @@ pub(super) fn run(command: Command, current: &CurrentMatch, view: &PanelView, ac
         Command::Redo => {
             act.commands.write(MatchCommand::Redo);
         }
-        Command::Rules if view.layout.portrait => {
-            panels.tab = if panels.tab == Tab::Rules { Tab::Actions } else { Tab::Rules };
+        Command::Rules => {
+            panels.rules_open = !panels.rules_open;
+            panels.rules_scroll = None;
         }
-        Command::Rules => panels.rules_open = !panels.rules_open,
         Command::Save if panels.save_name.is_some() => panels.save_name = None,
         Command::Save => {
             panels.save_name = Some(super::actions::default_save_name(current.position().kind(), current.started_unix));

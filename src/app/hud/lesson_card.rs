@@ -47,16 +47,7 @@ pub(super) fn lesson_card(
         let you = side_label(current.start(), run.learner);
         let place = format!("{} · lesson {} of {} · you play {you}", run.game.name(), run.index + 1, run.count);
         let started = !current.is_empty();
-        ui.horizontal(|ui| {
-            ui.label(egui::RichText::new(place).size(text_size::SMALL).weak());
-            if started && run.standing == Standing::OnTheWay {
-                ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                    if ui.small_button("Start again").clicked() {
-                        act.lessons.write(LessonCommand::Retry);
-                    }
-                });
-            }
-        });
+        ui.label(egui::RichText::new(place).size(text_size::SMALL).weak());
         ui.label(egui::RichText::new(&run.lesson.title).size(text_size::HEADING).strong());
         ui.label(egui::RichText::new(&run.lesson.goal).size(text_size::BODY + 1.0).strong());
         if !compact {
@@ -69,8 +60,19 @@ pub(super) fn lesson_card(
             let text = format!("The lesson's way: {}", decision_words(current, way));
             ui.label(egui::RichText::new(text).size(text_size::SMALL).italics());
         }
-        rules_link(ui, run, act);
-        standing(ui, run, act);
+        // The rule's link and "Start again" share a row under the goal (over the place line they
+        // ran into each other on a phone).
+        ui.horizontal(|ui| {
+            rules_link(ui, run, act);
+            if started && run.standing == Standing::OnTheWay {
+                ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                    if ui.small_button("Start again").clicked() {
+                        act.lessons.write(LessonCommand::Retry);
+                    }
+                });
+            }
+        });
+        standing(ui, run, act, compact);
     });
     ui.add_space(4.0);
 }
@@ -93,7 +95,7 @@ pub(super) fn intro(ui: &mut egui::Ui, view: &PanelView) {
 }
 
 /// The learner's standing and what they can do about it.
-fn standing(ui: &mut egui::Ui, run: &LessonRun, act: &mut PanelActions) {
+fn standing(ui: &mut egui::Ui, run: &LessonRun, act: &mut PanelActions, compact: bool) {
     let mut press = None;
     match &run.standing {
         Standing::Solved => {
@@ -102,7 +104,11 @@ fn standing(ui: &mut egui::Ui, run: &LessonRun, act: &mut PanelActions) {
             );
             ui.horizontal_wrapped(|ui| {
                 if run.is_last() {
-                    let text = labelled(ui, "Play a game against the computer (Easy)", "E");
+                    // On a phone the long words pushed "Again" onto a row of its own and the card
+                    // into the tabs under it.
+                    let words =
+                        if compact { "Play the computer (Easy)" } else { "Play a game against the computer (Easy)" };
+                    let text = labelled(ui, words, "E");
                     if crate::app::ui::button(ui, &text).clicked() {
                         press = Some(LessonCommand::PlayComputer);
                     }

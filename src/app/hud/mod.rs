@@ -81,7 +81,6 @@ enum Tab {
     #[default]
     Actions,
     Moves,
-    Rules,
 }
 
 /// The panel's open extras.
@@ -241,14 +240,20 @@ fn portrait(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &PanelV
     }
     cards::status(ui, current, view);
     ui.horizontal(|ui| {
-        // The footer's Rules opens the same tab (it sits where Rules is in landscape too).
-        for (tab, name) in [(Tab::Actions, "Actions"), (Tab::Moves, "Moves"), (Tab::Rules, "Rules")] {
-            let selected = act.panels.tab == tab;
+        // "Rules" opens the rules over the whole screen, as the footer's Rules does: under the
+        // player cards a phone has no room to read them in.
+        for (tab, name) in [(Some(Tab::Actions), "Actions"), (Some(Tab::Moves), "Moves"), (None, "Rules")] {
+            let selected = tab.map_or(act.panels.rules_open, |tab| act.panels.tab == tab);
             let button = egui::Button::new(egui::RichText::new(name).size(16.0))
                 .selected(selected)
                 .min_size(egui::vec2(96.0, super::theme::TOUCH - 6.0));
             if ui.add(button).clicked() {
-                act.panels.tab = tab;
+                match tab {
+                    Some(tab) => act.panels.tab = tab,
+                    None => {
+                        act.show_rules.write(ShowRules(None));
+                    }
+                }
             }
         }
     });
@@ -260,12 +265,18 @@ fn portrait(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &PanelV
                 moves::replay_panel(ui, current, (&replay, &view.replay_moves.list), &mut act.replay_steps);
             }
             Tab::Actions => {
-                lesson_card::intro(ui, view);
+                // The commands first: under a lesson's introduction a phone's few lines hid them (a
+                // playtest looked for Rescue in vain).
                 actions::all(ui, current, view, act);
+                // A lesson's card takes the player cards' place: their counters, on one line.
+                let counters = cards::counters_line(current);
+                if (view.lesson.is_some() || view.practice.is_some()) && !counters.is_empty() {
+                    ui.label(egui::RichText::new(counters).size(super::theme::text_size::SMALL).weak());
+                }
+                lesson_card::intro(ui, view);
                 cards::details(ui, current, view, act);
             }
             Tab::Moves => moves::move_list(ui, &view.moves),
-            Tab::Rules => rules_window::contents(ui, current.position().kind(), &mut act.show_rules),
         });
     });
 }

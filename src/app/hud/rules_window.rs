@@ -142,18 +142,6 @@ fn draw_rules_window(
     Ok(())
 }
 
-/// The sections' headings, each opening the rules there (the portrait panel's Rules tab).
-pub(super) fn contents(ui: &mut egui::Ui, kind: GameKind, show: &mut MessageWriter<super::ShowRules>) {
-    ui.label(egui::RichText::new(format!("{}: the rules, with pictures", kind.name())).size(text_size::SMALL).weak());
-    ui.horizontal_wrapped(|ui| {
-        for section in kind.rules.sections {
-            if crate::app::ui::button(ui, section.heading).clicked() {
-                show.write(super::ShowRules(Some(section.id)));
-            }
-        }
-    });
-}
-
 /// A section to bring to the top of the rules, asked for again over a few frames: a window's first
 /// frame only measures its contents, and the pictures' heights settle in the next.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -72,9 +72,9 @@ impl About for Position {
         use crate::rules::Rules;
         self.to_move()?;
         Some(if self.pending_spread().is_some() {
-            "Continue the distribution: the next cell of its path".to_string()
+            "Distribute: choose the next cell of its path".to_string()
         } else if self.pending_collect().is_some() {
-            "Continue the collect, or choose the cell it gathers on".to_string()
+            "Collect: take in the next stack of the line, or choose a cell of the line to gather all there".to_string()
         } else {
             "Drop a stone, collect, distribute — or rescue your prisoners".to_string()
         })
