@@ -2240,3 +2240,99 @@ mod lessons_by_actions {
         assert_eq!(practice(&app).answer, Answer::Wrong);
     }
 }
+
+mod reviews {
+    use super::common::headless_app;
+    use bevy::prelude::*;
+    use stoneyard::ai::review::Label;
+    use stoneyard::app::testing::{AnalysisBoard, CurrentMatch, Replay, ReviewCommand, ReviewShown, Screen};
+    use stoneyard::games::GameKind;
+
+    /// Red Stone's spec record (5×5), White's last placement handing Black a red stone that
+    /// captures everything, opened in the replay at its last move.
+    fn replay_of_the_spec_game() -> App {
+        let options = [("size".to_string(), "5".to_string())];
+        let mut m = CurrentMatch::new(GameKind::named("red-stone").open(&options, None).unwrap());
+        for d in ["C3", "swap", "A1", "B1", "A2", "B2", "A3", "B3", "A4", "B4", "A5", "B5*"] {
+            m.decide(d).unwrap();
+        }
+        assert!(m.is_over());
+        let mut app = headless_app();
+        let (current, replay) = Replay::open(&m.record()).unwrap();
+        app.world_mut().insert_resource(current);
+        app.world_mut().insert_resource(replay);
+        app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Playing);
+        app.update();
+        app
+    }
+
+    fn frames_until(app: &mut App, done: impl Fn(&App) -> bool) -> bool {
+        for _ in 0..300 {
+            if done(app) {
+                return true;
+            }
+            app.update();
+        }
+        false
+    }
+
+    fn review_complete(app: &App) -> bool {
+        app.world().resource::<ReviewShown>().review.as_ref().is_some_and(|r| r.is_complete())
+    }
+
+    #[test]
+    fn a_review_fills_in_marks_the_blunder_and_reopens_without_thinking() {
+        let mut app = replay_of_the_spec_game();
+        app.world_mut().write_message(ReviewCommand::Start);
+        app.update();
+        let progress = app.world().resource::<ReviewShown>().review.as_ref().map(|r| r.progress());
+        assert!(progress.is_some_and(|(done, total)| done < total), "it fills in as it goes: {progress:?}");
+        assert!(frames_until(&mut app, review_complete), "the review completes");
+        let shown = app.world().resource::<ReviewShown>().clone();
+        assert!(!shown.reloaded);
+        let review = shown.review.unwrap();
+        let blunder = review.turns.iter().position(|t| t.text == "A5").unwrap();
+        assert_eq!(review.judgement(blunder).unwrap().label, Label::Blunder);
+        // Put away and asked for again: read back from the store, nothing left to think about.
+        app.world_mut().write_message(ReviewCommand::Close);
+        app.update();
+        assert!(app.world().resource::<ReviewShown>().review.is_none());
+        app.world_mut().write_message(ReviewCommand::Start);
+        app.update();
+        let again = app.world().resource::<ReviewShown>().clone();
+        assert!(again.reloaded, "the finished review was kept with the game");
+        assert_eq!(again.review.as_ref(), Some(&review));
+    }
+
+    #[test]
+    fn the_analysis_board_plays_a_variation_and_gives_the_game_back_unchanged() {
+        let mut app = replay_of_the_spec_game();
+        let record = app.world().resource::<CurrentMatch>().record();
+        app.world_mut().write_message(stoneyard::app::testing::ReplayStep::To(4));
+        app.update();
+        app.update();
+        assert_eq!(app.world().resource::<CurrentMatch>().len(), 4);
+        app.world_mut().write_message(ReviewCommand::Analyse);
+        app.update();
+        assert!(app.world().resource::<AnalysisBoard>().active);
+        assert!(!app.world().resource::<Replay>().active, "the variation's moves are the player's");
+        assert!(
+            frames_until(&mut app, |app| app.world().resource::<AnalysisBoard>().at(4).is_some()),
+            "the computer analyses the position"
+        );
+        // Another move than the game's (B1): the computer looks at the new position.
+        app.world_mut().resource_mut::<CurrentMatch>().decide("C4").unwrap();
+        assert!(frames_until(&mut app, |app| app.world().resource::<AnalysisBoard>().at(5).is_some()));
+        assert_eq!(app.world().resource::<CurrentMatch>().history()[4], "C4");
+        app.world_mut().write_message(ReviewCommand::BackToGame);
+        app.update();
+        assert!(!app.world().resource::<AnalysisBoard>().active);
+        let back = app.world().resource::<CurrentMatch>();
+        let whole: Vec<String> =
+            back.history().into_iter().chain(back.session.redo_decisions().map(str::to_string)).collect();
+        let recorded: Vec<String> = record.moves.iter().map(|m| m.decision.clone()).collect();
+        assert_eq!(whole, recorded, "the game's own record is untouched");
+        assert_eq!(back.len(), 4, "back where the analysis started");
+        assert!(app.world().resource::<Replay>().active);
+    }
+}

@@ -10,9 +10,11 @@
 //                                        (on a machine that draws in software the two share
 //                                        the processor)
 //   {"kind":"resume"}                    the renderer has caught up: think on
+//   {"kind":"analyse","id":N,"job":"{…}"} analyse one position of a reviewed game (a ProbeJob)
+//                                        and answer {"kind":"analysis","id":N,"analysis":"{…}"}
 // and gets back {"kind":"decision","id":N,"decision":"C3","iterations":…,"ms":…} or
 // {"kind":"failed","id":N,"error":"…"} (the game then thinks on the page instead).
-import init, { Thinker } from './pkg/ai_worker.js';
+import init, { Thinker, analyse } from './pkg/ai_worker.js';
 
 const ready = init({ module_or_path: new URL('./pkg/ai_worker_bg.wasm', import.meta.url) });
 /** The decisions being thought about, by id: { thinker, stop, started }. */
@@ -38,6 +40,15 @@ function handle(message) {
   if (message.kind === 'resume') {
     pausedUntil = 0;
     resumePaused?.();
+    return;
+  }
+  if (message.kind === 'analyse') {
+    // One position at a time, whole: a few hundred milliseconds at the review's budget.
+    try {
+      self.postMessage(JSON.stringify({ kind: 'analysis', id: message.id, analysis: analyse(message.job) }));
+    } catch (e) {
+      self.postMessage(JSON.stringify({ kind: 'failed', id: message.id, error: String(e) }));
+    }
     return;
   }
   const entry = thinking.get(message.id);

@@ -9,6 +9,7 @@
 
 use stoneyard::ai::AiSession;
 use stoneyard::ai::job::DecisionJob;
+use stoneyard::ai::review::ProbeJob;
 use wasm_bindgen::prelude::*;
 
 /// One decision of the computer in progress.
@@ -40,4 +41,11 @@ impl Thinker {
     pub fn iterations(&self) -> f64 {
         self.session.iterations() as f64
     }
+}
+
+/// Analyses one position of a reviewed game (a `ProbeJob`'s JSON) and returns the analysis as
+/// JSON: the same job gives the same analysis as on the desktop.
+#[wasm_bindgen]
+pub fn analyse(job: &str) -> Result<String, String> {
+    ProbeJob::run_json(job)
 }

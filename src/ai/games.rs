@@ -8,6 +8,7 @@ use super::DecideError;
 use super::arena::{ArenaPlayer, ArenaProgress, ArenaReport, ArenaSeries, run_arena};
 use super::knowledge::{Knowledge, PlayoutQuality};
 use super::level::{Calibration, Engine, Level};
+use super::review::{PositionAnalysis, analyse_as};
 use super::session::{AiSession, Timing, start_session_timed};
 use crate::games::{About, DynGame, GameKind, gravel, hidden_intention, inchworm, red_stone, throngs};
 use crate::rules::Side;
@@ -21,12 +22,14 @@ pub struct AiGame {
     pub slug: &'static str,
     pub calibration: Calibration,
     session: SessionFn,
+    analyse: AnalyseFn,
     /// The command line's arena (the browser has none: its download leaves it out).
     #[cfg(not(target_arch = "wasm32"))]
     arena: ArenaFn,
 }
 
 type SessionResult = Result<Box<dyn AiSession>, DecideError>;
+type AnalyseFn = fn(&dyn DynGame, Side, &[String], &Calibration, u64, u64) -> Result<PositionAnalysis, DecideError>;
 type SessionFn = fn(&dyn DynGame, Side, Level, &Calibration, u64, Option<Arc<AtomicBool>>, Timing) -> SessionResult;
 #[cfg(not(target_arch = "wasm32"))]
 type ArenaFn =
@@ -38,6 +41,7 @@ impl AiGame {
             slug: G::SLUG,
             calibration,
             session: session_as::<G>,
+            analyse: analyse_as::<G>,
             #[cfg(not(target_arch = "wasm32"))]
             arena: arena_as::<G>,
         }
@@ -92,30 +96,35 @@ pub static AI_GAMES: [AiGame; 5] = [
         iterations: [100, 150_000, 8_000_000],
         playouts: [Informed; 3],
         playout_caps: [60; 3],
+        review_iterations: 10_000,
     }),
     AiGame::of::<red_stone::Position>(Calibration {
         engines: [Mcts; 3],
         iterations: [300, 4_000, 45_000],
         playouts: [Informed; 3],
         playout_caps: [40; 3],
+        review_iterations: 4_000,
     }),
     AiGame::of::<throngs::Position>(Calibration {
         engines: [Mcts; 3],
         iterations: [400, 10_000, 140_000],
         playouts: [Informed; 3],
         playout_caps: [40; 3],
+        review_iterations: 10_000,
     }),
     AiGame::of::<inchworm::Position>(Calibration {
         engines: [Mcts; 3],
         iterations: [400, 12_000, 220_000],
         playouts: [Informed; 3],
         playout_caps: [60; 3],
+        review_iterations: 12_000,
     }),
     AiGame::of::<hidden_intention::Position>(Calibration {
         engines: [Mcts; 3],
         iterations: [4_000, 20_000, 180_000],
         playouts: [Uniform; 3],
         playout_caps: [1_000; 3],
+        review_iterations: 20_000,
     }),
 ];
 
@@ -149,6 +158,19 @@ pub fn session_timed(
 ) -> Result<Box<dyn AiSession>, DecideError> {
     let row = ai_game(game.kind()).ok_or(DecideError::UnknownGame)?;
     (row.session)(game, side, level, &row.calibration, seed, stop, timing)
+}
+
+/// A reviewed position analysed for `side` (`played`: the decisions it played there) with MCTS
+/// of `iterations` iterations from `seed` (see `ai::review`). Blocking: run it off the frame.
+pub fn analyse(
+    game: &dyn DynGame,
+    side: Side,
+    played: &[String],
+    iterations: u64,
+    seed: u64,
+) -> Result<PositionAnalysis, DecideError> {
+    let row = ai_game(game.kind()).ok_or(DecideError::UnknownGame)?;
+    (row.analyse)(game, side, played, &row.calibration, iterations, seed)
 }
 
 /// [`session`] thought through to the end in one blocking call (run it off the frame).

@@ -144,6 +144,9 @@ pub struct Calibration {
     pub playouts: [PlayoutQuality; 3],
     /// Decisions a playout of Easy, Medium, Hard makes before the game's evaluation scores it.
     pub playout_caps: [u32; 3],
+    /// MCTS iterations per position when the computer reviews a game (`ai::review`), with Hard's
+    /// playouts: about a quarter of a second a position on the machine the rows were measured on.
+    pub review_iterations: u64,
 }
 
 impl Calibration {
@@ -154,6 +157,7 @@ impl Calibration {
         iterations: [300, 3_000, 30_000],
         playouts: [PlayoutQuality::Uniform, PlayoutQuality::Uniform, PlayoutQuality::Decisive],
         playout_caps: [1_000; 3],
+        review_iterations: 3_000,
     };
 }
 

@@ -120,6 +120,16 @@ pub struct ArmStats<M> {
     pub mean: f32,
 }
 
+/// One decision of the search's preferred line ([`Searcher::principal_line`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LineStep<M> {
+    pub side: Side,
+    pub mv: M,
+    pub visits: u32,
+    /// Mean reward for the deciding side, in [-1, 1].
+    pub mean: f32,
+}
+
 /// An MCTS player for one game, remembering its tree between decisions.
 ///
 /// Use [`Strategy::decide`] for one call, or [`Searcher::begin`], [`Searcher::think`] (repeatedly,
@@ -271,6 +281,72 @@ impl<R: Rules, P: PlayoutPolicy<R>, E: Evaluator<R>> Searcher<R, P, E> {
             .map(|a| ArmStats { mv: a.mv.clone(), visits: a.visits, mean: mean(a) })
             .collect();
         stats.sort_by_key(|s| std::cmp::Reverse(s.visits));
+        stats
+    }
+
+    /// The search's preferred line from the root: the most-visited decision at each point while it
+    /// has at least `min_visits` visits, at most `max` decisions. At a simultaneous root only the
+    /// deciding side's commitment (the other side's is not known to it); the line also stops at the
+    /// next simultaneous node, where nobody knows the other side's choice.
+    pub fn principal_line(&self, max: usize, min_visits: u32) -> Vec<LineStep<R::Move>> {
+        let mut line = Vec::new();
+        let Some(root) = self.nodes.first() else { return line };
+        let step = |c: u32| {
+            let choice = self.choices.get(c as usize).filter(|ch| !ch.arms.is_empty())?;
+            let arm = &choice.arms[most_visited(&choice.arms)];
+            (arm.visits >= min_visits).then(|| {
+                (LineStep { side: choice.side, mv: arm.mv.clone(), visits: arm.visits, mean: mean(arm) }, arm.child)
+            })
+        };
+        if let NodeKind::Simultaneous(roots) = root.kind {
+            let mut c = roots[self.side.index()];
+            while c != NONE && line.len() < max {
+                let Some((s, next)) = step(c) else { break };
+                line.push(s);
+                c = next;
+            }
+            return line;
+        }
+        let mut node = ROOT;
+        while line.len() < max {
+            let NodeKind::Sequential(c) = self.nodes[node as usize].kind else { break };
+            let Some((s, next)) = step(c) else { break };
+            line.push(s);
+            if next == NONE {
+                break;
+            }
+            node = next;
+        }
+        line
+    }
+
+    /// What the search learnt of `path`, decisions of the deciding side from the root (a turn, or
+    /// its commitment at a simultaneous root): one entry per decision the tree holds, in order,
+    /// stopping at the first it does not hold.
+    pub fn path_statistics(&self, path: &[R::Move]) -> Vec<ArmStats<R::Move>> {
+        let mut stats = Vec::new();
+        let Some(root) = self.nodes.first() else { return stats };
+        let simultaneous = match root.kind {
+            NodeKind::Simultaneous(roots) => Some(roots[self.side.index()]),
+            _ => None,
+        };
+        let mut at = simultaneous.unwrap_or(ROOT);
+        for m in path {
+            let c = match simultaneous {
+                Some(_) => at,
+                None => match self.nodes[at as usize].kind {
+                    NodeKind::Sequential(c) => c,
+                    _ => break,
+                },
+            };
+            let Some(choice) = self.choices.get(c as usize).filter(|ch| ch.side == self.side) else { break };
+            let Some(arm) = choice.arms.iter().find(|a| &a.mv == m) else { break };
+            stats.push(ArmStats { mv: arm.mv.clone(), visits: arm.visits, mean: mean(arm) });
+            if arm.child == NONE {
+                break;
+            }
+            at = arm.child;
+        }
         stats
     }
 

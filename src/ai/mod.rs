@@ -75,6 +75,7 @@ mod knowledge;
 mod level;
 mod mcts;
 mod policy;
+pub mod review;
 mod session;
 
 pub use alpha_beta::{AlphaBeta, AlphaBetaSearch};
@@ -88,7 +89,7 @@ pub use hint::{
 };
 pub use knowledge::{GameEvaluator, GamePolicy, Knowledge, PlayoutQuality, prefer, squash};
 pub use level::{Calibration, Engine, Level, LevelBudget, budget_for, strategy_for};
-pub use mcts::{ArmStats, MctsConfig, Searcher};
+pub use mcts::{ArmStats, LineStep, MctsConfig, Searcher};
 pub use policy::{
     DecisivePolicy, DrawEvaluator, Evaluator, LevelPolicy, PlayoutPolicy, UniformPolicy, playout_value,
     playout_value_and_length,

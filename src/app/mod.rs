@@ -43,6 +43,7 @@ mod online;
 mod page_spinner;
 mod playing;
 mod replay;
+mod review_state;
 mod screen;
 mod settings;
 pub mod testing;
@@ -177,6 +178,7 @@ pub fn core_plugin(app: &mut App) {
         playing::plugin,
         timeline::plugin,
         lesson_state::plugin,
+        review_state::plugin,
         ui::plugin,
         page_spinner::plugin,
     ));

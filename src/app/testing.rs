@@ -24,6 +24,7 @@ pub use super::playing::{
     MoveList, OnlineRequest, OnlineStatus, OpponentPresence, RematchOffer, Replay, ReplayStep, Secrecy, Spectating,
     TurnBuilder, TurnWarning,
 };
+pub use super::review_state::{AnalysisBoard, ReviewCommand, ReviewShown};
 pub use super::screen::Screen;
 pub use super::settings::{CurrentSettings, SaveStore};
 pub use super::timeline::{Scheduled, Timeline};

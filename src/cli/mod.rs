@@ -5,6 +5,7 @@ mod arena;
 mod bench;
 mod lessons;
 pub mod referee;
+mod review;
 
 use crate::games::GameKind;
 use clap::{Args, Parser, Subcommand};
@@ -24,6 +25,9 @@ pub enum Command {
     Play(PlayArgs),
     /// Apply moves to a position and print the result as one JSON object.
     Referee(RefereeArgs),
+    /// Review a game record with the computer: one JSON line per turn (win chance before and
+    /// after, the label, the computer's preferred decision and line).
+    Review(ReviewArgs),
     /// Count the sequences of atomic decisions to a fixed depth.
     Perft(PerftArgs),
     /// Measure random playouts per second (one thread).
@@ -161,6 +165,26 @@ pub struct RefereeArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct ReviewArgs {
+    /// The game record: JSON, the plain text export, or the rules' own record notation (with its
+    /// tags, or the moves alone of the game given by --game).
+    #[arg(long, value_name = "RECORD")]
+    pub moves_file: std::path::PathBuf,
+    /// The game, when the record does not name it.
+    #[arg(long, value_parser = parse_game)]
+    pub game: Option<GameKind>,
+    /// A rules option as key=value (repeatable), when the record does not give them.
+    #[arg(long = "option", value_name = "K=V", value_parser = parse_option)]
+    pub options: Vec<(String, String)>,
+    /// Search iterations per position (default: the game's review budget, as in the app).
+    #[arg(long, value_name = "ITERATIONS")]
+    pub budget: Option<u64>,
+    /// The seed of the computer's random choices (the same seed gives the same review).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+#[derive(Debug, Args)]
 pub struct PerftArgs {
     #[command(flatten)]
     pub game: GameArgs,
@@ -231,6 +255,7 @@ pub fn run(command: Command) -> ExitCode {
     match command {
         Command::Play(_) => fail("this build has no game window; rebuild with the default feature 'app'"),
         Command::Referee(args) => referee::run(args),
+        Command::Review(args) => review::run(args),
         Command::Perft(args) => bench::run_perft(args),
         Command::Bench(args) => bench::run_bench(args),
         Command::Arena(args) => arena::run(args),

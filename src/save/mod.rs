@@ -6,6 +6,7 @@ mod in_progress;
 mod online_seats;
 mod reading;
 mod record;
+mod reviews;
 mod saves;
 mod settings;
 mod spec_text;
@@ -22,6 +23,7 @@ pub use in_progress::{
 pub use online_seats::{KeptSeat, SEATS_FILE, forget_seat, keep_seat, load_seats};
 pub use reading::{MAX_RECORD_BYTES, looks_like_json, read_record, read_record_file, read_text_file};
 pub use record::{GameRecord, Player, RECORD_FORMAT, RecordError as RecordLoadError, RecordedMove};
+pub use reviews::{KEEP_REVIEWS, REVIEWS_FOLDER, keep_review, load_review, review_key};
 pub use saves::{
     MAX_NAME, SAVES_FOLDER, SaveEntry, SaveError, delete_named, list_saves, load_named, save_key, save_named,
 };

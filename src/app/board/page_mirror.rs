@@ -8,6 +8,7 @@ use super::project::BoardState;
 use crate::app::lesson_state::{BookState, LessonBooks, LessonRun};
 use crate::app::match_state::CurrentMatch;
 use crate::app::playing::{BoardAnimating, ComputerStatus, HintShown};
+use crate::app::review_state::ReviewShown;
 use crate::app::screen::Screen;
 use crate::lessons::Standing;
 use bevy::prelude::*;
@@ -36,7 +37,8 @@ pub fn plugin(app: &mut App) {
                 .or_else(resource_changed::<BoardZoom>)
                 .or_else(resource_changed::<HintShown>)
                 .or_else(resource_changed::<LessonBooks>)
-                .or_else(resource_exists_and_changed::<LessonRun>),
+                .or_else(resource_exists_and_changed::<LessonRun>)
+                .or_else(resource_changed::<ReviewShown>),
         ),
     );
 }
@@ -48,7 +50,7 @@ fn state_json(
     current: Option<&CurrentMatch>,
     board: &BoardState,
     (computer, zoom, hint, animating): (&ComputerStatus, &BoardZoom, &HintShown, bool),
-    (lesson, books): (Option<&LessonRun>, &LessonBooks),
+    (lesson, books, review): (Option<&LessonRun>, &LessonBooks, &ReviewShown),
     to_viewport: impl Fn(Vec2) -> Option<Vec2>,
 ) -> String {
     let cells: serde_json::Map<String, serde_json::Value> = board
@@ -92,6 +94,14 @@ fn state_json(
             BookState::Loading => json!("loading"),
             BookState::Failed(e) => json!(e),
         })).collect::<serde_json::Map<_, _>>(),
+        // The review on the screen: positions analysed of all, each turn's label so far, and the
+        // graph's points (the first side's win chance from the start, one per judged turn).
+        "review": review.review.as_ref().map(|r| json!({
+            "progress": [r.progress().0, r.progress().1],
+            "reloaded": review.reloaded,
+            "labels": (0..r.turns.len()).map(|t| r.judgement(t).map(|j| j.label.name())).collect::<Vec<_>>(),
+            "graph": r.first_side_curve().iter().flatten().map(|v| (v * 1000.0).round() / 1000.0).collect::<Vec<_>>(),
+        })),
         "computer": {
             "thinking": computer.is_thinking(),
             "hint": hint.suggestion.as_ref().map(|(_, decision)| decision),
@@ -107,16 +117,17 @@ fn mirror_state(
     board: Res<BoardState>,
     (computer, zoom, hint, animating): (Res<ComputerStatus>, Res<BoardZoom>, Res<HintShown>, Res<BoardAnimating>),
     (cameras, transforms): (Query<(&Camera, &GlobalTransform)>, Query<&GlobalTransform>),
-    (lesson, books): (Option<Res<LessonRun>>, Res<LessonBooks>),
+    (lesson, books, review): (Option<Res<LessonRun>>, Res<LessonBooks>, Res<ReviewShown>),
     (file, mut last): (Res<MirrorFile>, Local<String>),
 ) {
     let Ok((camera, camera_at)) = cameras.single() else { return };
     // Board positions are relative to the board's root, which is offset to leave room for the HUD.
     let root = board.root.and_then(|r| transforms.get(r).ok()).copied().unwrap_or_default();
     let status = (&*computer, &*zoom, &*hint, animating.0);
-    let text = state_json(*screen.get(), current.as_deref(), &board, status, (lesson.as_deref(), &books), |p| {
-        camera.world_to_viewport(camera_at, root.transform_point(p.extend(0.0))).ok()
-    });
+    let text =
+        state_json(*screen.get(), current.as_deref(), &board, status, (lesson.as_deref(), &books, &review), |p| {
+            camera.world_to_viewport(camera_at, root.transform_point(p.extend(0.0))).ok()
+        });
     if *last != text {
         write_out(&text, &file);
         *last = text;

@@ -4,6 +4,8 @@
 //! as a person. The same search answers a person's request for a hint, and paces games where the
 //! computer plays both sides so they can be watched.
 
+mod analysis;
+mod review;
 mod search;
 #[cfg(target_arch = "wasm32")]
 mod web_worker;
@@ -66,11 +68,27 @@ impl HintSearch {
 const HINT_LEVEL: Level = Level::Medium;
 
 pub fn plugin(app: &mut App) {
-    app.init_resource::<Thinking>().init_resource::<HintSearch>();
+    app.init_resource::<Thinking>().init_resource::<HintSearch>().init_resource::<review::ReviewRunner>();
+    app.init_resource::<analysis::GameAside>().init_resource::<analysis::AnalysisRunner>();
     // Registered by the window plugin in the game; headless apps need it too.
     app.add_message::<bevy::window::RequestRedraw>();
     app.add_systems(OnExit(Screen::Playing), forget_searches);
     app.add_systems(Update, (drive_computer, drive_hint, tell_status).chain().in_set(AppSystems::Choose));
+    app.add_systems(
+        Update,
+        (
+            review::take_commands,
+            analysis::swap_boards,
+            review::start_review,
+            review::drive_review,
+            review::show_preferred,
+            analysis::drive_analysis,
+        )
+            .chain()
+            .after(AppSystems::Menus)
+            .before(AppSystems::Choose),
+    );
+    app.add_systems(OnExit(Screen::Playing), (forget_review, analysis::forget_analysis));
     #[cfg(target_arch = "wasm32")]
     {
         app.add_systems(Update, wait_for_the_worker.after(AppSystems::Present));
@@ -122,6 +140,15 @@ fn forget_searches(mut thinking: ResMut<Thinking>, mut hint: ResMut<HintSearch>,
     thinking.answer = None;
     hint.clear();
     *shown = HintShown::default();
+}
+
+/// Leaving the board puts the review away (a kept review comes back when it is asked for again).
+fn forget_review(mut runner: ResMut<review::ReviewRunner>, mut shown: ResMut<crate::app::review_state::ReviewShown>) {
+    runner.clear();
+    // A review asked for from a menu waits for the board; only a shown one goes.
+    if !shown.requested || shown.review.is_some() {
+        *shown = default();
+    }
 }
 
 /// Tells the other features what the computer is doing.

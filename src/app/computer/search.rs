@@ -169,6 +169,7 @@ impl Search {
         if let OnPage::Worker { id, .. } = self.on_page {
             match answer(id)? {
                 Answer::Decision { decision, iterations } => return Some((decision, "worker", iterations)),
+                Answer::Analysis(_) => warn!("the computer's worker answered a decision with an analysis"),
                 Answer::Failed(why) => {
                     warn!("the computer thinks on the page: its worker could not ({why})");
                     if let OnPage::Worker { fallback, .. } = std::mem::take(&mut self.on_page) {

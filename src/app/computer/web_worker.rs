@@ -18,6 +18,8 @@ pub enum Answer {
         decision: String,
         iterations: u64,
     },
+    /// A reviewed position's analysis (a `PositionAnalysis`'s JSON).
+    Analysis(String),
     /// It could not think about it (the search then thinks on the page).
     Failed(String),
 }
@@ -62,6 +64,9 @@ fn start() -> Option<Bridge> {
                 (Some("decision"), Some(id)) => {
                     let iterations = message["iterations"].as_f64().unwrap_or(0.0) as u64;
                     inbox.answers.insert(id, Answer::Decision { decision: text("decision"), iterations });
+                }
+                (Some("analysis"), Some(id)) => {
+                    inbox.answers.insert(id, Answer::Analysis(text("analysis")));
                 }
                 (Some("failed"), Some(id)) => {
                     inbox.answers.insert(id, Answer::Failed(text("error")));
@@ -139,6 +144,16 @@ pub fn think(job_json: &str) -> Option<u32> {
         bridge.next_id = bridge.next_id.wrapping_add(1);
         let id = bridge.next_id;
         send(bridge, json!({ "kind": "think", "id": id, "job": job_json })).then_some(id)
+    })
+    .flatten()
+}
+
+/// Sends a reviewed position to analyse (a `ProbeJob`'s JSON); its id, or `None` without a worker.
+pub fn analyse(job_json: &str) -> Option<u32> {
+    with_bridge(|bridge| {
+        bridge.next_id = bridge.next_id.wrapping_add(1);
+        let id = bridge.next_id;
+        send(bridge, json!({ "kind": "analyse", "id": id, "job": job_json })).then_some(id)
     })
     .flatten()
 }

@@ -22,6 +22,11 @@ pub(super) fn all(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &
     if person_acts && !current.is_over() && current.remote.is_none() {
         hint_row(ui, current, view);
     }
+    // A game against the computer may be analysed aside (never an online game under way).
+    let against_computer = current.players.iter().any(Option::is_some) && current.remote.is_none();
+    if against_computer && !current.exercise && !current.is_over() && ui.button("Analyse this position").clicked() {
+        act.review.write(crate::app::review_state::ReviewCommand::Analyse);
+    }
     choice_list(ui, current, view, &mut act.clicks);
     if person_acts {
         spaceless_choices(ui, current, view, &mut act.decide);

@@ -34,6 +34,11 @@ fn online_buttons(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, offer: 
             *act.replay = Replay::of_current(current);
             act.replay_steps.write(ReplayStep::First);
         }
+        if button(ui, "Review").clicked() {
+            *act.replay = Replay::of_current(current);
+            act.replay_steps.write(ReplayStep::First);
+            act.review.write(crate::app::review_state::ReviewCommand::Start);
+        }
         if button(ui, "Title screen").clicked() {
             act.next.set(Screen::Title);
         }
@@ -135,6 +140,11 @@ pub(super) fn buttons(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, vie
         if button(ui, "Replay").clicked() {
             *act.replay = Replay::of_current(current);
             act.replay_steps.write(ReplayStep::First);
+        }
+        if button(ui, "Review").clicked() {
+            *act.replay = Replay::of_current(current);
+            act.replay_steps.write(ReplayStep::First);
+            act.review.write(crate::app::review_state::ReviewCommand::Start);
         }
         if button(ui, "Change options").clicked() {
             act.setup.write(SetupRequested {

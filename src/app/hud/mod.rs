@@ -11,6 +11,7 @@ mod game_over;
 mod lesson_card;
 mod moves;
 mod record_window;
+mod review_panel;
 mod rules_window;
 mod turn_warning;
 
@@ -22,6 +23,7 @@ use super::playing::{
     OnlineRequest, OnlineStatus, Replay, ReplayMoves, ReplayStep, Secrecy, SetupRequested, Spectating, TurnBuilder,
     TurnWarning,
 };
+use super::review_state::{AnalysisBoard, ReviewCommand, ReviewShown};
 use super::screen::Screen;
 use super::settings::{CurrentSettings, SaveStore};
 use super::ui::{self, MenuClicked, MenuFocus, ScreenLayout, root_ui_in};
@@ -123,6 +125,8 @@ struct PanelView<'w> {
     online: Res<'w, OnlineStatus>,
     lesson: Option<Res<'w, LessonRun>>,
     practice: Option<Res<'w, PracticeRun>>,
+    review: Res<'w, ReviewShown>,
+    analysis: Res<'w, AnalysisBoard>,
 }
 
 /// What the panel's buttons write.
@@ -137,6 +141,7 @@ struct PanelActions<'w> {
     online: MessageWriter<'w, OnlineRequest>,
     lessons: MessageWriter<'w, LessonCommand>,
     show_rules: MessageWriter<'w, ShowRules>,
+    review: MessageWriter<'w, ReviewCommand>,
     commands: MessageWriter<'w, MatchCommand>,
     next: ResMut<'w, NextState<Screen>>,
     spectating: ResMut<'w, Spectating>,
@@ -189,11 +194,20 @@ fn landscape(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &Panel
     }
     cards::player_cards(ui, current, view, act, false);
     footer_panel(ui, current, view, act, |ui, current, act| {
+        if view.analysis.active {
+            review_panel::analysis_card(ui, current, &view.analysis, act);
+        }
         cards::status(ui, current, view);
         if act.replay.active {
-            cards::details(ui, current, view, act);
+            // A review needs the room the details had (they say again what the board shows).
+            if view.review.review.is_none() {
+                cards::details(ui, current, view, act);
+            }
             let replay = act.replay.clone();
-            moves::replay_panel(ui, current, (&replay, &view.replay_moves.list), &mut act.replay_steps);
+            let parts = (&replay, &view.replay_moves.list, &*view.review);
+            moves::replay_controls(ui, current, parts, &mut act.replay_steps);
+            review_panel::section(ui, current, view, act);
+            moves::replay_list(ui, current, (&view.replay_moves.list, &view.review), &mut act.replay_steps);
             return;
         }
         let room = (ui.available_height() - moves::min_height(ui, &view.moves)).max(0.0);
@@ -262,9 +276,15 @@ fn portrait(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &PanelV
         egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| match act.panels.tab {
             Tab::Actions if act.replay.active => {
                 let replay = act.replay.clone();
-                moves::replay_panel(ui, current, (&replay, &view.replay_moves.list), &mut act.replay_steps);
+                let parts = (&replay, &view.replay_moves.list, &*view.review);
+                moves::replay_controls(ui, current, parts, &mut act.replay_steps);
+                review_panel::section(ui, current, view, act);
+                moves::replay_list(ui, current, (&view.replay_moves.list, &view.review), &mut act.replay_steps);
             }
             Tab::Actions => {
+                if view.analysis.active {
+                    review_panel::analysis_card(ui, current, &view.analysis, act);
+                }
                 // The commands first: under a lesson's introduction a phone's few lines hid them (a
                 // playtest looked for Rescue in vain).
                 actions::all(ui, current, view, act);

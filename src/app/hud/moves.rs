@@ -3,6 +3,7 @@
 
 use crate::app::match_state::CurrentMatch;
 use crate::app::playing::{MoveList, Replay, ReplayStep};
+use crate::app::review_state::ReviewShown;
 use crate::app::theme::text_size;
 use bevy::prelude::*;
 use bevy_egui::egui;
@@ -36,11 +37,11 @@ pub(super) fn move_list(ui: &mut egui::Ui, moves: &MoveList) {
     );
 }
 
-/// The replay controls and the whole move list, each move a jump.
-pub(super) fn replay_panel(
+/// The replay's heading, its step buttons and "play on from here".
+pub(super) fn replay_controls(
     ui: &mut egui::Ui,
     current: &CurrentMatch,
-    (replay, whole): (&Replay, &MoveList),
+    (replay, whole, review): (&Replay, &MoveList, &ReviewShown),
     steps: &mut MessageWriter<ReplayStep>,
 ) {
     let at = current.len();
@@ -67,9 +68,13 @@ pub(super) fn replay_panel(
             steps.write(ReplayStep::ToggleAuto);
         }
     });
-    ui.label(
-        egui::RichText::new("Left/Right: step · Up/Down: start/end · Enter: auto-play").weak().size(text_size::SMALL),
-    );
+    if review.review.is_none() {
+        ui.label(
+            egui::RichText::new("Left/Right: step · Up/Down: start/end · Enter: auto-play")
+                .weak()
+                .size(text_size::SMALL),
+        );
+    }
     if !current.is_over() {
         ui.label("Play on from here:");
         ui.horizontal(|ui| {
@@ -85,6 +90,17 @@ pub(super) fn replay_panel(
             }
         });
     }
+}
+
+/// The whole move list, each move a jump (with the review's marks when there is one).
+pub(super) fn replay_list(
+    ui: &mut egui::Ui,
+    current: &CurrentMatch,
+    (whole, review): (&MoveList, &ReviewShown),
+    steps: &mut MessageWriter<ReplayStep>,
+) {
+    let at = current.len();
+    let shown = whole.lines.iter().filter(|l| l.end <= at).count();
     ui.separator();
     // The list follows the current move whenever it changes (and leaves the player's scrolling
     // alone otherwise).
@@ -95,9 +111,28 @@ pub(super) fn replay_panel(
         before != Some(at)
     });
     egui::ScrollArea::vertical().max_height(ui.available_height().max(120.0)).show(ui, |ui| {
+        let mut line_start = 0;
         for (i, line) in whole.lines.iter().enumerate() {
             let here = i + 1 == shown;
-            let text = egui::RichText::new(line.text(whole.joiner)).monospace();
+            // The review's marks of the line's moves (`?!`, `?`, `??`), coloured by the worst.
+            let judged: Vec<_> = review
+                .review
+                .iter()
+                .flat_map(|r| r.turns.iter().enumerate().filter(|(_, t)| t.end > line_start && t.end <= line.end))
+                .filter_map(|(t, _)| review.judgement(t))
+                .collect();
+            line_start = line.end;
+            let marks: String = judged.iter().map(|j| j.label.glyph()).collect::<Vec<_>>().join("");
+            let worst = judged.iter().map(|j| j.label).max();
+            let mut text = egui::RichText::new(format!(
+                "{}{}",
+                line.text(whole.joiner),
+                if marks.is_empty() { String::new() } else { format!(" {marks}") }
+            ))
+            .monospace();
+            if let Some(label) = worst.filter(|&l| l >= crate::ai::review::Label::Inaccuracy) {
+                text = text.color(super::review_panel::label_colour(label));
+            }
             let text = if here {
                 text.strong()
             } else if line.end > at {

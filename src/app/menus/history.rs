@@ -7,6 +7,7 @@ use super::list_keys::{ListPress, list_presses};
 use crate::app::AppSystems;
 use crate::app::input::{Action, ActionPressed};
 use crate::app::playing::Replay;
+use crate::app::review_state::ReviewCommand;
 use crate::app::screen::Screen;
 use crate::app::settings::SaveStore;
 use crate::app::ui::{MenuClicked, MenuFocus, item, key_hints, reset_focus, screen_frame};
@@ -29,9 +30,13 @@ pub struct FinishedGames {
 #[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FinishedChosen(pub usize, pub bool);
 
+/// A finished game chosen to be reviewed with the computer (it opens in the replay).
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FinishedReview(pub usize);
+
 pub fn plugin(app: &mut App) {
     app.init_resource::<FinishedGames>();
-    app.add_message::<FinishedChosen>();
+    app.add_message::<FinishedChosen>().add_message::<FinishedReview>();
     app.add_systems(OnEnter(Screen::History), (reset_focus, refresh));
     app.add_systems(Update, history_input.in_set(AppSystems::Menus).run_if(in_state(Screen::History)));
     app.add_systems(EguiPrimaryContextPass, draw_history.run_if(in_state(Screen::History)));
@@ -48,7 +53,8 @@ fn history_input(
     mut focus: ResMut<MenuFocus>,
     mut actions: MessageReader<ActionPressed>,
     mut clicks: MessageReader<MenuClicked>,
-    mut chosen: MessageReader<FinishedChosen>,
+    (mut chosen, mut reviews): (MessageReader<FinishedChosen>, MessageReader<FinishedReview>),
+    mut review: MessageWriter<ReviewCommand>,
     mut store: ResMut<SaveStore>,
     mut list: ResMut<FinishedGames>,
     mut next: ResMut<NextState<Screen>>,
@@ -56,6 +62,8 @@ fn history_input(
     let pressed: Vec<Action> = actions.read().map(|a| a.0).collect();
     let clicks: Vec<MenuClicked> = clicks.read().copied().collect();
     let mut wanted: Vec<FinishedChosen> = chosen.read().copied().collect();
+    let to_review: Vec<usize> = reviews.read().map(|r| r.0).collect();
+    wanted.extend(to_review.iter().map(|&i| FinishedChosen(i, false)));
     let rows = list.games.len();
     for press in list_presses(&mut focus, &pressed, &clicks, rows, &mut list.confirm_delete) {
         match press {
@@ -82,6 +90,9 @@ fn history_input(
             Ok((current, replay)) => {
                 commands.insert_resource(current);
                 commands.insert_resource(replay);
+                if to_review.contains(&i) {
+                    review.write(ReviewCommand::Start);
+                }
                 next.set(Screen::Playing);
                 return;
             }
@@ -96,6 +107,7 @@ fn draw_history(
     list: Res<FinishedGames>,
     mut clicks: MessageWriter<MenuClicked>,
     mut chosen: MessageWriter<FinishedChosen>,
+    mut review: MessageWriter<FinishedReview>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let now = now_unix();
@@ -116,6 +128,9 @@ fn draw_history(
             ui.horizontal(|ui| {
                 if ui.button("Replay").clicked() {
                     chosen.write(FinishedChosen(i, false));
+                }
+                if ui.button("Review").clicked() {
+                    review.write(FinishedReview(i));
                 }
                 if ui.button("Delete").clicked() {
                     chosen.write(FinishedChosen(i, list.confirm_delete == Some(i)));

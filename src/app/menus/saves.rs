@@ -7,6 +7,7 @@
 use crate::app::AppSystems;
 use crate::app::input::{Action, ActionPressed};
 use crate::app::playing::Replay;
+use crate::app::review_state::ReviewCommand;
 use crate::app::screen::Screen;
 use crate::app::settings::SaveStore;
 use crate::app::ui::{MenuClicked, MenuFocus, MenuInput, item, key_hints, menu_inputs_from, reset_focus, screen_frame};
@@ -45,6 +46,8 @@ pub enum SaveAction {
     /// Continue an unfinished game; replay a finished one.
     Open,
     Replay,
+    /// Replay it with the computer's review.
+    Review,
     Delete,
 }
 
@@ -83,6 +86,7 @@ fn saves_input(
     mut actions: MessageReader<ActionPressed>,
     mut clicks: MessageReader<MenuClicked>,
     mut chosen: MessageReader<SaveChosen>,
+    mut review: MessageWriter<ReviewCommand>,
     mut store: ResMut<SaveStore>,
     mut list: ResMut<SavesList>,
     mut next: ResMut<NextState<Screen>>,
@@ -139,6 +143,9 @@ fn saves_input(
                     commands.insert_resource(Replay::default());
                 } else {
                     commands.insert_resource(replay);
+                }
+                if action == SaveAction::Review {
+                    review.write(ReviewCommand::Start);
                 }
                 commands.insert_resource(current);
                 next.set(Screen::Playing);
@@ -296,6 +303,9 @@ fn draw_saves(
                 }
                 if !e.finished && ui.button("Replay").clicked() {
                     chosen.write(SaveChosen(i, SaveAction::Replay));
+                }
+                if e.moves > 0 && ui.button("Review").clicked() {
+                    chosen.write(SaveChosen(i, SaveAction::Review));
                 }
                 if ui.button("Delete").clicked() {
                     chosen.write(SaveChosen(i, SaveAction::Delete));

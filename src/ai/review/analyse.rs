@@ -1,0 +1,193 @@
+//! One position of a reviewed game thought about: the mover's win chance with the computer's best
+//! play, the decisions it prefers and the line it expects after them, and (where both sides seal
+//! a commitment) what it learnt of the commitment actually played.
+
+use crate::ai::budget::Budget;
+use crate::ai::knowledge::{GameEvaluator, Knowledge};
+use crate::ai::level::{Calibration, Level, budget_for};
+use crate::ai::mcts::{ArmStats, Searcher};
+use crate::ai::{DecideError, MAX_TURN_DECISIONS};
+use crate::games::DynGame;
+use crate::rules::{Notation, Outcome, Side, Status, ToMove};
+use serde::{Deserialize, Serialize};
+
+/// Decisions of the expected line, the preferred ones included.
+const MAX_LINE: usize = 16;
+/// A decision of the line needs this many visits: fewer say little about what would follow.
+const MIN_LINE_VISITS: u32 = 8;
+/// Inside a commitment, a deeper decision speaks for the commitment once it has this many visits.
+const MIN_COMMITMENT_VISITS: u32 = 20;
+
+/// What the computer thinks of one position of a game, for the side whose decision is reviewed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PositionAnalysis {
+    pub side: Side,
+    /// The side's win chance (0 to 1) with the computer's best play from here.
+    pub win: f32,
+    /// Where both sides seal a commitment: the side's win chance after the commitment it played,
+    /// judged from this position (what it knew then), against the opponent's unknown choice.
+    /// `None` for one side's turn (the next position tells) or a commitment the search never tried.
+    pub played_win: Option<f32>,
+    /// The decisions the computer prefers for the side here (its turn, or its commitment).
+    pub best: Vec<String>,
+    /// What the computer expects to follow them, decisions of either side.
+    pub line: Vec<String>,
+    /// Search iterations spent on the position.
+    pub iterations: u64,
+    /// The preferred decisions win the game at once.
+    #[serde(default)]
+    pub wins_at_once: bool,
+}
+
+/// A side's win chance from a search's mean reward in [-1, 1].
+fn chance(mean: f32) -> f32 {
+    ((mean + 1.0) * 0.5).clamp(0.0, 1.0)
+}
+
+/// Thinks about `game` for `side` (`played`: the decisions it played here) with MCTS of
+/// `iterations` iterations and Hard's playouts, from `seed`.
+pub(crate) fn analyse_as<G: Notation + Knowledge>(
+    game: &dyn DynGame,
+    side: Side,
+    played: &[String],
+    calibration: &Calibration,
+    iterations: u64,
+    seed: u64,
+) -> Result<PositionAnalysis, DecideError> {
+    let start = game.as_any().downcast_ref::<G>().ok_or(DecideError::UnknownGame)?;
+    let mut pos = start.clone();
+    let mut best = Vec::new();
+    let mut moves = Vec::new();
+    // Forced decisions are played out first: a search has nothing to say about a single choice.
+    loop {
+        if let Status::Over(outcome) = pos.status() {
+            return Ok(settled(side, outcome, best));
+        }
+        pos.legal_moves_for(side, &mut moves);
+        if moves.len() != 1 || best.len() >= MAX_TURN_DECISIONS {
+            break;
+        }
+        best.push(pos.format_move(&moves[0]));
+        pos.play_unchecked(&moves[0]);
+    }
+    let simultaneous = start.to_move() == Some(ToMove::Both);
+    let decider = match pos.to_move() {
+        _ if !moves.is_empty() => side,
+        Some(ToMove::One(other)) => other,
+        // The side's whole commitment was forced: the opponent's view of the public position
+        // (which holds nothing of it) says how the attempt stands.
+        Some(ToMove::Both) => {
+            pos = start.clone();
+            best.clear();
+            side.opponent()
+        }
+        None => return Err(DecideError::GameOver),
+    };
+    let preset = budget_for(Level::Hard, calibration);
+    let mut searcher = Searcher::with_policy(preset.config(), preset.policy(), GameEvaluator, seed);
+    searcher.begin(&pos, decider)?;
+    let report = searcher.think(&Budget::iterations(iterations));
+    // The side's own turn is followed to its end however few visits its last decisions had (a
+    // turn cut short could never be played as it stands); what follows needs some visits.
+    let principal = searcher.principal_line(MAX_LINE, 1);
+    let root_mean =
+        principal.first().map_or_else(|| searcher.root_statistics().first().map_or(0.0, |s| s.mean), |s| s.mean);
+    let mut win = chance(if decider == side { root_mean } else { -root_mean });
+    let mut line = Vec::new();
+    let mut after = pos.clone();
+    let mut own_turn = decider == side;
+    let mut preferred = Vec::new();
+    for step in &principal {
+        own_turn &= step.side == side;
+        if !own_turn && step.visits < MIN_LINE_VISITS {
+            break;
+        }
+        let text = after.format_move(&step.mv);
+        after.play_unchecked(&step.mv);
+        if own_turn {
+            best.push(text);
+            preferred.push(step.mv.clone());
+        } else {
+            line.push(text);
+        }
+    }
+    // A side that moves again at once (a turn that ends where the record closes it) keeps only
+    // its first record move as the preferred one; the rest is the expected line.
+    if !simultaneous
+        && let Ok(tokens) = start.group_record_tokens(&best)
+        && let Some(first) = tokens.moves.first()
+        && first.end < best.len()
+    {
+        let rest = best.split_off(first.end);
+        line.splice(0..0, rest);
+    }
+    let mut played_win = None;
+    if simultaneous && decider == side {
+        let path = parse_path(&pos, played.get(best_forced_len(start, played)..).unwrap_or_default());
+        let played_stats = searcher.path_statistics(&path);
+        let best_stats = searcher.path_statistics(&preferred);
+        if let Some(depth) = trusted_depth(&played_stats) {
+            played_win = Some(chance(played_stats[depth].mean));
+            if let Some(s) = best_stats.get(depth.min(best_stats.len().saturating_sub(1))) {
+                win = chance(s.mean);
+            }
+        }
+    }
+    let wins_at_once = wins_at_once(start, side, &best);
+    Ok(PositionAnalysis { side, win, played_win, best, line, iterations: report.iterations, wins_at_once })
+}
+
+/// Whether `decisions` played from `start` end the game with `side` the winner.
+fn wins_at_once<G: Notation>(start: &G, side: Side, decisions: &[String]) -> bool {
+    let mut pos = start.clone();
+    for text in decisions {
+        let Ok(m) = pos.parse_move(text) else { return false };
+        pos.play_unchecked(&m);
+    }
+    pos.status() == Status::Over(Outcome::Winner(side))
+}
+
+/// How many of `played` were forced at the start (the same the analysis played out itself).
+fn best_forced_len<G: Notation>(start: &G, played: &[String]) -> usize {
+    let mut pos = start.clone();
+    let mut moves = Vec::new();
+    let mut forced = 0;
+    for text in played {
+        let Some(side) = pos.parse_move(text).ok().map(|m| pos.mover(&m)) else { break };
+        pos.legal_moves_for(side, &mut moves);
+        if moves.len() != 1 {
+            break;
+        }
+        pos.play_unchecked(&moves[0]);
+        forced += 1;
+    }
+    forced
+}
+
+/// `played` as moves from `pos`, as far as they parse.
+fn parse_path<G: Notation>(pos: &G, played: &[String]) -> Vec<G::Move> {
+    let mut at = pos.clone();
+    let mut path = Vec::new();
+    for text in played {
+        let Ok(m) = at.parse_move(text) else { break };
+        at.play_unchecked(&m);
+        path.push(m);
+    }
+    path
+}
+
+/// The deepest decision of a commitment whose statistics can be trusted (the first one always,
+/// if the search tried it at all).
+fn trusted_depth<M>(stats: &[ArmStats<M>]) -> Option<usize> {
+    if stats.first().is_none_or(|s| s.visits == 0) {
+        return None;
+    }
+    Some(stats.iter().rposition(|s| s.visits >= MIN_COMMITMENT_VISITS).unwrap_or(0))
+}
+
+/// A position whose game is over once the side's forced decisions are played.
+fn settled(side: Side, outcome: Outcome, best: Vec<String>) -> PositionAnalysis {
+    let win = chance(outcome.score_for(side));
+    let wins_at_once = outcome == Outcome::Winner(side);
+    PositionAnalysis { side, win, played_win: None, best, line: Vec::new(), iterations: 0, wins_at_once }
+}

@@ -1,0 +1,559 @@
+//! Tests of the review: planted blunders per game, determinism, saved reviews.
+
+use super::*;
+use crate::games::{DynGame, GameKind};
+use crate::rules::{Outcome, Side, Status, ToMove, splitmix64_nth};
+use crate::session::Match;
+
+/// The seed of every review here; each game reviews at its own budget (`review_iterations`).
+const SEED: u64 = 1;
+
+/// Rules options as `key=value` pairs.
+type Options<'a> = &'a [(&'a str, &'a str)];
+/// A way to spoil a saved review's JSON.
+type Spoil = fn(&mut serde_json::Value);
+
+/// A game record built for a test: each record move is either the review's own preferred
+/// decisions (what the review of the finished record will analyse at that point, with the same
+/// budget and probe seed) or planted by the test.
+struct Record {
+    kind: GameKind,
+    options: Vec<(String, String)>,
+    start: Option<String>,
+    decisions: Vec<String>,
+    /// The reviewed turns (indexes) the test planted.
+    planted: Vec<usize>,
+    /// The jobs whose preferred decisions the other turns play, by turn.
+    jobs: Vec<(usize, ProbeJob)>,
+}
+
+impl Record {
+    fn new(slug: &str, options: Options, start: Option<&str>) -> Record {
+        Record {
+            kind: GameKind::from_slug(slug).expect("a game of the registry"),
+            options: options.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+            start: start.map(str::to_string),
+            decisions: Vec::new(),
+            planted: Vec::new(),
+            jobs: Vec::new(),
+        }
+    }
+
+    fn settings(&self) -> ReviewSettings {
+        ReviewSettings::default_for(self.kind, SEED)
+    }
+
+    fn game(&self) -> Match {
+        let start = self.kind.open(&self.options, self.start.as_deref()).expect("the start opens");
+        Match::load(start, self.decisions.iter().map(|d| (d.as_str(), 0))).expect("the record replays")
+    }
+
+    /// How many turns a review of the record so far judges.
+    fn turns(&self) -> usize {
+        match GameReview::plan(&self.game(), self.settings()) {
+            Ok(review) => review.turns.len(),
+            Err(ReviewError::Empty) => 0,
+            Err(e) => panic!("the record cannot be planned: {e}"),
+        }
+    }
+
+    /// The job the review of the finished record runs for turn `index` of `side`, which starts
+    /// where `game` ends (the probe of a turn has the turn's index).
+    fn job(&self, game: &Match, side: Side, index: usize) -> ProbeJob {
+        ProbeJob {
+            game: self.kind.slug().to_string(),
+            options: game.start().option_pairs(),
+            start: game.start_text().map(str::to_string),
+            moves: game.decisions().map(str::to_string).collect(),
+            side,
+            played: Vec::new(),
+            iterations: self.settings().iterations,
+            seed: splitmix64_nth(SEED, index as u64),
+        }
+    }
+
+    /// Plays one record move: `planted`'s side plays the given decisions, every other side to act
+    /// plays the review's preferred decisions (in a simultaneous attempt, both sides' commitments).
+    fn play_move(&mut self, planted: Option<(Side, &[&str])>) {
+        let game = self.game();
+        let sides = match game.position().to_move() {
+            Some(ToMove::One(side)) => vec![side],
+            Some(ToMove::Both) => Side::BOTH.to_vec(),
+            None => panic!("the game is over after {:?}", self.decisions),
+        };
+        let first_turn = self.turns();
+        let moves_before = game.record_moves().len();
+        for (k, &side) in sides.iter().enumerate() {
+            match planted {
+                Some((planted_side, decisions)) if planted_side == side => {
+                    self.planted.push(first_turn + k);
+                    self.decisions.extend(decisions.iter().map(|d| d.to_string()));
+                }
+                _ => {
+                    let job = self.job(&game, side, first_turn + k);
+                    self.decisions.extend(job.run().expect("the job runs").best);
+                    self.jobs.push((first_turn + k, job));
+                }
+            }
+        }
+        let after = self.game();
+        assert!(
+            after.record_moves().len() == moves_before + 1 && after.pending() == 0,
+            "the decisions {:?} make one whole record move",
+            &self.decisions[game.len()..]
+        );
+    }
+
+    /// Plays `count` record moves of the review's own preferred decisions.
+    fn play_preferred(&mut self, count: usize) {
+        for _ in 0..count {
+            self.play_move(None);
+        }
+    }
+
+    /// Plays one record move in which `side` plays `decisions` (planted).
+    fn plant(&mut self, side: Side, decisions: &[&str]) {
+        self.play_move(Some((side, decisions)));
+    }
+
+    /// The record's review, every position analysed. The review's job for each turn of preferred
+    /// decisions is the one that chose them (the turn's own decisions aside).
+    fn review(&self) -> GameReview {
+        let mut review = GameReview::plan(&self.game(), self.settings()).expect("the record can be reviewed");
+        for (t, job) in &self.jobs {
+            let turn = &review.turns[*t];
+            assert_eq!(turn.probe, *t, "a turn's probe has the turn's index");
+            let expected = ProbeJob { played: turn.played.clone(), ..job.clone() };
+            assert_eq!(review.job(turn.probe), Some(expected), "turn {t}'s job");
+        }
+        review.complete(|_, _| {}).expect("every position is analysed");
+        review
+    }
+}
+
+/// The review's turns as a table, for failure messages.
+fn table(review: &GameReview) -> String {
+    let mut text = String::new();
+    for (t, turn) in review.turns.iter().enumerate() {
+        let j = review.judgement(t);
+        let (before, after, label, best) =
+            j.map_or((f32::NAN, f32::NAN, "-", Vec::new()), |j| (j.win_before, j.win_after, j.label.name(), j.best));
+        text += &format!(
+            "\n  {t}: #{} {:?} {:?} {before:.3} -> {after:.3} {label} (best {best:?})",
+            turn.number, turn.side, turn.played
+        );
+    }
+    text
+}
+
+/// Reviews `record` and checks that its planted turn `blunder` is labelled a blunder with a better
+/// decision shown, that every other planted turn is not, and that every turn of the review's own
+/// preferred decisions is labelled best.
+fn assert_blunder_exactly_at(record: &Record, blunder: usize) -> GameReview {
+    assert!(record.planted.contains(&blunder), "the blunder is a planted turn");
+    let review = record.review();
+    assert!(review.is_complete());
+    let table = table(&review);
+    assert!(blunder < review.turns.len(), "{table}");
+    for (t, turn) in review.turns.iter().enumerate() {
+        let j = review.judgement(t).unwrap_or_else(|| panic!("turn {t} is judged:{table}"));
+        assert!((0.0..=1.0).contains(&j.win_before) && (0.0..=1.0).contains(&j.win_after), "{table}");
+        if t == blunder {
+            assert_eq!(j.label, Label::Blunder, "turn {t} is the planted blunder:{table}");
+            assert_ne!(j.best, turn.played, "the review shows a better decision than the blunder:{table}");
+            assert!(!j.best.is_empty(), "{table}");
+            assert!(j.win_before - j.win_after >= BEST, "{table}");
+        } else if record.planted.contains(&t) {
+            assert_ne!(j.label, Label::Blunder, "turn {t} is not the planted blunder:{table}");
+        } else {
+            assert_eq!(j.best, turn.played, "turn {t} is the review's own preferred turn:{table}");
+            assert_eq!(j.label, Label::Best, "turn {t} is the review's own preferred turn:{table}");
+        }
+    }
+    review
+}
+
+/// For a blunder of one side's turn: the opponent's refutation is shown, and it is the turn the
+/// record played next, after which (within that side's turn) the game ended with its win.
+fn assert_refuted_at_once(record: &Record, review: &GameReview, blunder: usize) {
+    let table = table(review);
+    let turn = &review.turns[blunder];
+    let opponent = turn.side.opponent();
+    let j = review.judgement(blunder).expect("judged");
+    assert!(!turn.simultaneous);
+    assert!(!j.reply.is_empty(), "the blunder's refutation is shown:{table}");
+    assert_eq!(j.reply, review.turns[blunder + 1].played, "the refutation is what the record played:{table}");
+    assert!(review.turns[blunder + 1..].iter().all(|t| t.side == opponent), "{table}");
+    assert_eq!(record.game().position().status(), Status::Over(Outcome::Winner(opponent)), "{table}");
+}
+
+/// Every complete commitment `side` can seal in `position`, as its decisions.
+fn commitments(position: &dyn DynGame, side: Side) -> Vec<Vec<String>> {
+    let mut sealed = Vec::new();
+    let mut open = vec![(position.clone_box(), Vec::new())];
+    while let Some((at, made)) = open.pop() {
+        let legal = at.legal_decisions(side);
+        if legal.is_empty() {
+            sealed.push(made);
+            continue;
+        }
+        for decision in legal {
+            let mut next = at.clone_box();
+            next.play_decision(&decision).expect("a legal decision plays");
+            let mut made = made.clone();
+            made.push(decision);
+            open.push((next, made));
+        }
+    }
+    sealed
+}
+
+/// How an attempt of commitments `a` (side A) and `b` (side B) from `position` ends.
+fn attempt(position: &dyn DynGame, a: &[String], b: &[String]) -> Status {
+    let mut after = position.clone_box();
+    for decision in a.iter().chain(b) {
+        after.play_decision(decision).expect("a sealed commitment plays");
+    }
+    after.status()
+}
+
+// ------------------------------------------------------------------------------------------------
+// Planted blunders
+
+/// Gravel on 4×4 with a budget of 2 (P = 9): both sides have lost 2 pieces; Light's three
+/// single pieces stand in corners, where Dark cannot win control in one turn. Dark plays its
+/// preferred turn, then Light returns two of its corner pieces (`-a1,-a4`): it occupies one
+/// space against 2 pieces lost, so the check after any Dark turn finds Light losing on territory
+/// (rules §8.2, worked example 10). Dark's preferred reply ends the game.
+fn gravel_record() -> (Record, usize) {
+    let mut record =
+        Record::new("gravel", &[("N", "4"), ("X", "2")], Some("4 2 L1..L1/..../.D1D1./L1..D1 D 4 4 2 2 5"));
+    record.play_preferred(1);
+    record.plant(Side::First, &["-a1", "-a4", "end"]);
+    record.play_preferred(1);
+    (record, 1)
+}
+
+#[test]
+fn gravel_planted_blunder_is_found_exactly_there() {
+    let (record, blunder) = gravel_record();
+    let review = assert_blunder_exactly_at(&record, blunder);
+    assert_refuted_at_once(&record, &review, blunder);
+}
+
+/// Red Stone on 5×5: all of White's stones are one group whose only liberties are its two eyes
+/// A5 and C5, walled in by Black. After Black's preferred move White fills its own eye (`A5`),
+/// leaving C5 as the last liberty: Black's red stone there removes every White stone and wins by
+/// annihilation (rules §5). White stood badly already (the review gives it about 0.16), so the
+/// label rests on the rule that handing the opponent a win at once is a blunder.
+fn red_stone_record() -> (Record, usize) {
+    let mut record = Record::new("red-stone", &[("size", "5")], Some(".O.OX/OOOOX/XXXXX/...../..... b"));
+    record.play_preferred(1);
+    record.plant(Side::Second, &["A5"]);
+    record.play_preferred(1);
+    (record, 1)
+}
+
+#[test]
+fn red_stone_planted_blunder_is_found_exactly_there() {
+    let (record, blunder) = red_stone_record();
+    let review = assert_blunder_exactly_at(&record, blunder);
+    assert_refuted_at_once(&record, &review, blunder);
+    assert_eq!(review.turns[blunder + 1].played, ["C5*"]);
+}
+
+/// Throngs on R63, nearly full: Black (29 stones) trails White (30) by one but holds the only
+/// four empty sites, where White has no power, so Black's placements win the count. Black passes
+/// both parts of its turn instead; White then passes both of its parts, which ends the game
+/// (two fully passed turns in a row, rules §6.1) with White ahead. Passing the first part costs
+/// nothing (the second can still place); passing the second hands White the game.
+fn throngs_record() -> (Record, usize) {
+    let black = "e7,e8,e9,f2,f3,f4,f5,f6,f7,f8,f9,g3,g4,g5,g6,g7,g8,g9,g10,h4,h5,h6,h7,h8,h9,h10,i6,i7,i8";
+    let white = "a3,a4,a5,b2,b3,b4,b5,b6,b7,c1,c2,c3,c4,c5,c6,c7,c8,d1,d2,d3,d4,d5,d6,d7,d8,e2,e3,e4,e5,e6";
+    let position = format!("R63 B1 B:{black} W:{white} idle=0,0 passrun=0 turn=20");
+    let mut record = Record::new("throngs", &[("board", "R63")], Some(&position));
+    record.plant(Side::First, &["pass"]);
+    record.plant(Side::First, &["pass"]);
+    record.play_preferred(2);
+    (record, 1)
+}
+
+#[test]
+fn throngs_planted_blunder_is_found_exactly_there() {
+    let (record, blunder) = throngs_record();
+    let review = assert_blunder_exactly_at(&record, blunder);
+    assert_refuted_at_once(&record, &review, blunder);
+    assert_eq!(review.turns[blunder + 1].played, ["pass"]);
+}
+
+/// Inchworm to 10 points at 4–4: each side has a 6-stone group in a corner with two eyes, walled
+/// in by the other side (Black's eyes a1 and c1, White's f8 and h8). After two preferred moves
+/// Black fills its own eye (`Da1`): White's drop on c1 takes the last liberty and captures the
+/// 7 stones, 11 points ≥ 10 (the dropped stone dies too, Black 5), and White wins (rules §7–8).
+fn inchworm_record() -> (Record, usize) {
+    let ranks = [
+        "...B1W1.W1.",
+        "...B1W1W1W1W1",
+        "...B1B1B1B1B1",
+        "........",
+        "........",
+        "W1W1W1W1W1...",
+        "B1B1B1B1W1...",
+        ".B1.B1W1...",
+    ];
+    let position = format!("{} b 12 12 0 0 4 4", ranks.join("/"));
+    let mut record = Record::new("inchworm", &[("target", "10")], Some(&position));
+    record.play_preferred(2);
+    record.plant(Side::First, &["Da1"]);
+    record.play_preferred(1);
+    (record, 2)
+}
+
+#[test]
+fn inchworm_planted_blunder_is_found_exactly_there() {
+    let (record, blunder) = inchworm_record();
+    let review = assert_blunder_exactly_at(&record, blunder);
+    assert_refuted_at_once(&record, &review, blunder);
+    assert_eq!(review.turns[blunder + 1].played, ["Dc1"]);
+}
+
+/// Hidden Intention, the last turn (the board of worked example 12): A has a bishop and one swap
+/// left, B a pawn and no swap. A's commitment `f2<>e4 Be2` swaps its knight and pawn: the cascade
+/// costs A so much that it loses the count whatever B places, while the review's choice wins it
+/// whatever B places (unless B names the same square and burns it).
+const HIDDEN_LAST_TURN: &str =
+    "Rb2 Nf2/ne Qd3 Xc4 Pe4 ; Pd5 Xf5 Qe6 Nc7/sw Rg7 ; P0R0B1N0Q0 P1R0B0N0Q0 ; 1 0 ; - ; 14.1";
+
+#[test]
+fn hidden_intention_planted_blunder_is_found_exactly_there() {
+    let blunder = ["A:f2<>e4", "A:B", "A:e2"];
+    let mut record = Record::new("hidden-intention", &[], Some(HIDDEN_LAST_TURN));
+    record.plant(Side::First, &blunder);
+    let review = assert_blunder_exactly_at(&record, 0);
+    let table = table(&review);
+    assert_eq!(review.turns.len(), 2, "one attempt, a turn per side:{table}");
+    assert!(review.turns.iter().all(|t| t.simultaneous && t.number == 1), "{table}");
+    assert_eq!(record.game().position().status(), Status::Over(Outcome::Winner(Side::Second)));
+    let judgement = review.judgement(0).expect("judged");
+    assert!(judgement.reply.is_empty(), "a commitment has no known reply");
+    let analysis = review.analyses[review.turns[0].probe].as_ref().expect("analysed");
+    assert_eq!(analysis.played_win, Some(judgement.win_after), "judged by the value of the commitment played");
+    // The rules agree: the blunder loses against every commitment of B, the preferred one wins
+    // against every commitment of B that does not burn its square.
+    let start = GameKind::from_slug("hidden-intention").unwrap().open(&[], Some(HIDDEN_LAST_TURN)).unwrap();
+    let replies = commitments(start.as_ref(), Side::Second);
+    assert!(replies.len() > 20);
+    for reply in &replies {
+        let lost = attempt(start.as_ref(), &review.turns[0].played, reply);
+        assert_eq!(lost, Status::Over(Outcome::Winner(Side::Second)), "{blunder:?} against {reply:?}");
+        let won = attempt(start.as_ref(), &judgement.best, reply);
+        assert!(
+            matches!(won, Status::Over(Outcome::Winner(Side::First)) | Status::Ongoing),
+            "{:?} against {reply:?}: {won:?}",
+            judgement.best
+        );
+    }
+}
+
+// ------------------------------------------------------------------------------------------------
+// The computer's own choices
+
+#[test]
+fn the_reviews_own_preferred_turns_are_always_best() {
+    // From each game's start (small boards), and for Hidden Intention two turns from the end, both
+    // sides play the review's own preferred turns: each is labelled best, whatever the estimates
+    // of the positions before and after it say.
+    let mut records = Vec::new();
+    let games: [(&str, Options, usize); 4] = [
+        ("gravel", &[("N", "4"), ("X", "2")], 2),
+        ("red-stone", &[("size", "5")], 3),
+        ("throngs", &[("board", "R63")], 2),
+        ("inchworm", &[], 2),
+    ];
+    for (slug, options, moves) in games {
+        let mut record = Record::new(slug, options, None);
+        record.play_preferred(moves);
+        records.push(record);
+    }
+    records.push(hidden_intention_two_attempts());
+    for record in records {
+        let slug = record.kind.slug();
+        let review = record.review();
+        let table = table(&review);
+        assert!(!review.turns.is_empty() && record.planted.is_empty(), "{slug}");
+        for (t, turn) in review.turns.iter().enumerate() {
+            let j = review.judgement(t).expect("judged");
+            assert_eq!(j.best, turn.played, "{slug} turn {t}:{table}");
+            assert_eq!(j.label, Label::Best, "{slug} turn {t}:{table}");
+        }
+        for side in Side::BOTH {
+            let summary = review.summary(side);
+            assert_eq!(summary.count(Label::Best), summary.counts.iter().sum::<usize>(), "{slug}:{table}");
+            assert!(summary.key_moments.is_empty(), "{slug}:{table}");
+        }
+    }
+}
+
+// ------------------------------------------------------------------------------------------------
+// Determinism and saved reviews
+
+/// Hidden Intention two turns from the end (A: a pawn, a bishop and a swap; B: two pawns), both
+/// attempts of the review's own commitments: simultaneous turns over more than one attempt.
+fn hidden_intention_two_attempts() -> Record {
+    let position = "Rb2 Nf2/ne Qd3 Xc4 Pe4 ; Pd5 Xf5 Qe6 Nc7/sw Rg7 ; P1R0B1N0Q0 P2R0B0N0Q0 ; 1 0 ; - ; 13.1";
+    let mut record = Record::new("hidden-intention", &[], Some(position));
+    record.play_preferred(2);
+    record
+}
+
+#[test]
+fn same_record_settings_and_seed_give_the_same_review() {
+    for record in [red_stone_record().0, hidden_intention_two_attempts()] {
+        let first = record.review();
+        let second = record.review();
+        assert_eq!(first.to_json(), second.to_json(), "{}", record.kind.slug());
+        // The same jobs sent as JSON (as to the browser's worker) and run in another order.
+        let mut by_jobs = GameReview::plan(&record.game(), record.settings()).unwrap();
+        for index in (0..by_jobs.probes.len()).rev() {
+            let job = ProbeJob::from_json(&by_jobs.job(index).unwrap().to_json()).expect("a job reads back");
+            by_jobs.record(index, job.run().expect("the job runs")).unwrap();
+        }
+        assert_eq!(by_jobs.to_json(), first.to_json(), "{}", record.kind.slug());
+    }
+}
+
+#[test]
+fn a_saved_review_reloads_without_thinking_again() {
+    let (record, _) = gravel_record();
+    let review = record.review();
+    let reloaded = GameReview::from_json(&review.to_json()).expect("a saved review reloads");
+    assert_eq!(reloaded.next_probe(), None);
+    assert!(reloaded.is_complete());
+    assert_eq!(reloaded.progress(), (review.probes.len(), review.probes.len()));
+    for t in 0..review.turns.len() {
+        assert!(reloaded.judgement(t).is_some());
+        assert_eq!(reloaded.judgement(t), review.judgement(t), "turn {t}");
+    }
+    for side in Side::BOTH {
+        assert_eq!(reloaded.summary(side), review.summary(side));
+    }
+    assert_eq!(reloaded.first_side_curve(), review.first_side_curve());
+    assert_eq!(reloaded, review);
+    let mut again = reloaded;
+    let mut thought = 0;
+    again.complete(|_, _| thought += 1).unwrap();
+    assert_eq!(thought, 0, "a complete review analyses nothing");
+    assert_eq!(again, review);
+
+    // A review saved half done goes on from the first position it lacks, to the same end.
+    let mut partial = GameReview::plan(&record.game(), record.settings()).unwrap();
+    assert_eq!(partial.judgement(0), None);
+    partial.record(0, partial.job(0).unwrap().run().unwrap()).unwrap();
+    assert_eq!(partial.judgement(0), None, "a turn waits for the position after it");
+    let mut resumed = GameReview::from_json(&partial.to_json()).expect("a partial review reloads");
+    assert_eq!(resumed.next_probe(), Some(1));
+    assert_eq!(resumed.progress(), (1, review.probes.len()));
+    resumed.complete(|_, _| thought += 1).unwrap();
+    assert_eq!(thought, review.probes.len() - 1);
+    assert_eq!(resumed.to_json(), review.to_json());
+}
+
+#[test]
+fn a_damaged_saved_review_is_refused() {
+    let (record, _) = red_stone_record();
+    let mut review = GameReview::plan(&record.game(), record.settings()).unwrap();
+    review.record(0, review.job(0).unwrap().run().unwrap()).unwrap();
+    let text = review.to_json();
+    assert!(GameReview::from_json(&text).is_ok());
+    for bad in ["", "{", "null", "[]", "{}", "\"review\"", "{\"settings\":{\"iterations\":1,\"seed\":1}}"] {
+        assert!(GameReview::from_json(bad).is_err(), "{bad:?}");
+    }
+    for cut in (0..text.len()).step_by(5).filter(|&c| text.is_char_boundary(c)) {
+        assert!(GameReview::from_json(&text[..cut]).is_err(), "cut at {cut}");
+    }
+    // Well-formed JSON whose parts do not fit together.
+    let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let damage: [(&str, Spoil); 8] = [
+        ("an analysis missing", |v| {
+            v["analyses"].as_array_mut().unwrap().pop();
+        }),
+        ("a turn's position out of range", |v| v["turns"][0]["probe"] = 99.into()),
+        ("a turn's next position out of range", |v| v["turns"][0]["next_probe"] = 99.into()),
+        ("a position past the decisions", |v| v["probes"][1]["prefix"] = 99.into()),
+        ("a position of no turn", |v| v["probes"][0]["turn"] = 99.into()),
+        ("an analysis of the other side", |v| v["analyses"][0]["side"] = "Second".into()),
+        ("a decision that is not text", |v| v["decisions"][0] = 7.into()),
+        ("text in place of a number", |v| v["settings"]["iterations"] = "many".into()),
+    ];
+    for (what, spoil) in damage {
+        let mut damaged = value.clone();
+        spoil(&mut damaged);
+        assert!(GameReview::from_json(&damaged.to_string()).is_err(), "{what} is refused");
+    }
+}
+
+// ------------------------------------------------------------------------------------------------
+// Summaries
+
+#[test]
+fn a_summary_counts_each_sides_turns_and_keeps_its_worst_moments() {
+    // Red Stone on 5×5: Black plays the review's own moves; White plays fixed picks from its
+    // legal moves (a spread of poor ones).
+    let mut record = Record::new("red-stone", &[("size", "5")], None);
+    for _ in 0..8 {
+        let game = record.game();
+        match game.position().to_move() {
+            Some(ToMove::One(Side::Second)) => {
+                let legal = game.position().legal_decisions(Side::Second);
+                let pick = legal[(23_757 + 31 * game.record_moves().len()) % legal.len()].clone();
+                record.plant(Side::Second, &[pick.as_str()]);
+            }
+            _ => record.play_preferred(1),
+        }
+    }
+    let partial = GameReview::plan(&record.game(), record.settings()).unwrap();
+    for side in Side::BOTH {
+        assert_eq!(partial.summary(side), SideSummary::default(), "nothing judged yet");
+    }
+    let review = record.review();
+    let table = table(&review);
+    for side in Side::BOTH {
+        let summary = review.summary(side);
+        let judged: Vec<(usize, Judgement)> = (0..review.turns.len())
+            .filter(|&t| review.turns[t].side == side)
+            .map(|t| (t, review.judgement(t).expect("judged")))
+            .collect();
+        assert_eq!(summary.counts.iter().sum::<usize>(), judged.len(), "{side:?}:{table}");
+        for label in Label::ALL {
+            assert_eq!(summary.count(label), judged.iter().filter(|(_, j)| j.label == label).count(), "{label:?}");
+        }
+        let accuracy = summary.accuracy.expect("turns were judged");
+        assert!((0.0..=100.0).contains(&accuracy), "{accuracy}");
+        let mean = judged.iter().map(|(_, j)| j.accuracy()).sum::<f32>() / judged.len() as f32;
+        assert!((accuracy - mean).abs() < 1e-3, "{accuracy} {mean}");
+        let poor: Vec<&(usize, Judgement)> = judged.iter().filter(|(_, j)| j.label >= Label::Inaccuracy).collect();
+        assert_eq!(summary.key_moments.len(), poor.len().min(KEY_MOMENTS), "{side:?}:{table}");
+        assert!(summary.key_moments.windows(2).all(|w| w[0] < w[1]), "in game order");
+        let mut least = f32::INFINITY;
+        for &t in &summary.key_moments {
+            assert_eq!(review.turns[t].side, side);
+            let j = review.judgement(t).unwrap();
+            assert!(j.label >= Label::Inaccuracy, "{side:?} turn {t}:{table}");
+            least = least.min(j.drop());
+        }
+        for (t, j) in poor {
+            assert!(summary.key_moments.contains(t) || j.drop() <= least, "turn {t} is among the largest drops");
+        }
+    }
+    let black = review.summary(Side::First);
+    let white = review.summary(Side::Second);
+    assert_eq!(black.count(Label::Best), black.counts.iter().sum::<usize>(), "{table}");
+    let white_poor: usize = [Label::Inaccuracy, Label::Mistake, Label::Blunder].iter().map(|&l| white.count(l)).sum();
+    assert!(white_poor > KEY_MOMENTS, "White's poor turns outnumber the key moments:{table}");
+    assert_eq!(white.key_moments.len(), KEY_MOMENTS);
+    assert!(black.accuracy.unwrap() > white.accuracy.unwrap());
+    let mut both = white.key_moments.clone();
+    both.extend(&black.key_moments);
+    both.sort_unstable();
+    assert_eq!(review.key_moments(), both);
+}
