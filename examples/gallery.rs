@@ -3,7 +3,8 @@
 //! and each game's key states — its start; a position from a worked example of its spec with the
 //! hints on and the cursor on the example's move; that move mid-animation (a capture, burn,
 //! cascade or hop); the marks its whole turn leaves; a game played to its end; one of its lessons
-//! with a hint and the rules opened from it at the section it teaches (and Red Stone on 19 lines
+//! with a hint and the rules opened from it at the section it teaches; the finished game reviewed by
+//! the computer at its first key moment, and the analysis board opened there (and Red Stone on 19 lines
 //! zoomed in on a corner, its coordinates at the view's edges). Positions, moves and time are
 //! scripted (every frame advances the clock by 1/60 s), so the same command gives the same
 //! pictures. Needs a display (Xvfb with Mesa's software Vulkan under `make gallery`).
@@ -18,8 +19,9 @@ use bevy::window::WindowResolution;
 use std::path::PathBuf;
 use std::time::Duration;
 use stoneyard::app::testing::{
-    Action, ActionPressed, BoardCursor, BoardState, BoardZoom, BookWanted, CurrentMatch, CurrentSettings,
-    DecisionChosen, LearnChoice, LessonCommand, SaveStore, Screen, Secrecy, SetupChoice, ShowRules,
+    Action, ActionPressed, AnalysisBoard, BoardCursor, BoardState, BoardZoom, BookWanted, CurrentMatch,
+    CurrentSettings, DecisionChosen, LearnChoice, LessonCommand, Replay, ReplayStep, ReviewCommand, ReviewShown,
+    SaveStore, Screen, Secrecy, SetupChoice, ShowRules,
 };
 use stoneyard::games::{DynGame, GameKind};
 use stoneyard::rules::{pick_index, seeded};
@@ -56,6 +58,10 @@ enum Scene {
     Practice(GameKind),
     /// The gallery's lesson with the rules opened from it at the section it teaches.
     Rules(GameKind),
+    /// The game-over scene's game reviewed by the computer, at its first key moment.
+    Review(GameKind),
+    /// The analysis board opened at that key moment, the computer's first look done.
+    Analysis(GameKind),
 }
 
 impl Scene {
@@ -79,6 +85,8 @@ impl Scene {
             Scene::Lesson(k) => format!("{k}-7-lesson.png"),
             Scene::Practice(k) => format!("{k}-8-practice.png"),
             Scene::Rules(k) => format!("{k}-9-rules.png"),
+            Scene::Review(k) => format!("{k}-10-review.png"),
+            Scene::Analysis(k) => format!("{k}-11-analysis.png"),
         }
     }
 }
@@ -114,6 +122,8 @@ const SETTLE: u32 = 8;
 const RULES_SETTLE: u32 = 40;
 /// Frames from a move to its picture mid-animation (100 ms into a 300 ms capture).
 const MID_ANIMATION: u32 = 6;
+/// Decisions of the random game the review scenes review.
+const REVIEWED_DECISIONS: usize = 40;
 /// Frames for every animation of a move to end.
 const ANIMATIONS_END: u32 = 90;
 
@@ -151,6 +161,8 @@ fn main() {
                 Scene::GameOver(kind),
                 Scene::Lesson(kind),
                 Scene::Rules(kind),
+                Scene::Review(kind),
+                Scene::Analysis(kind),
             ]);
             if has_practice(kind) {
                 scenes.push(Scene::Practice(kind));
@@ -275,6 +287,17 @@ fn begin(world: &mut World, scene: Scene, theme: Theme) -> Vec<String> {
             }
         }
         Scene::GameOver(kind) => world.insert_resource(finished_game(kind)),
+        Scene::Review(kind) | Scene::Analysis(kind) => {
+            // As the replay's Review does, over the random game's first decisions (a whole random
+            // game runs to thousands: the computer would review it for minutes).
+            let mut current = finished_game(kind);
+            current.session.go_to(REVIEWED_DECISIONS.min(current.len()));
+            current.session.drop_redo();
+            // The replay and the review are asked for once the board is up: entering the board
+            // again closes the last scene's replay, and with it the match on the board.
+            *world.resource_mut::<Replay>() = Replay::default();
+            world.insert_resource(current);
+        }
         Scene::Learn => {
             *world.resource_mut::<LearnChoice>() = LearnChoice::default();
             next = Screen::Learn;
@@ -434,6 +457,33 @@ fn run(world: &mut World, scene: Scene, wait: u32, path: PathBuf) {
         let run = world.resource::<stoneyard::app::testing::LessonRun>();
         let section = run.lesson.teaches.as_deref().and_then(|id| kind.rules.section(id)).map(|s| s.id);
         world.write_message(ShowRules(section));
+    }
+    if let Scene::Review(_) | Scene::Analysis(_) = scene {
+        if world.resource::<AnalysisBoard>().active {
+            // The analysis board's first look at its position.
+            let over = world.get_resource::<CurrentMatch>().is_some_and(|m| m.is_over());
+            if world.resource::<AnalysisBoard>().analysis.is_none() && !over {
+                return;
+            }
+        } else {
+            if !world.resource::<Replay>().active {
+                let replay = Replay::of_current(&mut world.resource_mut::<CurrentMatch>());
+                world.insert_resource(replay);
+                world.write_message(ReviewCommand::Start);
+                return;
+            }
+            // Frames come while the computer reviews the game in the background.
+            let shown = world.resource::<ReviewShown>().clone();
+            let Some(review) = shown.review.filter(|r| r.is_complete() || shown.problem.is_some()) else { return };
+            if wait == SETTLE {
+                let moment = review.key_moments().first().map_or(review.turns.len() / 2, |&t| t);
+                let end = review.turns.get(moment).map_or(0, |t| t.end);
+                world.write_message(ReplayStep::To(end));
+            }
+            if wait == SETTLE - 3 && matches!(scene, Scene::Analysis(_)) {
+                world.write_message(ReviewCommand::Analyse);
+            }
+        }
     }
     if wait == 4 && scene == Scene::Zoomed {
         // As far in as the board allows, on its top-right corner (the view stops at the edges).

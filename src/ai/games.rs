@@ -117,7 +117,7 @@ pub static AI_GAMES: [AiGame; 5] = [
         iterations: [400, 12_000, 220_000],
         playouts: [Informed; 3],
         playout_caps: [60; 3],
-        review_iterations: 12_000,
+        review_iterations: 6_000,
     }),
     AiGame::of::<hidden_intention::Position>(Calibration {
         engines: [Mcts; 3],

@@ -350,6 +350,24 @@ impl<R: Rules, P: PlayoutPolicy<R>, E: Evaluator<R>> Searcher<R, P, E> {
         stats
     }
 
+    /// At a simultaneous root: the statistics of `side`'s choice reached by `prefix` (decisions
+    /// of its commitment from the root), either side's — the search samples both. Empty where the
+    /// tree holds no such choice (or has not generated its decisions yet).
+    pub fn commitment_arms(&self, side: Side, prefix: &[R::Move]) -> Vec<ArmStats<R::Move>> {
+        let Some(NodeKind::Simultaneous(roots)) = self.nodes.first().map(|n| n.kind) else { return Vec::new() };
+        let mut c = roots[side.index()];
+        for m in prefix {
+            let Some(arm) = self.choices.get(c as usize).and_then(|ch| ch.arms.iter().find(|a| &a.mv == m)) else {
+                return Vec::new();
+            };
+            c = arm.child;
+        }
+        self.choices
+            .get(c as usize)
+            .map(|ch| ch.arms.iter().map(|a| ArmStats { mv: a.mv.clone(), visits: a.visits, mean: mean(a) }).collect())
+            .unwrap_or_default()
+    }
+
     /// The choice at the root that belongs to the deciding side.
     fn root_choice(&self) -> Option<usize> {
         let c = match self.nodes.first()?.kind {
@@ -599,7 +617,7 @@ impl<R: Rules, P: PlayoutPolicy<R>, E: Evaluator<R>> Searcher<R, P, E> {
             choice.untried += 1;
             return Some(choice.untried - 1);
         }
-        let ln_total = (choice.visits.max(1) as f32).ln();
+        let ln_total = libm::logf(choice.visits.max(1) as f32);
         let mut best = 0;
         let mut best_score = f32::NEG_INFINITY;
         for (i, arm) in choice.arms.iter().enumerate() {
@@ -630,7 +648,7 @@ impl<R: Rules, P: PlayoutPolicy<R>, E: Evaluator<R>> Searcher<R, P, E> {
         let max_gain = choice.arms.iter().map(|a| a.gain).fold(f32::NEG_INFINITY, f32::max);
         let weights = &mut self.weights;
         weights.clear();
-        weights.extend(choice.arms.iter().map(|a| (eta * (a.gain - max_gain)).exp()));
+        weights.extend(choice.arms.iter().map(|a| libm::expf(eta * (a.gain - max_gain))));
         let total: f32 = weights.iter().sum();
         let probability = |w: f32| (1.0 - gamma) * w / total + gamma / k as f32;
         let mut ticket: f32 = rand::RngExt::random_range(&mut self.rng, 0.0..1.0);
@@ -809,7 +827,7 @@ impl<R: Rules, P: PlayoutPolicy<R>, E: Evaluator<R>> Strategy<R> for Searcher<R,
 
 /// `value` shrunk by the length discount for a result `depth` decisions below the root.
 fn discounted(value: f32, discount: f32, depth: u32) -> f32 {
-    if discount <= 0.0 { value } else { value * (1.0 - discount).powi(depth.min(10_000) as i32) }
+    if discount <= 0.0 { value } else { value * libm::powf(1.0 - discount, depth.min(10_000) as f32) }
 }
 
 /// Stands in for a choice while the subtree is copied.

@@ -6,6 +6,7 @@ use super::AppSystems;
 use super::input::{Action, ActionPressed};
 use super::match_state::{CurrentMatch, MatchCommand};
 use super::playing::{Replay, ReplayMoves, ReplayStep};
+use super::review_state::ReviewCommand;
 use super::screen::Screen;
 use bevy::prelude::*;
 
@@ -36,6 +37,7 @@ fn leave_replay(mut commands: Commands, mut replay: ResMut<Replay>) {
 fn replay_keys(
     mut actions: MessageReader<ActionPressed>,
     mut steps: MessageWriter<ReplayStep>,
+    mut review: MessageWriter<ReviewCommand>,
     mut next: ResMut<NextState<Screen>>,
     replay: Res<Replay>,
 ) {
@@ -54,6 +56,11 @@ fn replay_keys(
             Action::Up => ReplayStep::First,
             Action::Down => ReplayStep::Last,
             Action::Select | Action::Confirm => ReplayStep::ToggleAuto,
+            // In a replay the computer's help is its review of the whole game.
+            Action::Suggest => {
+                review.write(ReviewCommand::Start);
+                continue;
+            }
             _ => continue,
         };
         steps.write(step);

@@ -408,6 +408,55 @@ try {
   if (desk.problems.length) fail(`console errors or warnings:\n  ${desk.problems.join('\n  ')}`);
   await desk.context.close();
 
+  // ---------------------------------------------------------------- a review in the worker
+  // A finished game in the history (Red Stone's spec record, White's A5 handing Black a red stone
+  // that takes everything), opened from Finished games by keys; Q in the replay asks for the
+  // computer's review, which the worker fills in position by position.
+  const reviewer = await openGame(browser, 'review-', { viewport: { width: 1280, height: 720 } });
+  const specMoves = ['C3', 'swap', 'A1', 'B1', 'A2', 'B2', 'A3', 'B3', 'A4', 'B4', 'A5', 'B5*'];
+  await reviewer.page.addInitScript((moves) => {
+    const key = 'stoneyard/history/1795000000000-red-stone-0000000000000001.json';
+    if (window.localStorage.getItem(key)) return;
+    const record = { format: 1, game: 'red-stone', options: [['size', '5']], seed: 1, players: ['human', 'human'],
+      start: null, moves: moves.map((decision) => ({ decision, at_ms: 0 })), started_unix: 1795000000, result: { winner: 'b' } };
+    window.localStorage.setItem(key, JSON.stringify({ format: 1, finished_unix_ms: 1795000000000, result: 'Black wins',
+      moves: moves.length, record }));
+  }, specMoves);
+  await toTitle(reviewer, () => reviewer.page.keyboard.press('Enter'));
+  await reviewer.page.focus('#bevy');
+  const keys = async (list) => {
+    for (const key of list) {
+      await reviewer.page.keyboard.press(key);
+      await reviewer.page.waitForTimeout(150);
+    }
+  };
+  // Title: the five games, Learn, Online, Saved games; Saved games: a record, Finished games.
+  await keys(['ArrowDown', 'ArrowDown', 'ArrowDown', 'ArrowDown', 'ArrowDown', 'ArrowDown', 'ArrowDown', 'Enter']);
+  await reviewer.waitFor('Saved games', (s) => s.screen === 'Saves', 30);
+  await keys(['ArrowDown', 'Enter']);
+  await reviewer.waitFor('Finished games', (s) => s.screen === 'History', 30);
+  await keys(['Enter']);
+  await reviewer.waitFor('the replay', (s) => s.screen === 'Playing' && s.history.length === specMoves.length, 30);
+  const reviewStarted = Date.now();
+  await keys(['q']);
+  s = await reviewer.waitFor('the review', (s) => s.review && s.review.progress[0] === s.review.progress[1], 120);
+  const reviewSeconds = (Date.now() - reviewStarted) / 1000;
+  if (s.review.graph.length !== specMoves.length + 1) fail(`the review's graph has ${s.review.graph.length} points`);
+  if (s.review.labels[10] !== 'blunder') fail(`A5 is labelled ${s.review.labels[10]}, not blunder (${s.review.labels})`);
+  // The same review as natively (src/ai/review/tests.rs checks the desktop's against this file).
+  const native = JSON.parse(await readFile(new URL('./review-red-stone.json', import.meta.url), 'utf8'));
+  const sameGraph = native.graph.every((v, i) => Math.abs(v - s.review.graph[i]) < 0.0005);
+  if (JSON.stringify(native.labels) !== JSON.stringify(s.review.labels) || !sameGraph) {
+    fail(`the browser's review differs from the desktop's:\n  browser ${s.review.labels} ${s.review.graph}\n  desktop ${native.labels} ${native.graph}`);
+  }
+  await reviewer.page.waitForTimeout(500);
+  const graphShot = await reviewer.shot('graph');
+  const panel = await pixels(reviewer.page, graphShot);
+  if (panel.colours < 50) fail('the review screen did not draw');
+  console.log(`web-test: review of ${specMoves.length} moves in the worker in ${reviewSeconds.toFixed(1)} s; labels ${s.review.labels.join(' ')}; graph ${s.review.graph.join(' ')}`);
+  if (reviewer.problems.length) fail(`console errors or warnings:\n  ${reviewer.problems.join('\n  ')}`);
+  await reviewer.context.close();
+
   // ---------------------------------------------------------------- phone: touch only
   const { game: phone, title: phoneTitle } = await phoneSetup(browser, 'phone-', 310);
   const tap = phone.tap;

@@ -69,7 +69,8 @@ impl<R: Knowledge> Evaluator<R> for GameEvaluator {
 
 /// A margin squashed into (-1, 1): `scale` is the margin worth about three quarters of a win.
 pub fn squash(margin: f32, scale: f32) -> f32 {
-    (margin / scale).tanh()
+    // Portable: the same bits natively and in the browser (see Cargo.toml's libm).
+    libm::tanhf(margin / scale)
 }
 
 /// With probability `share`, a uniformly random index among those of `moves` that `preferred`

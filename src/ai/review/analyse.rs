@@ -3,20 +3,24 @@
 //! a commitment) what it learnt of the commitment actually played.
 
 use crate::ai::budget::Budget;
+use crate::ai::knowledge::GamePolicy;
 use crate::ai::knowledge::{GameEvaluator, Knowledge};
 use crate::ai::level::{Calibration, Level, budget_for};
-use crate::ai::mcts::{ArmStats, Searcher};
+use crate::ai::mcts::Searcher;
+use crate::ai::policy::playout_value;
 use crate::ai::{DecideError, MAX_TURN_DECISIONS};
 use crate::games::DynGame;
-use crate::rules::{Notation, Outcome, Side, Status, ToMove};
+use crate::rules::{GameRng, Notation, Outcome, Side, Status, ToMove, pick_index, seeded};
+use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
 /// Decisions of the expected line, the preferred ones included.
 const MAX_LINE: usize = 16;
 /// A decision of the line needs this many visits: fewer say little about what would follow.
 const MIN_LINE_VISITS: u32 = 8;
-/// Inside a commitment, a deeper decision speaks for the commitment once it has this many visits.
-const MIN_COMMITMENT_VISITS: u32 = 20;
+/// The opponent's commitments each side's commitment is played out against (Hidden Intention's
+/// playouts are short: about 4 ms for all of them).
+const COMMITMENT_SAMPLES: usize = 600;
 
 /// What the computer thinks of one position of a game, for the side whose decision is reviewed.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -123,15 +127,37 @@ pub(crate) fn analyse_as<G: Notation + Knowledge>(
     }
     let mut played_win = None;
     if simultaneous && decider == side {
+        // Both commitments complete, each played out against the same draws of the opponent's
+        // commitment from the search's own mixed strategy: the tree seldom tries a poor
+        // commitment to its end, so its statistics alone would judge it by a prefix.
         let path = parse_path(&pos, played.get(best_forced_len(start, played)..).unwrap_or_default());
-        let played_stats = searcher.path_statistics(&path);
-        let best_stats = searcher.path_statistics(&preferred);
-        if let Some(depth) = trusted_depth(&played_stats) {
-            played_win = Some(chance(played_stats[depth].mean));
-            if let Some(s) = best_stats.get(depth.min(best_stats.len().saturating_sub(1))) {
-                win = chance(s.mean);
+        let mut rng = seeded(seed ^ 0x5EED_0FC0_FFEE);
+        let answers: Vec<Vec<G::Move>> =
+            (0..COMMITMENT_SAMPLES).map(|_| sample_commitment(&searcher, &pos, side.opponent(), &mut rng)).collect();
+        let against = |mine: &[G::Move], rng: &mut GameRng| {
+            let mut total = 0.0;
+            let mut moves = Vec::new();
+            for answer in &answers {
+                let mut p = pos.clone();
+                for m in mine.iter().chain(answer) {
+                    p.play_unchecked(m);
+                }
+                let value =
+                    playout_value(&mut p, &preset.policy(), &GameEvaluator, preset.playout_cap, rng, &mut moves);
+                total += if side == Side::First { value } else { -value };
             }
-        }
+            chance(total / answers.len().max(1) as f32)
+        };
+        let complete = |mine: &[G::Move], rng: &mut GameRng| complete_commitment(&pos, side, mine, rng);
+        let best_commitment = complete(&preferred, &mut rng);
+        let played_commitment = complete(&path, &mut rng);
+        let draws = rng.clone();
+        win = against(&best_commitment, &mut draws.clone());
+        played_win = Some(if played_commitment == best_commitment {
+            win
+        } else {
+            against(&played_commitment, &mut draws.clone())
+        });
     }
     let wins_at_once = wins_at_once(start, side, &best);
     Ok(PositionAnalysis { side, win, played_win, best, line, iterations: report.iterations, wins_at_once })
@@ -176,13 +202,61 @@ fn parse_path<G: Notation>(pos: &G, played: &[String]) -> Vec<G::Move> {
     path
 }
 
-/// The deepest decision of a commitment whose statistics can be trusted (the first one always,
-/// if the search tried it at all).
-fn trusted_depth<M>(stats: &[ArmStats<M>]) -> Option<usize> {
-    if stats.first().is_none_or(|s| s.visits == 0) {
-        return None;
+/// A commitment of `side` from `pos` drawn from the search's statistics: at each of its choices
+/// a decision in proportion to its visits, uniformly among the legal ones where the tree has none.
+fn sample_commitment<G: Notation + Knowledge>(
+    searcher: &Searcher<G, GamePolicy, GameEvaluator>,
+    pos: &G,
+    side: Side,
+    rng: &mut GameRng,
+) -> Vec<G::Move> {
+    let mut own = pos.clone();
+    let mut chosen = Vec::new();
+    let mut moves = Vec::new();
+    while own.to_move() == Some(ToMove::Both) && chosen.len() < MAX_TURN_DECISIONS {
+        own.legal_moves_for(side, &mut moves);
+        if moves.is_empty() {
+            break;
+        }
+        let arms = searcher.commitment_arms(side, &chosen);
+        let visits: u32 = arms.iter().map(|a| a.visits).sum();
+        let m = if visits > 0 {
+            let mut roll = rng.random_range(0..visits);
+            arms.iter()
+                .find(|a| {
+                    let hit = roll < a.visits;
+                    roll = roll.saturating_sub(a.visits);
+                    hit
+                })
+                .map_or_else(|| moves[0].clone(), |a| a.mv.clone())
+        } else {
+            moves[pick_index(rng, moves.len())].clone()
+        };
+        own.play_unchecked(&m);
+        chosen.push(m);
     }
-    Some(stats.iter().rposition(|s| s.visits >= MIN_COMMITMENT_VISITS).unwrap_or(0))
+    chosen
+}
+
+/// `start` completed to a whole commitment of `side` (random legal decisions where it stops
+/// short: the search's preferred line may end before the commitment does).
+fn complete_commitment<G: Notation>(pos: &G, side: Side, start: &[G::Move], rng: &mut GameRng) -> Vec<G::Move> {
+    let mut own = pos.clone();
+    for m in start {
+        own.play_unchecked(m);
+    }
+    let mut chosen = start.to_vec();
+    let mut moves = Vec::new();
+    while own.to_move() == Some(ToMove::Both) && chosen.len() < MAX_TURN_DECISIONS {
+        own.legal_moves_for(side, &mut moves);
+        if moves.is_empty() {
+            break;
+        }
+        let m = moves[pick_index(rng, moves.len())].clone();
+        own.play_unchecked(&m);
+        chosen.push(m);
+    }
+    chosen
 }
 
 /// A position whose game is over once the side's forced decisions are played.

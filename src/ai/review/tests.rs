@@ -336,6 +336,8 @@ fn hidden_intention_planted_blunder_is_found_exactly_there() {
     assert_eq!(record.game().position().status(), Status::Over(Outcome::Winner(Side::Second)));
     let judgement = review.judgement(0).expect("judged");
     assert!(judgement.reply.is_empty(), "a commitment has no known reply");
+    // Played out whole against the opponent's likely answers, not judged by its first decisions.
+    assert!(judgement.win_after < 0.1, "a commitment that loses to every answer:{table}");
     let analysis = review.analyses[review.turns[0].probe].as_ref().expect("analysed");
     assert_eq!(analysis.played_win, Some(judgement.win_after), "judged by the value of the commitment played");
     // The rules agree: the blunder loses against every commitment of B, the preferred one wins
@@ -556,4 +558,84 @@ fn a_summary_counts_each_sides_turns_and_keeps_its_worst_moments() {
     both.extend(&black.key_moments);
     both.sort_unstable();
     assert_eq!(review.key_moments(), both);
+}
+
+/// How long a full review of a typical game takes at the default budget, per game: a game played
+/// by the computer at Easy against itself on the default options (seeded), then reviewed. A
+/// measurement for README's performance section, not a check: `cargo test --release
+/// --no-default-features --lib review_times -- --ignored --nocapture`.
+#[test]
+#[ignore = "a timing report (minutes), run by hand for README's figures"]
+fn review_times() {
+    use crate::ai::games::decide_timed;
+    use crate::ai::{Level, Timing};
+    for kind in GameKind::all() {
+        let mut game = Match::open(kind, &[], None).unwrap();
+        let mut n = 0u64;
+        while !game.is_over() && n < 600 {
+            let position = game.position().clone_box();
+            let side = match position.to_move() {
+                Some(ToMove::One(side)) => side,
+                // Both commit: the first side's commitment, then the second's, each from the
+                // public position (the second does not see the first's).
+                Some(ToMove::Both) => {
+                    if position.legal_decisions(Side::First).is_empty() {
+                        Side::Second
+                    } else {
+                        Side::First
+                    }
+                }
+                None => break,
+            };
+            let public = game.position_for(crate::session::Viewer::Seat(game.seat_of(side)));
+            let d = decide_timed(public.as_ref(), side, Level::Easy, n, None, Timing::Reproducible).unwrap();
+            let seat = game.seat_for(&d).unwrap();
+            game.decide(seat, &d, 0).unwrap();
+            n += 1;
+        }
+        let settings = ReviewSettings::default_for(kind, 1);
+        let mut review = GameReview::plan(&game, settings).unwrap();
+        let started = std::time::Instant::now();
+        review.complete(|_, _| {}).unwrap();
+        let seconds = started.elapsed().as_secs_f64();
+        println!(
+            "review-time {kind}: {} decisions, {} turns, {} positions at {} iterations: {seconds:.1} s ({:.2} s a position)",
+            game.len(),
+            review.turns.len(),
+            review.probes.len(),
+            settings.iterations,
+            seconds / review.probes.len() as f64
+        );
+    }
+}
+
+/// The review of Red Stone's spec game (5×5, 12 moves) as `tests/web/review-red-stone.json` holds
+/// it: the browser test checks that the page's worker gives the same labels and graph, so the
+/// same record, budget and seed give the same review natively and in the browser. After a change
+/// to the search, `STONEYARD_WRITE_FIXTURES=1` writes the file again.
+#[test]
+fn the_spec_game_review_is_the_one_the_browser_test_expects() {
+    let fixture_path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/web/review-red-stone.json");
+    let kind = GameKind::from_slug("red-stone").unwrap();
+    let options = [("size".to_string(), "5".to_string())];
+    let moves = ["C3", "swap", "A1", "B1", "A2", "B2", "A3", "B3", "A4", "B4", "A5", "B5*"];
+    let mut m = Match::open(kind, &options, None).unwrap();
+    for d in moves {
+        let seat = m.seat_for(d).unwrap();
+        m.decide(seat, d, 0).unwrap();
+    }
+    // The app's review: the game's default budget, seed 1.
+    let mut review = GameReview::plan(&m, ReviewSettings::default_for(kind, 1)).unwrap();
+    review.complete(|_, _| {}).unwrap();
+    let labels: Vec<&str> = (0..review.turns.len()).map(|t| review.judgement(t).unwrap().label.name()).collect();
+    // As the page's state mirror writes them: thousandths.
+    let graph: Vec<f64> =
+        review.first_side_curve().iter().map(|v| f64::from((v.unwrap() * 1000.0).round()) / 1000.0).collect();
+    let now = serde_json::json!({ "moves": moves, "labels": labels, "graph": graph });
+    if std::env::var_os("STONEYARD_WRITE_FIXTURES").is_some() {
+        std::fs::write(fixture_path, serde_json::to_string_pretty(&now).unwrap() + "\n").unwrap();
+    }
+    let kept: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(fixture_path).unwrap()).unwrap();
+    assert_eq!(kept, now, "the review changed: write the fixture again (STONEYARD_WRITE_FIXTURES=1) if it should");
+    assert_eq!(labels[10], "blunder", "A5 hands Black a red stone that takes every white stone");
 }

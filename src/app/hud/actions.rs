@@ -31,7 +31,8 @@ pub(super) fn all(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &
     if person_acts {
         spaceless_choices(ui, current, view, &mut act.decide);
     }
-    if current.is_over() {
+    // The analysis board's end is a variation's, not the game's: nothing to play again.
+    if current.is_over() && !view.analysis.active {
         game_over(ui, current, view, act);
     }
 }

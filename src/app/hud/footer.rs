@@ -67,6 +67,8 @@ pub(super) struct FooterState {
     pub record_open: bool,
     /// A lesson is on the board: no saving or resigning; Hint shows its hints.
     pub lesson: bool,
+    /// In a replay without a review, the hint's place asks for the computer's review.
+    pub review: bool,
 }
 
 impl FooterState {
@@ -92,6 +94,7 @@ impl FooterState {
             save_open: act.panels.save_name.is_some(),
             record_open: act.panels.record_open,
             lesson: view.lesson.is_some() || view.practice.is_some(),
+            review: replay && view.review.review.is_none(),
         }
     }
 }
@@ -103,6 +106,8 @@ pub(super) fn buttons(state: FooterState, keys: bool) -> Vec<FooterButton> {
         .into_iter()
         .map(|command| {
             let (label, enabled, selected) = match command {
+                // "Review (Q)" does not fit the cell; Q asks for it all the same.
+                Command::Hint if state.replay => ("Review".to_string(), state.review, false),
                 Command::Hint => (keyed("Hint", "Q"), state.hint, false),
                 Command::Undo => (keyed("Undo", "Z"), state.undo, false),
                 Command::Redo => (keyed("Redo", "Y"), state.redo, false),
@@ -169,6 +174,9 @@ fn draw_placed(
 pub(super) fn run(command: Command, current: &CurrentMatch, view: &PanelView, act: &mut PanelActions) {
     let panels = &mut act.panels;
     match command {
+        Command::Hint if act.replay.active => {
+            act.review.write(crate::app::review_state::ReviewCommand::Start);
+        }
         Command::Hint => {
             act.hint_requests.write(HintRequested);
         }

@@ -87,6 +87,7 @@ pub(super) fn card_over_board(
     // A lesson's end is told on its card.
     if !current.is_over()
         || act.replay.active
+        || view.analysis.active
         || act.panels.game_over_aside
         || view.lesson.is_some()
         || view.practice.is_some()

@@ -195,7 +195,7 @@ fn landscape(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &Panel
     cards::player_cards(ui, current, view, act, false);
     footer_panel(ui, current, view, act, |ui, current, act| {
         if view.analysis.active {
-            review_panel::analysis_card(ui, current, &view.analysis, act);
+            review_panel::analysis_card(ui, current, &view.analysis, act, false);
         }
         cards::status(ui, current, view);
         if act.replay.active {
@@ -249,7 +249,8 @@ fn portrait(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &PanelV
         lesson_card::lesson_card(ui, current, view, act, true);
     } else if view.practice.is_some() {
         lesson_card::practice_card(ui, current, view, act);
-    } else {
+    } else if view.review.review.is_none() && !view.analysis.active {
+        // A review or the analysis board takes the player cards' room: a phone has little.
         cards::player_cards(ui, current, view, act, true);
     }
     cards::status(ui, current, view);
@@ -277,13 +278,14 @@ fn portrait(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &PanelV
             Tab::Actions if act.replay.active => {
                 let replay = act.replay.clone();
                 let parts = (&replay, &view.replay_moves.list, &*view.review);
-                moves::replay_controls(ui, current, parts, &mut act.replay_steps);
+                // On a phone the review comes first: the few lines above the fold are its.
                 review_panel::section(ui, current, view, act);
+                moves::replay_controls(ui, current, parts, &mut act.replay_steps);
                 moves::replay_list(ui, current, (&view.replay_moves.list, &view.review), &mut act.replay_steps);
             }
             Tab::Actions => {
                 if view.analysis.active {
-                    review_panel::analysis_card(ui, current, &view.analysis, act);
+                    review_panel::analysis_card(ui, current, &view.analysis, act, true);
                 }
                 // The commands first: under a lesson's introduction a phone's few lines hid them (a
                 // playtest looked for Rescue in vain).

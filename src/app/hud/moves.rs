@@ -75,9 +75,10 @@ pub(super) fn replay_controls(
                 .size(text_size::SMALL),
         );
     }
-    if !current.is_over() {
+    // Beside a review the room is the review's (its Analyse plays on from here as a variation).
+    if !current.is_over() && review.review.is_none() {
         ui.label("Play on from here:");
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             if ui.button("Two players").clicked() {
                 steps.write(ReplayStep::PlayOn([None, None]));
             }

@@ -45,18 +45,26 @@ pub(super) fn offer(ui: &mut egui::Ui, shown: &ReviewShown, act: &mut PanelActio
 
 /// The analysis board's card: what it is, how the position stands and the computer's line, and
 /// the way back to the game.
-pub(super) fn analysis_card(ui: &mut egui::Ui, current: &CurrentMatch, board: &AnalysisBoard, act: &mut PanelActions) {
+pub(super) fn analysis_card(
+    ui: &mut egui::Ui,
+    current: &CurrentMatch,
+    board: &AnalysisBoard,
+    act: &mut PanelActions,
+    compact: bool,
+) {
     ui.horizontal_wrapped(|ui| {
         ui.label(egui::RichText::new("Analysis board").size(18.0).strong());
         if ui::button(ui, "Back to the game").clicked() {
             act.review.write(ReviewCommand::BackToGame);
         }
     });
-    ui.label(
-        egui::RichText::new("Play either side's moves to try a variation; the game itself is not changed.")
-            .weak()
-            .size(text_size::SMALL),
-    );
+    if !compact {
+        ui.label(
+            egui::RichText::new("Play either side's moves to try a variation; the game itself is not changed.")
+                .weak()
+                .size(text_size::SMALL),
+        );
+    }
     let game = current.position();
     match board.at(current.len()) {
         _ if current.is_over() => {}
@@ -100,10 +108,14 @@ pub(super) fn section(ui: &mut egui::Ui, current: &CurrentMatch, view: &PanelVie
         if done < total {
             let bar = egui::ProgressBar::new(done as f32 / total.max(1) as f32)
                 .text(format!("Thinking: {done} of {total} positions"))
-                .desired_width(ui.available_width() - 60.0);
+                .desired_width((ui.available_width() - 130.0).max(60.0));
             ui.add(bar);
         } else if shown.reloaded {
-            ui.label(egui::RichText::new("kept with the game").weak().size(text_size::SMALL));
+            ui.label(egui::RichText::new("kept").weak().size(text_size::SMALL))
+                .on_hover_text("Kept with the game: opened again without the computer thinking again");
+        }
+        if ui.small_button("Analyse").on_hover_text("Try other moves from here on the analysis board").clicked() {
+            act.review.write(ReviewCommand::Analyse);
         }
         if ui.small_button("Close").clicked() {
             act.review.write(ReviewCommand::Close);
@@ -116,9 +128,6 @@ pub(super) fn section(ui: &mut egui::Ui, current: &CurrentMatch, view: &PanelVie
     this_move(ui, shown, current);
     key_moments(ui, review, current, &mut act.replay_steps);
     summaries(ui, review, current);
-    if ui.button("Analyse from here").clicked() {
-        act.review.write(ReviewCommand::Analyse);
-    }
 }
 
 /// The turn index shown: how many turns are complete at the position on the board.
