@@ -6,6 +6,8 @@
 #   POSTGRES=1 scripts/loadtest.sh [GAMES] [SECONDS] [kill]
 #                                                  two instances sharing a throwaway PostgreSQL
 #                                                  (scripts/with-postgres.sh), a player on each
+# SPECTATORS, FOLLOWERS and POSTERS (default 1000, 200, 20) set the spectators, the lobby's
+# followers and the players who keep posting and withdrawing challenges.
 # A benchmark, not a test: it prints the figures (and exits non-zero if a decision was lost).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,9 +28,10 @@ database=${STONEYARD_TEST_POSTGRES:-sqlite://$work/games.sqlite3}
 port=$(free_port)
 serve() { # port
   # Every player of the load test connects from this machine's one address: the per-address
-  # limits (connections, invite codes tried) are raised for it.
+  # limits (connections, invite codes tried, names registered and signed in) are raised for it.
   "$bin" serve --listen "127.0.0.1:$1" --database "$database" \
-    --max-connections-per-address 100000 --max-joins-per-minute 1000000 >>"$work/serve-$1.log" 2>&1 &
+    --max-connections-per-address 100000 --max-joins-per-minute 1000000 \
+    --max-sign-ins-per-minute 1000000 >>"$work/serve-$1.log" 2>&1 &
   pids+=($!)
   for _ in $(seq 100); do curl -fs "http://127.0.0.1:$1/healthz" >/dev/null && return; sleep 0.1; done
   echo "the server on port $1 did not start"; cat "$work/serve-$1.log"; exit 1
@@ -42,7 +45,8 @@ if [ -n "${STONEYARD_TEST_POSTGRES:-}" ]; then
 fi
 echo "store: ${database%%://*}, $games games, $seconds s, $(nproc) cores"
 "$bin" loadtest --server "ws://127.0.0.1:$port/ws" "${second[@]}" --games "$games" --seconds "$seconds" \
-  --think-ms 2000 --ramp 20 &
+  --think-ms 2000 --ramp 20 --spectators "${SPECTATORS:-1000}" --lobby-followers "${FOLLOWERS:-200}" \
+  --posters "${POSTERS:-20}" &
 load=$!
 if [ "$kill_halfway" = kill ]; then
   sleep $((seconds / 2 + 10))
@@ -51,4 +55,14 @@ if [ "$kill_halfway" = kill ]; then
   wait "${pids[0]}" 2>/dev/null || true
   serve "$port"
 fi
-wait "$load"
+status=0
+wait "$load" || status=$?
+# What the servers complained of (store errors, a lost LISTEN connection), if anything.
+for log in "$work"/serve-*.log; do
+  complaints=$(grep -v '^stoneyard serve: \(listening\|up to\|stopping\)' "$log" || true)
+  if [ -n "$complaints" ]; then
+    echo "$(basename "$log"): $(echo "$complaints" | wc -l) lines, the first:"
+    echo "$complaints" | head -5
+  fi
+done
+exit "$status"

@@ -1456,8 +1456,8 @@ mod online_play {
     use bevy::prelude::*;
     use stoneyard::app::testing::Action::*;
     use stoneyard::app::testing::{
-        CurrentMatch, CurrentSettings, DecisionChosen, KeptSeats, OnlineLobby, OnlineRequest, OnlineRows, OnlineStatus,
-        OpponentPresence, SaveStore, Screen,
+        CurrentMatch, CurrentSettings, DecisionChosen, KeptSeats, LobbyRow, OnlineLobby, OnlinePlayer, OnlineRequest,
+        OnlineStatus, OpenGames, OpponentPresence, SaveStore, Screen,
     };
     use stoneyard::games::GameKind;
     use stoneyard::online::protocol::SeatChoice;
@@ -1498,6 +1498,16 @@ mod online_play {
             }
             std::thread::yield_now();
         }
+        for app in apps.iter() {
+            let lobby = app.world().resource::<OnlineLobby>();
+            eprintln!(
+                "state at the timeout: rows {:?} message {:?} focus {:?} player {:?}",
+                lobby.shown_rows,
+                lobby.message,
+                app.world().resource::<stoneyard::app::testing::MenuFocus>().0,
+                app.world().resource::<OnlinePlayer>()
+            );
+        }
         panic!("timed out waiting for: {what}");
     }
 
@@ -1508,9 +1518,10 @@ mod online_play {
         press(app, &presses);
     }
 
-    /// The online screen's rows as `app` shows them now.
-    fn rows(app: &App) -> OnlineRows {
-        OnlineRows::of(app.world().resource::<OnlineLobby>(), app.world().resource::<KeptSeats>().seats.len())
+    /// Where `row` is on the online screen as `app` shows it now.
+    fn row(app: &App, row: LobbyRow) -> usize {
+        let rows = &app.world().resource::<OnlineLobby>().shown_rows;
+        rows.iter().position(|r| *r == row).unwrap_or_else(|| panic!("no row {row:?} in {rows:?}"))
     }
 
     fn history(app: &App) -> Vec<String> {
@@ -1533,7 +1544,8 @@ mod online_play {
             lobby.create.select(GameKind::named("red-stone"), &[]);
             lobby.seat = SeatChoice::First;
         }
-        let create = rows(&a).create();
+        a.update(); // the screen shows Red Stone's rows
+        let create = row(&a, LobbyRow::Invite);
         activate_row(&mut a, create);
         run_until(&mut [&mut a, &mut b], "the invite code", |apps| {
             apps[0].world().resource::<OnlineLobby>().invite.is_some()
@@ -1547,7 +1559,7 @@ mod online_play {
 
         // B types the code and joins: both boards open.
         b.world_mut().resource_mut::<OnlineLobby>().join_code = code.to_lowercase();
-        let join = rows(&b).join();
+        let join = row(&b, LobbyRow::Join);
         activate_row(&mut b, join);
         run_until(&mut [&mut a, &mut b], "both boards", |apps| {
             apps.iter().all(|app| screen(app) == Screen::Playing && app.world().contains_resource::<CurrentMatch>())
@@ -1624,6 +1636,100 @@ mod online_play {
         run_until(&mut [&mut a, &mut b], "the old invite card gone", |apps| {
             apps[0].world().resource::<OnlineLobby>().invite.is_none()
         });
+        drop(server);
+    }
+
+    /// Chooses a name on the online screen by its row, as a player would.
+    fn choose_name(apps: &mut [&mut App], who: usize, name: &str) {
+        apps[who].world_mut().resource_mut::<OnlineLobby>().name_text = name.to_string();
+        let at = row(apps[who], LobbyRow::Name);
+        activate_row(apps[who], at);
+        run_until(apps, "the name taken", |apps| apps[who].world().resource::<OnlinePlayer>().name() == Some(name));
+    }
+
+    #[test]
+    fn strangers_find_each_other_through_the_open_list_and_a_third_watches_the_rated_game() {
+        let server = Background::start(scratch_database("lobby"), None).unwrap();
+        let url = server.socket_url();
+        let (mut a, mut b, mut c) = (player(&url), player(&url), player(&url));
+        let mut all = [&mut a, &mut b, &mut c];
+        run_until(&mut all, "all connected", |apps| {
+            apps.iter().all(|app| app.world().resource::<stoneyard::app::testing::Connection>().is_open())
+        });
+        choose_name(&mut all, 0, "Ada");
+        choose_name(&mut all, 1, "Bob");
+        // The key was kept before it was used: a restart signs in again as Ada.
+        let kept = stoneyard::save::load_players(&all[0].world().resource::<SaveStore>().0).unwrap();
+        assert_eq!((kept.len(), kept[0].name.as_str()), (1, "Ada"));
+
+        // Ada posts a rated Red Stone challenge, moving first.
+        {
+            let mut lobby = all[0].world_mut().resource_mut::<OnlineLobby>();
+            lobby.create.select(GameKind::named("red-stone"), &[]);
+            lobby.seat = SeatChoice::First;
+            lobby.rated = true;
+        }
+        all[0].update(); // the screen shows Red Stone's rows
+        let post = row(all[0], LobbyRow::Post);
+        activate_row(all[0], post);
+        run_until(&mut all, "the challenge in Bo's open list", |apps| {
+            apps[1].world().resource::<OpenGames>().challenges.iter().any(|c| c.by == "Ada" && c.rated)
+        });
+        assert!(all[0].world().resource::<OnlineLobby>().invite.as_ref().is_some_and(|i| i.challenge));
+        // Cy, who has no name, sees it too.
+        run_until(&mut all, "the challenge in Cy's list", |apps| {
+            !apps[2].world().resource::<OpenGames>().challenges.is_empty()
+        });
+
+        // Bo accepts it from the list: both boards open at once.
+        let accept = row(all[1], LobbyRow::Challenge(0));
+        activate_row(all[1], accept);
+        run_until(&mut all, "both boards", |apps| {
+            apps[..2]
+                .iter()
+                .all(|app| screen(app) == Screen::Playing && app.world().contains_resource::<CurrentMatch>())
+        });
+        run_until(&mut all, "the challenge gone from Cy's list", |apps| {
+            apps[2].world().resource::<OpenGames>().challenges.is_empty()
+        });
+        let names = all[0].world().resource::<OnlineStatus>().names.clone();
+        assert_eq!(names, [Some("Ada".to_string()), Some("Bob".to_string())]);
+
+        // Cy watches it from the games being played.
+        run_until(&mut all, "the game in Cy's live list", |apps| {
+            apps[2].world().resource::<OpenGames>().live.iter().any(|g| g.names == ["Ada", "Bob"])
+        });
+        let watch = row(all[2], LobbyRow::Live(0));
+        activate_row(all[2], watch);
+        run_until(&mut all, "Cy's board", |apps| {
+            screen(apps[2]) == Screen::Playing
+                && apps[2].world().get_resource::<CurrentMatch>().is_some_and(|m| m.watching)
+        });
+        run_until(&mut all, "the players see one watcher", |apps| {
+            apps[..2].iter().all(|app| app.world().resource::<OnlineStatus>().watchers == 1)
+        });
+        // Cy decides nothing for either side.
+        let watched = all[2].world().resource::<CurrentMatch>();
+        assert!(Side::BOTH.iter().all(|s| !watched.person_plays(*s)));
+
+        // Ada moves; Bo and Cy see it. Ada says hello.
+        let first = all[0].world().resource::<CurrentMatch>().decisions_now()[0].clone();
+        all[0].world_mut().write_message(DecisionChosen(first.clone()));
+        all[0].world_mut().write_message(OnlineRequest::Say(stoneyard::online::directory::Phrase::Hello));
+        run_until(&mut all, "Bo and Cy see Ada's move and hello", |apps| {
+            apps[1..].iter().all(|app| {
+                history(app) == vec![first.clone()]
+                    && app.world().resource::<OnlineStatus>().said.iter().any(|(s, _)| *s == Side::First)
+            })
+        });
+
+        // Bo resigns: the rated game's changes reach both players and the watcher.
+        all[1].world_mut().write_message(OnlineRequest::Resign);
+        run_until(&mut all, "the rating changes", |apps| {
+            apps.iter().all(|app| app.world().resource::<OnlineStatus>().rating_changes.len() == 2)
+        });
+        let changes = all[2].world().resource::<OnlineStatus>().rating_changes.clone();
+        assert!(changes[0].after > changes[0].before && changes[1].after < changes[1].before, "{changes:?}");
         drop(server);
     }
 }

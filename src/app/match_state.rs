@@ -47,6 +47,9 @@ pub struct CurrentMatch {
     /// person here nor the computer: its decisions arrive from the game server, the other seat is
     /// the person here. A seat, not a colour: a pie swap gives it the other colour.
     pub remote: Option<Side>,
+    /// An online game watched from this device: both seats are played elsewhere (`remote` names
+    /// the first), nobody here decides.
+    pub watching: bool,
     /// The seat a lesson plays from its script (a seat, like `remote`): neither a person here nor
     /// the computer.
     pub scripted: Option<Side>,
@@ -73,6 +76,7 @@ impl CurrentMatch {
             started_unix,
             players: [None, None],
             remote: None,
+            watching: false,
             scripted: None,
             exercise: false,
             seed: started_unix,
@@ -193,7 +197,7 @@ impl CurrentMatch {
 
     /// An online opponent plays `side` now.
     pub fn is_remote(&self, side: Side) -> bool {
-        self.remote.is_some_and(|seat| seat.index() == self.seat_of(side))
+        self.watching || self.remote.is_some_and(|seat| seat.index() == self.seat_of(side))
     }
 
     /// The legal decisions of the acting side.

@@ -130,6 +130,8 @@ pub enum OnlineRequest {
     Resign,
     /// Offer a rematch, or accept the opponent's offer.
     Rematch,
+    /// Say a preset phrase to the opponent (and whoever watches).
+    Say(crate::online::directory::Phrase),
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -673,7 +675,7 @@ pub struct BoardCursor {
 
 /// The online game on the board, as the panel shows it (the `online` feature keeps it; it says
 /// nothing while the game on the board is local).
-#[derive(Resource, Debug, Default, Clone, PartialEq, Eq)]
+#[derive(Resource, Debug, Default, Clone, PartialEq)]
 pub struct OnlineStatus {
     /// The board shows an online game.
     pub active: bool,
@@ -687,6 +689,18 @@ pub struct OnlineStatus {
     pub rematch: RematchOffer,
     /// Resigning was asked for; the server's answer ends the game.
     pub resign_sent: bool,
+    /// This device watches the game (it holds no seat): both sides are played elsewhere.
+    pub watching: bool,
+    /// The players' names by seat (signed-in players), and how many watch.
+    pub names: [Option<String>; 2],
+    pub watchers: u32,
+    pub rated: bool,
+    /// The phrases said in this game, oldest first: (seat, phrase).
+    pub said: Vec<(Side, crate::online::directory::Phrase)>,
+    /// After a rated game: each seat's rating before and after.
+    pub rating_changes: Vec<crate::online::directory::RatingChange>,
+    /// The player hides ratings from their own view.
+    pub hide_ratings: bool,
 }
 
 /// Where the online opponent is.

@@ -18,7 +18,10 @@ pub use super::lesson_state::{
 };
 pub use super::match_state::{CurrentMatch, MatchCommand};
 pub use super::menus::{FinishedGames, GamesInProgress, ImportRecord, SavesList, SetupChoice};
-pub use super::online::{Connection, KeptSeats, LinkState, OnlineLobby, OnlineRows};
+pub use super::online::{
+    Connection, KeptSeats, LinkState, LobbyRow, OnlineLobby, OnlinePlayer, OnlineView, OpenGames, PlayComputerInstead,
+    PlayerRequest, QuickPlayState,
+};
 pub use super::playing::{
     BoardAnimating, BoardCursor, Choice, DecisionChosen, DragChosen, EffectHappened, EventLog, HintShown, LastTurn,
     MoveList, OnlineRequest, OnlineStatus, OpponentPresence, RematchOffer, Replay, ReplayStep, Secrecy, Spectating,

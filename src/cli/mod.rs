@@ -95,6 +95,12 @@ pub struct ServeArgs {
     /// Invite codes one address may try per minute (as many at once).
     #[arg(long, default_value_t = crate::online::server::JOINS_PER_MINUTE)]
     pub max_joins_per_minute: f64,
+    /// Names one address may register, and passwords or player keys it may try, per minute.
+    #[arg(long, default_value_t = crate::online::server::SIGN_INS_PER_MINUTE)]
+    pub max_sign_ins_per_minute: f64,
+    /// Seconds quick play looks for an opponent before it offers a game against the computer.
+    #[arg(long, default_value_t = crate::online::server::QUICK_PLAY_WAIT.as_secs_f64())]
+    pub quick_play_wait: f64,
     /// Seconds a client has to send its HTTP request (a connection that sends nothing is closed).
     #[arg(long, default_value_t = crate::online::server::HANDSHAKE_TIMEOUT.as_secs_f64())]
     pub handshake_timeout: f64,
@@ -272,6 +278,8 @@ pub fn run(command: Command) -> ExitCode {
             for (flag, value) in [
                 ("--max-requests-per-second", args.max_requests_per_second),
                 ("--max-joins-per-minute", args.max_joins_per_minute),
+                ("--max-sign-ins-per-minute", args.max_sign_ins_per_minute),
+                ("--quick-play-wait", args.quick_play_wait),
             ] {
                 if !(value > 0.0 && value.is_finite()) {
                     return fail(format!("{flag} {value}: give a number above 0"));
@@ -293,6 +301,8 @@ pub fn run(command: Command) -> ExitCode {
                 },
                 max_connections_per_address: args.max_connections_per_address.max(1),
                 joins_per_minute: args.max_joins_per_minute,
+                sign_ins_per_minute: args.max_sign_ins_per_minute,
+                quick_play_wait: std::time::Duration::from_secs_f64(args.quick_play_wait),
                 trusted_proxies: args.trusted_proxy,
             };
             match crate::online::server::serve(options) {

@@ -103,7 +103,18 @@ impl Client {
     pub async fn request(&mut self, message: &ClientMessage) -> Result<ServerMessage, String> {
         self.send(message).await?;
         self.recv_until(|m| {
-            !matches!(m, ServerMessage::Moved { .. } | ServerMessage::Revealed { .. } | ServerMessage::Presence { .. })
+            !matches!(
+                m,
+                ServerMessage::Moved { .. }
+                    | ServerMessage::Revealed { .. }
+                    | ServerMessage::Presence { .. }
+                    | ServerMessage::Players { .. }
+                    | ServerMessage::Said { .. }
+                    | ServerMessage::Rated { .. }
+                    | ServerMessage::ChallengeAdded { .. }
+                    | ServerMessage::ChallengeRemoved { .. }
+                    | ServerMessage::LiveGames { .. }
+            )
         })
         .await
     }

@@ -1,16 +1,24 @@
 //! `stoneyard loadtest`: plays many concurrent online games against a running server, two
-//! connections each, and reports how long a decision takes to reach the opponent. Every player
-//! reconnects by itself, so a server killed and restarted during the run is part of the test; at
-//! the end every acknowledged decision is looked up on the server ("lost" must be 0).
+//! connections each, with spectators following them and a busy lobby, and reports how long a
+//! decision takes to reach the opponent and the spectators. Players register names (the server's
+//! per-address sign-in limit must allow it: `serve --max-sign-ins-per-minute`), start each game
+//! with a rated direct challenge, and follow it; posters keep posting public challenges and
+//! withdrawing them while lobby followers read the feed. Every connection reconnects by itself,
+//! so a server killed and restarted during the run is part of the test; at the end every
+//! acknowledged decision is looked up on the server, every challenge acknowledged and not
+//! withdrawn must still be listed ("lost" must be 0), and with two instances both must list the
+//! same challenges.
 
 use super::client::{Client, Closed};
-use super::protocol::{ClientMessage, SeatChoice, ServerMessage};
+use super::protocol::{ClientMessage, ErrorCode, SeatChoice, ServerMessage};
 use super::seat::OnlineSeat;
 use crate::games::GameKind;
 use crate::rules::{GameRng, Side, pick_index, seeded};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+use tokio::sync::watch;
 
 #[derive(Debug, clap::Args)]
 pub struct LoadtestArgs {
@@ -38,6 +46,62 @@ pub struct LoadtestArgs {
     /// Seconds over which the games start (connections are not opened all at once).
     #[arg(long, default_value_t = 10.0)]
     pub ramp: f64,
+    /// Spectators: each follows one table's game read-only (the tables in turn), and the table's
+    /// next game when one ends.
+    #[arg(long, default_value_t = 1000)]
+    pub spectators: usize,
+    /// Connections that follow the lobby.
+    #[arg(long, default_value_t = 200)]
+    pub lobby_followers: usize,
+    /// Players who keep posting public challenges and withdrawing them.
+    #[arg(long, default_value_t = 20)]
+    pub posters: usize,
+    /// Milliseconds between a poster's challenges (on average; 0.5–1.5 times this). A poster keeps
+    /// at most [`POSTER_OPEN`] open, withdrawing its oldest before it posts another.
+    #[arg(long, default_value_t = 1000)]
+    pub post_every_ms: u64,
+}
+
+/// The challenges a poster keeps open at most (the server allows ten).
+const POSTER_OPEN: usize = 5;
+
+/// The game a table plays now, for its spectators: its id and when each ply was first sent.
+struct LiveTable {
+    game_id: String,
+    sent: Mutex<HashMap<u32, Instant>>,
+}
+
+/// A table's current game, published to its spectators.
+type TableFeed = watch::Sender<Option<Arc<LiveTable>>>;
+
+/// A player's name and, once registered, their device key.
+struct Identity {
+    name: String,
+    key: Option<String>,
+}
+
+impl Identity {
+    /// Signs a new connection in: registers the name the first time, then signs in with its key.
+    async fn sign_in(&mut self, client: &mut Client) -> Result<(), String> {
+        let request = match &self.key {
+            Some(key) => ClientMessage::SignIn { key: key.clone() },
+            None => ClientMessage::Register { name: self.name.clone() },
+        };
+        match client.request(&request).await? {
+            ServerMessage::SignedIn { key, .. } => {
+                if key.is_some() {
+                    self.key = key;
+                }
+                Ok(())
+            }
+            ServerMessage::Error { code: ErrorCode::NameTaken, .. } if self.key.is_none() => {
+                // Registered, but the answer was lost (a killed server): a new name next time.
+                self.name.push('x');
+                Err(format!("{} was registered but its key was lost", self.name))
+            }
+            other => Err(format!("signing in as {}: {other:?}", self.name)),
+        }
+    }
 }
 
 /// A game played, one seat's token, and the decisions the server acknowledged to that seat.
@@ -48,6 +112,17 @@ type PlayedTable = (String, String, Vec<(u32, String)>);
 struct Totals {
     /// Microseconds from a decision's first send to the opponent receiving it.
     delivery_us: Vec<u64>,
+    /// Microseconds from a decision's first send to a spectator receiving it.
+    spectator_us: Vec<u64>,
+    /// Microseconds from a challenge's post to a lobby follower hearing of it.
+    lobby_us: Vec<u64>,
+    spectator_reconnects: u64,
+    follower_reconnects: u64,
+    lobby_messages: u64,
+    posted: u64,
+    withdrawn: u64,
+    /// Challenges acknowledged and never withdrawn (looked up in the lobby at the end).
+    open_challenges: Vec<String>,
     decisions: u64,
     games_started: u64,
     games_finished: u64,
@@ -121,16 +196,34 @@ async fn next_message(players: &mut [Player; 2], wake: Instant) -> Option<(usize
     }
 }
 
+/// What this run's players' names start with (a name is taken for good, so each run has its own).
+fn run_prefix() -> String {
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis());
+    format!("L{:05x}-", now & 0xfffff)
+}
+
+/// When a spectator or a lobby follower starts: spread over the ramp like the tables.
+fn ramped(start: Instant, args: &LoadtestArgs, index: usize, count: usize) -> Instant {
+    start + Duration::from_secs_f64(args.ramp * index as f64 / count.max(1) as f64)
+}
+
 /// Plays tables one after another until the deadline, keeping one game of this slot live.
-async fn run_slot(index: usize, args: Arc<LoadtestArgs>, totals: Arc<Mutex<Totals>>, start: Instant) {
+async fn run_slot(
+    index: usize,
+    args: Arc<LoadtestArgs>,
+    totals: Arc<Mutex<Totals>>,
+    start: Instant,
+    names: [String; 2],
+    feed: TableFeed,
+) -> Vec<PlayedTable> {
     let mut rng = seeded(args.seed.wrapping_mul(1_000_003).wrapping_add(index as u64));
     let deadline = start + Duration::from_secs_f64(args.seconds);
-    let ramp = Duration::from_secs_f64(args.ramp * index as f64 / args.games.max(1) as f64);
-    tokio::time::sleep_until((start + ramp).into()).await;
+    tokio::time::sleep_until(ramped(start, &args, index, args.games).into()).await;
     let kind = args.game.unwrap_or_else(|| GameKind::all().nth(index % 5).expect("five games"));
     let mut acked: Vec<PlayedTable> = Vec::new();
+    let mut identities = names.map(|name| Identity { name, key: None });
     while Instant::now() < deadline {
-        match play_table(kind, &args, &totals, &mut rng, deadline).await {
+        match play_table(kind, &args, &totals, &mut rng, deadline, &mut identities, &feed).await {
             Ok(tables) => acked.extend(tables),
             Err(e) => {
                 totals.lock().expect("totals").failures.push(e);
@@ -138,28 +231,40 @@ async fn run_slot(index: usize, args: Arc<LoadtestArgs>, totals: Arc<Mutex<Total
             }
         }
     }
-    // Every decision the server acknowledged must still be there.
+    acked
+}
+
+/// A seat's stored decisions as the server answers them (`None`: it could not be asked).
+async fn stored_moves(url: &str, game_id: &str, token: &str, grace: Instant) -> Option<Vec<super::protocol::WireMove>> {
+    let mut client = loop {
+        match Client::connect(url).await {
+            Ok(c) => break c,
+            Err(_) if Instant::now() < grace => tokio::time::sleep(Duration::from_millis(500)).await,
+            Err(_) => return None,
+        }
+    };
+    client.keep_raw = false;
+    let open = ClientMessage::Open { game_id: game_id.to_string(), token: Some(token.to_string()), have: 0 };
+    let stored = match client.request(&open).await {
+        Ok(ServerMessage::State { moves, .. }) => Some(moves),
+        _ => None,
+    };
+    client.close().await;
+    stored
+}
+
+/// Looks up a seat's acknowledged decisions on the server, once every connection of the run has
+/// closed. An instance still catching up with another's news (PostgreSQL) may answer from a copy
+/// a moment old: a decision missing is looked up again a few times before it counts as lost.
+async fn check_acknowledged(url: String, (game_id, token, moves): PlayedTable, totals: Arc<Mutex<Totals>>) {
     let grace = Instant::now() + Duration::from_secs(30);
-    for (game_id, token, moves) in acked {
-        let mut client = loop {
-            match Client::connect(&args.server).await {
-                Ok(c) => break Some(c),
-                Err(_) if Instant::now() < grace => tokio::time::sleep(Duration::from_millis(500)).await,
-                Err(_) => break None,
-            }
-        };
-        let found = match client.as_mut() {
-            Some(client) => {
-                client.keep_raw = false;
-                let open = ClientMessage::Open { game_id: game_id.clone(), token: Some(token), have: 0 };
-                match client.request(&open).await {
-                    Ok(ServerMessage::State { moves: stored, .. }) => Some(stored),
-                    _ => None,
-                }
-            }
-            None => None,
-        };
-        let lost = moves
+    let mut lost = moves.len() as u64;
+    for attempt in 0..5 {
+        if attempt > 0 {
+            tokio::time::sleep(Duration::from_secs(2)).await;
+        }
+        let found = stored_moves(&url, &game_id, &token, grace).await;
+        lost = moves
             .iter()
             .filter(|(ply, decision)| {
                 !found.as_ref().is_some_and(|stored| {
@@ -167,40 +272,61 @@ async fn run_slot(index: usize, args: Arc<LoadtestArgs>, totals: Arc<Mutex<Total
                 })
             })
             .count() as u64;
-        {
-            let mut t = totals.lock().expect("totals");
-            t.checked += moves.len() as u64;
-            t.lost += lost;
+        if lost == 0 {
+            break;
         }
-        if let Some(c) = client {
-            c.close().await;
+    }
+    let mut t = totals.lock().expect("totals");
+    t.checked += moves.len() as u64;
+    t.lost += lost;
+}
+
+/// Notes when each ply among `messages` was first sent.
+fn note_sent(live: &LiveTable, messages: &[ClientMessage]) {
+    let now = Instant::now();
+    for m in messages {
+        if let ClientMessage::Move { ply, .. } = m {
+            live.sent.lock().expect("sent plies").entry(*ply).or_insert(now);
         }
     }
 }
 
-/// Creates, joins and plays one game until it ends or the run does. Returns, for each seat, the
-/// game, the seat's token and the decisions the server acknowledged to it.
+/// Starts one game (the first player challenges the second by name, rated; the second accepts)
+/// and plays it until it ends or the run does. Returns, for each seat, the game, the seat's token
+/// and the decisions the server acknowledged to it.
 async fn play_table(
     kind: GameKind,
     args: &LoadtestArgs,
     totals: &Mutex<Totals>,
     rng: &mut GameRng,
     deadline: Instant,
+    identities: &mut [Identity; 2],
+    feed: &TableFeed,
 ) -> Result<Vec<PlayedTable>, String> {
     let second_url = args.second_server.clone().unwrap_or_else(|| args.server.clone());
-    let mut first = Client::connect(&args.server).await?;
-    first.keep_raw = false;
-    let created = first
-        .request(&ClientMessage::Create { game: kind, options: kind.quick_pairs(), seat: SeatChoice::First })
-        .await?;
-    let ServerMessage::Created { game_id, token, code, .. } = created else {
-        return Err(format!("create: {created:?}"));
-    };
     let mut second = Client::connect(&second_url).await?;
     second.keep_raw = false;
-    let joined = second.request(&ClientMessage::Join { code }).await?;
-    let ServerMessage::Joined { token: token_b, .. } = joined else { return Err(format!("join: {joined:?}")) };
+    identities[1].sign_in(&mut second).await?;
+    let mut first = Client::connect(&args.server).await?;
+    first.keep_raw = false;
+    identities[0].sign_in(&mut first).await?;
+    let challenge = ClientMessage::Challenge {
+        game: kind,
+        options: kind.quick_pairs(),
+        seat: SeatChoice::First,
+        rated: true,
+        time_control: None,
+        to: Some(identities[1].name.clone()),
+    };
+    let created = first.request(&challenge).await?;
+    let ServerMessage::Created { game_id, token, .. } = created else {
+        return Err(format!("challenge: {created:?}"));
+    };
+    let joined = second.request(&ClientMessage::Accept { game_id: game_id.clone() }).await?;
+    let ServerMessage::Joined { token: token_b, .. } = joined else { return Err(format!("accept: {joined:?}")) };
     totals.lock().expect("totals").games_started += 1;
+    let live = Arc::new(LiveTable { game_id: game_id.clone(), sent: Mutex::new(HashMap::new()) });
+    feed.send_replace(Some(live.clone()));
     let player = |url: String, client: Client, token: String| Player {
         url,
         client: Some(client),
@@ -225,6 +351,7 @@ async fn play_table(
             Some((i, Ok(message))) => {
                 let before: [usize; 2] = [0, 1].map(|s| moves_by(&players[i].seat, s));
                 let replies = players[i].seat.receive(&message);
+                note_sent(&live, &replies);
                 players[i].send_all(replies).await;
                 if let ServerMessage::Moved { mv, .. } = &message {
                     // The opponent's decision arrived: how long since it was first sent.
@@ -247,7 +374,7 @@ async fn play_table(
             None => {}
         }
         for player in players.iter_mut() {
-            step_player(player, args.think_ms, rng, totals).await?;
+            step_player(player, args.think_ms, rng, totals, &live).await?;
         }
     }
     if players[0].seat.ended.is_some() {
@@ -276,7 +403,13 @@ fn moves_by(seat: &OnlineSeat, side: usize) -> usize {
 }
 
 /// Makes a player's decision when its thinking time is over.
-async fn step_player(p: &mut Player, think_ms: u64, rng: &mut GameRng, totals: &Mutex<Totals>) -> Result<(), String> {
+async fn step_player(
+    p: &mut Player,
+    think_ms: u64,
+    rng: &mut GameRng,
+    totals: &Mutex<Totals>,
+    live: &LiveTable,
+) -> Result<(), String> {
     if p.seat.setup.is_none() || p.side().is_none() {
         return Ok(());
     }
@@ -297,6 +430,7 @@ async fn step_player(p: &mut Player, think_ms: u64, rng: &mut GameRng, totals: &
             if !out.is_empty() {
                 // A ply went out (a decision staged into a commitment sends nothing yet).
                 p.sent.push(Instant::now());
+                note_sent(live, &out);
                 totals.lock().expect("totals").decisions += 1;
             }
             p.send_all(out).await;
@@ -307,6 +441,258 @@ async fn step_player(p: &mut Player, think_ms: u64, rng: &mut GameRng, totals: &
     Ok(())
 }
 
+/// Connects (again), or waits a little when the server is away. `true` once connected.
+async fn reconnect(client: &mut Option<Client>, url: &str) -> bool {
+    match Client::connect(url).await {
+        Ok(mut c) => {
+            c.keep_raw = false;
+            *client = Some(c);
+            true
+        }
+        Err(_) => {
+            tokio::time::sleep(Duration::from_millis(250)).await;
+            false
+        }
+    }
+}
+
+/// Waits for the table's next game (for ever once the table is gone).
+async fn next_game(feed: &mut watch::Receiver<Option<Arc<LiveTable>>>) {
+    if feed.changed().await.is_err() {
+        std::future::pending::<()>().await;
+    }
+}
+
+/// A spectator: follows its table's game read-only (the next one when it ends) and measures how
+/// long each decision took from its first send to here.
+async fn run_spectator(
+    url: String,
+    mut feed: watch::Receiver<Option<Arc<LiveTable>>>,
+    totals: Arc<Mutex<Totals>>,
+    begin: Instant,
+    deadline: Instant,
+) {
+    tokio::time::sleep_until(begin.into()).await;
+    let mut client: Option<Client> = None;
+    let mut following: Option<Arc<LiveTable>> = None;
+    let mut seen: HashSet<u32> = HashSet::new();
+    let mut connections = 0u64;
+    while Instant::now() < deadline {
+        if client.is_none() {
+            if !reconnect(&mut client, &url).await {
+                continue;
+            }
+            connections += 1;
+            following = None;
+        }
+        let current = feed.borrow_and_update().clone();
+        if current.as_ref().map(|t| &t.game_id) != following.as_ref().map(|t| &t.game_id) {
+            let mut requests = Vec::new();
+            if let Some(old) = &following {
+                requests.push(ClientMessage::Close { game_id: old.game_id.clone() });
+            }
+            if let Some(new) = &current {
+                requests.push(ClientMessage::Open { game_id: new.game_id.clone(), token: None, have: 0 });
+            }
+            let c = client.as_mut().expect("connected above");
+            let mut sent = true;
+            for m in &requests {
+                sent = sent && c.send(m).await.is_ok();
+            }
+            if !sent {
+                client = None;
+                continue;
+            }
+            following = current;
+            seen.clear();
+        }
+        let mut delivered = |game_id: &str, ply: u32| {
+            let Some(live) = following.as_ref().filter(|t| t.game_id == game_id) else { return };
+            if seen.insert(ply)
+                && let Some(at) = live.sent.lock().expect("sent plies").get(&ply)
+            {
+                totals.lock().expect("totals").spectator_us.push(at.elapsed().as_micros() as u64);
+            }
+        };
+        tokio::select! {
+            m = receive(&mut client) => match m {
+                // What the game held when followed (again) arrived with it, not as news: a
+                // commitment sealed then and revealed later is not measured from its sending.
+                Ok(ServerMessage::State { game_id, moves, .. }) => {
+                    if following.as_ref().is_some_and(|t| t.game_id == game_id) {
+                        seen.extend(moves.iter().map(|m| m.ply));
+                    }
+                }
+                Ok(ServerMessage::Moved { game_id, mv }) => delivered(&game_id, mv.ply),
+                Ok(ServerMessage::Revealed { game_id, moves }) => {
+                    for mv in moves {
+                        delivered(&game_id, mv.ply);
+                    }
+                }
+                Ok(_) => {}
+                Err(_) => client = None,
+            },
+            () = next_game(&mut feed) => {}
+            _ = tokio::time::sleep_until(deadline.into()) => {}
+        }
+    }
+    totals.lock().expect("totals").spectator_reconnects += connections.saturating_sub(1);
+    if let Some(c) = client {
+        c.close().await;
+    }
+}
+
+/// A lobby follower: reads the lobby's feed, measuring how long a posted challenge took to reach it.
+async fn run_follower(
+    url: String,
+    posted: Arc<Mutex<HashMap<String, Instant>>>,
+    totals: Arc<Mutex<Totals>>,
+    begin: Instant,
+    deadline: Instant,
+) {
+    tokio::time::sleep_until(begin.into()).await;
+    let mut client: Option<Client> = None;
+    let mut connections = 0u64;
+    while Instant::now() < deadline {
+        if client.is_none() {
+            if !reconnect(&mut client, &url).await {
+                continue;
+            }
+            connections += 1;
+            let c = client.as_mut().expect("connected above");
+            if c.send(&ClientMessage::WatchLobby {}).await.is_err() {
+                client = None;
+                continue;
+            }
+        }
+        tokio::select! {
+            m = receive(&mut client) => match m {
+                Ok(ServerMessage::ChallengeAdded { challenge }) => {
+                    let at = posted.lock().expect("posted").get(&challenge.game_id).copied();
+                    let mut t = totals.lock().expect("totals");
+                    t.lobby_messages += 1;
+                    if let Some(at) = at {
+                        t.lobby_us.push(at.elapsed().as_micros() as u64);
+                    }
+                }
+                Ok(ServerMessage::ChallengeRemoved { .. } | ServerMessage::LiveGames { .. } | ServerMessage::Lobby { .. }) => {
+                    totals.lock().expect("totals").lobby_messages += 1;
+                }
+                Ok(_) => {}
+                Err(_) => client = None,
+            },
+            _ = tokio::time::sleep_until(deadline.into()) => {}
+        }
+    }
+    totals.lock().expect("totals").follower_reconnects += connections.saturating_sub(1);
+    if let Some(c) = client {
+        c.close().await;
+    }
+}
+
+/// A poster: posts a public challenge every so often, withdrawing its oldest when it has
+/// [`POSTER_OPEN`]; at the end, the challenges it was told were posted and did not withdraw.
+async fn run_poster(
+    index: usize,
+    args: Arc<LoadtestArgs>,
+    url: String,
+    name: String,
+    posted: Arc<Mutex<HashMap<String, Instant>>>,
+    totals: Arc<Mutex<Totals>>,
+    start: Instant,
+) {
+    let deadline = start + Duration::from_secs_f64(args.seconds);
+    let mut rng = seeded(args.seed.wrapping_mul(7_000_003).wrapping_add(index as u64));
+    let mut identity = Identity { name, key: None };
+    let mut client: Option<Client> = None;
+    let mut open: VecDeque<(String, String)> = VecDeque::new();
+    // Challenges whose withdrawal was sent but not answered (the server went away meanwhile).
+    let mut doubtful: HashSet<String> = HashSet::new();
+    let mut next_at = ramped(start, &args, index, args.posters);
+    let kinds: Vec<GameKind> = GameKind::all().collect();
+    let mut posts = index;
+    while Instant::now() < deadline {
+        if client.is_none() {
+            if !reconnect(&mut client, &url).await {
+                continue;
+            }
+            let c = client.as_mut().expect("connected above");
+            if let Err(e) = identity.sign_in(c).await {
+                totals.lock().expect("totals").failures.push(e);
+                client = None;
+                tokio::time::sleep(Duration::from_millis(500)).await;
+                continue;
+            }
+        }
+        tokio::time::sleep_until(next_at.min(deadline).into()).await;
+        if Instant::now() >= deadline {
+            break;
+        }
+        let c = client.as_mut().expect("connected above");
+        if open.len() >= POSTER_OPEN
+            && let Some((game_id, token)) = open.front().cloned()
+        {
+            match c.request(&ClientMessage::Cancel { game_id: game_id.clone(), token }).await {
+                Ok(ServerMessage::Cancelled { .. }) => {
+                    totals.lock().expect("totals").withdrawn += 1;
+                    open.pop_front();
+                }
+                // Already withdrawn (the answer to an earlier try was lost), or taken.
+                Ok(ServerMessage::Error { code: ErrorCode::NoSuchGame | ErrorCode::Taken, .. }) => {
+                    open.pop_front();
+                }
+                Ok(other) => {
+                    totals.lock().expect("totals").failures.push(format!("withdrawing a challenge: {other:?}"));
+                    open.pop_front();
+                }
+                Err(_) => {
+                    doubtful.insert(game_id);
+                    client = None;
+                    continue;
+                }
+            }
+        }
+        let kind = kinds[posts % kinds.len()];
+        posts += 1;
+        let challenge = ClientMessage::Challenge {
+            game: kind,
+            options: kind.quick_pairs(),
+            seat: SeatChoice::Random,
+            rated: pick_index(&mut rng, 2) == 0,
+            time_control: None,
+            to: None,
+        };
+        let sent = Instant::now();
+        match c.request(&challenge).await {
+            Ok(ServerMessage::Created { game_id, token, .. }) => {
+                posted.lock().expect("posted").insert(game_id.clone(), sent);
+                totals.lock().expect("totals").posted += 1;
+                open.push_back((game_id, token));
+            }
+            Ok(other) => totals.lock().expect("totals").failures.push(format!("posting a challenge: {other:?}")),
+            Err(_) => client = None,
+        }
+        next_at += think(&mut rng, args.post_every_ms);
+    }
+    let kept = open.into_iter().map(|(id, _)| id).filter(|id| !doubtful.contains(id));
+    totals.lock().expect("totals").open_challenges.extend(kept);
+    if let Some(c) = client {
+        c.close().await;
+    }
+}
+
+/// The public challenges a server's lobby lists now (`None`: it could not be asked).
+async fn listed_challenges(url: &str) -> Option<HashSet<String>> {
+    let mut client = Client::connect(url).await.ok()?;
+    client.keep_raw = false;
+    let answer = client.request(&ClientMessage::WatchLobby {}).await.ok()?;
+    client.close().await;
+    match answer {
+        ServerMessage::Lobby { challenges, .. } => Some(challenges.into_iter().map(|c| c.game_id).collect()),
+        _ => None,
+    }
+}
+
 fn percentile(sorted: &[u64], p: f64) -> f64 {
     if sorted.is_empty() {
         return 0.0;
@@ -315,32 +701,110 @@ fn percentile(sorted: &[u64], p: f64) -> f64 {
     sorted[i] as f64 / 1000.0
 }
 
+/// A latency line of the report: p50, p90, p99 and max in milliseconds.
+fn latency_line(what: &str, samples: &mut [u64]) {
+    samples.sort_unstable();
+    println!(
+        "  {what} (ms): p50 {:.1}  p90 {:.1}  p99 {:.1}  max {:.1}  ({} measured)",
+        percentile(samples, 0.5),
+        percentile(samples, 0.9),
+        percentile(samples, 0.99),
+        percentile(samples, 1.0),
+        samples.len()
+    );
+}
+
 /// Runs the load test and prints its report.
 pub fn run(args: LoadtestArgs) -> ExitCode {
+    // Every connection is an open file: a few thousand of them pass the usual soft limit.
+    #[cfg(unix)]
+    if let Err(e) = rlimit::increase_nofile_limit(u64::MAX) {
+        eprintln!("loadtest: could not raise the open-file limit: {e}");
+    }
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(r) => r,
         Err(e) => return super::super::cli::fail(format!("cannot start the runtime: {e}")),
     };
     let args = Arc::new(args);
     let totals = Arc::new(Mutex::new(Totals::default()));
+    let posted = Arc::new(Mutex::new(HashMap::new()));
     let start = Instant::now();
-    runtime.block_on(async {
-        let slots: Vec<_> =
-            (0..args.games).map(|i| tokio::spawn(run_slot(i, args.clone(), totals.clone(), start))).collect();
-        for slot in slots {
-            let _ = slot.await;
+    let deadline = start + Duration::from_secs_f64(args.seconds);
+    let servers: Vec<String> = std::iter::once(args.server.clone()).chain(args.second_server.clone()).collect();
+    let prefix = run_prefix();
+    let lists = runtime.block_on(async {
+        let mut feeds = Vec::with_capacity(args.games);
+        let mut slots = Vec::with_capacity(args.games);
+        for i in 0..args.games {
+            let (feed, watching) = watch::channel(None);
+            feeds.push(watching);
+            let names = [format!("{prefix}{i}a"), format!("{prefix}{i}b")];
+            slots.push(tokio::spawn(run_slot(i, args.clone(), totals.clone(), start, names, feed)));
         }
+        let mut others = Vec::new();
+        for i in 0..args.spectators {
+            if feeds.is_empty() {
+                break;
+            }
+            let feed = feeds[i % feeds.len()].clone();
+            let url = servers[i % servers.len()].clone();
+            // After its table's first game has started.
+            let begin = ramped(start, &args, i % feeds.len(), feeds.len());
+            others.push(tokio::spawn(run_spectator(url, feed, totals.clone(), begin, deadline)));
+        }
+        drop(feeds);
+        for i in 0..args.lobby_followers {
+            let url = servers[i % servers.len()].clone();
+            let begin = ramped(start, &args, i, args.lobby_followers);
+            others.push(tokio::spawn(run_follower(url, posted.clone(), totals.clone(), begin, deadline)));
+        }
+        for i in 0..args.posters {
+            let url = servers[(i + 1) % servers.len()].clone();
+            let name = format!("{prefix}p{i}");
+            let task = run_poster(i, args.clone(), url, name, posted.clone(), totals.clone(), start);
+            others.push(tokio::spawn(task));
+        }
+        let mut acked = Vec::new();
+        for slot in slots {
+            acked.extend(slot.await.unwrap_or_default());
+        }
+        for task in others {
+            let _ = task.await;
+        }
+        // Every decision the server acknowledged must still be there.
+        let checks = Arc::new(tokio::sync::Semaphore::new(64));
+        let mut checking = Vec::with_capacity(acked.len());
+        for table in acked {
+            let permit = checks.clone().acquire_owned().await.expect("the semaphore stays open");
+            let task = check_acknowledged(args.server.clone(), table, totals.clone());
+            checking.push(tokio::spawn(async move {
+                task.await;
+                drop(permit);
+            }));
+        }
+        for task in checking {
+            let _ = task.await;
+        }
+        // The lobbies settle (a refresh gathers changes for a moment; the other instance hears
+        // through NOTIFY), then each server is asked what it lists.
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        let mut lists = Vec::new();
+        for url in &servers {
+            lists.push(listed_challenges(url).await);
+        }
+        lists
     });
     let mut t = totals.lock().expect("totals");
     let elapsed = args.seconds;
-    t.delivery_us.sort_unstable();
-    let d = &t.delivery_us;
     println!(
-        "loadtest: {} concurrent games ({} connections) for {:.0} s against {}",
+        "loadtest: {} concurrent games ({} connections), {} spectators, {} lobby followers, {} posters for {:.0} s against {}",
         args.games,
         args.games * 2,
+        args.spectators,
+        args.lobby_followers,
+        args.posters,
         elapsed,
-        args.server
+        servers.join(" and ")
     );
     println!(
         "  games started {}, finished {}, decisions {} ({:.0}/s)",
@@ -349,18 +813,58 @@ pub fn run(args: LoadtestArgs) -> ExitCode {
         t.decisions,
         t.decisions as f64 / elapsed
     );
+    latency_line("delivery to the opponent", &mut t.delivery_us);
+    latency_line("delivery to the spectators", &mut t.spectator_us);
     println!(
-        "  delivery to the opponent (ms): p50 {:.1}  p90 {:.1}  p99 {:.1}  max {:.1}  ({} measured)",
-        percentile(d, 0.5),
-        percentile(d, 0.9),
-        percentile(d, 0.99),
-        percentile(d, 1.0),
-        d.len()
+        "  challenges posted {} ({:.1}/s), withdrawn {} ({:.1}/s); lobby messages to followers {}",
+        t.posted,
+        t.posted as f64 / elapsed,
+        t.withdrawn,
+        t.withdrawn as f64 / elapsed,
+        t.lobby_messages
     );
-    println!("  reconnects {}, refused requests {}, failed tables {}", t.reconnects, t.refusals, t.failures.len());
+    latency_line("a challenge to the lobby's followers", &mut t.lobby_us);
+    println!(
+        "  reconnects: players {}, spectators {}, lobby followers {}; refused requests {}, failed tables {}",
+        t.reconnects,
+        t.spectator_reconnects,
+        t.follower_reconnects,
+        t.refusals,
+        t.failures.len()
+    );
     for f in t.failures.iter().take(5) {
         println!("    failure: {f}");
     }
     println!("  acknowledged decisions checked {}, lost {}", t.checked, t.lost);
-    if t.lost > 0 || t.games_started == 0 { ExitCode::from(1) } else { ExitCode::SUCCESS }
+    let mut bad_lobby = false;
+    match &lists[0] {
+        Some(listed) => {
+            let lost = t.open_challenges.iter().filter(|id| !listed.contains(*id)).count();
+            println!(
+                "  open challenges acknowledged and not withdrawn {}, lost {} (the lobby lists {})",
+                t.open_challenges.len(),
+                lost,
+                listed.len()
+            );
+            bad_lobby |= lost > 0;
+        }
+        None => {
+            println!("  the lobby could not be read at the end");
+            bad_lobby = true;
+        }
+    }
+    if let [Some(first), Some(second)] = &lists[..] {
+        let same = first == second;
+        println!(
+            "  both instances list the same challenges: {} ({} and {})",
+            if same { "yes" } else { "NO" },
+            first.len(),
+            second.len()
+        );
+        bad_lobby |= !same;
+    } else if lists.len() == 2 {
+        println!("  the second instance's lobby could not be read at the end");
+        bad_lobby = true;
+    }
+    if t.lost > 0 || t.games_started == 0 || bad_lobby { ExitCode::from(1) } else { ExitCode::SUCCESS }
 }

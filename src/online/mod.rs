@@ -1,6 +1,7 @@
 //! Online play: the protocol, the authoritative game table, the client's seat state, and (feature
 //! `server`) the `stoneyard serve` game server and its load test. No Bevy.
 
+pub mod directory;
 pub mod protocol;
 pub mod seat;
 pub mod table;

@@ -5,12 +5,16 @@
 //! repeated move is recognised and a retried one is never applied twice.
 
 use crate::games::GameKind;
+use crate::online::directory::{
+    Challenge, Leader, LiveGame, Phrase, PlayerCard, PlayerPage, RatingChange, TimeControl,
+};
 use crate::rules::Side;
 use serde::{Deserialize, Serialize};
 
 /// The protocol this build speaks (sent in `Welcome`). Version 2: a Hidden Intention commitment
-/// is one `move`, its decisions joined by `;` (`online::table::COMMITMENT_SEPARATOR`).
-pub const PROTOCOL_VERSION: u32 = 2;
+/// is one `move`, its decisions joined by `;` (`online::table::COMMITMENT_SEPARATOR`). Version 3:
+/// players, challenges, quick play, watching, phrases and ratings (older messages unchanged).
+pub const PROTOCOL_VERSION: u32 = 3;
 
 /// The largest message either side accepts, in bytes; a bigger one closes the connection.
 pub const MAX_MESSAGE_BYTES: usize = 8 * 1024;
@@ -35,9 +39,15 @@ pub enum SeatChoice {
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ClientMessage {
     /// Creates a game; the answer is `Created` (then the creator `Open`s it).
-    Create { game: GameKind, options: Vec<(String, String)>, seat: SeatChoice },
+    Create {
+        game: GameKind,
+        options: Vec<(String, String)>,
+        seat: SeatChoice,
+    },
     /// Takes the free seat of the game with this invite code; the answer is `Joined`.
-    Join { code: String },
+    Join {
+        code: String,
+    },
     /// Follows a game: the answer is `State` with every decision from `have` on, then every change.
     /// Without a token (or with another game's) the view is read-only.
     Open {
@@ -48,19 +58,98 @@ pub enum ClientMessage {
         have: u32,
     },
     /// Stops following a game.
-    Close { game_id: String },
+    Close {
+        game_id: String,
+    },
     /// Plays `decision` as the game's decision number `ply` (at a simultaneous node, the seat's
     /// whole commitment).
-    Move { game_id: String, token: String, ply: u32, decision: String },
+    Move {
+        game_id: String,
+        token: String,
+        ply: u32,
+        decision: String,
+    },
     /// Gives up the game.
-    Resign { game_id: String, token: String },
+    Resign {
+        game_id: String,
+        token: String,
+    },
     /// Offers a rematch (or accepts the opponent's offer): the new game has the seats swapped.
-    Rematch { game_id: String, token: String },
+    Rematch {
+        game_id: String,
+        token: String,
+    },
     /// Asks for a summary of the games these seat tokens belong to.
-    List { tokens: Vec<String> },
+    List {
+        tokens: Vec<String>,
+    },
     /// Keeps an idle connection alive; the answer is `Pong`. (Written with braces so that, like
     /// every other message, it refuses fields it does not have.)
     Ping {},
+    /// Chooses a display name the first time online: the answer is `SignedIn` with the key this
+    /// device keeps to sign in again.
+    Register {
+        name: String,
+    },
+    /// Signs in with the device's player key: `SignedIn`.
+    SignIn {
+        key: String,
+    },
+    /// Signs in on another device by name and password: `SignedIn` with a new key for it.
+    Login {
+        name: String,
+        password: String,
+    },
+    /// Adds or changes the signed-in player's password: `PasswordSet`.
+    SetPassword {
+        password: String,
+    },
+    /// Posts a challenge (signed in): a game waiting in the lobby for someone to accept it, or for
+    /// the player named by `to`. The answer is `Created`, as for `Create`.
+    Challenge {
+        game: GameKind,
+        options: Vec<(String, String)>,
+        seat: SeatChoice,
+        rated: bool,
+        #[serde(default)]
+        time_control: Option<TimeControl>,
+        #[serde(default)]
+        to: Option<String>,
+    },
+    /// Accepts an open challenge (signed in): `Joined`, or `Taken` when someone was first.
+    Accept {
+        game_id: String,
+    },
+    /// Withdraws a challenge or an invite nobody has taken yet: `Cancelled`.
+    Cancel {
+        game_id: String,
+        token: String,
+    },
+    /// Follows the lobby: `Lobby`, then `ChallengeAdded`, `ChallengeRemoved` and `LiveGames`.
+    WatchLobby {},
+    LeaveLobby {},
+    /// Waits for an opponent of similar rating at `game` (signed in): `QuickPlayWaiting`, then
+    /// `Joined` when paired, or `QuickPlayOffer` (the computer) when nobody came in time.
+    QuickPlay {
+        game: GameKind,
+    },
+    StopQuickPlay {},
+    /// Says a preset phrase in a game (a seat only): `Said` to everyone following it.
+    Say {
+        game_id: String,
+        token: String,
+        phrase: Phrase,
+    },
+    /// A player's page: `Page`.
+    PlayerPage {
+        name: String,
+    },
+    /// The best rated players at a game: `Leaders`.
+    Leaderboard {
+        game: GameKind,
+    },
+    /// The signed-in player's games, on any device: `Games`, each with a seat token for this device.
+    MyGames {},
 }
 
 /// One decision of a game as a seat sees it.
@@ -127,10 +216,21 @@ pub enum ErrorCode {
     RateLimited,
     /// The server failed (its store); nothing was changed.
     Unavailable,
+    /// Someone else accepted the challenge first (or it was withdrawn).
+    Taken,
+    /// The name breaks the rules for names.
+    BadName,
+    /// Another player has the name.
+    NameTaken,
+    /// The request needs a signed-in player.
+    NotSignedIn,
+    /// The name and password do not match, or the password breaks the rules for passwords.
+    BadPassword,
+    NoSuchPlayer,
 }
 
 /// A message from the server (read through [`ServerWire`]).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", try_from = "ServerWire")]
 pub enum ServerMessage {
     /// Sent once when the connection opens.
@@ -209,6 +309,66 @@ pub enum ServerMessage {
     Games {
         games: Vec<GameSummary>,
     },
+    /// Signed in; `key` is this device's new player key (kept like a seat token), after
+    /// `Register` and `Login`.
+    SignedIn {
+        player: PlayerCard,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        key: Option<String>,
+    },
+    PasswordSet {},
+    /// The lobby: every open challenge this player may accept or posted, and games being played.
+    Lobby {
+        challenges: Vec<Challenge>,
+        live: Vec<LiveGame>,
+    },
+    ChallengeAdded {
+        challenge: Box<Challenge>,
+    },
+    /// Accepted, withdrawn or ended.
+    ChallengeRemoved {
+        game_id: String,
+    },
+    LiveGames {
+        live: Vec<LiveGame>,
+    },
+    /// The challenge or invite is withdrawn.
+    Cancelled {
+        game_id: String,
+    },
+    QuickPlayWaiting {
+        game: GameKind,
+    },
+    /// Nobody came: a game against the computer at this level (`easy`, `medium`, `hard`) instead.
+    QuickPlayOffer {
+        game: GameKind,
+        level: String,
+    },
+    Said {
+        game_id: String,
+        by: Side,
+        phrase: Phrase,
+    },
+    /// Who plays a followed game, whether it is rated, and how many watch (sent with `State` and
+    /// whenever it changes).
+    Players {
+        game_id: String,
+        names: [Option<String>; 2],
+        rated: bool,
+        watchers: u32,
+    },
+    /// A rated game ended: each seat's rating before and after.
+    Rated {
+        game_id: String,
+        changes: Vec<RatingChange>,
+    },
+    Page {
+        page: PlayerPage,
+    },
+    Leaders {
+        game: GameKind,
+        leaders: Vec<Leader>,
+    },
     Pong,
     Error {
         code: ErrorCode,
@@ -251,6 +411,19 @@ struct ServerWire {
     games: Option<Vec<GameSummary>>,
     message: Option<String>,
     next_ply: Option<u32>,
+    player: Option<PlayerCard>,
+    key: Option<String>,
+    challenges: Option<Vec<Challenge>>,
+    live: Option<Vec<LiveGame>>,
+    challenge: Option<Box<Challenge>>,
+    level: Option<String>,
+    phrase: Option<Phrase>,
+    names: Option<[Option<String>; 2]>,
+    rated: Option<bool>,
+    watchers: Option<u32>,
+    changes: Option<Vec<RatingChange>>,
+    page: Option<PlayerPage>,
+    leaders: Option<Vec<Leader>>,
 }
 
 impl TryFrom<ServerWire> for ServerMessage {
@@ -300,6 +473,25 @@ impl TryFrom<ServerWire> for ServerMessage {
                 token: need(w.token, "token")?,
             },
             "games" => M::Games { games: need(w.games, "games")? },
+            "signed_in" => M::SignedIn { player: need(w.player, "player")?, key: w.key },
+            "password_set" => M::PasswordSet {},
+            "lobby" => M::Lobby { challenges: need(w.challenges, "challenges")?, live: need(w.live, "live")? },
+            "challenge_added" => M::ChallengeAdded { challenge: need(w.challenge, "challenge")? },
+            "challenge_removed" => M::ChallengeRemoved { game_id: game_id()? },
+            "live_games" => M::LiveGames { live: need(w.live, "live")? },
+            "cancelled" => M::Cancelled { game_id: game_id()? },
+            "quick_play_waiting" => M::QuickPlayWaiting { game: need(w.game, "game")? },
+            "quick_play_offer" => M::QuickPlayOffer { game: need(w.game, "game")?, level: need(w.level, "level")? },
+            "said" => M::Said { game_id: game_id()?, by: need(w.by, "by")?, phrase: need(w.phrase, "phrase")? },
+            "players" => M::Players {
+                game_id: game_id()?,
+                names: need(w.names, "names")?,
+                rated: need(w.rated, "rated")?,
+                watchers: need(w.watchers, "watchers")?,
+            },
+            "rated" => M::Rated { game_id: game_id()?, changes: need(w.changes, "changes")? },
+            "page" => M::Page { page: need(w.page, "page")? },
+            "leaders" => M::Leaders { game: need(w.game, "game")?, leaders: need(w.leaders, "leaders")? },
             "pong" => M::Pong,
             "error" => {
                 use serde::de::IntoDeserializer;
@@ -351,6 +543,7 @@ pub fn parse_server(text: &str) -> Result<ServerMessage, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::online::directory::{Rating, RatingPoint, RecentGame};
 
     #[test]
     fn client_messages_round_trip_through_json_with_a_type_tag() {
@@ -369,6 +562,75 @@ mod tests {
                 seat: SeatChoice::Random
             }
         );
+    }
+
+    #[test]
+    fn every_client_message_reads_back_as_written() {
+        let gravel = GameKind::named("gravel");
+        let g = || "g1".to_string();
+        let t = || "t".to_string();
+        let all = [
+            ClientMessage::Create { game: gravel, options: vec![("size".into(), "9".into())], seat: SeatChoice::First },
+            ClientMessage::Join { code: "ABCD-EFGH".into() },
+            ClientMessage::Open { game_id: g(), token: Some(t()), have: 3 },
+            ClientMessage::Open { game_id: g(), token: None, have: 0 },
+            ClientMessage::Close { game_id: g() },
+            ClientMessage::Move { game_id: g(), token: t(), ply: 2, decision: "A:N;A:d4".into() },
+            ClientMessage::Resign { game_id: g(), token: t() },
+            ClientMessage::Rematch { game_id: g(), token: t() },
+            ClientMessage::List { tokens: vec![t(), "u".into()] },
+            ClientMessage::Ping {},
+            ClientMessage::Register { name: "Ada".into() },
+            ClientMessage::SignIn { key: "k".into() },
+            ClientMessage::Login { name: "Ada".into(), password: "correct horse".into() },
+            ClientMessage::SetPassword { password: "correct horse".into() },
+            ClientMessage::Challenge {
+                game: GameKind::named("throngs"),
+                options: vec![],
+                seat: SeatChoice::Second,
+                rated: true,
+                time_control: Some(TimeControl::Live { base_seconds: 180, increment_seconds: 2 }),
+                to: Some("Bea".into()),
+            },
+            ClientMessage::Challenge {
+                game: gravel,
+                options: vec![],
+                seat: SeatChoice::Random,
+                rated: false,
+                time_control: Some(TimeControl::Correspondence { days_per_move: 3 }),
+                to: None,
+            },
+            ClientMessage::Challenge {
+                game: gravel,
+                options: vec![],
+                seat: SeatChoice::Random,
+                rated: false,
+                time_control: None,
+                to: None,
+            },
+            ClientMessage::Accept { game_id: g() },
+            ClientMessage::Cancel { game_id: g(), token: t() },
+            ClientMessage::WatchLobby {},
+            ClientMessage::LeaveLobby {},
+            ClientMessage::QuickPlay { game: GameKind::named("hidden-intention") },
+            ClientMessage::StopQuickPlay {},
+            ClientMessage::Say { game_id: g(), token: t(), phrase: Phrase::TakeYourTime },
+            ClientMessage::PlayerPage { name: "Ada".into() },
+            ClientMessage::Leaderboard { game: GameKind::named("inchworm") },
+            ClientMessage::MyGames {},
+        ];
+        for m in all {
+            let text = m.to_json();
+            assert_eq!(ClientMessage::parse(&text), Ok(m), "{text}");
+        }
+        // The optional fields of a challenge may be left out; unknown fields are refused.
+        let short = r#"{"type":"challenge","game":"gravel","options":[],"seat":"first","rated":false}"#;
+        assert!(matches!(
+            ClientMessage::parse(short),
+            Ok(ClientMessage::Challenge { time_control: None, to: None, .. })
+        ));
+        assert!(ClientMessage::parse(r#"{"type":"watch_lobby","all":true}"#).is_err());
+        assert!(ClientMessage::parse(r#"{"type":"say","game_id":"g","token":"t","phrase":"insult"}"#).is_err());
     }
 
     #[test]
@@ -400,6 +662,75 @@ mod tests {
             ended: None,
         };
         let g = || "g1".to_string();
+        let gravel = GameKind::named("gravel");
+        let rating = Rating { game: gravel, rating: 1662.3125, deviation: 290.5, games: 1 };
+        let card = PlayerCard { name: "Ada".into(), ratings: vec![rating.clone()], has_password: true };
+        let challenge = Challenge {
+            game_id: g(),
+            game: gravel,
+            options: vec![("size".into(), "9".into())],
+            by: "Ada".into(),
+            rating: 1500.0,
+            deviation: 350.0,
+            seat: Side::Second,
+            rated: true,
+            time_control: None,
+            to: None,
+            posted_ms: 1_700_000_000_000,
+        };
+        let direct = Challenge {
+            game_id: "g2".into(),
+            time_control: Some(TimeControl::Correspondence { days_per_move: 1 }),
+            to: Some("Bea".into()),
+            rated: false,
+            ..challenge.clone()
+        };
+        let live = LiveGame {
+            game_id: g(),
+            game: GameKind::named("red-stone"),
+            options: vec![],
+            names: ["Ada".into(), "Bea".into()],
+            rated: true,
+            plies: 12,
+        };
+        let change = RatingChange {
+            name: "Ada".into(),
+            before: 1_337.689_106_093_739_8,
+            after: 1_662.310_893_906_260_2,
+            deviation: 290.318_965_346_024_3,
+        };
+        let page = PlayerPage {
+            name: "Ada".into(),
+            ratings: vec![rating],
+            history: vec![RatingPoint { game: gravel, at_ms: 5, rating: 1662.3125, deviation: 290.5 }],
+            recent: vec![
+                RecentGame {
+                    game_id: g(),
+                    game: gravel,
+                    options: vec![],
+                    seat: Side::First,
+                    opponent: Some("Bea".into()),
+                    outcome: "won".into(),
+                    reason: "B resigned".into(),
+                    rated: true,
+                    change: Some(162.3125),
+                    ended_ms: 6,
+                },
+                RecentGame {
+                    game_id: "g2".into(),
+                    game: gravel,
+                    options: vec![],
+                    seat: Side::Second,
+                    opponent: None,
+                    outcome: "drawn".into(),
+                    reason: "no moves".into(),
+                    rated: false,
+                    change: None,
+                    ended_ms: 7,
+                },
+            ],
+            joined_ms: 1,
+        };
         let all = [
             ServerMessage::Welcome { version: PROTOCOL_VERSION },
             ServerMessage::Created { game_id: g(), seat: side, token: "t".into(), code: "ABCD-EFGH".into() },
@@ -436,6 +767,33 @@ mod tests {
             ServerMessage::RematchOffered { game_id: g(), by: side },
             ServerMessage::RematchReady { game_id: g(), new_game_id: "g2".into(), seat: side, token: "u".into() },
             ServerMessage::Games { games: vec![summary] },
+            ServerMessage::SignedIn { player: card.clone(), key: Some("k".into()) },
+            ServerMessage::SignedIn { player: PlayerCard { ratings: vec![], has_password: false, ..card }, key: None },
+            ServerMessage::PasswordSet {},
+            ServerMessage::Lobby { challenges: vec![challenge.clone(), direct.clone()], live: vec![live.clone()] },
+            ServerMessage::Lobby { challenges: vec![], live: vec![] },
+            ServerMessage::ChallengeAdded { challenge: Box::new(direct) },
+            ServerMessage::ChallengeAdded { challenge: Box::new(challenge) },
+            ServerMessage::ChallengeRemoved { game_id: g() },
+            ServerMessage::LiveGames { live: vec![live] },
+            ServerMessage::Cancelled { game_id: g() },
+            ServerMessage::QuickPlayWaiting { game: GameKind::named("inchworm") },
+            ServerMessage::QuickPlayOffer { game: GameKind::named("inchworm"), level: "medium".into() },
+            ServerMessage::Said { game_id: g(), by: Side::First, phrase: Phrase::GoodGame },
+            ServerMessage::Players { game_id: g(), names: [Some("Ada".into()), None], rated: false, watchers: 0 },
+            ServerMessage::Players {
+                game_id: g(),
+                names: [Some("Ada".into()), Some("Bea".into())],
+                rated: true,
+                watchers: 1000,
+            },
+            ServerMessage::Rated { game_id: g(), changes: vec![change.clone(), change] },
+            ServerMessage::Page { page },
+            ServerMessage::Leaders {
+                game: GameKind::named("gravel"),
+                leaders: vec![Leader { name: "Ada".into(), rating: 1662.5, deviation: 290.25, games: 1 }],
+            },
+            ServerMessage::Leaders { game: GameKind::named("throngs"), leaders: vec![] },
             ServerMessage::Pong,
             ServerMessage::error(ErrorCode::RateLimited, "slow down"),
             ServerMessage::Error {
@@ -445,6 +803,28 @@ mod tests {
                 next_ply: Some(9),
             },
         ];
+        let mut all = all.to_vec();
+        let codes = [
+            ErrorCode::BadMessage,
+            ErrorCode::BadGame,
+            ErrorCode::NoSuchGame,
+            ErrorCode::NoSuchCode,
+            ErrorCode::GameFull,
+            ErrorCode::BadToken,
+            ErrorCode::NotYourTurn,
+            ErrorCode::StalePly,
+            ErrorCode::Illegal,
+            ErrorCode::GameOver,
+            ErrorCode::RateLimited,
+            ErrorCode::Unavailable,
+            ErrorCode::Taken,
+            ErrorCode::BadName,
+            ErrorCode::NameTaken,
+            ErrorCode::NotSignedIn,
+            ErrorCode::BadPassword,
+            ErrorCode::NoSuchPlayer,
+        ];
+        all.extend(codes.map(|code| ServerMessage::game_error(code, "g1", "why")));
         for m in all {
             let text = m.to_json();
             assert_eq!(parse_server(&text), Ok(m), "{text}");

@@ -72,6 +72,11 @@ pub struct Table {
     pub rematch_offer_hash: Option<String>,
     /// The rematch's game, once both asked for it.
     pub rematch: Option<String>,
+    /// Each seat's signed-in player: (id, name).
+    pub players: [Option<(String, String)>; 2],
+    pub rated: bool,
+    /// Further tokens' hashes that hold a seat (a player's other devices).
+    pub grants: Vec<(String, Side)>,
 }
 
 /// What a decision that passed the rules does to the followers' views.
@@ -104,6 +109,9 @@ impl Table {
             rematch_offered_by: None,
             rematch_offer_hash: None,
             rematch: None,
+            players: [None, None],
+            rated: false,
+            grants: Vec::new(),
         })
     }
 
@@ -119,7 +127,22 @@ impl Table {
 
     /// The seat a token's hash holds in this game.
     pub fn seat_of(&self, token_hash: &str) -> Option<Side> {
-        Side::BOTH.into_iter().find(|s| self.tokens[s.index()].as_deref() == Some(token_hash))
+        Side::BOTH
+            .into_iter()
+            .find(|s| self.tokens[s.index()].as_deref() == Some(token_hash))
+            .or_else(|| self.grants.iter().find(|(hash, _)| hash == token_hash).map(|(_, seat)| *seat))
+    }
+
+    /// The players' names by seat.
+    pub fn names(&self) -> [Option<String>; 2] {
+        self.players.clone().map(|p| p.map(|(_, name)| name))
+    }
+
+    /// The seat that won an ending (`None`: a draw), through the seating (a pie swap changes
+    /// which side a seat plays).
+    pub fn winner_seat(&self, ending: &Ending) -> Option<Side> {
+        let winner = ending.result.get("winner")?.as_str()?;
+        Side::BOTH.into_iter().find(|seat| self.game.position().side_name(self.game.side_of(*seat)) == winner)
     }
 
     pub fn joined(&self) -> [bool; 2] {

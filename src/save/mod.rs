@@ -3,6 +3,7 @@
 
 mod history;
 mod in_progress;
+mod online_players;
 mod online_seats;
 mod reading;
 mod record;
@@ -20,6 +21,7 @@ pub use in_progress::{
     GAMES_FOLDER, GameInProgress, KEEP_GAMES, adopt_old_autosave, keep_game, list_games, load_game, new_game_key,
     numbered_move_count, record_finished,
 };
+pub use online_players::{KeptPlayer, PLAYERS_FILE, forget_player, keep_player, load_players};
 pub use online_seats::{KeptSeat, SEATS_FILE, forget_seat, keep_seat, load_seats};
 pub use reading::{MAX_RECORD_BYTES, looks_like_json, read_record, read_record_file, read_text_file};
 pub use record::{GameRecord, Player, RECORD_FORMAT, RecordError as RecordLoadError, RecordedMove};

@@ -78,6 +78,8 @@ pub struct Settings {
     /// The online game server's WebSocket address (`ws://host:port/ws`); empty: the default one
     /// (this computer's natively, the page's own server in the browser).
     pub online_server: String,
+    /// Online ratings are not shown to this player (their own and others'), only names.
+    pub hide_ratings: bool,
     /// The lessons each game's learner has solved: game slug → lesson ids.
     pub lessons_done: std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
     /// The games whose lessons were offered once (on first choosing the game).
@@ -124,6 +126,7 @@ impl Default for Settings {
             show_numbers: false,
             key_bindings: Vec::new(),
             online_server: String::new(),
+            hide_ratings: false,
             lessons_done: Default::default(),
             lessons_offered: Default::default(),
             practice_done: Default::default(),

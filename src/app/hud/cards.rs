@@ -7,6 +7,7 @@ use crate::app::match_state::{CurrentMatch, side_label};
 use crate::app::playing::{MoveNow, OnlineStatus, OpponentPresence, Replay};
 use crate::app::theme::{board_palette, egui_rgb, text_size};
 use crate::app::ui::{card, with_key};
+use crate::online::directory::Phrase;
 use crate::rules::{Counter, Side};
 use bevy::prelude::*;
 use bevy_egui::egui;
@@ -15,10 +16,15 @@ use bevy_egui::egui;
 /// "Opponent · online". In a replay, who played it (the replay keeps the recorded players).
 pub fn who_plays(current: &CurrentMatch, side: Side, online: &OnlineStatus, replay: &Replay) -> String {
     if current.is_remote(side) {
+        let name = online.names[current.seat_of(side)].clone();
+        if online.watching {
+            return name.unwrap_or_else(|| "A guest".to_string());
+        }
+        let name = name.unwrap_or_else(|| "Opponent".to_string());
         return match online.opponent {
             OpponentPresence::NotJoined => "Opponent · not joined yet".to_string(),
-            OpponentPresence::Offline => "Opponent · offline".to_string(),
-            OpponentPresence::Online => "Opponent · online".to_string(),
+            OpponentPresence::Offline => format!("{name} · offline"),
+            OpponentPresence::Online => format!("{name} · online"),
         };
     }
     if current.is_scripted(side) {
@@ -157,8 +163,9 @@ fn thinking_row(ui: &mut egui::Ui, thinking: bool) -> bool {
     .inner
 }
 
-/// The status line: what to do now (or the result), the online game's state, the last refusal.
-pub(super) fn status(ui: &mut egui::Ui, current: &CurrentMatch, view: &PanelView) {
+/// The status line: what to do now (or the result), the online game's state, the last refusal;
+/// in an online game the phrases to say (the one pressed is returned).
+pub(super) fn status(ui: &mut egui::Ui, current: &CurrentMatch, view: &PanelView) -> Option<Phrase> {
     let game = current.position();
     let text = if current.is_over() {
         // The card over the board says who won and why; the status only says where things stand.
@@ -175,6 +182,7 @@ pub(super) fn status(ui: &mut egui::Ui, current: &CurrentMatch, view: &PanelView
                 }
                 Some(_) => "The lesson waits: take your move back, or Retry".to_string(),
             },
+            Some(side) if current.watching => format!("{} to move", side_label(game, side)),
             Some(side) if current.is_remote(side) => match view.online.opponent {
                 OpponentPresence::NotJoined => "Waiting for your opponent to join".to_string(),
                 _ => format!("Waiting for {} (your opponent)", side_label(game, side)),
@@ -188,10 +196,11 @@ pub(super) fn status(ui: &mut egui::Ui, current: &CurrentMatch, view: &PanelView
     };
     ui.add_space(2.0);
     ui.label(egui::RichText::new(text).size(17.0).strong());
-    online_lines(ui, &view.online);
+    let said = online_lines(ui, current, &view.online, view.layout.portrait);
     if let Some(m) = &current.message {
         ui.colored_label(ui.visuals().warn_fg_color, egui::RichText::new(m).size(15.0));
     }
+    said
 }
 
 /// Under the status: the game's shared figures, the space under the cursor (and the switch that
@@ -240,10 +249,11 @@ fn number_map(ui: &mut egui::Ui, board: &crate::rules::BoardView, act: &mut Pane
 }
 
 /// An online game's state under the status: the connection, the person's moves on their way, the
-/// invite code while the opponent has not come.
-fn online_lines(ui: &mut egui::Ui, online: &OnlineStatus) {
+/// invite code while the opponent has not come, who watches, the last phrase said, the rating
+/// change after a rated game, and the phrases to say.
+fn online_lines(ui: &mut egui::Ui, current: &CurrentMatch, online: &OnlineStatus, portrait: bool) -> Option<Phrase> {
     if !online.active {
-        return;
+        return None;
     }
     let warn = ui.visuals().warn_fg_color;
     if !online.connected {
@@ -266,6 +276,51 @@ fn online_lines(ui: &mut egui::Ui, online: &OnlineStatus) {
     if online.resign_sent {
         ui.label(egui::RichText::new("Resigning…").size(text_size::SMALL));
     }
+    let mut about = Vec::new();
+    if online.watching {
+        about.push("You are watching".to_string());
+    }
+    about.push(if online.rated { "Rated" } else { "Casual" }.to_string());
+    match online.watchers {
+        0 => {}
+        1 => about.push("1 watching".to_string()),
+        n => about.push(format!("{n} watching")),
+    }
+    ui.label(egui::RichText::new(about.join(" · ")).size(text_size::SMALL).weak());
+    if let Some((seat, phrase)) = online.said.last() {
+        let who = online.names[seat.index()]
+            .clone()
+            .unwrap_or_else(|| side_label(current.position(), current.session.side_of(*seat)).to_string());
+        ui.label(egui::RichText::new(format!("{who}: “{}”", phrase.words())).size(text_size::BODY).italics());
+    }
+    // A phone has little room under the board: its game-over card says the rating changes, and
+    // the phrases are one "Say…" menu.
+    if !online.hide_ratings && !portrait {
+        for change in &online.rating_changes {
+            let words = format!("{}: {}", change.name, change.words());
+            ui.label(egui::RichText::new(words).size(text_size::BODY).strong());
+        }
+    }
+    if online.watching {
+        return None;
+    }
+    let mut pressed = None;
+    let mut say = |ui: &mut egui::Ui| {
+        for phrase in Phrase::ALL {
+            if ui.small_button(phrase.words()).on_hover_text("Say it to your opponent").clicked() {
+                pressed = Some(phrase);
+            }
+        }
+    };
+    if portrait {
+        ui.menu_button(egui::RichText::new("Say…").size(text_size::BODY), |ui| say(ui));
+    } else {
+        ui.horizontal_wrapped(|ui| {
+            ui.spacing_mut().item_spacing.x = 4.0;
+            say(ui);
+        });
+    }
+    pressed
 }
 
 /// The event log under the status, newest first: the last decision's lines in full colour, a few

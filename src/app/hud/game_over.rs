@@ -11,8 +11,23 @@ use crate::rules::Side;
 use bevy::prelude::*;
 use bevy_egui::egui;
 
-/// After an online game: a rematch (offered, or the opponent's offer accepted), the replay, leave.
-fn online_buttons(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, offer: RematchOffer, act: &mut PanelActions) {
+/// After an online game: a rematch (offered, or the opponent's offer accepted), the replay, leave
+/// (a watcher has no rematch to offer).
+fn online_buttons(
+    ui: &mut egui::Ui,
+    current: &mut ResMut<CurrentMatch>,
+    online: &crate::app::playing::OnlineStatus,
+    act: &mut PanelActions,
+) {
+    let (watching, offer) = (current.watching, online.rematch);
+    if !online.hide_ratings {
+        // After a rated game both players (and whoever watched) see what it did to the ratings.
+        for change in &online.rating_changes {
+            ui.label(
+                egui::RichText::new(format!("{}: {}", change.name, change.words())).size(text_size::BODY).strong(),
+            );
+        }
+    }
     match offer {
         RematchOffer::ByYou => {
             ui.label(egui::RichText::new("Rematch offered: waiting for your opponent").size(text_size::BODY));
@@ -27,7 +42,7 @@ fn online_buttons(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, offer: 
             RematchOffer::ByOpponent => "Accept the rematch",
             _ => "Rematch",
         };
-        if button_if(ui, offer != RematchOffer::ByYou, label).clicked() {
+        if !watching && button_if(ui, offer != RematchOffer::ByYou, label).clicked() {
             act.online.write(OnlineRequest::Rematch);
         }
         if button(ui, "Replay").clicked() {
@@ -127,7 +142,7 @@ pub(super) fn card_over_board(
 /// What to do after the end: play again (online: a rematch), replay, change the options, leave.
 pub(super) fn buttons(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &PanelView, act: &mut PanelActions) {
     if current.remote.is_some() {
-        online_buttons(ui, current, view.online.rematch, act);
+        online_buttons(ui, current, &view.online, act);
         return;
     }
     ui.horizontal_wrapped(|ui| {

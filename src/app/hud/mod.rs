@@ -197,7 +197,9 @@ fn landscape(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &Panel
         if view.analysis.active {
             review_panel::analysis_card(ui, current, &view.analysis, act, false);
         }
-        cards::status(ui, current, view);
+        if let Some(phrase) = cards::status(ui, current, view) {
+            act.online.write(OnlineRequest::Say(phrase));
+        }
         if act.replay.active {
             // A review needs the room the details had (they say again what the board shows).
             if view.review.review.is_none() {
@@ -253,7 +255,9 @@ fn portrait(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &PanelV
         // A review or the analysis board takes the player cards' room: a phone has little.
         cards::player_cards(ui, current, view, act, true);
     }
-    cards::status(ui, current, view);
+    if let Some(phrase) = cards::status(ui, current, view) {
+        act.online.write(OnlineRequest::Say(phrase));
+    }
     ui.horizontal(|ui| {
         // "Rules" opens the rules over the whole screen, as the footer's Rules does: under the
         // player cards a phone has no room to read them in.

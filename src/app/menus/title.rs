@@ -134,7 +134,7 @@ impl TitleLook<'_> {
             }
             TitleItem::Learn => item(ui, i, focused, "Learn", "Short lessons on the board teach each game", clicks),
             TitleItem::Online => {
-                item(ui, i, focused, "Play online", "Invite a friend with a code, or join a game", clicks)
+                item(ui, i, focused, "Play online", "Find an opponent, watch a game, or invite a friend", clicks)
             }
             TitleItem::Saves => item(ui, i, focused, "Saved games", "Your saves, every finished game, records", clicks),
             TitleItem::Settings => item(ui, i, focused, "Settings", "Sound, animation, colours, keys", clicks),

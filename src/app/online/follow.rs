@@ -16,6 +16,7 @@ use crate::app::playing::{
 };
 use crate::app::screen::Screen;
 use crate::app::settings::SaveStore;
+use crate::online::directory::{Phrase, RatingChange};
 use crate::online::protocol::{ClientMessage, ServerMessage};
 use crate::online::seat::OnlineSeat;
 use crate::rules::Side;
@@ -35,6 +36,12 @@ pub struct Followed {
     /// How many of the board's decisions the seat has been told about.
     told: usize,
     resign_sent: bool,
+    /// Who plays, whether rated, how many watch (the server's `Players`).
+    names: [Option<String>; 2],
+    rated: bool,
+    watchers: u32,
+    said: Vec<(Side, Phrase)>,
+    rating_changes: Vec<RatingChange>,
 }
 
 pub fn plugin(app: &mut App) {
@@ -47,6 +54,26 @@ pub fn plugin(app: &mut App) {
     app.add_systems(Update, (tell_seat, catch_up_board, send_requests).chain().in_set(AppSystems::Choose));
     app.add_systems(Update, tell_status.in_set(AppSystems::Present).run_if(resource_exists::<CurrentMatch>));
     app.add_systems(OnEnter(Screen::Title), stop_following);
+    app.add_systems(Update, play_the_computer_instead.in_set(AppSystems::Menus));
+}
+
+/// Quick play found nobody and the player took the computer: a game at the offered level.
+fn play_the_computer_instead(
+    mut commands: Commands,
+    mut requests: MessageReader<super::PlayComputerInstead>,
+    mut next: ResMut<NextState<Screen>>,
+) {
+    let Some(request) = requests.read().last().cloned() else { return };
+    let level = request.level.parse().unwrap_or(crate::ai::Level::Medium);
+    match request.game.open(&request.game.quick_pairs(), None) {
+        Ok(start) => {
+            let mut current = CurrentMatch::new(start);
+            current.players = [None, Some(level)];
+            commands.insert_resource(current);
+            next.set(Screen::Playing);
+        }
+        Err(e) => error!("{} does not open: {e}", request.game.name()),
+    }
 }
 
 /// The connection is needed on the online screen and while a game is followed.
@@ -86,7 +113,7 @@ fn start_following(
     {
         out.write(ToServer(ClientMessage::Close { game_id: old.game_id }));
     }
-    let mut seat = OnlineSeat::new(request.game_id, Some(request.token));
+    let mut seat = OnlineSeat::new(request.game_id, request.token);
     let hello = seat.on_connect();
     *followed = Followed {
         seat: Some(seat),
@@ -109,7 +136,11 @@ fn game_of(message: &ServerMessage) -> Option<&str> {
         | ServerMessage::Presence { game_id, .. }
         | ServerMessage::Ended { game_id, .. }
         | ServerMessage::RematchOffered { game_id, .. }
-        | ServerMessage::RematchReady { game_id, .. } => Some(game_id),
+        | ServerMessage::RematchReady { game_id, .. }
+        | ServerMessage::Players { game_id, .. }
+        | ServerMessage::Said { game_id, .. }
+        | ServerMessage::Rated { game_id, .. }
+        | ServerMessage::Cancelled { game_id } => Some(game_id),
         ServerMessage::Error { game_id, .. } => game_id.as_deref(),
         _ => None,
     }
@@ -137,14 +168,38 @@ fn hear_server(
         out.write_batch(seat.on_connect().into_iter().map(ToServer));
     }
     let mut rematch = None;
+    let mut cancelled = false;
+    let mut heard_now = Vec::new();
     for FromServer(message) in heard.read() {
         if game_of(message) != Some(seat.game_id.as_str()) {
             continue;
         }
         out.write_batch(seat.receive(message).into_iter().map(ToServer));
-        if let ServerMessage::RematchReady { .. } = message {
-            rematch = seat.rematch.clone();
+        match message {
+            ServerMessage::RematchReady { .. } => rematch = seat.rematch.clone(),
+            ServerMessage::Cancelled { .. } => cancelled = true,
+            ServerMessage::Players { .. } | ServerMessage::Said { .. } | ServerMessage::Rated { .. } => {
+                heard_now.push(message.clone());
+            }
+            _ => {}
         }
+    }
+    for message in heard_now {
+        match message {
+            ServerMessage::Players { names, rated, watchers, .. } => {
+                followed.names = names;
+                followed.rated = rated;
+                followed.watchers = watchers;
+            }
+            ServerMessage::Said { by, phrase, .. } => followed.said.push((by, phrase)),
+            ServerMessage::Rated { changes, .. } => followed.rating_changes = changes,
+            _ => {}
+        }
+    }
+    if cancelled {
+        // The game was withdrawn before anyone joined: nothing to follow.
+        *followed = Followed::default();
+        return;
     }
     let seat = followed.seat.as_ref().expect("followed above");
     let (game_id, joined) = (seat.game_id.clone(), seat.joined == [true, true]);
@@ -195,15 +250,21 @@ fn hear_server(
     }
 }
 
-/// The app's match of a known game: the seat's own match (every decision it shows).
+/// The app's match of a known game: the seat's own match (every decision it shows); without a
+/// seat, the game watched (both seats played elsewhere).
 fn board_of(seat: &OnlineSeat) -> Result<CurrentMatch, String> {
-    let mine = seat.seat.ok_or("this device holds no seat in the game")?;
     if let Some(why) = &seat.board_error {
         return Err(why.clone());
     }
     let board = seat.board().ok_or("the game is not known yet")?;
     let mut current = CurrentMatch::of(board.clone());
-    current.remote = Some(mine.opponent());
+    match seat.seat {
+        Some(mine) => current.remote = Some(mine.opponent()),
+        None => {
+            current.remote = Some(Side::First);
+            current.watching = true;
+        }
+    }
     Ok(current)
 }
 
@@ -315,6 +376,9 @@ fn send_requests(
             OnlineRequest::Rematch => {
                 out.write(ToServer(ClientMessage::Rematch { game_id, token }));
             }
+            OnlineRequest::Say(phrase) => {
+                out.write(ToServer(ClientMessage::Say { game_id, token, phrase: *phrase }));
+            }
         }
     }
 }
@@ -325,6 +389,7 @@ fn tell_status(
     followed: Res<Followed>,
     connection: Res<Connection>,
     kept: Res<KeptSeats>,
+    settings: Res<crate::app::settings::CurrentSettings>,
     mut status: ResMut<OnlineStatus>,
 ) {
     let now = match (&followed.seat, current.remote) {
@@ -346,6 +411,13 @@ fn tell_status(
                     Some(_) => RematchOffer::ByOpponent,
                 },
                 resign_sent: followed.resign_sent && seat.ended.is_none(),
+                watching: seat.seat.is_none(),
+                names: followed.names.clone(),
+                watchers: followed.watchers,
+                rated: followed.rated,
+                said: followed.said.clone(),
+                rating_changes: followed.rating_changes.clone(),
+                hide_ratings: settings.0.hide_ratings,
             }
         }
         _ => OnlineStatus::default(),

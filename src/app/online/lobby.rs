@@ -1,9 +1,12 @@
-//! The "Play online" screen: the server and the connection, create a game (the game, its options
-//! with the setup screen's own rows, the seat) and invite with a code shown big and a link, join
-//! with a code, and "My online games": every kept seat with whose turn it is or how it ended,
-//! to open on the board. In the browser, a page opened with `?join=CODE` joins that game at once.
+//! The "Play online" screen's state and rows: a name to choose (or a sign-in by password), quick
+//! play, the open challenges to accept, a challenge to post (to anyone or to a named player, rated
+//! or casual) or the same game as a private invite with a code, the games being played to watch,
+//! "My online games", joining with a code, and the player pages and leaderboards; what each row
+//! asks of the server. In the browser, a page opened with `?join=CODE` joins that game at once.
 
 use super::address::{invite_link_for_server, tidy_code};
+use super::open_games::{OpenGames, QuickPlayState};
+use super::player::{OnlinePlayer, PlayerRequest};
 use super::seats::KeptSeats;
 use super::socket::{Connection, LinkState};
 use super::{FollowGame, FromServer, SocketOpened, ToServer};
@@ -13,35 +16,48 @@ use crate::app::screen::Screen;
 use crate::app::settings::{CurrentSettings, SaveStore};
 use crate::app::theme::text_size;
 use crate::app::ui::{
-    MenuClicked, MenuFocus, MenuInput, button, card, card_row, follow_focus, item, key_hints, number_item,
-    read_menu_inputs, reset_focus, screen_frame, value_item,
+    MenuClicked, MenuFocus, MenuInput, button, card, card_row, follow_focus, read_menu_inputs, reset_focus,
 };
 use crate::app::{AppSystems, Launch};
 use crate::games::GameKind;
-use crate::online::protocol::{ClientMessage, GameSummary, SeatChoice, ServerMessage};
-use crate::rules::{OptionKind, Side};
+use crate::online::directory::name_key;
+use crate::online::protocol::{ClientMessage, ErrorCode, GameSummary, SeatChoice, ServerMessage};
 use crate::save::KeptSeat;
 use bevy::prelude::*;
-use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use bevy_egui::{EguiPrimaryContextPass, egui};
 
 /// The lobby's systems, before the followed game's (a game chosen here is followed the same frame).
 #[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
 pub struct LobbySystems;
 
-/// A game just created, shown with its invite code until the opponent comes.
+/// A game just created, shown with its invite code until the opponent comes (a posted challenge:
+/// with its place in the open list instead).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Invite {
     pub game_id: String,
     pub token: String,
     pub code: String,
+    pub challenge: bool,
 }
 
 /// What the online screen shows and what has been asked of the server.
 #[derive(Resource, Debug, Clone)]
 pub struct OnlineLobby {
-    /// The game to create and its options (the setup screen's choice; its players are unused).
+    pub view: OnlineView,
+    /// The game to create or post and its options (the setup screen's choice; its players are unused).
     pub create: SetupChoice,
     pub seat: SeatChoice,
+    /// A posted challenge is rated.
+    pub rated: bool,
+    /// A posted challenge is for this player only (empty: anyone).
+    pub challenge_to: String,
+    /// The game quick play looks for.
+    pub quick_game: GameKind,
+    /// The name being chosen, and a sign-in's name and password, and a new password.
+    pub name_text: String,
+    pub login_name: String,
+    pub login_password: String,
+    pub password_text: String,
     /// The invite code being typed.
     pub join_code: String,
     /// The server address being typed (native).
@@ -52,11 +68,14 @@ pub struct OnlineLobby {
     /// The server's summaries of the kept seats' games, and whether they answered the last list.
     pub summaries: Vec<GameSummary>,
     pub listed: bool,
-    /// The game a create request is for, while it is on its way.
+    /// The game a create request is for, while it is on its way, and whether it is a challenge.
     pub creating: Option<GameKind>,
+    pub posting: bool,
     pub joining: bool,
     /// The last refusal or problem.
     pub message: Option<String>,
+    /// The rows as the screen shows them now (what keys and clicks move over).
+    pub shown_rows: Vec<LobbyRow>,
 }
 
 impl Default for OnlineLobby {
@@ -64,8 +83,16 @@ impl Default for OnlineLobby {
         let mut create = SetupChoice::default();
         create.select(create.kind, &[]);
         OnlineLobby {
+            view: OnlineView::Lobby,
+            quick_game: create.kind,
             create,
-            seat: SeatChoice::First,
+            seat: SeatChoice::Random,
+            rated: true,
+            challenge_to: String::new(),
+            name_text: String::new(),
+            login_name: String::new(),
+            login_password: String::new(),
+            password_text: String::new(),
             join_code: String::new(),
             server_text: None,
             invite: None,
@@ -73,54 +100,154 @@ impl Default for OnlineLobby {
             summaries: Vec::new(),
             listed: false,
             creating: None,
+            posting: false,
             joining: false,
             message: None,
+            shown_rows: Vec::new(),
         }
     }
 }
 
-/// The focusable rows, in the order they show: Join, the kept games, then the game to create,
-/// its options, the seat and Create (the long form last), and Back.
-pub struct Rows {
-    options: usize,
-    games: usize,
+/// What the online screen shows: the lobby, a player's page, or a game's leaderboard.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum OnlineView {
+    #[default]
+    Lobby,
+    Player(String),
+    Leaders(GameKind),
 }
 
-impl Rows {
-    pub fn of(lobby: &OnlineLobby, kept: usize) -> Rows {
-        Rows { options: lobby.create.specs.len(), games: kept }
+/// One focusable row of the online screen, in the order they show (built each frame from what
+/// there is: keys, pad and mouse move over the same list).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LobbyRow {
+    /// The name to choose (not signed in yet), and signing in by name and password instead.
+    Name,
+    LogIn,
+    /// Signed in: one's own page, a password to add, ratings hidden or shown.
+    MyPage,
+    Password,
+    HideRatings,
+    QuickGame,
+    QuickPlay,
+    /// Quick play found nobody: the computer instead.
+    PlayComputer,
+    Challenge(usize),
+    PostGame,
+    PostOption(usize),
+    PostSide,
+    PostRated,
+    PostTo,
+    Post,
+    /// The same game as a private invite with a code.
+    Invite,
+    Live(usize),
+    Mine(usize),
+    Join,
+    Leaders,
+    /// On a player page or a leaderboard.
+    Recent(usize),
+    Leader(usize),
+    LeadersGame,
+    Back,
+}
+
+impl LobbyRow {
+    /// The heading of the section the row starts or belongs to.
+    pub fn section(self) -> &'static str {
+        use LobbyRow::*;
+        match self {
+            Name | LogIn | MyPage => "You",
+            Password | HideRatings => "Your account",
+            QuickGame | QuickPlay | PlayComputer => "Quick play",
+            Challenge(_) => "Open challenges",
+            PostGame | PostOption(_) | PostSide | PostRated | PostTo | Post | Invite => "Post a challenge",
+            Live(_) => "Games being played",
+            Mine(_) => "My online games",
+            Join => "Join with a code",
+            Leaders | Back => "",
+            Recent(_) => "Recent games",
+            Leader(_) | LeadersGame => "Leaderboard",
+        }
     }
-    pub fn join(&self) -> usize {
-        0
+}
+
+/// The rows of the online screen as it shows now.
+pub fn lobby_rows(lobby: &OnlineLobby, player: &OnlinePlayer, games: &OpenGames, kept: usize) -> Vec<LobbyRow> {
+    use LobbyRow::*;
+    let mut rows = Vec::new();
+    match &lobby.view {
+        OnlineView::Player(_) => {
+            let recent = games.page.as_ref().map_or(0, |p| p.recent.len());
+            rows.extend((0..recent).map(Recent));
+            rows.push(Back);
+            return rows;
+        }
+        OnlineView::Leaders(_) => {
+            rows.push(LeadersGame);
+            let leaders = games.leaders.as_ref().map_or(0, |(_, l)| l.len());
+            rows.extend((0..leaders).map(Leader));
+            rows.push(Back);
+            return rows;
+        }
+        OnlineView::Lobby => {}
     }
-    pub fn first_game(&self) -> usize {
-        1
+    if player.signed_in() {
+        rows.extend([MyPage, QuickGame, QuickPlay]);
+        if matches!(games.quick, QuickPlayState::Offered { .. }) {
+            rows.push(PlayComputer);
+        }
+    } else {
+        rows.extend([Name, LogIn]);
     }
-    /// The game to create; its options follow it.
-    pub fn game(&self) -> usize {
-        1 + self.games
+    rows.extend((0..games.challenges.len()).map(Challenge));
+    rows.extend((0..games.live.len()).map(Live));
+    rows.extend((0..kept).map(Mine));
+    // The long form last.
+    rows.push(PostGame);
+    rows.extend((0..lobby.create.specs.len()).map(PostOption));
+    rows.push(PostSide);
+    if player.signed_in() {
+        rows.extend([PostRated, PostTo, Post]);
     }
-    pub fn seat(&self) -> usize {
-        self.game() + self.options + 1
+    rows.push(Invite);
+    rows.push(Join);
+    if player.signed_in() {
+        rows.extend([Password, HideRatings]);
     }
-    pub fn create(&self) -> usize {
-        self.seat() + 1
-    }
-    pub fn back(&self) -> usize {
-        self.create() + 1
-    }
-    fn len(&self) -> usize {
-        self.back() + 1
-    }
+    rows.extend([Leaders, Back]);
+    rows
 }
 
 pub fn plugin(app: &mut App) {
     app.init_resource::<OnlineLobby>();
-    app.configure_sets(Update, LobbySystems.in_set(AppSystems::Menus));
+    app.configure_sets(Update, LobbySystems.in_set(AppSystems::Menus).after(super::player::PlayerSystems));
     app.add_systems(Startup, join_from_page_address);
-    app.add_systems(OnEnter(Screen::Online), (reset_focus, list_games));
-    app.add_systems(Update, (hear_server, lobby_input.run_if(in_state(Screen::Online))).chain().in_set(LobbySystems));
-    app.add_systems(EguiPrimaryContextPass, draw_lobby.run_if(in_state(Screen::Online)));
+    app.add_systems(OnEnter(Screen::Online), (reset_focus, list_games, back_to_the_lobby));
+    app.add_systems(
+        Update,
+        (hear_server, show_rows, lobby_input.run_if(in_state(Screen::Online))).chain().in_set(LobbySystems),
+    );
+    app.add_systems(EguiPrimaryContextPass, super::lobby_view::draw_lobby.run_if(in_state(Screen::Online)));
+}
+
+/// The screen opens on the lobby.
+fn back_to_the_lobby(mut lobby: ResMut<OnlineLobby>) {
+    lobby.view = OnlineView::Lobby;
+}
+
+/// Keeps the list of rows the screen shows.
+fn show_rows(
+    mut lobby: ResMut<OnlineLobby>,
+    player: Res<OnlinePlayer>,
+    games: Res<OpenGames>,
+    kept: Res<KeptSeats>,
+    connection: Res<Connection>,
+) {
+    let rows = lobby_rows(&lobby, &player, &games, kept.on_server(&connection.url).count());
+    if lobby.shown_rows != rows {
+        lobby.shown_rows = rows;
+    }
 }
 
 /// The tokens of the seats kept for this server.
@@ -179,9 +306,11 @@ fn hear_server(
                     code: Some(code.clone()),
                 };
                 kept.keep(&mut store, kept_seat);
-                lobby.invite = Some(Invite { game_id: game_id.clone(), token: token.clone(), code: code.clone() });
+                let challenge = std::mem::take(&mut lobby.posting);
+                lobby.invite =
+                    Some(Invite { game_id: game_id.clone(), token: token.clone(), code: code.clone(), challenge });
                 lobby.show_invite = true;
-                follow.write(FollowGame { game_id: game_id.clone(), token: token.clone(), open_board: false });
+                follow.write(FollowGame { game_id: game_id.clone(), token: Some(token.clone()), open_board: false });
                 out.write_batch(list_request(&kept, &connection).map(ToServer));
             }
             ServerMessage::Joined { game_id, seat, token } => {
@@ -197,7 +326,7 @@ fn hear_server(
                 };
                 kept.keep(&mut store, kept_seat);
                 lobby.join_code.clear();
-                follow.write(FollowGame { game_id: game_id.clone(), token: token.clone(), open_board: true });
+                follow.write(FollowGame { game_id: game_id.clone(), token: Some(token.clone()), open_board: true });
             }
             ServerMessage::Games { games } => {
                 // The invite card goes once its game has its opponent (or has ended).
@@ -210,8 +339,19 @@ fn hear_server(
                 lobby.summaries = games.clone();
                 lobby.listed = true;
             }
-            ServerMessage::Error { message, game_id, .. } if game_id.is_none() || on_screen => {
+            ServerMessage::Cancelled { game_id } => {
+                if lobby.invite.as_ref().is_some_and(|i| i.game_id == *game_id) {
+                    lobby.invite = None;
+                }
+                if let Some(k) = kept.find(game_id).cloned() {
+                    kept.forget(&mut store, &k);
+                }
+            }
+            ServerMessage::Error { code, message, game_id, .. }
+                if (game_id.is_none() || on_screen) && !is_players_refusal(*code) =>
+            {
                 lobby.creating = None;
+                lobby.posting = false;
                 lobby.joining = false;
                 lobby.message = Some(message.clone());
             }
@@ -233,7 +373,12 @@ fn step_seat(seat: SeatChoice, delta: i32) -> SeatChoice {
     ALL[(at + delta).rem_euclid(3) as usize]
 }
 
-/// Asks the server for a game with the chosen options and seat.
+/// Refusals the player's own part of the screen shows (a taken name, a wrong password).
+fn is_players_refusal(code: ErrorCode) -> bool {
+    matches!(code, ErrorCode::BadName | ErrorCode::NameTaken | ErrorCode::BadPassword | ErrorCode::NotSignedIn)
+}
+
+/// Asks the server for a private game with the chosen options and seat (an invite code).
 fn create(lobby: &mut OnlineLobby, out: &mut MessageWriter<ToServer>) {
     if let Err(e) = lobby.create.kind.open(&lobby.create.values, None) {
         lobby.message = Some(e.to_string());
@@ -242,10 +387,38 @@ fn create(lobby: &mut OnlineLobby, out: &mut MessageWriter<ToServer>) {
     lobby.message = None;
     lobby.invite = None;
     lobby.creating = Some(lobby.create.kind);
+    lobby.posting = false;
     out.write(ToServer(ClientMessage::Create {
         game: lobby.create.kind,
         options: lobby.create.values.clone(),
         seat: lobby.seat,
+    }));
+}
+
+/// Posts the chosen game as a challenge: to anyone, or to the named player.
+fn post(lobby: &mut OnlineLobby, out: &mut MessageWriter<ToServer>) {
+    if let Err(e) = lobby.create.kind.open(&lobby.create.values, None) {
+        lobby.message = Some(e.to_string());
+        return;
+    }
+    let to = lobby.challenge_to.trim().to_string();
+    if !to.is_empty()
+        && let Err(why) = crate::online::directory::check_name(&to)
+    {
+        lobby.message = Some(format!("The player to challenge: {why}"));
+        return;
+    }
+    lobby.message = None;
+    lobby.invite = None;
+    lobby.creating = Some(lobby.create.kind);
+    lobby.posting = true;
+    out.write(ToServer(ClientMessage::Challenge {
+        game: lobby.create.kind,
+        options: lobby.create.values.clone(),
+        seat: lobby.seat,
+        rated: lobby.rated,
+        time_control: None,
+        to: (!to.is_empty()).then_some(to),
     }));
 }
 
@@ -261,46 +434,182 @@ fn join(lobby: &mut OnlineLobby, out: &mut MessageWriter<ToServer>) {
     out.write(ToServer(ClientMessage::Join { code }));
 }
 
+/// What the online screen's rows ask for, by keys, pad or mouse.
+#[derive(bevy::ecs::system::SystemParam)]
+struct LobbyWriters<'w> {
+    follow: MessageWriter<'w, FollowGame>,
+    out: MessageWriter<'w, ToServer>,
+    player: MessageWriter<'w, PlayerRequest>,
+    computer: MessageWriter<'w, PlayComputerInstead>,
+}
+
+/// Quick play found nobody and the player takes the computer at this level instead.
+#[derive(Message, Debug, Clone, PartialEq, Eq)]
+pub struct PlayComputerInstead {
+    pub game: GameKind,
+    pub level: String,
+}
+
 #[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or message
 fn lobby_input(
     mut focus: ResMut<MenuFocus>,
     mut actions: MessageReader<ActionPressed>,
     mut clicks: MessageReader<MenuClicked>,
     mut lobby: ResMut<OnlineLobby>,
-    kept: Res<KeptSeats>,
-    connection: Res<Connection>,
+    (mut games, player, kept): (ResMut<OpenGames>, Res<OnlinePlayer>, Res<KeptSeats>),
+    (connection, mut settings): (Res<Connection>, ResMut<CurrentSettings>),
     mut next: ResMut<NextState<Screen>>,
-    mut follow: MessageWriter<FollowGame>,
-    mut out: MessageWriter<ToServer>,
+    mut to: LobbyWriters,
 ) {
-    let games: Vec<KeptSeat> = kept.on_server(&connection.url).cloned().collect();
-    let rows = Rows::of(&lobby, games.len());
-    let (game, seat) = (rows.game(), rows.seat());
+    use LobbyRow::*;
+    let mine: Vec<KeptSeat> = kept.on_server(&connection.url).cloned().collect();
+    let rows = lobby.shown_rows.clone();
     for input in read_menu_inputs(&mut focus, rows.len(), &mut actions, &mut clicks) {
-        match input {
-            MenuInput::Back => next.set(Screen::Title),
-            MenuInput::Activate(i) if i == rows.join() => join(&mut lobby, &mut out),
-            MenuInput::Activate(i) if i >= rows.first_game() && i < game => {
-                let kept = &games[i - rows.first_game()];
-                follow.write(FollowGame { game_id: kept.game_id.clone(), token: kept.token.clone(), open_board: true });
+        let (row, delta) = match input {
+            MenuInput::Back if lobby.view != OnlineView::Lobby => {
+                lobby.view = OnlineView::Lobby;
+                focus.0 = 0;
+                continue;
             }
-            MenuInput::Adjust(i, d) if i == game => {
-                let kind = step_game(lobby.create.kind, d);
+            MenuInput::Back => {
+                next.set(Screen::Title);
+                continue;
+            }
+            MenuInput::Activate(i) => (rows.get(i).copied(), 0),
+            MenuInput::Adjust(i, d) => (rows.get(i).copied(), d),
+        };
+        let Some(row) = row else { continue };
+        let activate = delta == 0;
+        let step = if activate { 1 } else { delta };
+        games.problem = None;
+        match row {
+            Name if activate => {
+                to.player.write(PlayerRequest::Register(lobby.name_text.clone()));
+            }
+            LogIn if activate => {
+                let (name, password) = (lobby.login_name.clone(), lobby.login_password.clone());
+                to.player.write(PlayerRequest::LogIn { name, password });
+            }
+            MyPage if activate => {
+                if let Some(name) = player.name() {
+                    open_page(&mut lobby, &mut games, name, &mut to.out);
+                    focus.0 = 0;
+                }
+            }
+            Password if activate => {
+                to.player.write(PlayerRequest::SetPassword(lobby.password_text.clone()));
+            }
+            HideRatings => settings.0.hide_ratings = !settings.0.hide_ratings,
+            QuickGame => lobby.quick_game = step_game(lobby.quick_game, step),
+            QuickPlay if activate => match games.quick {
+                QuickPlayState::Waiting(_) => {
+                    to.out.write(ToServer(ClientMessage::StopQuickPlay {}));
+                    games.quick = QuickPlayState::Idle;
+                }
+                _ => {
+                    games.quick = QuickPlayState::Waiting(lobby.quick_game);
+                    to.out.write(ToServer(ClientMessage::QuickPlay { game: lobby.quick_game }));
+                }
+            },
+            PlayComputer if activate => {
+                if let QuickPlayState::Offered { game, level } = std::mem::take(&mut games.quick) {
+                    to.computer.write(PlayComputerInstead { game, level });
+                }
+            }
+            Challenge(i) if activate => {
+                let Some(challenge) = games.challenges.get(i).cloned() else { continue };
+                let own = player.name().is_some_and(|n| name_key(n) == name_key(&challenge.by));
+                if own {
+                    if let Some(seat) = kept.find(&challenge.game_id) {
+                        let (game_id, token) = (seat.game_id.clone(), seat.token.clone());
+                        to.out.write(ToServer(ClientMessage::Cancel { game_id, token }));
+                    }
+                } else if player.signed_in() {
+                    to.out.write(ToServer(ClientMessage::Accept { game_id: challenge.game_id }));
+                } else {
+                    lobby.message = Some("Choose a name first: the challenge's player will see it.".to_string());
+                    focus.0 = 0;
+                }
+            }
+            PostGame => {
+                let kind = step_game(lobby.create.kind, step);
                 lobby.create.select(kind, &[]);
             }
-            MenuInput::Activate(i) if i == game => {
-                let kind = step_game(lobby.create.kind, 1);
-                lobby.create.select(kind, &[]);
+            PostOption(i) => lobby.create.adjust(i, step),
+            PostSide => lobby.seat = step_seat(lobby.seat, step),
+            PostRated => lobby.rated = !lobby.rated,
+            Post if activate => post(&mut lobby, &mut to.out),
+            Invite if activate => create(&mut lobby, &mut to.out),
+            Live(i) if activate => {
+                if let Some(game) = games.live.get(i) {
+                    to.follow.write(FollowGame { game_id: game.game_id.clone(), token: None, open_board: true });
+                }
             }
-            MenuInput::Adjust(i, d) if i > game && i < seat => lobby.create.adjust(i - game - 1, d),
-            MenuInput::Activate(i) if i > game && i < seat => lobby.create.adjust(i - game - 1, 1),
-            MenuInput::Adjust(i, d) if i == seat => lobby.seat = step_seat(lobby.seat, d),
-            MenuInput::Activate(i) if i == seat => lobby.seat = step_seat(lobby.seat, 1),
-            MenuInput::Activate(i) if i == rows.create() => create(&mut lobby, &mut out),
-            MenuInput::Activate(_) => next.set(Screen::Title),
-            MenuInput::Adjust(..) => {}
+            Mine(i) if activate => {
+                if let Some(kept) = mine.get(i) {
+                    let (game_id, token) = (kept.game_id.clone(), Some(kept.token.clone()));
+                    to.follow.write(FollowGame { game_id, token, open_board: true });
+                }
+            }
+            Join if activate => join(&mut lobby, &mut to.out),
+            Leaders if activate => {
+                let game = lobby.quick_game;
+                open_leaders(&mut lobby, &mut games, game, &mut to.out);
+                focus.0 = 0;
+            }
+            LeadersGame => {
+                if let OnlineView::Leaders(game) = lobby.view {
+                    open_leaders(&mut lobby, &mut games, step_game(game, step), &mut to.out);
+                }
+            }
+            Leader(i) if activate => {
+                let name = games.leaders.as_ref().and_then(|(_, l)| l.get(i)).map(|l| l.name.clone());
+                if let Some(name) = name {
+                    open_page(&mut lobby, &mut games, &name, &mut to.out);
+                    focus.0 = 0;
+                }
+            }
+            Recent(i) if activate => {
+                let game = games.page.as_ref().and_then(|p| p.recent.get(i)).map(|g| g.game_id.clone());
+                if let Some(game_id) = game {
+                    // A finished game opens read-only at its end: its replay and review are there.
+                    to.follow.write(FollowGame { game_id, token: None, open_board: true });
+                }
+            }
+            Back if activate => {
+                if lobby.view == OnlineView::Lobby {
+                    next.set(Screen::Title);
+                } else {
+                    lobby.view = OnlineView::Lobby;
+                    focus.0 = 0;
+                }
+            }
+            _ => {}
         }
     }
+}
+
+/// Shows a player's page (asked of the server).
+pub(super) fn open_page(lobby: &mut OnlineLobby, games: &mut OpenGames, name: &str, out: &mut MessageWriter<ToServer>) {
+    lobby.view = OnlineView::Player(name.to_string());
+    if games.page.as_ref().is_none_or(|p| name_key(&p.name) != name_key(name)) {
+        games.page = None;
+    }
+    out.write(ToServer(ClientMessage::PlayerPage { name: name.to_string() }));
+}
+
+/// Shows a game's leaderboard (asked of the server).
+pub(super) fn open_leaders(
+    lobby: &mut OnlineLobby,
+    games: &mut OpenGames,
+    game: GameKind,
+    out: &mut MessageWriter<ToServer>,
+) {
+    lobby.view = OnlineView::Leaders(game);
+    if games.leaders.as_ref().is_none_or(|(g, _)| *g != game) {
+        games.leaders = None;
+    }
+    out.write(ToServer(ClientMessage::Leaderboard { game }));
 }
 
 /// The browser page opened with `?join=CODE`: join that game on the online screen, and take the
@@ -336,7 +645,7 @@ fn invite_link(connection: &Connection, code: &str) -> String {
 }
 
 /// "Your turn", "Their turn", "Waiting for opponent to join", or how it ended.
-fn standing(summary: &GameSummary) -> String {
+pub(super) fn standing(summary: &GameSummary) -> String {
     if let Some(ending) = &summary.ended {
         let names = summary.game.open(&summary.options, None).ok();
         let winner = ending.result.get("winner").and_then(|w| w.as_str());
@@ -358,7 +667,7 @@ fn standing(summary: &GameSummary) -> String {
 }
 
 /// What the connection line says.
-fn connection_text(connection: &Connection) -> String {
+pub(super) fn connection_text(connection: &Connection) -> String {
     match connection.state {
         LinkState::Open => format!("Connected to {}", connection.url),
         LinkState::Connecting | LinkState::Closed => format!("Connecting to {}…", connection.url),
@@ -369,120 +678,8 @@ fn connection_text(connection: &Connection) -> String {
     }
 }
 
-#[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or message
-fn draw_lobby(
-    mut contexts: EguiContexts,
-    focus: Res<MenuFocus>,
-    mut lobby: ResMut<OnlineLobby>,
-    kept: Res<KeptSeats>,
-    connection: Res<Connection>,
-    mut settings: ResMut<CurrentSettings>,
-    mut launch: Option<ResMut<Launch>>,
-    mut clicks: MessageWriter<MenuClicked>,
-    mut follow: MessageWriter<FollowGame>,
-) -> Result {
-    let ctx = contexts.ctx_mut()?;
-    let games: Vec<KeptSeat> = kept.on_server(&connection.url).cloned().collect();
-    let rows = Rows::of(&lobby, games.len());
-    let lobby = &mut *lobby;
-    let mut typed: Option<(usize, String)> = None;
-    screen_frame(ctx, "Play online", "Invite a friend with a code, or join their game", |ui| {
-        server_row(ui, lobby, &connection, &mut settings, launch.as_deref_mut());
-        if let Some(invite) = lobby.invite.clone() {
-            let shown = invite_card(ui, &invite, &connection, &mut follow);
-            if std::mem::take(&mut lobby.show_invite) {
-                shown.scroll_to_me(Some(egui::Align::Min));
-            }
-        }
-        ui.add_space(8.0);
-        ui.label(egui::RichText::new("Join a game").size(text_size::HEADING).strong());
-        join_row(ui, lobby, rows.join(), focus.0 == rows.join(), &mut clicks);
-        if let Some(message) = &lobby.message {
-            ui.colored_label(ui.visuals().warn_fg_color, egui::RichText::new(message).size(text_size::BODY));
-        }
-        ui.add_space(8.0);
-        ui.label(egui::RichText::new("My online games").size(text_size::HEADING).strong());
-        if games.is_empty() {
-            ui.label(egui::RichText::new("None yet: create one or join one.").weak());
-        }
-        for (j, seat) in games.iter().enumerate() {
-            let row = rows.first_game() + j;
-            let summary = lobby.summaries.iter().find(|s| s.game_id == seat.game_id);
-            let game = summary.map(|s| s.game).or(seat.game);
-            let side = game.map_or_else(|| format!("{:?}", seat.seat), |k| k.side_name(seat.seat).to_string());
-            let title = format!("{} · you play {side}", game.map_or("Online game", |k| k.name()));
-            let detail = match summary {
-                Some(summary) => standing(summary),
-                None if lobby.listed => "Not on this server any more".to_string(),
-                None if connection.is_open() => "Asking the server…".to_string(),
-                None => "Waiting for the connection".to_string(),
-            };
-            item(ui, row, focus.0 == row, &title, &detail, &mut clicks);
-        }
-        ui.add_space(8.0);
-        ui.label(egui::RichText::new("Create a game").size(text_size::HEADING).strong());
-        let kind = lobby.create.kind;
-        let game_row = rows.game();
-        let focused = focus.0 == game_row;
-        value_item(ui, game_row, focused, ("Game", kind.tagline), kind.name(), None, &mut clicks);
-        for (i, spec) in lobby.create.specs.iter().enumerate() {
-            let row = game_row + 1 + i;
-            let value = lobby
-                .create
-                .values
-                .iter()
-                .find(|(k, _)| k.eq_ignore_ascii_case(spec.key))
-                .map(|(_, v)| v.clone())
-                .unwrap_or_default();
-            match spec.kind {
-                OptionKind::Int { min, max } => {
-                    let now = value.parse().unwrap_or(min);
-                    let focused = focus.0 == row;
-                    if let Some(v) =
-                        number_item(ui, row, focused, (spec.label, spec.help), now, (min, max), &mut clicks)
-                    {
-                        typed = Some((i, v.to_string()));
-                    }
-                }
-                OptionKind::Choice(_) => {
-                    let words = kind.option_value_words(spec.key, &value);
-                    value_item(ui, row, focus.0 == row, (spec.label, spec.help), &words, None, &mut clicks);
-                }
-                OptionKind::Text => {
-                    let mut text = value.clone();
-                    card_row(ui, focus.0 == row, |ui| {
-                        ui.label(egui::RichText::new(spec.label).size(18.0).strong());
-                        ui.add(egui::TextEdit::singleline(&mut text).desired_width(180.0));
-                    });
-                    if text != value {
-                        typed = Some((i, text));
-                    }
-                }
-            }
-        }
-        let seat_words = match lobby.seat {
-            SeatChoice::First => format!("You play {} and move first", kind.side_name(Side::First)),
-            SeatChoice::Second => format!("You play {} and move second", kind.side_name(Side::Second)),
-            SeatChoice::Random => "Decided at random".to_string(),
-        };
-        let seat_help = "Which side you take; your friend gets the other.";
-        value_item(ui, rows.seat(), focus.0 == rows.seat(), ("Your side", seat_help), &seat_words, None, &mut clicks);
-        let create_detail = if lobby.creating.is_some() { "Asking the server…" } else { "You get a code to share" };
-        item(ui, rows.create(), focus.0 == rows.create(), "Create game", create_detail, &mut clicks);
-        if let Some(problem) = &kept.problem {
-            ui.colored_label(ui.visuals().warn_fg_color, problem);
-        }
-        item(ui, rows.back(), focus.0 == rows.back(), "Back", "", &mut clicks);
-        key_hints(ui, "Up/Down: choose · Left/Right: change · Enter or A: select · Esc or B: back");
-    });
-    if let Some((index, value)) = typed {
-        lobby.create.set(index, value);
-    }
-    Ok(())
-}
-
 /// The connection line, and natively the server's address to change.
-fn server_row(
+pub(super) fn server_row(
     ui: &mut egui::Ui,
     lobby: &mut OnlineLobby,
     connection: &Connection,
@@ -525,7 +722,7 @@ fn server_row(
 }
 
 /// The invite: the code big, copy buttons for it and for the link, and the way to the board.
-fn invite_card(
+pub(super) fn invite_card(
     ui: &mut egui::Ui,
     invite: &Invite,
     connection: &Connection,
@@ -547,7 +744,7 @@ fn invite_card(
                 if button(ui, "Go to the board").clicked() {
                     follow.write(FollowGame {
                         game_id: invite.game_id.clone(),
-                        token: invite.token.clone(),
+                        token: Some(invite.token.clone()),
                         open_board: true,
                     });
                 }
@@ -561,7 +758,7 @@ fn invite_card(
 }
 
 /// The code field and its Join button.
-fn join_row(
+pub(super) fn join_row(
     ui: &mut egui::Ui,
     lobby: &mut OnlineLobby,
     index: usize,
@@ -593,6 +790,7 @@ fn join_row(
 mod tests {
     use super::*;
     use crate::online::protocol::Ending;
+    use crate::rules::Side;
 
     fn summary() -> GameSummary {
         GameSummary {

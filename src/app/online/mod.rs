@@ -1,5 +1,6 @@
-//! Online play, the client's side (issue #26): the "Play online" screen (create a game and invite
-//! someone with a code or a link, join with a code, "My online games"), the connection to
+//! Online play, the client's side (issues #26, #44): the "Play online" screen (a name, quick play,
+//! open challenges, invites by code or link, games to watch, "My online games", player pages and
+//! leaderboards), the connection to
 //! `stoneyard serve`, the seats kept in the store, and the followed game played on the ordinary
 //! board: the opponent's decisions enter the match as the computer's do, the person's go to the
 //! server. The protocol and the game's state as the client knows it are the pure
@@ -12,10 +13,16 @@ pub(crate) mod address;
 mod catch_up;
 mod follow;
 mod lobby;
+mod lobby_view;
+mod open_games;
+mod people_view;
+mod player;
 mod seats;
 mod socket;
 
-pub use lobby::{OnlineLobby, Rows as OnlineRows};
+pub use lobby::{LobbyRow, OnlineLobby, OnlineView, PlayComputerInstead};
+pub use open_games::{OpenGames, QuickPlayState};
+pub use player::{OnlinePlayer, PlayerRequest};
 pub use seats::KeptSeats;
 pub use socket::{Connection, LinkState};
 
@@ -28,7 +35,7 @@ use bevy::prelude::*;
 pub struct ToServer(pub ClientMessage);
 
 /// A message the game server sent.
-#[derive(Message, Debug, Clone, PartialEq, Eq)]
+#[derive(Message, Debug, Clone, PartialEq)]
 pub struct FromServer(pub ServerMessage);
 
 /// The connection (re)opened: whatever follows a game says so again.
@@ -39,11 +46,13 @@ pub struct SocketOpened;
 #[derive(Message, Debug, Clone, PartialEq, Eq)]
 pub struct FollowGame {
     pub game_id: String,
-    pub token: String,
+    /// The seat's token; `None`: watch the game read-only.
+    pub token: Option<String>,
     pub open_board: bool,
 }
 
 pub fn plugin(app: &mut App) {
     app.add_message::<ToServer>().add_message::<FromServer>().add_message::<SocketOpened>().add_message::<FollowGame>();
-    app.add_plugins((socket::plugin, seats::plugin, lobby::plugin, follow::plugin));
+    app.add_message::<PlayComputerInstead>();
+    app.add_plugins((socket::plugin, seats::plugin, player::plugin, open_games::plugin, lobby::plugin, follow::plugin));
 }

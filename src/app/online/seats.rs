@@ -3,7 +3,7 @@
 
 use crate::app::screen::Screen;
 use crate::app::settings::SaveStore;
-use crate::save::{KeptSeat, keep_seat, load_seats};
+use crate::save::{KeptSeat, forget_seat, keep_seat, load_seats};
 use bevy::prelude::*;
 
 /// The kept seats, newest first, and what went wrong reading or writing them.
@@ -27,6 +27,17 @@ impl KeptSeats {
                 self.problem = Some(format!("This seat could not be kept for later: {e}"));
                 self.seats.retain(|s| !(s.game_id == seat.game_id && s.token == seat.token));
                 self.seats.insert(0, seat);
+            }
+        }
+    }
+
+    /// Forgets a seat (its game was withdrawn before anyone joined).
+    pub fn forget(&mut self, store: &mut SaveStore, seat: &KeptSeat) {
+        match forget_seat(&mut store.0, &seat.game_id, &seat.token) {
+            Ok(seats) => self.seats = seats,
+            Err(e) => {
+                warn!("online: {e}");
+                self.seats.retain(|s| !(s.game_id == seat.game_id && s.token == seat.token));
             }
         }
     }

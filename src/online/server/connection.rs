@@ -65,11 +65,16 @@ pub async fn serve_socket(socket: WebSocket, hub: Arc<Hub>, client: IpAddr) {
     let refuse = |code: ErrorCode, why: String| out.send(Out::Text(ServerMessage::error(code, why).to_json()));
     let mut stopped_reading = false;
     loop {
+        let quick_play = session.quick_play_until;
         let next = tokio::select! {
             next = tokio::time::timeout(IDLE, stream.next()) => next,
             () = overflow.wait() => {
                 stopped_reading = true;
                 break;
+            }
+            () = until(quick_play) => {
+                hub.quick_play_expired(&mut session).await;
+                continue;
             }
         };
         let frame = match next {
@@ -129,6 +134,14 @@ pub async fn serve_socket(socket: WebSocket, hub: Arc<Hub>, client: IpAddr) {
     }
     if tokio::time::timeout(WRITER_GRACE, &mut writer).await.is_err() {
         writer.abort();
+    }
+}
+
+/// Waits until `deadline`, or for ever without one.
+async fn until(deadline: Option<tokio::time::Instant>) {
+    match deadline {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
     }
 }
 

@@ -3,6 +3,7 @@
 //! then announced to the other instances that share a PostgreSQL store.
 
 use super::ids;
+use super::lobby::{LobbyFeed, SignedPlayer};
 use super::outbox::{Out, Outbox};
 use super::rate_limit::PerAddress;
 use super::store::{GameRow, GameStore};
@@ -30,15 +31,16 @@ struct Follower {
 }
 
 /// One game in memory.
-struct Room {
-    id: String,
-    table: tokio::sync::Mutex<Option<Table>>,
+pub(super) struct Room {
+    pub(super) id: String,
+    pub(super) table: tokio::sync::Mutex<Option<Table>>,
     followers: Mutex<Vec<Follower>>,
-    /// Which seats other instances have connected (PostgreSQL only), by instance.
-    remote_online: Mutex<HashMap<String, [bool; 2]>>,
+    /// Which seats other instances have connected and how many watch there (PostgreSQL only),
+    /// by instance.
+    remote_online: Mutex<HashMap<String, ([bool; 2], u32)>>,
 }
 
-type TableGuard<'a> = MappedMutexGuard<'a, Table>;
+pub(super) type TableGuard<'a> = MappedMutexGuard<'a, Table>;
 
 impl Room {
     fn local_online(&self) -> [bool; 2] {
@@ -54,11 +56,30 @@ impl Room {
 
     fn online(&self) -> [bool; 2] {
         let mut online = self.local_online();
-        for remote in self.remote_online.lock().expect("presence lock").values() {
+        for (remote, _) in self.remote_online.lock().expect("presence lock").values() {
             online[0] |= remote[0];
             online[1] |= remote[1];
         }
         online
+    }
+
+    /// Read-only followers on this instance.
+    fn local_watchers(&self) -> u32 {
+        self.followers.lock().expect("followers lock").iter().filter(|f| f.seat.is_none()).count() as u32
+    }
+
+    fn watchers(&self) -> u32 {
+        self.local_watchers() + self.remote_online.lock().expect("presence lock").values().map(|(_, w)| w).sum::<u32>()
+    }
+
+    /// Who plays, whether rated, and how many watch.
+    pub(super) fn players(&self, table: &Table) -> ServerMessage {
+        ServerMessage::Players {
+            game_id: self.id.clone(),
+            names: table.names(),
+            rated: table.rated,
+            watchers: self.watchers(),
+        }
     }
 
     /// Sends each follower of a seat its own message (its place in a rematch).
@@ -90,7 +111,7 @@ impl Room {
         }
     }
 
-    fn send_all(&self, message: &ServerMessage) {
+    pub(super) fn send_all(&self, message: &ServerMessage) {
         self.send_each(|_| Some(message.clone()));
     }
 
@@ -112,6 +133,12 @@ pub struct Hub {
     joins: PerAddress,
     /// Reverse proxies whose `X-Forwarded-For` names the client.
     pub trusted_proxies: Vec<IpAddr>,
+    /// Names registered and passwords tried per address.
+    pub(super) sign_ins: PerAddress,
+    /// The lobby's followers, its challenges and live games, and who is signed in here.
+    pub(super) lobby: LobbyFeed,
+    /// How long quick play waits for an opponent before it offers the computer.
+    pub quick_play_wait: std::time::Duration,
 }
 
 /// One connection's view of the hub: who it is and what it follows.
@@ -121,13 +148,20 @@ pub struct Session {
     /// The client's address (for the limits per address).
     pub address: IpAddr,
     following: HashMap<String, Arc<Room>>,
+    /// The signed-in player.
+    pub(super) player: Option<SignedPlayer>,
+    /// When quick play offers the computer, while this connection waits for an opponent.
+    pub quick_play_until: Option<tokio::time::Instant>,
+    pub(super) quick_play_game: Option<GameKind>,
+    /// When this connection last said a phrase.
+    pub(super) last_said: Option<std::time::Instant>,
 }
 
-fn now_ms() -> i64 {
+pub(super) fn now_ms() -> i64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0)
 }
 
-fn unavailable(e: impl std::fmt::Display) -> ServerMessage {
+pub(super) fn unavailable(e: impl std::fmt::Display) -> ServerMessage {
     eprintln!("stoneyard serve: store error: {e}");
     ServerMessage::error(ErrorCode::Unavailable, "the server could not reach its store; nothing was changed")
 }
@@ -146,6 +180,10 @@ async fn load_table(store: &GameStore, id: &str) -> Result<Table, ServerMessage>
     table.rematch_offered_by = row.rematch_offered_by;
     table.rematch_offer_hash = row.rematch_offer_hash.clone();
     table.rematch = row.rematch.clone();
+    table.rated = row.rated;
+    let names =
+        store.player_names([row.players[0].as_deref(), row.players[1].as_deref()]).await.map_err(unavailable)?;
+    table.players = [0, 1].map(|i| row.players[i].clone().zip(names[i].clone()));
     let moves = store.moves_from(id, 0).await.map_err(unavailable)?;
     Table::restore(table, moves, row.ending).map_err(unavailable)
 }
@@ -161,24 +199,44 @@ fn rematch_ready(id: &str, new_id: &str, seat: Side, token: &str) -> ServerMessa
     }
 }
 
+/// A hub's limits.
+pub struct HubLimits {
+    pub requests_per_second: f64,
+    pub joins_per_minute: f64,
+    pub sign_ins_per_minute: f64,
+    pub quick_play_wait: std::time::Duration,
+}
+
 impl Hub {
-    pub fn new(store: GameStore, requests_per_second: f64, joins_per_minute: f64, trusted_proxies: Vec<IpAddr>) -> Hub {
+    pub fn new(store: GameStore, limits: HubLimits, trusted_proxies: Vec<IpAddr>) -> Hub {
         Hub {
             store,
             instance: ids::game_id(),
             rooms: Mutex::new(HashMap::new()),
             next_conn: AtomicU64::new(1),
-            requests_per_second,
-            joins: PerAddress::per_minute(joins_per_minute),
+            requests_per_second: limits.requests_per_second,
+            joins: PerAddress::per_minute(limits.joins_per_minute),
             trusted_proxies,
+            sign_ins: PerAddress::per_minute(limits.sign_ins_per_minute),
+            lobby: LobbyFeed::default(),
+            quick_play_wait: limits.quick_play_wait,
         }
     }
 
     pub fn session(&self, out: Outbox, address: IpAddr) -> Session {
-        Session { conn: self.next_conn.fetch_add(1, Ordering::Relaxed), out, address, following: HashMap::new() }
+        Session {
+            conn: self.next_conn.fetch_add(1, Ordering::Relaxed),
+            out,
+            address,
+            following: HashMap::new(),
+            player: None,
+            quick_play_until: None,
+            quick_play_game: None,
+            last_said: None,
+        }
     }
 
-    fn room(&self, id: &str) -> Arc<Room> {
+    pub(super) fn room(&self, id: &str) -> Arc<Room> {
         let mut rooms = self.rooms.lock().expect("rooms lock");
         rooms
             .entry(id.to_string())
@@ -194,7 +252,7 @@ impl Hub {
     }
 
     /// The room's table, loaded from the store the first time.
-    async fn table<'a>(&self, room: &'a Room) -> Result<TableGuard<'a>, ServerMessage> {
+    pub(super) async fn table<'a>(&self, room: &'a Room) -> Result<TableGuard<'a>, ServerMessage> {
         let mut guard = room.table.lock().await;
         if guard.is_none() {
             *guard = Some(load_table(&self.store, &room.id).await?);
@@ -203,15 +261,26 @@ impl Hub {
     }
 
     /// Games followed by nobody leave memory (the store has them).
-    fn forget_if_unfollowed(&self, room: &Arc<Room>) {
+    pub(super) fn forget_if_unfollowed(&self, room: &Arc<Room>) {
         let mut rooms = self.rooms.lock().expect("rooms lock");
         if room.followers.lock().expect("followers lock").is_empty() && Arc::strong_count(room) <= 2 {
             rooms.remove(&room.id);
         }
     }
 
-    async fn announce(&self, game_id: &str, online: Option<[bool; 2]>) {
-        let payload = serde_json::json!({ "i": self.instance, "g": game_id, "online": online }).to_string();
+    pub(super) async fn announce(&self, game_id: &str, online: Option<([bool; 2], u32)>) {
+        let payload = match online {
+            Some((online, watchers)) => {
+                serde_json::json!({ "i": self.instance, "g": game_id, "online": online, "w": watchers })
+            }
+            None => serde_json::json!({ "i": self.instance, "g": game_id }),
+        };
+        self.announce_json(payload).await;
+    }
+
+    /// Tells the other instances something (a game or the lobby changed, a phrase, a pairing).
+    pub(super) async fn announce_json(&self, payload: serde_json::Value) {
+        let payload = payload.to_string();
         if let Err(e) = self.store.notify(&payload).await {
             eprintln!("stoneyard serve: could not notify other instances: {e}");
         }
@@ -221,8 +290,11 @@ impl Hub {
     pub async fn handle(&self, session: &mut Session, message: ClientMessage) {
         let reply = match message {
             ClientMessage::Ping {} => Ok(ServerMessage::Pong),
-            ClientMessage::Create { game, options, seat } => self.create(game, &options, seat).await,
-            ClientMessage::Join { code } => self.join(&code, session.address).await,
+            ClientMessage::Create { game, options, seat } => {
+                let player = session.player.as_ref().map(|p| p.id.clone());
+                self.create(game, &options, seat, player.as_deref()).await
+            }
+            ClientMessage::Join { code } => self.join(session, &code).await,
             ClientMessage::Open { game_id, token, have } => self.open(session, &game_id, token.as_deref(), have).await,
             ClientMessage::Close { game_id } => {
                 self.unfollow(session, &game_id).await;
@@ -232,6 +304,29 @@ impl Hub {
             ClientMessage::Resign { game_id, token } => self.resign(&game_id, &token).await,
             ClientMessage::Rematch { game_id, token } => self.rematch(&game_id, &token).await,
             ClientMessage::List { tokens } => self.list(&tokens).await,
+            ClientMessage::Register { name } => self.register(session, &name).await,
+            ClientMessage::SignIn { key } => self.sign_in(session, &key).await,
+            ClientMessage::Login { name, password } => self.log_in(session, &name, password).await,
+            ClientMessage::SetPassword { password } => self.set_password(session, password).await,
+            ClientMessage::Challenge { game, options, seat, rated, time_control, to } => {
+                self.challenge(session, game, &options, seat, rated, time_control, to.as_deref()).await
+            }
+            ClientMessage::Accept { game_id } => self.accept(session, &game_id).await,
+            ClientMessage::Cancel { game_id, token } => self.cancel(&game_id, &token).await,
+            ClientMessage::WatchLobby {} => self.watch_lobby(session).await,
+            ClientMessage::LeaveLobby {} => {
+                self.lobby.leave(session.conn);
+                return;
+            }
+            ClientMessage::QuickPlay { game } => self.quick_play(session, game).await,
+            ClientMessage::StopQuickPlay {} => {
+                self.stop_quick_play(session).await;
+                return;
+            }
+            ClientMessage::Say { game_id, token, phrase } => self.say(session, &game_id, &token, phrase).await,
+            ClientMessage::PlayerPage { name } => self.player_page(&name).await,
+            ClientMessage::Leaderboard { game } => self.leaderboard(game).await,
+            ClientMessage::MyGames {} => self.my_games(session).await,
         };
         let message = match reply {
             Ok(m) | Err(m) => m,
@@ -244,6 +339,20 @@ impl Hub {
         game: GameKind,
         options: &[(String, String)],
         seat: SeatChoice,
+        player: Option<&str>,
+    ) -> Result<ServerMessage, ServerMessage> {
+        self.create_listed(game, options, seat, player, |_| {}).await
+    }
+
+    /// Creates a game whose `seat` the asker holds (as `player` when signed in); `listing` sets
+    /// how the lobby lists it.
+    pub(super) async fn create_listed(
+        &self,
+        game: GameKind,
+        options: &[(String, String)],
+        seat: SeatChoice,
+        player: Option<&str>,
+        listing: impl Fn(&mut GameRow),
     ) -> Result<ServerMessage, ServerMessage> {
         let seat = match seat {
             SeatChoice::First => Side::First,
@@ -255,19 +364,11 @@ impl Hub {
             .map_err(|(code, why)| ServerMessage::error(code, why))?;
         let token = ids::seat_token();
         for _ in 0..5 {
-            let mut tokens = [None, None];
-            tokens[seat.index()] = Some(ids::token_hash(&token));
-            let row = GameRow {
-                id: ids::game_id(),
-                game: game.slug().to_string(),
-                options: table.options.clone(),
-                code: ids::invite_code(),
-                tokens,
-                ending: None,
-                rematch_offered_by: None,
-                rematch_offer_hash: None,
-                rematch: None,
-            };
+            let mut row =
+                GameRow::private(ids::game_id(), game.slug().to_string(), table.options.clone(), ids::invite_code());
+            row.tokens[seat.index()] = Some(ids::token_hash(&token));
+            row.players[seat.index()] = player.map(str::to_string);
+            listing(&mut row);
             if self.store.create(&row, now_ms()).await.map_err(unavailable)? {
                 return Ok(ServerMessage::Created { game_id: row.id, seat, token, code: row.code });
             }
@@ -278,8 +379,8 @@ impl Hub {
     /// Takes the free seat of the game an invite code opens. A wrong code, a taken one and one of
     /// an ended game get the same answer, without the game's id; each address may try so many
     /// codes a minute.
-    async fn join(&self, typed: &str, address: IpAddr) -> Result<ServerMessage, ServerMessage> {
-        if !self.joins.allow(address) {
+    async fn join(&self, session: &Session, typed: &str) -> Result<ServerMessage, ServerMessage> {
+        if !self.joins.allow(session.address) {
             return Err(ServerMessage::error(
                 ErrorCode::RateLimited,
                 "too many invite codes tried from your address; wait a minute and try again",
@@ -291,25 +392,48 @@ impl Hub {
         };
         let code = ids::normalise_code(typed).ok_or_else(no_code)?;
         let id = self.store.game_of_code(&code).await.map_err(unavailable)?.ok_or_else(no_code)?;
-        let room = self.room(&id);
+        self.take_free_seat(session, &id, false).await.map_err(|e| match e {
+            ServerMessage::Error { code: ErrorCode::Taken, .. } => no_code(),
+            other => other,
+        })
+    }
+
+    /// Gives the asker the free seat of game `id` (as its player when signed in): by its invite
+    /// code, or (`accepting`) as a listed challenge. `Taken` when it was not free.
+    pub(super) async fn take_free_seat(
+        &self,
+        session: &Session,
+        id: &str,
+        accepting: bool,
+    ) -> Result<ServerMessage, ServerMessage> {
+        let taken = || {
+            ServerMessage::game_error(ErrorCode::Taken, id, "already taken: someone else accepted this challenge first")
+        };
+        let player = session.player.as_ref().map(|p| (p.id.clone(), p.name.clone()));
+        let room = self.room(id);
         let result = async {
             let mut table = self.table(&room).await?;
             if table.ending.is_some() {
-                return Err(no_code());
+                return Err(taken());
             }
-            let seat = Side::BOTH.into_iter().find(|s| table.tokens[s.index()].is_none()).ok_or_else(no_code)?;
+            let seat = Side::BOTH.into_iter().find(|s| table.tokens[s.index()].is_none()).ok_or_else(taken)?;
             let token = ids::seat_token();
-            if !self.store.take_seat(&id, seat, &ids::token_hash(&token)).await.map_err(unavailable)? {
+            let hash = ids::token_hash(&token);
+            let player_id = player.as_ref().map(|(id, _)| id.as_str());
+            if !self.store.take_seat(id, seat, &hash, player_id, accepting).await.map_err(unavailable)? {
                 self.refresh_locked(&room, &mut table).await;
-                return Err(no_code());
+                return Err(taken());
             }
-            table.tokens[seat.index()] = Some(ids::token_hash(&token));
+            table.tokens[seat.index()] = Some(hash);
+            table.players[seat.index()] = player.clone();
             room.send_all(&room.presence(&table));
-            Ok(ServerMessage::Joined { game_id: id.clone(), seat, token })
+            room.send_all(&room.players(&table));
+            Ok(ServerMessage::Joined { game_id: id.to_string(), seat, token })
         }
         .await;
         if result.is_ok() {
-            self.announce(&id, None).await;
+            self.announce(id, None).await;
+            self.lobby_changed().await;
         }
         self.forget_if_unfollowed(&room);
         result
@@ -337,7 +461,11 @@ impl Hub {
                 return Err(e);
             }
         };
-        let seat = token.and_then(|t| table.seat_of(&ids::token_hash(t)));
+        let mut table = table;
+        let seat = match token {
+            Some(t) => self.seat_or_grant(&mut table, t).await,
+            None => None,
+        };
         {
             let mut followers = room.followers.lock().expect("followers lock");
             followers.retain(|f| f.conn != session.conn);
@@ -363,12 +491,37 @@ impl Hub {
             session.out.send(Out::Text(rematch_ready(id, &rematch, seat, token).to_json()));
         }
         let presence = room.presence(&table);
+        let players = room.players(&table);
         drop(table);
         if seat.is_some() {
             room.send_others(session.conn, &presence);
-            self.announce(id, Some(room.local_online())).await;
+        } else {
+            // One more watches: everyone's count changes.
+            room.send_others(session.conn, &players);
         }
+        self.announce(id, Some((room.local_online(), room.local_watchers()))).await;
+        session.out.send(Out::Text(players.to_json()));
         Ok(presence)
+    }
+
+    /// The seat a token holds in a loaded game: its own token, or a grant (a player's other
+    /// device) read from the store once and kept.
+    pub(super) async fn seat_or_grant(&self, table: &mut Table, token: &str) -> Option<Side> {
+        let hash = ids::token_hash(token);
+        if let Some(seat) = table.seat_of(&hash) {
+            return Some(seat);
+        }
+        match self.store.grant(&hash).await {
+            Ok(Some((game, seat))) if game == table.id => {
+                table.grants.push((hash, seat));
+                Some(seat)
+            }
+            Ok(_) => None,
+            Err(e) => {
+                eprintln!("stoneyard serve: reading a seat grant: {e}");
+                None
+            }
+        }
     }
 
     /// Stops following one game.
@@ -380,13 +533,16 @@ impl Hub {
             followers.retain(|f| f.conn != session.conn);
             seat
         };
-        if seat.is_some() {
-            let joined = room.table.lock().await.as_ref().map(Table::joined);
-            if let Some(joined) = joined {
-                room.send_all(&ServerMessage::Presence { game_id: id.to_string(), joined, online: room.online() });
+        let guard = room.table.lock().await;
+        if let Some(table) = guard.as_ref() {
+            if seat.is_some() {
+                room.send_all(&room.presence(table));
+            } else {
+                room.send_all(&room.players(table));
             }
-            self.announce(id, Some(room.local_online())).await;
         }
+        drop(guard);
+        self.announce(id, Some((room.local_online(), room.local_watchers()))).await;
         self.forget_if_unfollowed(&room);
     }
 
@@ -396,6 +552,9 @@ impl Hub {
         for id in ids {
             self.unfollow(session, &id).await;
         }
+        self.stop_quick_play(session).await;
+        self.lobby.leave(session.conn);
+        self.lobby.sign_out(session);
     }
 
     async fn play(&self, id: &str, token: &str, ply: u32, decision: &str) -> Result<ServerMessage, ServerMessage> {
@@ -417,7 +576,7 @@ impl Hub {
         decision: &str,
     ) -> Result<ServerMessage, ServerMessage> {
         let mut table = self.table(room).await?;
-        let seat = table.seat_of(&ids::token_hash(token)).ok_or_else(|| {
+        let seat = self.seat_or_grant(&mut table, token).await.ok_or_else(|| {
             ServerMessage::game_error(ErrorCode::BadToken, id, "this token holds no seat of this game")
         })?;
         if ply > table.next_ply() {
@@ -447,8 +606,11 @@ impl Hub {
         let revealed = table.apply(seat, decision.to_string());
         self.send_new_plies(room, &table, ply as usize, revealed);
         if !was_over && let Some(ending) = table.ending.clone() {
-            self.store.end(id, &ending).await.map_err(unavailable)?;
-            room.send_all(&ServerMessage::Ended { game_id: id.to_string(), ending });
+            let ended = self.store.end(id, &ending, table.winner_seat(&ending), now_ms()).await.map_err(unavailable)?;
+            room.send_all(&ServerMessage::Ended { game_id: id.to_string(), ending: ending.clone() });
+            if ended {
+                self.after_ending(room, &table, &ending).await;
+            }
         }
         Ok(ServerMessage::Ack { game_id: id.to_string(), ply })
     }
@@ -478,21 +640,23 @@ impl Hub {
         let room = self.room(id);
         let result = async {
             let mut table = self.table(&room).await?;
-            let seat = table.seat_of(&ids::token_hash(token)).ok_or_else(|| {
+            let seat = self.seat_or_grant(&mut table, token).await.ok_or_else(|| {
                 ServerMessage::game_error(ErrorCode::BadToken, id, "this token holds no seat of this game")
             })?;
             if table.ending.is_some() {
                 return Err(ServerMessage::game_error(ErrorCode::GameOver, id, "the game has already ended"));
             }
             let ending = table.resignation(seat);
-            if !self.store.end(id, &ending).await.map_err(unavailable)? {
+            let winner = table.winner_seat(&ending);
+            if !self.store.end(id, &ending, winner, now_ms()).await.map_err(unavailable)? {
                 self.refresh_locked(&room, &mut table).await;
                 return Err(ServerMessage::game_error(ErrorCode::GameOver, id, "the game has already ended"));
             }
             table.ending = Some(ending.clone());
             table.rematch_offered_by = None;
-            let ended = ServerMessage::Ended { game_id: id.to_string(), ending };
+            let ended = ServerMessage::Ended { game_id: id.to_string(), ending: ending.clone() };
             room.send_all(&ended);
+            self.after_ending(&room, &table, &ending).await;
             Ok(ended)
         }
         .await;
@@ -515,7 +679,7 @@ impl Hub {
 
     async fn rematch_in(&self, room: &Room, id: &str, token: &str) -> Result<ServerMessage, ServerMessage> {
         let mut table = self.table(room).await?;
-        let seat = table.seat_of(&ids::token_hash(token)).ok_or_else(|| {
+        let seat = self.seat_or_grant(&mut table, token).await.ok_or_else(|| {
             ServerMessage::game_error(ErrorCode::BadToken, id, "this token holds no seat of this game")
         })?;
         if table.ending.is_none() {
@@ -539,20 +703,17 @@ impl Hub {
             // Both asked: the new game, seats swapped.
             let offerer = seat.opponent();
             let offer_hash = table.rematch_offer_hash.clone().ok_or_else(|| unavailable("the offer has no seat"))?;
-            let mut tokens = [None, None];
-            tokens[offerer.opponent().index()] = Some(offer_hash);
-            tokens[seat.opponent().index()] = Some(new_hash);
-            let row = GameRow {
-                id: ids::game_id(),
-                game: table.kind.slug().to_string(),
-                options: table.options.clone(),
-                code: ids::invite_code(),
-                tokens,
-                ending: None,
-                rematch_offered_by: None,
-                rematch_offer_hash: None,
-                rematch: None,
-            };
+            let mut row = GameRow::private(
+                ids::game_id(),
+                table.kind.slug().to_string(),
+                table.options.clone(),
+                ids::invite_code(),
+            );
+            row.tokens[offerer.opponent().index()] = Some(offer_hash);
+            row.tokens[seat.opponent().index()] = Some(new_hash);
+            // The players keep their names in the rematch, seats swapped, rated as before.
+            row.players = [table.players[1].clone().map(|p| p.0), table.players[0].clone().map(|p| p.0)];
+            row.rated = table.rated;
             if !self.store.create(&row, now_ms()).await.map_err(unavailable)? {
                 return Err(unavailable("a random game id was taken"));
             }
@@ -570,7 +731,7 @@ impl Hub {
     }
 
     /// Summaries of the games of these tokens: each token and each game once, however often named.
-    async fn list(&self, tokens: &[String]) -> Result<ServerMessage, ServerMessage> {
+    pub(super) async fn list(&self, tokens: &[String]) -> Result<ServerMessage, ServerMessage> {
         if tokens.len() > MAX_LISTED_GAMES {
             return Err(ServerMessage::error(
                 ErrorCode::BadMessage,
@@ -601,7 +762,7 @@ impl Hub {
 
     /// Brings a loaded table up to the store (another instance changed the game) and tells this
     /// instance's followers what changed.
-    async fn refresh_locked(&self, room: &Room, table: &mut Table) {
+    pub(super) async fn refresh_locked(&self, room: &Room, table: &mut Table) {
         let row = match self.store.game(&room.id).await {
             Ok(Some(row)) => row,
             Ok(None) => return,
@@ -612,7 +773,12 @@ impl Hub {
         };
         if row.tokens != table.tokens {
             table.tokens = row.tokens.clone();
+            match self.store.player_names([row.players[0].as_deref(), row.players[1].as_deref()]).await {
+                Ok(names) => table.players = [0, 1].map(|i| row.players[i].clone().zip(names[i].clone())),
+                Err(e) => eprintln!("stoneyard serve: refreshing game {}: {e}", room.id),
+            }
             room.send_all(&room.presence(table));
+            room.send_all(&room.players(table));
         }
         let from = table.next_ply();
         match self.store.moves_from(&room.id, from).await {
@@ -656,29 +822,41 @@ impl Hub {
         }
     }
 
-    /// Another instance announced a change to a game (PostgreSQL's NOTIFY).
+    /// Another instance announced a change to a game or the lobby (PostgreSQL's NOTIFY).
     pub async fn on_announcement(&self, payload: &str) {
         let Ok(value) = serde_json::from_str::<serde_json::Value>(payload) else { return };
-        let (Some(instance), Some(game)) = (value["i"].as_str(), value["g"].as_str()) else { return };
-        if instance == self.instance {
+        if value["i"].as_str() == Some(self.instance.as_str()) {
             return;
         }
+        self.on_lobby_announcement(&value).await;
+        let (Some(instance), Some(game)) = (value["i"].as_str(), value["g"].as_str()) else { return };
         let Some(room) = self.rooms.lock().expect("rooms lock").get(game).cloned() else { return };
         if let Some(flags) = value["online"].as_array() {
             let online = [
                 flags.first().and_then(|v| v.as_bool()).unwrap_or(false),
                 flags.get(1).and_then(|v| v.as_bool()).unwrap_or(false),
             ];
-            room.remote_online.lock().expect("presence lock").insert(instance.to_string(), online);
-            let joined = room.table.lock().await.as_ref().map(Table::joined);
-            if let Some(joined) = joined {
-                room.send_all(&ServerMessage::Presence { game_id: game.to_string(), joined, online: room.online() });
+            let watchers = value["w"].as_u64().unwrap_or(0) as u32;
+            room.remote_online.lock().expect("presence lock").insert(instance.to_string(), (online, watchers));
+            let guard = room.table.lock().await;
+            if let Some(table) = guard.as_ref() {
+                room.send_all(&room.presence(table));
+                room.send_all(&room.players(table));
             }
+            drop(guard);
+            // Its last follower may have left while this held the room.
+            self.forget_if_unfollowed(&room);
+            return;
+        }
+        if self.on_room_announcement(&room, &value).await {
+            self.forget_if_unfollowed(&room);
             return;
         }
         let mut guard = room.table.lock().await;
         if let Some(table) = guard.as_mut() {
             self.refresh_locked(&room, table).await;
         }
+        drop(guard);
+        self.forget_if_unfollowed(&room);
     }
 }

@@ -55,6 +55,18 @@ pub fn token_hash(token: &str) -> String {
     hex(&Sha256::digest(token.as_bytes()))
 }
 
+/// The token a player's device holds for one of their seats (`MyGames`, quick play): derived from
+/// the device's player key, which only the device keeps (the store has its hash and the grant's
+/// hash), so each device gets the same token again and a stolen database gives no seat away.
+pub fn grant_token(key: &str, game_id: &str, seat: crate::rules::Side) -> String {
+    let mut hash = Sha256::new();
+    for part in ["stoneyard seat grant", key, game_id, &seat.index().to_string()] {
+        hash.update(part.as_bytes());
+        hash.update([0]);
+    }
+    hex(&hash.finalize()[..16])
+}
+
 /// The token of a seat's place in the rematch, derived from its token in the game before (so the
 /// server, which keeps only hashes, can hand it again to whoever shows the old token).
 pub fn rematch_token(old_token: &str) -> String {

@@ -1,12 +1,16 @@
 //! `stoneyard serve`: one process that serves the browser build and the game server's WebSocket,
 //! storing every game in SQLite (the default) or a PostgreSQL shared by several instances.
 
+mod accounts;
 mod connection;
 mod hub;
 mod ids;
 mod listener;
+mod lobby;
 mod outbox;
+mod people;
 mod rate_limit;
+mod rating;
 mod store;
 mod web_root;
 
@@ -33,6 +37,10 @@ pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 pub const CONNECTIONS_PER_ADDRESS: usize = 64;
 /// Invite codes one address may try per minute by default (on average; twice as many at once).
 pub const JOINS_PER_MINUTE: f64 = 30.0;
+/// Names one address may register and passwords or keys it may try per minute by default.
+pub const SIGN_INS_PER_MINUTE: f64 = 10.0;
+/// How long quick play looks for an opponent before it offers the computer.
+pub const QUICK_PLAY_WAIT: Duration = Duration::from_secs(60);
 
 /// How to run a server.
 #[derive(Clone, Debug)]
@@ -50,6 +58,10 @@ pub struct ServeOptions {
     pub max_connections_per_address: usize,
     /// Invite codes one address may try per minute.
     pub joins_per_minute: f64,
+    /// Names one address may register, and passwords or player keys it may try, per minute.
+    pub sign_ins_per_minute: f64,
+    /// How long quick play looks for an opponent before it offers the computer.
+    pub quick_play_wait: Duration,
     /// Reverse proxies in front of the server: their connections are not limited per address and
     /// their `X-Forwarded-For` names the client.
     pub trusted_proxies: Vec<IpAddr>,
@@ -66,6 +78,8 @@ impl ServeOptions {
             handshake_timeout: HANDSHAKE_TIMEOUT,
             max_connections_per_address: CONNECTIONS_PER_ADDRESS,
             joins_per_minute: JOINS_PER_MINUTE,
+            sign_ins_per_minute: SIGN_INS_PER_MINUTE,
+            quick_play_wait: QUICK_PLAY_WAIT,
             trusted_proxies: Vec::new(),
         }
     }
@@ -119,12 +133,19 @@ pub async fn start(options: ServeOptions) -> Result<Running, String> {
         .await
         .map_err(|e| redact_in(&format!("cannot open the store {database}: {e}"), database))?;
     let backend = store.backend;
-    let hub = Arc::new(Hub::new(
-        store,
-        options.requests_per_second,
-        options.joins_per_minute,
-        options.trusted_proxies.clone(),
-    ));
+    if backend == Backend::Sqlite {
+        // One instance owns a SQLite store: whoever waited in quick play was connected to it, and
+        // a restart (a crash included) ended those connections.
+        store.clear_quick_play().await.map_err(|e| format!("cannot clear quick play's queue: {e}"))?;
+    }
+    let limits = hub::HubLimits {
+        requests_per_second: options.requests_per_second,
+        joins_per_minute: options.joins_per_minute,
+        sign_ins_per_minute: options.sign_ins_per_minute,
+        quick_play_wait: options.quick_play_wait,
+    };
+    let hub = Arc::new(Hub::new(store, limits, options.trusted_proxies.clone()));
+    let lobby = tokio::spawn(hub.clone().refresh_lobby_forever());
     if backend == Backend::Postgres {
         listen_to_other_instances(database, hub.clone()).await.map_err(|e| redact_in(&e, database))?;
     }
@@ -144,9 +165,13 @@ pub async fn start(options: ServeOptions) -> Result<Running, String> {
         max_connections_per_address: options.max_connections_per_address,
         trusted_proxies: options.trusted_proxies.clone(),
     };
-    let task = tokio::spawn(listener::serve(tcp, app, admission, async move {
-        let _ = stopped.await;
-    }));
+    let task = tokio::spawn(async move {
+        listener::serve(tcp, app, admission, async move {
+            let _ = stopped.await;
+        })
+        .await;
+        lobby.abort();
+    });
     Ok(Running { addr, backend, stop, task })
 }
 

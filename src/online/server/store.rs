@@ -32,12 +32,43 @@ pub struct GameRow {
     /// The hash of the token the offerer will hold in the rematch (`ids::rematch_token`).
     pub rematch_offer_hash: Option<String>,
     pub rematch: Option<String>,
+    /// Listed in the lobby for anyone to accept.
+    pub public: bool,
+    /// A direct challenge: only this player (an id) may accept.
+    pub for_player: Option<String>,
+    pub rated: bool,
+    /// The challenge's time control as JSON (`directory::TimeControl`).
+    pub time_control: Option<String>,
+    /// Each seat's player (an id), when a signed-in player holds it.
+    pub players: [Option<String>; 2],
+}
+
+impl GameRow {
+    /// A private game (an invite code), casual, untimed, nobody signed in.
+    pub fn private(id: String, game: String, options: Vec<(String, String)>, code: String) -> GameRow {
+        GameRow {
+            id,
+            game,
+            options,
+            code,
+            tokens: [None, None],
+            ending: None,
+            rematch_offered_by: None,
+            rematch_offer_hash: None,
+            rematch: None,
+            public: false,
+            for_player: None,
+            rated: false,
+            time_control: None,
+            players: [None, None],
+        }
+    }
 }
 
 /// The store, cheap to clone.
 #[derive(Clone)]
 pub struct GameStore {
-    pool: AnyPool,
+    pub(super) pool: AnyPool,
     pub backend: Backend,
     pub url: String,
 }
@@ -70,15 +101,75 @@ const VERSION_1: [&str; 3] = [
 /// Version 2: seat tokens are kept as hashes, and an offered rematch keeps the offerer's seat.
 const VERSION_2: [&str; 1] = ["ALTER TABLE games ADD COLUMN rematch_offer_hash TEXT"];
 
+/// Version 4: players (names, hashed device keys, argon2 passwords), ratings and their history,
+/// challenges (a game listed publicly or for one player, rated or not, with a time control), the
+/// seats' players and results, seat grants for a player's other devices, and quick play's queue.
+const VERSION_4: [&str; 17] = [
+    "ALTER TABLE games ADD COLUMN public BIGINT NOT NULL DEFAULT 0",
+    "ALTER TABLE games ADD COLUMN for_player TEXT",
+    "ALTER TABLE games ADD COLUMN rated BIGINT NOT NULL DEFAULT 0",
+    "ALTER TABLE games ADD COLUMN time_control TEXT",
+    "ALTER TABLE games ADD COLUMN player_first TEXT",
+    "ALTER TABLE games ADD COLUMN player_second TEXT",
+    "ALTER TABLE games ADD COLUMN ended_ms BIGINT",
+    // The winning seat (0 or 1), or 2 for a draw.
+    "ALTER TABLE games ADD COLUMN result_seat BIGINT",
+    "CREATE INDEX IF NOT EXISTS games_player_first ON games (player_first)",
+    "CREATE INDEX IF NOT EXISTS games_player_second ON games (player_second)",
+    "CREATE INDEX IF NOT EXISTS games_listed ON games (public, for_player)",
+    "CREATE TABLE IF NOT EXISTS players (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        name_key TEXT NOT NULL UNIQUE,
+        password TEXT,
+        created_ms BIGINT NOT NULL
+    )",
+    "CREATE TABLE IF NOT EXISTS player_keys (
+        key_hash TEXT PRIMARY KEY,
+        player_id TEXT NOT NULL,
+        created_ms BIGINT NOT NULL
+    )",
+    "CREATE TABLE IF NOT EXISTS ratings (
+        player_id TEXT NOT NULL,
+        game TEXT NOT NULL,
+        rating DOUBLE PRECISION NOT NULL,
+        deviation DOUBLE PRECISION NOT NULL,
+        volatility DOUBLE PRECISION NOT NULL,
+        games BIGINT NOT NULL,
+        PRIMARY KEY (player_id, game)
+    )",
+    "CREATE TABLE IF NOT EXISTS rating_history (
+        player_id TEXT NOT NULL,
+        game TEXT NOT NULL,
+        game_id TEXT NOT NULL,
+        at_ms BIGINT NOT NULL,
+        rating_before DOUBLE PRECISION NOT NULL,
+        rating DOUBLE PRECISION NOT NULL,
+        deviation DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (player_id, game_id)
+    )",
+    "CREATE TABLE IF NOT EXISTS seat_grants (
+        hash TEXT PRIMARY KEY,
+        game_id TEXT NOT NULL,
+        seat BIGINT NOT NULL
+    )",
+    "CREATE TABLE IF NOT EXISTS quick_play (
+        player_id TEXT PRIMARY KEY,
+        game TEXT NOT NULL,
+        rating DOUBLE PRECISION NOT NULL,
+        since_ms BIGINT NOT NULL
+    )",
+];
+
 /// The schema version this build writes. Version 3 changes no table: a Hidden Intention
 /// commitment, stored as one row per decision before, becomes one row
 /// (`online::table::COMMITMENT_SEPARATOR`), as the protocol now sends it.
-pub const SCHEMA_VERSION: i64 = 3;
+pub const SCHEMA_VERSION: i64 = 4;
 
 /// A lock number every instance agrees on, for PostgreSQL's advisory lock around migrations.
 const MIGRATION_LOCK: i64 = 0x53_54_4f_4e_45_59; // "STONEY"
 
-fn side_of(n: i64) -> Side {
+pub(super) fn side_of(n: i64) -> Side {
     Side::from_index(n as usize)
 }
 
@@ -125,7 +216,7 @@ impl GameStore {
     pub async fn create(&self, row: &GameRow, now_ms: i64) -> Result<bool, StoreError> {
         let options = serde_json::to_string(&row.options).expect("options serialise");
         let result = sqlx::query(
-            "INSERT INTO games (id, game, options, code, token_first, token_second, created_ms) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            "INSERT INTO games (id, game, options, code, token_first, token_second, created_ms, public, for_player, rated, time_control, player_first, player_second) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
         )
         .bind(&row.id)
         .bind(&row.game)
@@ -134,23 +225,40 @@ impl GameStore {
         .bind(row.tokens[0].clone())
         .bind(row.tokens[1].clone())
         .bind(now_ms)
+        .bind(i64::from(row.public))
+        .bind(row.for_player.clone())
+        .bind(i64::from(row.rated))
+        .bind(row.time_control.clone())
+        .bind(row.players[0].clone())
+        .bind(row.players[1].clone())
         .execute(&self.pool)
         .await;
         unique_violation_is_false(result)
     }
 
-    /// Gives the free `seat` of a game that has not ended its token's hash. `Ok(false)`: it was
-    /// taken meanwhile, or the game ended.
-    pub async fn take_seat(&self, id: &str, seat: Side, hash: &str) -> Result<bool, StoreError> {
-        let column = ["token_first", "token_second"][seat.index()];
-        let sql = format!("UPDATE games SET {column} = $1 WHERE id = $2 AND {column} IS NULL AND ending IS NULL");
-        let done = sqlx::query(&sql).bind(hash).bind(id).execute(&self.pool).await?;
+    /// Gives the free `seat` of a game that has not ended its token's hash (and its signed-in
+    /// player). With `accepting`, only a listed challenge (public, or direct to `player`) is taken.
+    /// `Ok(false)`: it was taken meanwhile, withdrawn, or the game ended.
+    pub async fn take_seat(
+        &self,
+        id: &str,
+        seat: Side,
+        hash: &str,
+        player: Option<&str>,
+        accepting: bool,
+    ) -> Result<bool, StoreError> {
+        let (token, owner) = [("token_first", "player_first"), ("token_second", "player_second")][seat.index()];
+        let listed = if accepting { " AND (public = 1 OR for_player = $2)" } else { "" };
+        let sql = format!(
+            "UPDATE games SET {token} = $1, {owner} = $2 WHERE id = $3 AND {token} IS NULL AND ending IS NULL{listed}"
+        );
+        let done = sqlx::query(&sql).bind(hash).bind(player).bind(id).execute(&self.pool).await?;
         Ok(done.rows_affected() == 1)
     }
 
     pub async fn game(&self, id: &str) -> Result<Option<GameRow>, StoreError> {
         let row = sqlx::query(
-            "SELECT id, game, options, code, token_first, token_second, ending, rematch_offered_by, rematch_offer_hash, rematch FROM games WHERE id = $1",
+            "SELECT id, game, options, code, token_first, token_second, ending, rematch_offered_by, rematch_offer_hash, rematch, public, for_player, rated, time_control, player_first, player_second FROM games WHERE id = $1",
         )
         .bind(id)
         .fetch_optional(&self.pool)
@@ -172,6 +280,11 @@ impl GameStore {
                 rematch_offered_by: offered.map(side_of),
                 rematch_offer_hash: r.try_get("rematch_offer_hash")?,
                 rematch: r.try_get("rematch")?,
+                public: r.try_get::<i64, _>("public")? != 0,
+                for_player: r.try_get("for_player")?,
+                rated: r.try_get::<i64, _>("rated")? != 0,
+                time_control: r.try_get("time_control")?,
+                players: [r.try_get("player_first")?, r.try_get("player_second")?],
             })
         })
         .transpose()
@@ -189,18 +302,16 @@ impl GameStore {
         row.map(|r| r.try_get("id")).transpose()
     }
 
-    /// The game and seat a token's hash holds.
+    /// The game and seat a token's hash holds (a seat's own token, or a grant).
     pub async fn seat_of_token(&self, hash: &str) -> Result<Option<(String, Side)>, StoreError> {
         let row = sqlx::query("SELECT id, token_first FROM games WHERE token_first = $1 OR token_second = $1")
             .bind(hash)
             .fetch_optional(&self.pool)
             .await?;
-        row.map(|r| {
-            let first: Option<String> = r.try_get("token_first")?;
-            let seat = if first.as_deref() == Some(hash) { Side::First } else { Side::Second };
-            Ok((r.try_get("id")?, seat))
-        })
-        .transpose()
+        let Some(r) = row else { return self.grant(hash).await };
+        let first: Option<String> = r.try_get("token_first")?;
+        let seat = if first.as_deref() == Some(hash) { Side::First } else { Side::Second };
+        Ok(Some((r.try_get("id")?, seat)))
     }
 
     /// The decisions of a game from `from` on, in ply order.
@@ -241,15 +352,18 @@ impl GameStore {
         unique_violation_is_false(result)
     }
 
-    /// Ends a game. `Ok(false)`: it had already ended.
-    pub async fn end(&self, id: &str, ending: &Ending) -> Result<bool, StoreError> {
+    /// Ends a game won by `winner`'s seat (`None`: a draw). `Ok(false)`: it had already ended.
+    pub async fn end(&self, id: &str, ending: &Ending, winner: Option<Side>, now_ms: i64) -> Result<bool, StoreError> {
         let text = serde_json::to_string(ending).expect("endings serialise");
-        let done =
-            sqlx::query("UPDATE games SET ending = $1, rematch_offered_by = NULL WHERE id = $2 AND ending IS NULL")
-                .bind(text)
-                .bind(id)
-                .execute(&self.pool)
-                .await?;
+        let done = sqlx::query(
+            "UPDATE games SET ending = $1, rematch_offered_by = NULL, ended_ms = $2, result_seat = $3 WHERE id = $4 AND ending IS NULL",
+        )
+        .bind(text)
+        .bind(now_ms)
+        .bind(winner.map_or(2, |s| s.index() as i64))
+        .bind(id)
+        .execute(&self.pool)
+        .await?;
         Ok(done.rows_affected() == 1)
     }
 
@@ -404,6 +518,11 @@ async fn migrate_step(conn: &mut sqlx::AnyConnection, version: i64) -> Result<()
                 }
             }
         }
+        4 => {
+            for statement in VERSION_4 {
+                sqlx::query(statement).execute(&mut *conn).await?;
+            }
+        }
         _ => unreachable!("no schema step {version}"),
     }
     Ok(())
@@ -430,7 +549,9 @@ fn whole_commitments(options: &str, stored: &[(Side, String, i64)]) -> Option<Ve
 }
 
 /// `Ok(false)` for a unique-key violation, so the caller can tell "taken" from "failed".
-fn unique_violation_is_false(result: Result<sqlx::any::AnyQueryResult, sqlx::Error>) -> Result<bool, StoreError> {
+pub(super) fn unique_violation_is_false(
+    result: Result<sqlx::any::AnyQueryResult, sqlx::Error>,
+) -> Result<bool, StoreError> {
     match result {
         Ok(_) => Ok(true),
         Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Ok(false),

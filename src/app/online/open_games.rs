@@ -1,0 +1,103 @@
+//! What the lobby shows from the server: the open challenges and the games being played (followed
+//! live while the online screen is open), quick play's wait and its offer of the computer, and
+//! the player page or leaderboard last asked for.
+
+use super::player::{OnlinePlayer, SignedIn};
+use super::socket::Connection;
+use super::{FromServer, SocketOpened, ToServer};
+use crate::app::AppSystems;
+use crate::app::screen::Screen;
+use crate::games::GameKind;
+use crate::online::directory::{Challenge, Leader, LiveGame, PlayerPage};
+use crate::online::protocol::{ClientMessage, ErrorCode, ServerMessage};
+use bevy::prelude::*;
+
+/// Quick play's state.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub enum QuickPlayState {
+    #[default]
+    Idle,
+    /// Asked; the server looks for an opponent.
+    Waiting(GameKind),
+    /// Nobody came: the server offers the computer at this level.
+    Offered { game: GameKind, level: String },
+}
+
+/// The lobby as the server last told it.
+#[derive(Resource, Debug, Default, Clone, PartialEq)]
+pub struct OpenGames {
+    pub challenges: Vec<Challenge>,
+    pub live: Vec<LiveGame>,
+    /// The server sends this connection the lobby's changes.
+    pub following: bool,
+    /// The lobby has arrived at least once on this connection.
+    pub heard: bool,
+    pub quick: QuickPlayState,
+    pub page: Option<PlayerPage>,
+    pub leaders: Option<(GameKind, Vec<Leader>)>,
+    /// A refused accept ("already taken"), a missing player.
+    pub problem: Option<String>,
+}
+
+pub fn plugin(app: &mut App) {
+    app.init_resource::<OpenGames>();
+    app.add_systems(
+        Update,
+        (hear_server, follow_the_lobby).chain().in_set(AppSystems::Menus).after(super::player::PlayerSystems),
+    );
+}
+
+/// Follows the lobby while the online screen is open on an open connection (again after a
+/// reconnection or a sign-in, whose view differs by the direct challenges).
+fn follow_the_lobby(
+    screen: Res<State<Screen>>,
+    connection: Res<Connection>,
+    player: Res<OnlinePlayer>,
+    mut opened: MessageReader<SocketOpened>,
+    mut signed: MessageReader<SignedIn>,
+    mut games: ResMut<OpenGames>,
+    mut out: MessageWriter<ToServer>,
+) {
+    if opened.read().count() > 0 || signed.read().count() > 0 {
+        games.following = false;
+    }
+    let wanted = *screen.get() == Screen::Online && connection.is_open() && !player.asking;
+    if wanted && !games.following {
+        out.write(ToServer(ClientMessage::WatchLobby {}));
+        games.following = true;
+    } else if !wanted && games.following {
+        if connection.is_open() {
+            out.write(ToServer(ClientMessage::LeaveLobby {}));
+        }
+        games.following = false;
+    }
+}
+
+fn hear_server(mut heard: MessageReader<FromServer>, mut games: ResMut<OpenGames>) {
+    for FromServer(message) in heard.read() {
+        match message {
+            ServerMessage::Lobby { challenges, live } => {
+                games.challenges = challenges.clone();
+                games.live = live.clone();
+                games.heard = true;
+            }
+            ServerMessage::ChallengeAdded { challenge } => {
+                games.challenges.retain(|c| c.game_id != challenge.game_id);
+                games.challenges.push((**challenge).clone());
+            }
+            ServerMessage::ChallengeRemoved { game_id } => games.challenges.retain(|c| c.game_id != *game_id),
+            ServerMessage::LiveGames { live } => games.live = live.clone(),
+            ServerMessage::QuickPlayWaiting { game } => games.quick = QuickPlayState::Waiting(*game),
+            ServerMessage::QuickPlayOffer { game, level } => {
+                games.quick = QuickPlayState::Offered { game: *game, level: level.clone() };
+            }
+            ServerMessage::Joined { .. } => games.quick = QuickPlayState::Idle,
+            ServerMessage::Page { page } => games.page = Some(page.clone()),
+            ServerMessage::Leaders { game, leaders } => games.leaders = Some((*game, leaders.clone())),
+            ServerMessage::Error { code: ErrorCode::Taken | ErrorCode::NoSuchPlayer, message, .. } => {
+                games.problem = Some(message.clone());
+            }
+            _ => {}
+        }
+    }
+}
