@@ -701,6 +701,8 @@ pub struct OnlineStatus {
     pub rating_changes: Vec<crate::online::directory::RatingChange>,
     /// The player hides ratings from their own view.
     pub hide_ratings: bool,
+    /// The link that watches this game, read-only (for anyone).
+    pub watch_link: Option<String>,
 }
 
 /// Where the online opponent is.

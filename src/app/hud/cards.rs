@@ -286,7 +286,14 @@ fn online_lines(ui: &mut egui::Ui, current: &CurrentMatch, online: &OnlineStatus
         1 => about.push("1 watching".to_string()),
         n => about.push(format!("{n} watching")),
     }
-    ui.label(egui::RichText::new(about.join(" · ")).size(text_size::SMALL).weak());
+    ui.horizontal_wrapped(|ui| {
+        ui.label(egui::RichText::new(about.join(" · ")).size(text_size::SMALL).weak());
+        if let Some(link) = &online.watch_link
+            && ui.small_button("Copy watch link").on_hover_text(link.as_str()).clicked()
+        {
+            ui.ctx().copy_text(link.clone());
+        }
+    });
     if let Some((seat, phrase)) = online.said.last() {
         let who = online.names[seat.index()]
             .clone()

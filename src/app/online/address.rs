@@ -41,30 +41,61 @@ pub fn complete_server(typed: &str) -> Result<String, String> {
 /// The link that opens the page of the server at socket address `server` with `code` to join:
 /// `ws://host:7878/ws` → `http://host:7878/?join=CODE` (the server serves the browser game).
 pub fn invite_link_for_server(server: &str, code: &str) -> String {
+    page_link_for_server(server, "join", code)
+}
+
+/// The link that opens the page of the server at `server` watching game `game_id`
+/// (`http://host:7878/?watch=ID`).
+pub fn watch_link_for_server(server: &str, game_id: &str) -> String {
+    page_link_for_server(server, "watch", game_id)
+}
+
+fn page_link_for_server(server: &str, key: &str, value: &str) -> String {
     let (scheme, rest) = server.split_once("://").unwrap_or(("ws", server));
     let web = if scheme.eq_ignore_ascii_case("wss") { "https" } else { "http" };
     let host = rest.split('/').next().unwrap_or(rest);
-    format!("{web}://{host}/?join={code}")
+    format!("{web}://{host}/?{key}={value}")
 }
 
 /// The link to this page (its address as `location.href` gives it) with `code` to join, in place
 /// of any query or fragment it had.
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))] // the browser's page only
 pub fn invite_link_for_page(page: &str, code: &str) -> String {
+    page_link(page, "join", code)
+}
+
+/// The link to this page watching game `game_id`.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))] // the browser's page only
+pub fn watch_link_for_page(page: &str, game_id: &str) -> String {
+    page_link(page, "watch", game_id)
+}
+
+fn page_link(page: &str, key: &str, value: &str) -> String {
     let base = page.split(['?', '#']).next().unwrap_or(page);
-    format!("{base}?join={code}")
+    format!("{base}?{key}={value}")
 }
 
 /// The invite code in a page's query (`location.search`, `"?join=AB12&x=1"`), if it has one.
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))] // the browser's page only
 pub fn join_code_in_query(search: &str) -> Option<String> {
+    value_in_query(search, "join")
+}
+
+/// The game to watch in a page's query (`"?watch=0f3a…"`), if it has one.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))] // the browser's page only
+pub fn watched_game_in_query(search: &str) -> Option<String> {
+    value_in_query(search, "watch")
+}
+
+/// A value of the query made of letters, digits and dashes only (a code or a game id).
+fn value_in_query(search: &str, wanted: &str) -> Option<String> {
     search
         .trim_start_matches('?')
         .split('&')
         .filter_map(|pair| pair.split_once('='))
-        .find(|(key, _)| *key == "join")
-        .map(|(_, code)| code.trim().to_string())
-        .filter(|code| !code.is_empty() && code.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'))
+        .find(|(key, _)| *key == wanted)
+        .map(|(_, value)| value.trim().to_string())
+        .filter(|value| !value.is_empty() && value.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'))
 }
 
 /// A code as a player may type it ("ab 12-cd"): trimmed, inner spaces gone, upper case.
@@ -111,5 +142,14 @@ mod tests {
         assert_eq!(join_code_in_query("?join=<script>"), None);
         assert_eq!(join_code_in_query(""), None);
         assert_eq!(tidy_code(" ab 12\n"), "AB12");
+    }
+
+    #[test]
+    fn watch_links_name_the_game_and_are_read_back() {
+        assert_eq!(watch_link_for_server("ws://10.0.0.2:7878/ws", "0f3a"), "http://10.0.0.2:7878/?watch=0f3a");
+        assert_eq!(watch_link_for_page("https://example.org/?join=AB#x", "0f3a"), "https://example.org/?watch=0f3a");
+        assert_eq!(watched_game_in_query("?x=1&watch=0f3a").as_deref(), Some("0f3a"));
+        assert_eq!(watched_game_in_query("?join=AB12"), None);
+        assert_eq!(watched_game_in_query("?watch=../x"), None);
     }
 }

@@ -418,6 +418,7 @@ fn tell_status(
                 said: followed.said.clone(),
                 rating_changes: followed.rating_changes.clone(),
                 hide_ratings: settings.0.hide_ratings,
+                watch_link: Some(super::lobby::watch_link(&connection, &seat.game_id)),
             }
         }
         _ => OnlineStatus::default(),

@@ -613,17 +613,23 @@ pub(super) fn open_leaders(
 }
 
 /// The browser page opened with `?join=CODE`: join that game on the online screen, and take the
-/// code out of the address so a reload does not try to join again.
+/// code out of the address so a reload does not try to join again. Opened with `?watch=GAME`:
+/// watch that game (a reload watches it again).
 #[cfg(target_arch = "wasm32")]
 fn join_from_page_address(
     mut lobby: ResMut<OnlineLobby>,
     mut next: ResMut<NextState<Screen>>,
     mut out: MessageWriter<ToServer>,
+    mut follow: MessageWriter<FollowGame>,
 ) {
     let Some(window) = web_sys::window() else { return };
-    let Some(code) = window.location().search().ok().and_then(|q| super::address::join_code_in_query(&q)) else {
+    let search = window.location().search().unwrap_or_default();
+    if let Some(game_id) = super::address::watched_game_in_query(&search) {
+        follow.write(FollowGame { game_id, token: None, open_board: true });
+        next.set(Screen::Online);
         return;
-    };
+    }
+    let Some(code) = super::address::join_code_in_query(&search) else { return };
     if let (Ok(history), Ok(path)) = (window.history(), window.location().pathname()) {
         let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&path));
     }
@@ -634,6 +640,15 @@ fn join_from_page_address(
 
 #[cfg(not(target_arch = "wasm32"))]
 fn join_from_page_address() {}
+
+/// The link that watches game `game_id`, read-only.
+pub(super) fn watch_link(connection: &Connection, game_id: &str) -> String {
+    #[cfg(target_arch = "wasm32")]
+    if let Some(page) = web_sys::window().and_then(|w| w.location().href().ok()) {
+        return super::address::watch_link_for_page(&page, game_id);
+    }
+    super::address::watch_link_for_server(&connection.url, game_id)
+}
 
 /// The link that opens this game for the invited player.
 fn invite_link(connection: &Connection, code: &str) -> String {
