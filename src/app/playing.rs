@@ -6,6 +6,8 @@
 use super::match_state::{CurrentMatch, MatchCommand, side_label};
 use crate::ai::Level;
 use crate::games::{DynGame, EventContext, GameKind, LineCounter, describe_effects, removed_pieces, touched_cells};
+// The Bevy-free online layer (not the app's online feature, which reads this module).
+use crate::online as net;
 use crate::rules::{BoardView, Cell, DecisionInfo, Effect, PieceView, RecordMove, Side, ToMove};
 use crate::save::GameRecord;
 use crate::session::{Happened, Match};
@@ -131,7 +133,7 @@ pub enum OnlineRequest {
     /// Offer a rematch, or accept the opponent's offer.
     Rematch,
     /// Say a preset phrase to the opponent (and whoever watches).
-    Say(crate::online::directory::Phrase),
+    Say(net::directory::Phrase),
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -696,9 +698,9 @@ pub struct OnlineStatus {
     pub watchers: u32,
     pub rated: bool,
     /// The phrases said in this game, oldest first: (seat, phrase).
-    pub said: Vec<(Side, crate::online::directory::Phrase)>,
+    pub said: Vec<(Side, net::directory::Phrase)>,
     /// After a rated game: each seat's rating before and after.
-    pub rating_changes: Vec<crate::online::directory::RatingChange>,
+    pub rating_changes: Vec<net::directory::RatingChange>,
     /// The player hides ratings from their own view.
     pub hide_ratings: bool,
     /// The link that watches this game, read-only (for anyone).

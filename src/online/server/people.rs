@@ -56,6 +56,16 @@ fn options_of(text: &str) -> Result<Vec<(String, String)>, StoreError> {
     serde_json::from_str(text).map_err(decode)
 }
 
+/// A `ratings` row's rating, deviation, volatility and games.
+fn glicko_of(r: &sqlx::any::AnyRow) -> Result<Glicko, StoreError> {
+    Ok(Glicko {
+        rating: r.try_get("rating")?,
+        deviation: r.try_get("deviation")?,
+        volatility: r.try_get("volatility")?,
+        games: r.try_get::<i64, _>("games")? as u32,
+    })
+}
+
 fn kind_of(slug: &str) -> Result<GameKind, StoreError> {
     GameKind::from_slug(slug).ok_or_else(|| sqlx::Error::Protocol(format!("unknown game '{slug}' in the store")))
 }
@@ -152,12 +162,7 @@ impl GameStore {
                 .await?;
         match row {
             None => Ok(Glicko::default()),
-            Some(r) => Ok(Glicko {
-                rating: r.try_get("rating")?,
-                deviation: r.try_get("deviation")?,
-                volatility: r.try_get("volatility")?,
-                games: r.try_get::<i64, _>("games")? as u32,
-            }),
+            Some(r) => glicko_of(&r),
         }
     }
 
@@ -189,12 +194,7 @@ impl GameStore {
             );
             let row = sqlx::query(&sql).bind(*player).bind(game.slug()).fetch_optional(&mut *tx).await?;
             if let Some(r) = row {
-                before[i] = Glicko {
-                    rating: r.try_get("rating")?,
-                    deviation: r.try_get("deviation")?,
-                    volatility: r.try_get("volatility")?,
-                    games: r.try_get::<i64, _>("games")? as u32,
-                };
+                before[i] = glicko_of(&r)?;
             }
         }
         let after = rate(before);
