@@ -65,7 +65,7 @@ bench: deps
 	@command -v Xvfb >/dev/null || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq xvfb mesa-vulkan-drivers time; }
 	bash scripts/bench.sh
 
-# The game as a player sees it (examples/gallery.rs): the title, settings and setup screens and
+# The game as a player sees it (examples/gallery/): the title, settings and setup screens and
 # every game's key states, in every theme, at 1280x720 and at a 390x844 phone size, to
 # gallery/<size>/<theme>/*.png. Scripted, so the same command gives the same pictures. Runs under
 # Xvfb with Mesa's software Vulkan.
