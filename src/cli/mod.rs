@@ -304,6 +304,7 @@ pub fn run(command: Command) -> ExitCode {
                 sign_ins_per_minute: args.max_sign_ins_per_minute,
                 quick_play_wait: std::time::Duration::from_secs_f64(args.quick_play_wait),
                 trusted_proxies: args.trusted_proxy,
+                clock: crate::online::server::ServerClock::System,
             };
             match crate::online::server::serve(options) {
                 Ok(()) => ExitCode::SUCCESS,

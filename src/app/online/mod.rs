@@ -11,6 +11,7 @@
 
 pub(crate) mod address;
 mod catch_up;
+mod clock_pace;
 mod follow;
 mod lobby;
 mod lobby_view;
@@ -55,4 +56,5 @@ pub fn plugin(app: &mut App) {
     app.add_message::<ToServer>().add_message::<FromServer>().add_message::<SocketOpened>().add_message::<FollowGame>();
     app.add_message::<PlayComputerInstead>();
     app.add_plugins((socket::plugin, seats::plugin, player::plugin, open_games::plugin, lobby::plugin, follow::plugin));
+    app.add_plugins(clock_pace::plugin);
 }

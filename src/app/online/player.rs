@@ -123,6 +123,12 @@ fn hear_server(
                 player.problem = None;
                 signed.write(SignedIn);
             }
+            ServerMessage::Vacation { until_ms, left_ms } => {
+                if let Some(card) = player.card.as_mut() {
+                    card.vacation_until_ms = *until_ms;
+                    card.vacation_left_ms = *left_ms;
+                }
+            }
             ServerMessage::PasswordSet {} => {
                 player.password_set = true;
                 if let Some(card) = player.card.as_mut() {

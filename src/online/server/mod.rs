@@ -2,6 +2,7 @@
 //! storing every game in SQLite (the default) or a PostgreSQL shared by several instances.
 
 mod accounts;
+mod clocks;
 mod connection;
 mod hub;
 mod ids;
@@ -12,11 +13,13 @@ mod people;
 mod rate_limit;
 mod rating;
 mod store;
+mod time;
 mod web_root;
 
 pub use connection::REQUESTS_PER_SECOND;
 pub use ids::normalise_code;
 pub use store::{Backend, GameStore};
+pub use time::{ManualClock, ServerClock};
 
 use crate::online::protocol::{MAX_MESSAGE_BYTES, SOCKET_PATH};
 use axum::Router;
@@ -65,6 +68,8 @@ pub struct ServeOptions {
     /// Reverse proxies in front of the server: their connections are not limited per address and
     /// their `X-Forwarded-For` names the client.
     pub trusted_proxies: Vec<IpAddr>,
+    /// The time clocks run by (the system's; tests move a clock by hand).
+    pub clock: ServerClock,
 }
 
 impl ServeOptions {
@@ -81,6 +86,7 @@ impl ServeOptions {
             sign_ins_per_minute: SIGN_INS_PER_MINUTE,
             quick_play_wait: QUICK_PLAY_WAIT,
             trusted_proxies: Vec::new(),
+            clock: ServerClock::System,
         }
     }
 }
@@ -143,9 +149,11 @@ pub async fn start(options: ServeOptions) -> Result<Running, String> {
         joins_per_minute: options.joins_per_minute,
         sign_ins_per_minute: options.sign_ins_per_minute,
         quick_play_wait: options.quick_play_wait,
+        clock: options.clock.clone(),
     };
     let hub = Arc::new(Hub::new(store, limits, options.trusted_proxies.clone()));
     let lobby = tokio::spawn(hub.clone().refresh_lobby_forever());
+    let timer = tokio::spawn(hub.clone().keep_clocks_forever());
     if backend == Backend::Postgres {
         listen_to_other_instances(database, hub.clone()).await.map_err(|e| redact_in(&e, database))?;
     }
@@ -171,6 +179,7 @@ pub async fn start(options: ServeOptions) -> Result<Running, String> {
         })
         .await;
         lobby.abort();
+        timer.abort();
     });
     Ok(Running { addr, backend, stop, task })
 }
