@@ -233,7 +233,10 @@ async fn a_correspondence_timeout_is_claimed_or_left_waiting() {
     // Nearly a day: Ada still has time; Bob may not claim.
     clock.advance(23 * HOUR);
     let early = bob.ask(bob.claim()).await;
-    assert!(matches!(&early, ServerMessage::Error { code: ErrorCode::BadMessage, message, .. } if message.contains("still has time")), "{early:?}");
+    assert!(
+        matches!(&early, ServerMessage::Error { code: ErrorCode::BadMessage, message, .. } if message.contains("still has time")),
+        "{early:?}"
+    );
     // Past the day Bob could claim but waits: nothing ends by itself, and Ada may still move.
     clock.advance(3 * HOUR);
     play_turn(&mut ada).await;

@@ -5,10 +5,10 @@
 //! repeated move is recognised and a retried one is never applied twice.
 
 use crate::games::GameKind;
+use crate::online::clock::ClockView;
 use crate::online::directory::{
     Challenge, Leader, LiveGame, Phrase, PlayerCard, PlayerPage, RatingChange, TimeControl,
 };
-use crate::online::clock::ClockView;
 use crate::rules::Side;
 use serde::{Deserialize, Serialize};
 

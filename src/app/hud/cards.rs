@@ -5,9 +5,9 @@ use super::{PanelActions, PanelView};
 use crate::app::labels::{level_name, space_summary};
 use crate::app::match_state::{CurrentMatch, side_label};
 use crate::app::playing::{MoveNow, OnlineRequest, OnlineStatus, OpponentPresence, Replay};
-use crate::online::clock::clock_words;
 use crate::app::theme::{board_palette, egui_rgb, text_size};
 use crate::app::ui::{card, with_key};
+use crate::online::clock::clock_words;
 use crate::online::directory::Phrase;
 use crate::rules::{Counter, Side};
 use bevy::prelude::*;
@@ -369,7 +369,8 @@ fn claim_line(ui: &mut egui::Ui, current: &CurrentMatch, online: &OnlineStatus) 
     }
     let opponent = current.remote?.index();
     let wait = online.claim_in(opponent)?;
-    let live = online.clock.as_ref().is_some_and(|c| matches!(c.control, crate::online::directory::TimeControl::Live { .. }));
+    let live =
+        online.clock.as_ref().is_some_and(|c| matches!(c.control, crate::online::directory::TimeControl::Live { .. }));
     let warn = ui.visuals().warn_fg_color;
     if wait > 0 {
         let words = format!("Your opponent left: you may claim the game in {} s", (wait + 999) / 1000);

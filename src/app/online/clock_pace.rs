@@ -19,9 +19,10 @@ pub fn plugin(app: &mut App) {
 
 fn pace_for_clock(status: Res<OnlineStatus>, settings: Option<ResMut<WinitSettings>>) {
     let Some(mut settings) = settings else { return };
-    let ticking = status.clock.as_ref().is_some_and(|c| {
-        matches!(c.control, TimeControl::Live { .. }) && c.running.iter().any(|r| *r)
-    });
+    let ticking = status
+        .clock
+        .as_ref()
+        .is_some_and(|c| matches!(c.control, TimeControl::Live { .. }) && c.running.iter().any(|r| *r));
     let want = if ticking { CLOCK_TICK } else { IDLE };
     // A continuous app (the gallery, tests) is left as it is.
     if let UpdateMode::Reactive { wait, .. } = &mut settings.focused_mode

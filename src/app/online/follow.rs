@@ -326,12 +326,17 @@ fn catch_up_board(
     }
     match catch_up(&current.history(), &seat.board_decisions()) {
         CatchUp::InStep => {
-            // A resignation is not in the rules' position: the server's ending says it.
-            if let Some(ending) = &seat.ended
+            // A resignation or a timeout is not in the rules' position: the server's ending says it.
+            if let Some(ending) = seat.ended.clone()
                 && !current.is_over()
-                && let Some(winner) = winner_of(&current, &ending.result)
             {
-                commands.write(MatchCommand::Resign(winner.opponent()));
+                let winner = winner_of(&current, &ending.result);
+                match winner {
+                    Some(winner) if ending.reason.ends_with("resigned") => {
+                        commands.write(MatchCommand::Resign(winner.opponent()));
+                    }
+                    _ => current.timed_out = Some((winner, ending.reason)),
+                }
             }
         }
         CatchUp::Play(decisions) => {

@@ -174,9 +174,7 @@ impl LobbyRow {
             Password | HideRatings | Vacation => "Your account",
             QuickGame | QuickPlay | PlayComputer => "Quick play",
             Challenge(_) => "Open challenges",
-            PostGame | PostOption(_) | PostSide | PostRated | PostTime | PostTo | Post | Invite => {
-                "Post a challenge"
-            }
+            PostGame | PostOption(_) | PostSide | PostRated | PostTime | PostTo | Post | Invite => "Post a challenge",
             Live(_) => "Games being played",
             Mine(_) => "My online games",
             Join => "Join with a code",

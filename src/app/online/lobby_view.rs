@@ -287,7 +287,7 @@ fn draw_row(
             let left_days = card.map_or(0, |c| c.vacation_left_ms) / DAY_MS;
             let value = match card.and_then(|c| c.vacation_until_ms) {
                 Some(until) => {
-                    let days = (until - unix_ms()).max(0).div_ceil(DAY_MS);
+                    let days = ((until - unix_ms()).max(0) + DAY_MS - 1) / DAY_MS;
                     format!("On for {days} more days · select to come back")
                 }
                 None => format!("Off · {left_days} days left this year"),

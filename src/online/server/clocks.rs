@@ -215,7 +215,10 @@ impl Hub {
                 if away.is_none() || gone_for < LIVE_GRACE_MS {
                     let why = match away {
                         None => "your opponent is connected".to_string(),
-                        Some(_) => format!("your opponent may still come back for {} s", (LIVE_GRACE_MS - gone_for + 999) / 1000),
+                        Some(_) => format!(
+                            "your opponent may still come back for {} s",
+                            (LIVE_GRACE_MS - gone_for + 999) / 1000
+                        ),
                     };
                     return Err(ServerMessage::game_error(ErrorCode::BadMessage, id, why));
                 }
@@ -298,8 +301,10 @@ impl Hub {
     pub(super) async fn vacation_state(&self, player: &str, now: i64) -> Result<(Option<i64>, i64), ServerMessage> {
         let start = year_start(now);
         let spans = self.store.vacations([Some(player), None], start).await.map_err(unavailable)?;
-        let used: i64 = spans[0].iter().map(|&(from, to)| to.min(now).max(start) - from.max(start)).filter(|d| *d > 0).sum();
-        let planned: i64 = spans[0].iter().filter(|&&(from, to)| from <= now && to > now).map(|&(_, to)| to - now).sum();
+        let used: i64 =
+            spans[0].iter().map(|&(from, to)| to.min(now).max(start) - from.max(start)).filter(|d| *d > 0).sum();
+        let planned: i64 =
+            spans[0].iter().filter(|&&(from, to)| from <= now && to > now).map(|&(_, to)| to - now).sum();
         let until = spans[0].iter().find(|&&(from, to)| from <= now && to > now).map(|&(_, to)| to);
         Ok((until, (VACATION_DAYS_PER_YEAR * DAY_MS - used - planned).max(0)))
     }

@@ -2,17 +2,17 @@
 //! them: every change is stored first, then sent to the followers (each seeing what its seat may),
 //! then announced to the other instances that share a PostgreSQL store.
 
+use super::clocks::{Timeout, table_deadline};
 use super::ids;
 use super::lobby::{LobbyFeed, SignedPlayer};
 use super::outbox::{Out, Outbox};
 use super::rate_limit::PerAddress;
 use super::store::{GameRow, GameStore};
-use crate::games::GameKind;
-use crate::online::protocol::{ClientMessage, ErrorCode, GameSummary, MAX_LISTED_GAMES, SeatChoice, ServerMessage};
-use crate::online::directory::TimeControl;
-use crate::online::table::{MoveCheck, Table};
-use super::clocks::{Timeout, table_deadline};
 use super::time::ServerClock;
+use crate::games::GameKind;
+use crate::online::directory::TimeControl;
+use crate::online::protocol::{ClientMessage, ErrorCode, GameSummary, MAX_LISTED_GAMES, SeatChoice, ServerMessage};
+use crate::online::table::{MoveCheck, Table};
 use crate::rules::Side;
 use std::collections::{HashMap, HashSet};
 use std::net::IpAddr;

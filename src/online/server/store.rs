@@ -345,11 +345,12 @@ impl GameStore {
     /// The decisions of a game from `from` on, in ply order, with when each was stored (a
     /// timeout's row is not a decision: it is left out).
     pub async fn moves_from(&self, id: &str, from: u32) -> Result<Vec<(Side, String, i64)>, StoreError> {
-        let rows = sqlx::query("SELECT ply, seat, decision, at_ms FROM moves WHERE game_id = $1 AND ply >= $2 ORDER BY ply")
-            .bind(id)
-            .bind(i64::from(from))
-            .fetch_all(&self.pool)
-            .await?;
+        let rows =
+            sqlx::query("SELECT ply, seat, decision, at_ms FROM moves WHERE game_id = $1 AND ply >= $2 ORDER BY ply")
+                .bind(id)
+                .bind(i64::from(from))
+                .fetch_all(&self.pool)
+                .await?;
         let mut out = Vec::with_capacity(rows.len());
         for (i, r) in rows.iter().enumerate() {
             let ply: i64 = r.try_get("ply")?;
@@ -367,7 +368,14 @@ impl GameStore {
 
     /// Stores that `seat` timed out (`mark`, after [`TIMEOUT_MARK`]) in the place of ply `ply`.
     /// `Ok(false)`: a decision or another timeout holds that ply already.
-    pub async fn mark_timeout(&self, id: &str, ply: u32, seat: Side, mark: &str, now_ms: i64) -> Result<bool, StoreError> {
+    pub async fn mark_timeout(
+        &self,
+        id: &str,
+        ply: u32,
+        seat: Side,
+        mark: &str,
+        now_ms: i64,
+    ) -> Result<bool, StoreError> {
         self.append(id, ply, seat, &format!("{TIMEOUT_MARK}{mark}"), now_ms).await
     }
 
@@ -385,15 +393,21 @@ impl GameStore {
     }
 
     /// Each player's vacations that end after `since_ms`, as `[from, to)` spans.
-    pub async fn vacations(&self, players: [Option<&str>; 2], since_ms: i64) -> Result<[Vec<(i64, i64)>; 2], StoreError> {
+    pub async fn vacations(
+        &self,
+        players: [Option<&str>; 2],
+        since_ms: i64,
+    ) -> Result<[Vec<(i64, i64)>; 2], StoreError> {
         let mut out = [Vec::new(), Vec::new()];
         for (i, player) in players.iter().enumerate() {
             let Some(player) = player else { continue };
-            let rows = sqlx::query("SELECT from_ms, to_ms FROM vacations WHERE player_id = $1 AND to_ms > $2 ORDER BY from_ms")
-                .bind(*player)
-                .bind(since_ms)
-                .fetch_all(&self.pool)
-                .await?;
+            let rows = sqlx::query(
+                "SELECT from_ms, to_ms FROM vacations WHERE player_id = $1 AND to_ms > $2 ORDER BY from_ms",
+            )
+            .bind(*player)
+            .bind(since_ms)
+            .fetch_all(&self.pool)
+            .await?;
             for r in rows {
                 out[i].push((r.try_get("from_ms")?, r.try_get("to_ms")?));
             }
