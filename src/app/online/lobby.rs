@@ -140,6 +140,8 @@ pub enum LobbyRow {
     HideRatings,
     /// Correspondence clocks stand still while the player is away.
     Vacation,
+    /// A notification when a game waits for the player's move while the window is hidden.
+    TurnNotices,
     QuickGame,
     QuickPlay,
     /// Quick play found nobody: the computer instead.
@@ -171,7 +173,7 @@ impl LobbyRow {
         use LobbyRow::*;
         match self {
             Name | LogIn | MyPage => "You",
-            Password | HideRatings | Vacation => "Your account",
+            Password | HideRatings | Vacation | TurnNotices => "Your account",
             QuickGame | QuickPlay | PlayComputer => "Quick play",
             Challenge(_) => "Open challenges",
             PostGame | PostOption(_) | PostSide | PostRated | PostTime | PostTo | Post | Invite => "Post a challenge",
@@ -226,7 +228,7 @@ pub fn lobby_rows(lobby: &OnlineLobby, player: &OnlinePlayer, games: &OpenGames,
     rows.push(Invite);
     rows.push(Join);
     if player.signed_in() {
-        rows.extend([Password, HideRatings, Vacation]);
+        rows.extend([Password, HideRatings, Vacation, TurnNotices]);
     }
     rows.extend([Leaders, Back]);
     rows
@@ -554,6 +556,12 @@ fn lobby_input(
             PostTime => {
                 let choices = crate::online::clock::CHOICES.len() as i32 + 1;
                 lobby.time = (lobby.time as i32 + step).rem_euclid(choices) as usize;
+            }
+            TurnNotices => {
+                settings.0.turn_notices = !settings.0.turn_notices;
+                if settings.0.turn_notices {
+                    super::notices::ask_permission();
+                }
             }
             Vacation if activate => {
                 let on = player.card.as_ref().is_some_and(|c| c.vacation_until_ms.is_some());

@@ -282,6 +282,15 @@ fn draw_row(
             let help = "Hide every rating from your own screens (yours and others').";
             value_item(ui, index, focused, ("Ratings", help), value, None, clicks);
         }
+        TurnNotices => {
+            let value = match (settings.0.turn_notices, super::notices::permission_words()) {
+                (false, _) => "Off".to_string(),
+                (true, None) => "On".to_string(),
+                (true, Some(browser)) => format!("On · {browser}"),
+            };
+            let help = "A notification when a game waits for your move while Stoneyard is in the background.";
+            value_item(ui, index, focused, ("Your-turn notices", help), &value, None, clicks);
+        }
         Vacation => {
             let card = player.card.as_ref();
             let left_days = card.map_or(0, |c| c.vacation_left_ms) / DAY_MS;
