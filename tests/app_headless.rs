@@ -1794,7 +1794,9 @@ mod online_play {
 
         // Both see both clocks: Ada's runs, Bob's stands at three minutes.
         run_until(&mut all, "both clocks", |apps| {
-            apps.iter().all(|app| app.world().resource::<OnlineStatus>().clock.as_ref().is_some_and(|c| c.running == [true, false]))
+            apps.iter().all(|app| {
+                app.world().resource::<OnlineStatus>().clock.as_ref().is_some_and(|c| c.running == [true, false])
+            })
         });
         for app in all.iter() {
             let status = app.world().resource::<OnlineStatus>();

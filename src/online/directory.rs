@@ -105,6 +105,9 @@ pub struct PlayerCard {
     pub vacation_until_ms: Option<i64>,
     #[serde(default)]
     pub vacation_left_ms: i64,
+    /// Their address for the daily digest (their own card only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
 }
 
 impl PlayerCard {

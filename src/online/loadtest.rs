@@ -10,9 +10,9 @@
 //! same challenges.
 
 use super::client::{Client, Closed};
+use super::directory::TimeControl;
 use super::protocol::{ClientMessage, ErrorCode, SeatChoice, ServerMessage};
 use super::seat::OnlineSeat;
-use super::directory::TimeControl;
 use crate::games::GameKind;
 use crate::rules::{GameRng, Side, pick_index, seeded};
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -872,11 +872,7 @@ pub fn run(args: LoadtestArgs) -> ExitCode {
     latency_line("delivery to the opponent", &mut t.delivery_us);
     latency_line("delivery to the spectators", &mut t.spectator_us);
     if let Some(control) = &args.clock {
-        println!(
-            "  clocks {}: games flagged {}",
-            super::directory::time_control_words(Some(control)),
-            t.flags
-        );
+        println!("  clocks {}: games flagged {}", super::directory::time_control_words(Some(control)), t.flags);
         latency_line("clock difference, device to server, at each turn's end", &mut t.clock_skew_us);
     }
     println!(

@@ -162,6 +162,11 @@ pub enum ClientMessage {
     Vacation {
         on: bool,
     },
+    /// Gives the signed-in player's e-mail address for the daily digest of games waiting for
+    /// them (empty: forgets it). `EmailSet`.
+    SetEmail {
+        address: String,
+    },
 }
 
 /// One decision of a game as a seat sees it.
@@ -390,6 +395,11 @@ pub enum ServerMessage {
         until_ms: Option<i64>,
         left_ms: i64,
     },
+    /// The player's address for the daily digest now (`None`: no mails).
+    EmailSet {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        address: Option<String>,
+    },
     Leaders {
         game: GameKind,
         leaders: Vec<Leader>,
@@ -452,6 +462,7 @@ struct ServerWire {
     clock: Option<ClockView>,
     until_ms: Option<i64>,
     left_ms: Option<i64>,
+    address: Option<String>,
 }
 
 impl TryFrom<ServerWire> for ServerMessage {
@@ -521,6 +532,7 @@ impl TryFrom<ServerWire> for ServerMessage {
             "page" => M::Page { page: need(w.page, "page")? },
             "clock" => M::Clock { game_id: game_id()?, clock: need(w.clock, "clock")? },
             "vacation" => M::Vacation { until_ms: w.until_ms, left_ms: need(w.left_ms, "left_ms")? },
+            "email_set" => M::EmailSet { address: w.address },
             "leaders" => M::Leaders { game: need(w.game, "game")?, leaders: need(w.leaders, "leaders")? },
             "pong" => M::Pong,
             "error" => {
@@ -650,6 +662,7 @@ mod tests {
             ClientMessage::MyGames {},
             ClientMessage::Claim { game_id: g(), token: t() },
             ClientMessage::Vacation { on: true },
+            ClientMessage::SetEmail { address: "ada@example.org".into() },
         ];
         for m in all {
             let text = m.to_json();
@@ -702,6 +715,7 @@ mod tests {
             has_password: true,
             vacation_until_ms: Some(1_800_000_000_000),
             vacation_left_ms: 86_400_000,
+            email: Some("ada@example.org".into()),
         };
         let challenge = Challenge {
             game_id: g(),
@@ -807,7 +821,13 @@ mod tests {
             ServerMessage::Games { games: vec![summary] },
             ServerMessage::SignedIn { player: card.clone(), key: Some("k".into()) },
             ServerMessage::SignedIn {
-                player: PlayerCard { ratings: vec![], has_password: false, vacation_until_ms: None, ..card },
+                player: PlayerCard {
+                    ratings: vec![],
+                    has_password: false,
+                    vacation_until_ms: None,
+                    email: None,
+                    ..card
+                },
                 key: None,
             },
             ServerMessage::PasswordSet {},
@@ -847,6 +867,8 @@ mod tests {
             },
             ServerMessage::Vacation { until_ms: Some(1_800_000_000_000), left_ms: 86_400_000 },
             ServerMessage::Vacation { until_ms: None, left_ms: 0 },
+            ServerMessage::EmailSet { address: Some("ada@example.org".into()) },
+            ServerMessage::EmailSet { address: None },
             ServerMessage::Pong,
             ServerMessage::error(ErrorCode::RateLimited, "slow down"),
             ServerMessage::Error {

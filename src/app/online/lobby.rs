@@ -60,6 +60,8 @@ pub struct OnlineLobby {
     pub login_name: String,
     pub login_password: String,
     pub password_text: String,
+    /// The address typed for the daily digest (filled from the player's card once signed in).
+    pub email_text: Option<String>,
     /// The invite code being typed.
     pub join_code: String,
     /// The server address being typed (native).
@@ -96,6 +98,7 @@ impl Default for OnlineLobby {
             login_name: String::new(),
             login_password: String::new(),
             password_text: String::new(),
+            email_text: None,
             join_code: String::new(),
             server_text: None,
             invite: None,
@@ -142,6 +145,8 @@ pub enum LobbyRow {
     Vacation,
     /// A notification when a game waits for the player's move while the window is hidden.
     TurnNotices,
+    /// An e-mail address for the server's daily digest of games waiting.
+    Email,
     QuickGame,
     QuickPlay,
     /// Quick play found nobody: the computer instead.
@@ -173,7 +178,7 @@ impl LobbyRow {
         use LobbyRow::*;
         match self {
             Name | LogIn | MyPage => "You",
-            Password | HideRatings | Vacation | TurnNotices => "Your account",
+            Password | HideRatings | Vacation | TurnNotices | Email => "Your account",
             QuickGame | QuickPlay | PlayComputer => "Quick play",
             Challenge(_) => "Open challenges",
             PostGame | PostOption(_) | PostSide | PostRated | PostTime | PostTo | Post | Invite => "Post a challenge",
@@ -228,7 +233,7 @@ pub fn lobby_rows(lobby: &OnlineLobby, player: &OnlinePlayer, games: &OpenGames,
     rows.push(Invite);
     rows.push(Join);
     if player.signed_in() {
-        rows.extend([Password, HideRatings, Vacation, TurnNotices]);
+        rows.extend([Password, HideRatings, Vacation, TurnNotices, Email]);
     }
     rows.extend([Leaders, Back]);
     rows
@@ -556,6 +561,10 @@ fn lobby_input(
             PostTime => {
                 let choices = crate::online::clock::CHOICES.len() as i32 + 1;
                 lobby.time = (lobby.time as i32 + step).rem_euclid(choices) as usize;
+            }
+            Email if activate => {
+                let address = lobby.email_text.clone().unwrap_or_default();
+                to.out.write(ToServer(ClientMessage::SetEmail { address }));
             }
             TurnNotices => {
                 settings.0.turn_notices = !settings.0.turn_notices;

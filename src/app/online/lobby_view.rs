@@ -282,6 +282,17 @@ fn draw_row(
             let help = "Hide every rating from your own screens (yours and others').";
             value_item(ui, index, focused, ("Ratings", help), value, None, clicks);
         }
+        Email => {
+            let saved = player.card.as_ref().and_then(|c| c.email.clone());
+            let text = lobby.email_text.get_or_insert_with(|| saved.clone().unwrap_or_default());
+            let help = match &saved {
+                Some(address) => {
+                    format!("A mail a day at most to {address} when games wait for you; empty it to stop.")
+                }
+                None => "A mail a day at most when games wait for your move (if this server sends mail).".to_string(),
+            };
+            text_row(ui, (index, focused), ("E-mail digest", &help), (text, false), "Save", clicks);
+        }
         TurnNotices => {
             let value = match (settings.0.turn_notices, super::notices::permission_words()) {
                 (false, _) => "Off".to_string(),

@@ -4,10 +4,10 @@
 //! with the player's permission). The games waiting are the one on the board and the kept games
 //! the server last listed (listed again every minute while connected).
 
+use super::ToServer;
 use super::lobby::OnlineLobby;
 use super::seats::KeptSeats;
 use super::socket::Connection;
-use super::ToServer;
 use crate::app::AppSystems;
 use crate::app::match_state::CurrentMatch;
 use crate::app::playing::OnlineStatus;
@@ -120,7 +120,8 @@ fn show_your_turns(
     }
     set_page_title(&title);
     background |= page_hidden();
-    let new: Vec<&String> = turns.games.iter().filter(|(id, _)| !before.games.contains_key(*id)).map(|(_, w)| w).collect();
+    let new: Vec<&String> =
+        turns.games.iter().filter(|(id, _)| !before.games.contains_key(*id)).map(|(_, w)| w).collect();
     if background && settings.0.turn_notices && !new.is_empty() {
         let body = match new.as_slice() {
             [one] => format!("Your move in {one}"),

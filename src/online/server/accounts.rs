@@ -58,6 +58,7 @@ impl Hub {
             has_password: row.password.is_some(),
             vacation_until_ms,
             vacation_left_ms,
+            email: self.store.email_of(&row.id).await.map_err(unavailable)?,
         })
     }
 

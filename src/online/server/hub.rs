@@ -361,6 +361,7 @@ impl Hub {
             ClientMessage::MyGames {} => self.my_games(session).await,
             ClientMessage::Claim { game_id, token } => self.claim(&game_id, &token).await,
             ClientMessage::Vacation { on } => self.vacation(session, on).await,
+            ClientMessage::SetEmail { address } => self.set_email(session, &address).await,
         };
         let message = match reply {
             Ok(m) | Err(m) => m,

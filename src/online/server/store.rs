@@ -166,12 +166,17 @@ const VERSION_4: [&str; 17] = [
     )",
 ];
 
-/// Version 5: clocks. When a timed game's clocks started (its second seat taken), and players'
-/// vacations (the spans their correspondence clocks stand still). A timeout takes the place of
+/// Version 5: clocks and the daily digest. When a timed game's clocks started (its second seat
+/// taken), players' vacations (the spans their correspondence clocks stand still), and players'
+/// e-mail addresses for the digest. A timeout takes the place of
 /// the ply it ended the game at, as a row of `moves` whose decision starts with `!`
 /// ([`TIMEOUT_MARK`]), so a move and a timeout at the same ply cannot both be stored.
-const VERSION_5: [&str; 2] = [
+const VERSION_5: [&str; 5] = [
     "ALTER TABLE games ADD COLUMN clock_start_ms BIGINT",
+    // The daily digest: a player's e-mail address, the token of its way out, the last digest.
+    "ALTER TABLE players ADD COLUMN email TEXT",
+    "ALTER TABLE players ADD COLUMN email_token TEXT",
+    "ALTER TABLE players ADD COLUMN digest_ms BIGINT",
     "CREATE TABLE IF NOT EXISTS vacations (
         player_id TEXT NOT NULL,
         from_ms BIGINT NOT NULL,
