@@ -439,7 +439,7 @@ fn clock_skew(player: &Player, now_told: &super::clock::ClockView) -> Vec<u64> {
     let mine = player.side().map(Side::index);
     let mut skews = Vec::new();
     for seat in 0..2 {
-        if !(before.running[seat] && !now_told.running[seat]) || player.seat.ended.is_some() {
+        if !before.running[seat] || now_told.running[seat] || player.seat.ended.is_some() {
             continue;
         }
         let until = match (Some(seat) == mine, player.sent.last()) {
