@@ -49,7 +49,7 @@ test-rules:
 # by the script): two `serve` instances sharing it with a player on each, instances started together
 # on an empty database, a retry sent to two instances at once, the lobby and quick play across two.
 test-postgres:
-	bash scripts/with-postgres.sh cargo test --no-default-features --features server --test online_server --test online_hardening --test online_lobby -- --ignored
+	bash scripts/with-postgres.sh cargo test --no-default-features --features server --test online_server --test online_hardening --test online_lobby --test online_clocks -- --ignored
 
 # The app: its unit tests, the headless app tests, its WebSocket client over wss:// through a TLS
 # proxy, and the builds of the frame benchmark and the gallery, linted by clippy as they build. (The pure layers' tests ran above; running them again
@@ -65,7 +65,7 @@ bench: deps
 	@command -v Xvfb >/dev/null || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq xvfb mesa-vulkan-drivers time; }
 	bash scripts/bench.sh
 
-# The game as a player sees it (examples/gallery.rs): the title, settings and setup screens and
+# The game as a player sees it (examples/gallery/): the title, settings and setup screens and
 # every game's key states, in every theme, at 1280x720 and at a 390x844 phone size, to
 # gallery/<size>/<theme>/*.png. Scripted, so the same command gives the same pictures. Runs under
 # Xvfb with Mesa's software Vulkan.

@@ -89,8 +89,19 @@ async fn register(url: &str, name: &str) -> Client {
 
 /// Ada posts `game` with `control` (Ada plays first), Bob accepts: both follow it.
 async fn timed_game(url: &str, game: &str, control: TimeControl) -> (Player, Player) {
+    timed_game_across(url, url, game, control, ["Ada", "Bob"]).await
+}
+
+/// `timed_game` with Ada connected to `url` and Bob to `bob_url` (another instance), by `names`.
+async fn timed_game_across(
+    url: &str,
+    bob_url: &str,
+    game: &str,
+    control: TimeControl,
+    names: [&str; 2],
+) -> (Player, Player) {
     let game = GameKind::named(game);
-    let (mut ada, mut bob) = (register(url, "Ada").await, register(url, "Bob").await);
+    let (mut ada, mut bob) = (register(url, names[0]).await, register(bob_url, names[1]).await);
     let challenge = ClientMessage::Challenge {
         game,
         options: game.quick_pairs(),
@@ -305,4 +316,42 @@ async fn a_live_player_who_disconnects_has_a_grace_period_then_the_opponent_may_
         _ => unreachable!(),
     }
     running.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a PostgreSQL server: STONEYARD_TEST_POSTGRES=postgres://… (make test-postgres)"]
+async fn two_instances_flag_a_live_clock_once() {
+    let database = std::env::var("STONEYARD_TEST_POSTGRES").expect("STONEYARD_TEST_POSTGRES is set");
+    // One clock for both instances, as one machine's time: each has its own timer on it.
+    let clock = ManualClock::starting_at(NOON);
+    let (url_1, first) = timed_server(database.clone(), &clock).await;
+    let (url_2, second) = timed_server(database, &clock).await;
+    let tag = std::process::id() % 100_000;
+    let names = [format!("Ada{tag}"), format!("Bob{tag}")];
+    let (mut ada, mut bob) =
+        timed_game_across(&url_1, &url_2, "red-stone", THREE_PLUS_TWO, [&names[0], &names[1]]).await;
+    let first_move = ada.seat.legal()[0].clone();
+    ada.play(&first_move).await;
+    bob.until("Ada's move", |s| s.moves.len() == 1).await;
+    // Bob's time runs out: both instances' timers see it; the game ends once, the same for both.
+    clock.advance(200_000);
+    ada.until("the flag", |s| s.ended.is_some()).await;
+    bob.until("the flag", |s| s.ended.is_some()).await;
+    assert_eq!(ada.seat.ended, bob.seat.ended);
+    assert!(ada.seat.ended.as_ref().unwrap().reason.contains("ran out of time"));
+    // Each seat heard of the end once: nothing more comes before a ping's answer.
+    for p in [&mut ada, &mut bob] {
+        p.client.send(&ClientMessage::Ping {}).await.unwrap();
+        let mut ends = 0;
+        loop {
+            match p.client.recv().await.unwrap() {
+                ServerMessage::Pong => break,
+                ServerMessage::Ended { .. } => ends += 1,
+                _ => {}
+            }
+        }
+        assert_eq!(ends, 0, "the end was told once (before the ping)");
+    }
+    first.stop().await;
+    second.stop().await;
 }

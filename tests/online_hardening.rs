@@ -1,7 +1,8 @@
 //! The online server against a hostile client on loopback (issue 38): floods of every kind of
 //! frame, a client that never reads, connections that never finish their handshake, invite-code
 //! guessing, bad UTF-8, hidden files under `--web`, passwords in errors, hashed tokens; and, with
-//! `STONEYARD_TEST_POSTGRES`, instances starting together and retries sent to two instances.
+//! `STONEYARD_TEST_POSTGRES`, instances starting together, retries sent to two instances, and
+//! instances whose LISTEN connections drop.
 #![cfg(feature = "server")]
 
 mod online_support;
@@ -409,6 +410,35 @@ async fn postgres_an_identical_retry_through_two_instances_is_acknowledged_by_bo
         mover.pump_until(|s| s.moves.len() > ply as usize).await;
         other.pump_until(|s| s.moves.len() > ply as usize).await;
     }
+    first.stop().await;
+    second.stop().await;
+}
+
+/// Runs when `STONEYARD_TEST_POSTGRES` names a database (`make test` starts one).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a PostgreSQL server: STONEYARD_TEST_POSTGRES=postgres://… (make test-postgres)"]
+async fn postgres_an_instance_whose_listen_connection_drops_reads_what_it_missed() {
+    use sqlx::Connection;
+    let database = empty_postgres_database("stoneyard_listen").await;
+    let (url_a, first) = server(database.clone()).await;
+    let (url_b, second) = server(database.clone()).await;
+    let mut players = table(&url_a, &url_b, GameKind::named("inchworm")).await;
+    players[0].pump_until(|s| s.online == [true, true]).await;
+    // A decision stored without a word to anyone: as if announced while nobody listened.
+    let decision = players[0].legal()[0].clone();
+    let store = GameStore::open(&database).await.unwrap();
+    assert!(store.append(&players[0].seat.game_id, 0, Side::First, &decision, 0, None).await.unwrap());
+    let mut admin = sqlx::PgConnection::connect(&database).await.unwrap();
+    let cut = "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+               WHERE datname = current_database() AND query LIKE 'LISTEN%' AND pid <> pg_backend_pid()";
+    let listeners = sqlx::query(cut).fetch_all(&mut admin).await.unwrap();
+    assert_eq!(listeners.len(), 2, "each instance listens on one connection");
+    // Both listen again and read the game again: each player gets the decision, and the game goes on.
+    for player in players.iter_mut() {
+        player.pump_until(|s| s.moves.len() == 1).await;
+        assert_eq!(player.seat.moves[0].decision.as_deref(), Some(decision.as_str()));
+    }
+    play_to_the_end(&mut players, &mut stoneyard::rules::seeded(22), 5_000).await;
     first.stop().await;
     second.stop().await;
 }

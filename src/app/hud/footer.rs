@@ -127,15 +127,25 @@ pub(super) fn buttons(state: FooterState, keys: bool) -> Vec<FooterButton> {
 /// Draws the footer at the bottom of `ui`'s room, upwards (the buttons in a fixed grid of equal
 /// cells, the keys line over them, a line); returns the command pressed, if any, and the room
 /// left above the footer.
-pub(super) fn draw(ui: &mut egui::Ui, buttons: &[FooterButton], keys: bool) -> (Option<Command>, egui::Rect) {
-    draw_placed(ui, buttons, keys, &mut Vec::new())
+pub(super) fn draw(
+    ui: &mut egui::Ui,
+    buttons: &[FooterButton],
+    keys: bool,
+    watching: bool,
+) -> (Option<Command>, egui::Rect) {
+    draw_placed(ui, buttons, keys.then_some(keys_line(watching)), &mut Vec::new())
+}
+
+/// What the keys do on the board: a watcher only looks.
+fn keys_line(watching: bool) -> &'static str {
+    if watching { "Arrows: look at a space · Esc: back" } else { "Arrows: cursor · Enter: choose · Esc: back" }
 }
 
 /// `draw`, noting where each command's button went.
 fn draw_placed(
     ui: &mut egui::Ui,
     buttons: &[FooterButton],
-    keys: bool,
+    keys_line: Option<&str>,
     placed: &mut Vec<(Command, egui::Rect)>,
 ) -> (Option<Command>, egui::Rect) {
     let room = ui.available_rect_before_wrap();
@@ -147,6 +157,7 @@ fn draw_placed(
     let spacing = ui.spacing().item_spacing.x;
     let width = ((ui.available_width() - spacing * (COLUMNS as f32 - 1.0)) / COLUMNS as f32).max(40.0);
     let mut pressed = None;
+    let keys = keys_line.is_some();
     let row_size = egui::vec2(ui.available_width(), row_height(keys));
     for row in buttons.chunks(COLUMNS).rev() {
         ui.allocate_ui_with_layout(row_size, egui::Layout::left_to_right(egui::Align::Center), |ui| {
@@ -161,8 +172,8 @@ fn draw_placed(
             }
         });
     }
-    if keys {
-        let text = egui::RichText::new("Arrows: cursor · Enter: choose · Esc: back").weak().size(text_size::SMALL);
+    if let Some(line) = keys_line {
+        let text = egui::RichText::new(line).weak().size(text_size::SMALL);
         ui.add(egui::Label::new(text).truncate());
     }
     ui.separator();
@@ -244,7 +255,7 @@ mod tests {
         let mut placed = Vec::new();
         super::super::lay_out(egui::vec2(width, 700.0), |ui| {
             placed.clear();
-            draw_placed(ui, &buttons(state, keys), keys, &mut placed);
+            draw_placed(ui, &buttons(state, keys), keys.then_some(keys_line(false)), &mut placed);
         });
         // In reading order (the rows are drawn from the bottom up).
         placed.sort_by(|(_, a), (_, b)| a.min.y.total_cmp(&b.min.y).then(a.min.x.total_cmp(&b.min.x)));

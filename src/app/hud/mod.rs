@@ -232,7 +232,7 @@ fn footer_panel(
 ) {
     let keys = !ui::by_touch(ui);
     let buttons = footer::buttons(footer::FooterState::of(current, view, act), keys);
-    let (pressed, room) = footer::draw(ui, &buttons, keys);
+    let (pressed, room) = footer::draw(ui, &buttons, keys, current.watching);
     ui.scope_builder(egui::UiBuilder::new().max_rect(room), |ui| {
         // However little room is left, nothing is drawn over the footer.
         ui.set_clip_rect(ui.clip_rect().intersect(room));

@@ -98,8 +98,10 @@ fn rating_graph(ui: &mut egui::Ui, points: &[&RatingPoint]) {
     let low = points.iter().map(|p| p.rating).fold(f64::INFINITY, f64::min) - 10.0;
     let high = points.iter().map(|p| p.rating).fold(f64::NEG_INFINITY, f64::max) + 10.0;
     let inner = rect.shrink(6.0);
+    // The line starts right of the scale's labels, so the two never cross.
+    let labels_width = 40.0;
     let at = |i: usize, rating: f64| {
-        let x = inner.left() + inner.width() * i as f32 / (points.len() - 1) as f32;
+        let x = inner.left() + labels_width + (inner.width() - labels_width) * i as f32 / (points.len() - 1) as f32;
         let y = inner.bottom() - inner.height() * ((rating - low) / (high - low)) as f32;
         egui::pos2(x, y)
     };

@@ -108,7 +108,13 @@ impl Hub {
     /// followers are told.
     pub(super) async fn presence_changed(&self, room: &Arc<Room>) {
         let guard = room.table.lock().await;
-        let Some(table) = guard.as_ref() else { return };
+        if let Some(table) = guard.as_ref() {
+            self.note_presence(room, table);
+        }
+    }
+
+    /// `presence_changed` with the game held.
+    pub(super) fn note_presence(&self, room: &Room, table: &Table) {
         if table.clock.is_none() {
             return;
         }

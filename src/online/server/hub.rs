@@ -5,14 +5,15 @@
 use super::clocks::{Timeout, table_deadline};
 use super::ids;
 use super::lobby::{LobbyFeed, SignedPlayer};
+use super::news::{Inbox, StoredDecision, decision_announcement};
 use super::outbox::{Out, Outbox};
 use super::rate_limit::PerAddress;
-use super::store::{GameRow, GameStore};
+use super::store::{Backend, GameRow, GameStore};
 use super::time::ServerClock;
 use crate::games::GameKind;
 use crate::online::directory::TimeControl;
 use crate::online::protocol::{ClientMessage, ErrorCode, GameSummary, MAX_LISTED_GAMES, SeatChoice, ServerMessage};
-use crate::online::table::{MoveCheck, Table};
+use crate::online::table::{MoveCheck, StoredPly, Table};
 use crate::rules::Side;
 use std::collections::{HashMap, HashSet};
 use std::net::IpAddr;
@@ -45,6 +46,8 @@ pub(super) struct Room {
     pub(super) deadline: AtomicI64,
     /// Since when each taken seat has been disconnected (a live game's grace period).
     pub(super) away_since: Mutex<[Option<i64>; 2]>,
+    /// The other instances' announcements about this game not yet handled (PostgreSQL only).
+    pub(super) inbox: Mutex<Inbox>,
 }
 
 pub(super) type TableGuard<'a> = MappedMutexGuard<'a, Table>;
@@ -77,6 +80,11 @@ impl Room {
 
     fn watchers(&self) -> u32 {
         self.local_watchers() + self.remote_online.lock().expect("presence lock").values().map(|(_, w)| w).sum::<u32>()
+    }
+
+    /// Another instance's seats connected to this game and watchers of it.
+    pub(super) fn set_remote_online(&self, instance: &str, online: [bool; 2], watchers: u32) {
+        self.remote_online.lock().expect("presence lock").insert(instance.to_string(), (online, watchers));
     }
 
     /// Who plays, whether rated, and how many watch.
@@ -122,7 +130,7 @@ impl Room {
         self.send_each(|_| Some(message.clone()));
     }
 
-    fn presence(&self, table: &Table) -> ServerMessage {
+    pub(super) fn presence(&self, table: &Table) -> ServerMessage {
         ServerMessage::Presence { game_id: self.id.clone(), joined: table.joined(), online: self.online() }
     }
 }
@@ -270,9 +278,20 @@ impl Hub {
                     remote_online: Mutex::new(HashMap::new()),
                     deadline: AtomicI64::new(i64::MAX),
                     away_since: Mutex::new([None, None]),
+                    inbox: Mutex::new(Inbox::default()),
                 })
             })
             .clone()
+    }
+
+    /// The game's room when it is in memory.
+    pub(super) fn loaded_room(&self, id: &str) -> Option<Arc<Room>> {
+        self.rooms.lock().expect("rooms lock").get(id).cloned()
+    }
+
+    /// Every game in memory.
+    pub(super) fn loaded_rooms(&self) -> Vec<Arc<Room>> {
+        self.rooms.lock().expect("rooms lock").values().cloned().collect()
     }
 
     /// The room's table, loaded from the store the first time.
@@ -285,11 +304,6 @@ impl Hub {
             *guard = Some(table);
         }
         Ok(MutexGuard::map(guard, |t| t.as_mut().expect("loaded above")))
-    }
-
-    /// Every game loaded now.
-    pub(super) fn loaded_rooms(&self) -> Vec<Arc<Room>> {
-        self.rooms.lock().expect("rooms lock").values().cloned().collect()
     }
 
     /// Games followed by nobody leave memory (the store has them).
@@ -605,9 +619,6 @@ impl Hub {
         let room = self.room(id);
         let result = self.play_in(&room, id, token, ply, decision).await;
         self.forget_if_unfollowed(&room);
-        if result.is_ok() {
-            self.announce(id, None).await;
-        }
         result
     }
 
@@ -643,7 +654,12 @@ impl Hub {
             self.time_out(room, &mut table, flagged, Timeout::Flag, now).await?;
             return Err(ServerMessage::game_error(ErrorCode::GameOver, id, "the game has ended: time ran out"));
         }
-        if !self.store.append(id, ply, seat, decision, now).await.map_err(unavailable)? {
+        // The other instances hear of the decision as it is stored (a retry, stored already, was
+        // announced then), with it (they need not read it back), in ply order (this holds the game).
+        let stored = StoredDecision { ply, seat, decision: decision.to_string(), at: now };
+        let announcement = (self.store.backend == Backend::Postgres)
+            .then(|| decision_announcement(&self.instance, id, stored).to_string());
+        if !self.store.append(id, ply, seat, decision, now, announcement.as_deref()).await.map_err(unavailable)? {
             // Another instance stored this ply first: the very same decision (a retry sent to
             // both) is acknowledged, anything else is stale.
             self.refresh_locked(room, &mut table).await;
@@ -801,8 +817,7 @@ impl Hub {
             if !seen_games.insert((id.clone(), seat)) {
                 continue;
             }
-            let loaded = self.rooms.lock().expect("rooms lock").get(&id).cloned();
-            let summary = match loaded {
+            let summary = match self.loaded_room(&id) {
                 Some(room) => self.table(&room).await.map(|t| t.summary(seat, token)),
                 None => load_table(&self.store, &id).await.map(|t| t.summary(seat, token)),
             };
@@ -812,6 +827,32 @@ impl Hub {
             }
         }
         Ok(ServerMessage::Games { games })
+    }
+
+    /// Applies decisions stored from ply `from` on to a loaded table and sends them (and the ending
+    /// they reach) to this instance's followers. `false` when one does not replay (it and those
+    /// after it are left out).
+    pub(super) fn replay_stored(&self, room: &Room, table: &mut Table, from: u32, moves: Vec<StoredPly>) -> bool {
+        let was_over = table.ending.is_some();
+        let mut replayed = true;
+        let any = !moves.is_empty();
+        for (ply, (seat, decision, at)) in moves.into_iter().enumerate() {
+            let ply = from + ply as u32;
+            if table.check_move(seat, ply, &decision) != Ok(MoveCheck::New) {
+                eprintln!("stoneyard serve: stored ply {ply} of game {} does not replay", room.id);
+                replayed = false;
+                break;
+            }
+            let revealed = table.apply_at(seat, decision, at);
+            self.send_new_plies(room, table, ply as usize, revealed);
+        }
+        if any {
+            self.clock_changed(room, table);
+        }
+        if !was_over && let Some(ending) = table.ending.clone() {
+            room.send_all(&ServerMessage::Ended { game_id: room.id.clone(), ending });
+        }
+        replayed
     }
 
     /// Brings a loaded table up to the store (another instance changed the game) and tells this
@@ -837,23 +878,7 @@ impl Hub {
         let from = table.next_ply();
         match self.store.moves_from(&room.id, from).await {
             Ok(moves) => {
-                let was_over = table.ending.is_some();
-                let any = !moves.is_empty();
-                for (ply, (seat, decision, at)) in moves.into_iter().enumerate() {
-                    let ply = from + ply as u32;
-                    if table.check_move(seat, ply, &decision) != Ok(MoveCheck::New) {
-                        eprintln!("stoneyard serve: stored ply {ply} of game {} does not replay", room.id);
-                        break;
-                    }
-                    let revealed = table.apply_at(seat, decision, at);
-                    self.send_new_plies(room, table, ply as usize, revealed);
-                }
-                if any {
-                    self.clock_changed(room, table);
-                }
-                if !was_over && let Some(ending) = table.ending.clone() {
-                    room.send_all(&ServerMessage::Ended { game_id: room.id.clone(), ending });
-                }
+                self.replay_stored(room, table, from, moves);
             }
             Err(e) => eprintln!("stoneyard serve: refreshing game {}: {e}", room.id),
         }
@@ -884,48 +909,5 @@ impl Hub {
                 room.send_to_seat(old_seat, |token| rematch_ready(&room.id, &new_id, old_seat, token));
             }
         }
-    }
-
-    /// Another instance announced a change to a game or the lobby (PostgreSQL's NOTIFY).
-    pub async fn on_announcement(&self, payload: &str) {
-        let Ok(value) = serde_json::from_str::<serde_json::Value>(payload) else { return };
-        if value["i"].as_str() == Some(self.instance.as_str()) {
-            return;
-        }
-        self.on_lobby_announcement(&value).await;
-        if let Some(player) = value["vacation"].as_str() {
-            self.vacations_changed(player).await;
-            return;
-        }
-        let (Some(instance), Some(game)) = (value["i"].as_str(), value["g"].as_str()) else { return };
-        let Some(room) = self.rooms.lock().expect("rooms lock").get(game).cloned() else { return };
-        if let Some(flags) = value["online"].as_array() {
-            let online = [
-                flags.first().and_then(|v| v.as_bool()).unwrap_or(false),
-                flags.get(1).and_then(|v| v.as_bool()).unwrap_or(false),
-            ];
-            let watchers = value["w"].as_u64().unwrap_or(0) as u32;
-            room.remote_online.lock().expect("presence lock").insert(instance.to_string(), (online, watchers));
-            let guard = room.table.lock().await;
-            if let Some(table) = guard.as_ref() {
-                room.send_all(&room.presence(table));
-                room.send_all(&room.players(table));
-            }
-            drop(guard);
-            self.presence_changed(&room).await;
-            // Its last follower may have left while this held the room.
-            self.forget_if_unfollowed(&room);
-            return;
-        }
-        if self.on_room_announcement(&room, &value).await {
-            self.forget_if_unfollowed(&room);
-            return;
-        }
-        let mut guard = room.table.lock().await;
-        if let Some(table) = guard.as_mut() {
-            self.refresh_locked(&room, table).await;
-        }
-        drop(guard);
-        self.forget_if_unfollowed(&room);
     }
 }

@@ -69,7 +69,7 @@ struct LobbyState {
 pub struct LobbyFeed {
     state: Mutex<LobbyState>,
     /// Set when something changed; the refresher reads the store again.
-    changed: tokio::sync::Notify,
+    pub(super) changed: tokio::sync::Notify,
     /// One refresh at a time.
     refreshing: tokio::sync::Mutex<()>,
     /// The connections of each signed-in player here, by player id.
@@ -446,14 +446,18 @@ impl Hub {
     }
 
     /// Another instance's news about the lobby or a pairing.
-    pub(super) async fn on_lobby_announcement(&self, value: &serde_json::Value) {
+    pub(super) fn on_lobby_announcement(self: &Arc<Self>, value: &serde_json::Value) {
         if value["lobby"].as_bool() == Some(true) {
             self.lobby.changed.notify_one();
         }
         if let (Some(player), Some(game_id), Some(seat)) =
             (value["paired"].as_str(), value["g"].as_str(), value["seat"].as_u64())
         {
-            self.deliver_pairing(player, game_id, Side::from_index(seat as usize & 1)).await;
+            // Granting the seat writes to the store: not on the LISTEN loop.
+            let (hub, player, game_id) = (self.clone(), player.to_string(), game_id.to_string());
+            tokio::spawn(async move {
+                hub.deliver_pairing(&player, &game_id, Side::from_index(seat as usize & 1)).await;
+            });
         }
     }
 

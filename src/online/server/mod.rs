@@ -9,6 +9,7 @@ mod hub;
 mod ids;
 mod listener;
 mod lobby;
+mod news;
 mod outbox;
 mod people;
 mod rate_limit;
@@ -201,26 +202,46 @@ pub async fn start(options: ServeOptions) -> Result<Running, String> {
     Ok(Running { addr, backend, stop, task })
 }
 
-/// Follows the other instances' announcements through PostgreSQL's LISTEN, reconnecting when the
-/// database connection drops.
+/// Follows the other instances' announcements through PostgreSQL's LISTEN. The loop only parses
+/// and hands each on (`Hub::on_announcement`), so it keeps up however busy the store is. When the
+/// connection drops it is made again, and what was announced meanwhile is read from the store.
 async fn listen_to_other_instances(url: &str, hub: Arc<Hub>) -> Result<(), String> {
     let shown = redact(url);
     let url = url.to_string();
-    let mut listener =
-        sqlx::postgres::PgListener::connect(&url).await.map_err(|e| format!("cannot LISTEN on {shown}: {e}"))?;
-    listener.listen("stoneyard").await.map_err(|e| format!("cannot LISTEN on {shown}: {e}"))?;
+    let mut listener = listen(&url).await.map_err(|e| format!("cannot LISTEN on {shown}: {e}"))?;
     tokio::spawn(async move {
         loop {
-            match listener.recv().await {
-                Ok(note) => hub.on_announcement(note.payload()).await,
+            match listener.try_recv().await {
+                Ok(Some(note)) => hub.on_announcement(note.payload()),
+                // sqlx connected and listened again before it returned.
+                Ok(None) => hub.after_missed_announcements(),
                 Err(e) => {
                     eprintln!("stoneyard serve: LISTEN connection: {}; retrying", redact_in(&e.to_string(), &url));
-                    tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+                    // A new listener, to know when it listens again (the old one would reconnect
+                    // by itself, unseen).
+                    listener = loop {
+                        tokio::time::sleep(Duration::from_secs(1)).await;
+                        match listen(&url).await {
+                            Ok(listener) => break listener,
+                            Err(e) => eprintln!(
+                                "stoneyard serve: LISTEN connection: {}; retrying",
+                                redact_in(&e.to_string(), &url)
+                            ),
+                        }
+                    };
+                    hub.after_missed_announcements();
                 }
             }
         }
     });
     Ok(())
+}
+
+/// A connection listening to the other instances' announcements.
+async fn listen(url: &str) -> Result<sqlx::postgres::PgListener, sqlx::Error> {
+    let mut listener = sqlx::postgres::PgListener::connect(url).await?;
+    listener.listen("stoneyard").await?;
+    Ok(listener)
 }
 
 /// `stoneyard serve`: runs until Ctrl-C or SIGTERM.

@@ -381,7 +381,7 @@ impl GameStore {
         mark: &str,
         now_ms: i64,
     ) -> Result<bool, StoreError> {
-        self.append(id, ply, seat, &format!("{TIMEOUT_MARK}{mark}"), now_ms).await
+        self.append(id, ply, seat, &format!("{TIMEOUT_MARK}{mark}"), now_ms, None).await
     }
 
     /// A game's timeout, if one was stored: the seat that timed out and its mark.
@@ -441,7 +441,10 @@ impl GameStore {
         Ok(())
     }
 
-    /// Appends a decision. `Ok(false)`: that ply is already stored (by another instance).
+    /// Appends a decision. On PostgreSQL `announcement` (when given) goes to the other instances in
+    /// the same statement: they hear of the decision exactly when it is stored (a crash cannot come
+    /// between the two), and one commit is waited for, not two. `Ok(false)`: that ply is already
+    /// stored (by another instance), and nothing was announced.
     pub async fn append(
         &self,
         id: &str,
@@ -449,16 +452,21 @@ impl GameStore {
         seat: Side,
         decision: &str,
         now_ms: i64,
+        announcement: Option<&str>,
     ) -> Result<bool, StoreError> {
-        let result = sqlx::query("INSERT INTO moves (game_id, ply, seat, decision, at_ms) VALUES ($1, $2, $3, $4, $5)")
-            .bind(id)
-            .bind(i64::from(ply))
-            .bind(seat.index() as i64)
-            .bind(decision)
-            .bind(now_ms)
-            .execute(&self.pool)
-            .await;
-        unique_violation_is_false(result)
+        let announcement = announcement.filter(|_| self.backend == Backend::Postgres);
+        let sql = match announcement {
+            Some(_) => {
+                "WITH stored AS (INSERT INTO moves (game_id, ply, seat, decision, at_ms) VALUES ($1, $2, $3, $4, $5) RETURNING ply) SELECT pg_notify('stoneyard', $6) FROM stored"
+            }
+            None => "INSERT INTO moves (game_id, ply, seat, decision, at_ms) VALUES ($1, $2, $3, $4, $5)",
+        };
+        let mut query =
+            sqlx::query(sql).bind(id).bind(i64::from(ply)).bind(seat.index() as i64).bind(decision).bind(now_ms);
+        if let Some(announcement) = announcement {
+            query = query.bind(announcement);
+        }
+        unique_violation_is_false(query.execute(&self.pool).await)
     }
 
     /// Ends a game won by `winner`'s seat (`None`: a draw). `Ok(false)`: it had already ended.

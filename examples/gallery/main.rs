@@ -5,12 +5,14 @@
 //! cascade or hop); the marks its whole turn leaves; a game played to its end; one of its lessons
 //! with a hint and the rules opened from it at the section it teaches; the finished game reviewed by
 //! the computer at its first key moment, and the analysis board opened there (and Red Stone on 19 lines
-//! zoomed in on a corner, its coordinates at the view's edges). Positions, moves and time are
+//! zoomed in on a corner, its coordinates at the view's edges); and online, on a loopback server the
+//! gallery seeds (`online.rs`): the lobby signed in, a leaderboard, a player's page and a game
+//! being watched. Positions, moves and time are
 //! scripted (every frame advances the clock by 1/60 s), so the same command gives the same
 //! pictures. Needs a display (Xvfb with Mesa's software Vulkan under `make gallery`).
 //!
 //! `cargo run --example gallery -- --size 1280x720 --out gallery [--theme classic]` (one theme only
-//! with `--theme`, for a quick look).
+//! with `--theme`, and only the pictures whose names start with `--only PREFIX`, for a quick look).
 
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
@@ -20,12 +22,15 @@ use std::path::PathBuf;
 use std::time::Duration;
 use stoneyard::app::testing::{
     Action, ActionPressed, AnalysisBoard, BoardCursor, BoardState, BoardZoom, BookWanted, CurrentMatch,
-    CurrentSettings, DecisionChosen, LearnChoice, LessonCommand, Replay, ReplayStep, ReviewCommand, ReviewShown,
-    SaveStore, Screen, Secrecy, SetupChoice, ShowRules,
+    CurrentSettings, DecisionChosen, LearnChoice, LessonCommand, LobbyRow, MenuFocus, OnlineLobby, OnlinePlayer,
+    OnlineStatus, OnlineView, OpenGames, Replay, ReplayStep, ReviewCommand, ReviewShown, SaveStore, Screen, Secrecy,
+    SetupChoice, ShowRules,
 };
 use stoneyard::games::{DynGame, GameKind};
 use stoneyard::rules::{pick_index, seeded};
 use stoneyard::save::{AnimationSpeed, Store, Theme, token_decisions};
+
+mod online;
 
 /// What a picture shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,8 +45,14 @@ enum Scene {
     GameOver(GameKind),
     /// The games in progress the other scenes left.
     Continue,
-    /// "Play online" (no server runs for the gallery: the screen as it waits for one).
+    /// "Play online", signed in: quick play, the open challenges, the games being played.
     Online,
+    /// Gravel's leaderboard, opened from the lobby.
+    OnlineLeaders,
+    /// A player's page (ratings with their graph, recent games), opened from the leaderboard.
+    OnlinePlayer,
+    /// A rated game being played by two others, watched from the lobby's list.
+    Watching,
     /// Gravel's danger: a lone stack marked, and the warning before an end of turn that loses.
     GravelWarning,
     /// Hidden Intention mid-game with both sides' queens on the board.
@@ -77,6 +88,9 @@ impl Scene {
             Scene::GameOver(k) => format!("{k}-5-game-over.png"),
             Scene::Continue => "continue.png".into(),
             Scene::Online => "online.png".into(),
+            Scene::OnlineLeaders => "online-2-leaderboard.png".into(),
+            Scene::OnlinePlayer => "online-3-player.png".into(),
+            Scene::Watching => "online-4-watching.png".into(),
             Scene::GravelWarning => "gravel-6-warning.png".into(),
             Scene::Queens => "hidden-intention-6-queens.png".into(),
             Scene::History => "history.png".into(),
@@ -113,7 +127,21 @@ struct Script {
     pending: Vec<String>,
     /// The hand-over screen of a hot-seat game was seen: confirm it next frame.
     handover_seen: bool,
+    /// The online scenes' rows activated so far (each waits for what the last one asked for).
+    online_steps: usize,
+    /// Frames an online scene has waited for the server.
+    online_wait: u32,
 }
+
+/// The gallery's server, for the online scenes.
+#[derive(Resource)]
+struct GalleryServer {
+    url: String,
+    live_game: String,
+}
+
+/// Frames an online scene may wait for the loopback server before the gallery gives up.
+const ONLINE_PATIENCE: u32 = 3_600;
 
 /// Frames for the screen to settle (egui lays out over two frames, the board appears).
 const SETTLE: u32 = 8;
@@ -131,6 +159,7 @@ fn main() {
     let mut size = (1280.0, 720.0);
     let mut out = PathBuf::from("gallery");
     let mut only_theme = None;
+    let mut only_scenes: Option<String> = None;
     let args: Vec<String> = std::env::args().collect();
     for pair in args.windows(2) {
         match pair[0].as_str() {
@@ -143,6 +172,7 @@ fn main() {
             }
             "--out" => out = PathBuf::from(&pair[1]),
             "--theme" => only_theme = Some(pair[1].clone()),
+            "--only" => only_scenes = Some(pair[1].clone()),
             _ => {}
         }
     }
@@ -150,7 +180,7 @@ fn main() {
     let mut shots = Vec::new();
     for theme in Theme::ALL.into_iter().filter(|t| only_theme.as_deref().is_none_or(|name| name == theme_name(*t))) {
         let theme_dir = dir.join(theme_name(theme));
-        let mut scenes = vec![Scene::Title, Scene::Settings, Scene::Online, Scene::Learn];
+        let mut scenes = vec![Scene::Title, Scene::Settings, Scene::Learn];
         for kind in GameKind::all() {
             scenes.extend([
                 Scene::Setup(kind),
@@ -171,6 +201,9 @@ fn main() {
         scenes.extend([Scene::GravelWarning, Scene::Queens, Scene::Zoomed]);
         // Last: by now the scenes have left games in progress and finished games to list.
         scenes.extend([Scene::Continue, Scene::History]);
+        // After the offline scenes: watching leaves the connection following a game.
+        scenes.extend([Scene::Online, Scene::OnlineLeaders, Scene::OnlinePlayer, Scene::Watching]);
+        scenes.retain(|s| only_scenes.as_deref().is_none_or(|prefix| s.file_name().starts_with(prefix)));
         shots.extend(scenes.into_iter().map(|s| (s, theme, theme_dir.join(s.file_name()))));
     }
     for (_, _, path) in &shots {
@@ -178,14 +211,25 @@ fn main() {
             std::fs::create_dir_all(parent).expect("the gallery's folder can be made");
         }
     }
+    let mut store = Store::memory();
+    let stage = online::stage(&mut store);
     let mut app = App::new();
-    app.insert_resource(SaveStore(Store::memory()));
+    app.insert_resource(SaveStore(store));
+    app.insert_resource(GalleryServer { url: stage.url.clone(), live_game: stage.live_game.clone() });
     app.insert_resource(stoneyard::app::Launch::default());
     app.add_plugins(stoneyard::app::app_plugin);
     // The script advances a frame at a time: every frame must come, not only those an idle app asks for.
     app.insert_resource(bevy::winit::WinitSettings::continuous());
     app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(1.0 / 60.0)));
-    app.insert_resource(Script { shots, next: 0, step: Step::Begin, pending: Vec::new(), handover_seen: false });
+    app.insert_resource(Script {
+        shots,
+        next: 0,
+        step: Step::Begin,
+        pending: Vec::new(),
+        handover_seen: false,
+        online_steps: 0,
+        online_wait: 0,
+    });
     app.add_systems(Startup, move |mut windows: Query<&mut Window>| {
         for mut w in &mut windows {
             w.resolution = WindowResolution::new(size.0 as u32, size.1 as u32).with_scale_factor_override(1.0);
@@ -195,6 +239,7 @@ fn main() {
     });
     app.add_systems(Update, direct.before(stoneyard::app::AppSystems::RecordInput));
     app.run();
+    drop(stage);
 }
 
 fn theme_name(theme: Theme) -> &'static str {
@@ -267,7 +312,15 @@ fn begin(world: &mut World, scene: Scene, theme: Theme) -> Vec<String> {
             let game = GameKind::named("red-stone").open(&options, None).expect("19 lines open");
             world.insert_resource(CurrentMatch::new(game));
         }
-        Scene::Online => next = Screen::Online,
+        Scene::Online | Scene::OnlineLeaders | Scene::OnlinePlayer | Scene::Watching => {
+            let url = world.resource::<GalleryServer>().url.clone();
+            world.resource_mut::<CurrentSettings>().0.online_server = url;
+            world.resource_mut::<OnlineLobby>().view = OnlineView::Lobby;
+            world.resource_mut::<MenuFocus>().0 = 0;
+            let mut script = world.resource_mut::<Script>();
+            (script.online_steps, script.online_wait) = (0, 0);
+            next = Screen::Online;
+        }
         Scene::Setup(kind) => {
             world.resource_mut::<SetupChoice>().select(kind, &[]);
             next = Screen::Setup;
@@ -491,10 +544,71 @@ fn run(world: &mut World, scene: Scene, wait: u32, path: PathBuf) {
         zoom.factor = zoom.most;
         zoom.centre += Vec2::splat(10_000.0);
     }
+    if !online_ready(world, scene) {
+        let mut script = world.resource_mut::<Script>();
+        script.online_wait += 1;
+        assert!(script.online_wait < ONLINE_PATIENCE, "the gallery's server did not give {scene:?} what it shows");
+        return;
+    }
     if wait > 0 {
         world.resource_mut::<Script>().step = Step::Run(wait - 1);
         return;
     }
     world.spawn(Screenshot::primary_window()).observe(save_to_disk(path));
     world.resource_mut::<Script>().step = Step::Saving(4);
+}
+
+/// Whether an online scene shows what it is for; if not, the next row to get there is activated
+/// (as a player's Select on it) once it shows.
+fn online_ready(world: &mut World, scene: Scene) -> bool {
+    let games = world.resource::<OpenGames>();
+    let signed_in = world.resource::<OnlinePlayer>().signed_in();
+    let lobby_full = signed_in && games.challenges.len() >= 3 && !games.live.is_empty();
+    let view = world.resource::<OnlineLobby>().view.clone();
+    let gravel = GameKind::named("gravel");
+    let leaders_shown =
+        view == OnlineView::Leaders(gravel) && games.leaders.as_ref().is_some_and(|(g, _)| *g == gravel);
+    let pictured = online::PICTURED_PLAYER;
+    let steps = world.resource::<Script>().online_steps;
+    let (ready, next_row) = match scene {
+        Scene::Online => {
+            // The open challenges and the games being played in view (a focused row is scrolled to).
+            let last_challenge = games.challenges.len().checked_sub(1).map(LobbyRow::Challenge);
+            let shown = world.resource::<OnlineLobby>().shown_rows.clone();
+            if let Some(index) = last_challenge.and_then(|row| shown.iter().position(|r| *r == row)) {
+                world.resource_mut::<MenuFocus>().0 = index;
+            }
+            return lobby_full && view == OnlineView::Lobby;
+        }
+        Scene::OnlineLeaders => (leaders_shown, (steps == 0 && lobby_full).then_some(LobbyRow::Leaders)),
+        Scene::OnlinePlayer => {
+            let page_shown = view == OnlineView::Player(pictured.into())
+                && games.page.as_ref().is_some_and(|p| p.name == pictured && !p.recent.is_empty());
+            let leader = games.leaders.as_ref().and_then(|(_, l)| l.iter().position(|l| l.name == pictured));
+            let next = match steps {
+                0 if lobby_full => Some(LobbyRow::Leaders),
+                1 if leaders_shown => leader.map(LobbyRow::Leader),
+                _ => None,
+            };
+            (page_shown, next)
+        }
+        Scene::Watching => {
+            let live = world.resource::<GalleryServer>().live_game.clone();
+            let status = world.resource::<OnlineStatus>();
+            let watching = world.get_resource::<CurrentMatch>().is_some_and(|m| m.watching && !m.is_empty())
+                && status.names.iter().all(Option::is_some)
+                && !status.said.is_empty();
+            let row = games.live.iter().position(|g| g.game_id == live).map(LobbyRow::Live);
+            (watching, if steps == 0 && lobby_full { row } else { None })
+        }
+        _ => return true,
+    };
+    if let Some(row) = next_row
+        && let Some(index) = world.resource::<OnlineLobby>().shown_rows.iter().position(|r| *r == row)
+    {
+        world.resource_mut::<MenuFocus>().0 = index;
+        world.write_message(ActionPressed(Action::Select));
+        world.resource_mut::<Script>().online_steps += 1;
+    }
+    ready
 }
