@@ -49,7 +49,7 @@ test-rules:
 # by the script): two `serve` instances sharing it with a player on each, instances started together
 # on an empty database, a retry sent to two instances at once, the lobby and quick play across two.
 test-postgres:
-	bash scripts/with-postgres.sh cargo test --no-default-features --features server --test online_server --test online_hardening --test online_lobby -- --ignored
+	bash scripts/with-postgres.sh cargo test --no-default-features --features server --test online_server --test online_hardening --test online_lobby --test online_clocks -- --ignored
 
 # The app: its unit tests, the headless app tests, its WebSocket client over wss:// through a TLS
 # proxy, and the builds of the frame benchmark and the gallery, linted by clippy as they build. (The pure layers' tests ran above; running them again

@@ -1457,7 +1457,7 @@ mod online_play {
     use stoneyard::app::testing::Action::*;
     use stoneyard::app::testing::{
         CurrentMatch, CurrentSettings, DecisionChosen, KeptSeats, LobbyRow, OnlineLobby, OnlinePlayer, OnlineRequest,
-        OnlineStatus, OpenGames, OpponentPresence, SaveStore, Screen,
+        OnlineStatus, OpenGames, OpponentPresence, SaveStore, Screen, TurnNotice, YourTurn,
     };
     use stoneyard::games::GameKind;
     use stoneyard::online::protocol::SeatChoice;
@@ -1730,6 +1730,101 @@ mod online_play {
         });
         let changes = all[2].world().resource::<OnlineStatus>().rating_changes.clone();
         assert!(changes[0].after > changes[0].before && changes[1].after < changes[1].before, "{changes:?}");
+        drop(server);
+    }
+
+    /// Puts the online screen's focus on row `index` (as the pointer's hover does).
+    fn focus_row(app: &mut App, index: usize) {
+        app.world_mut().resource_mut::<stoneyard::app::testing::MenuFocus>().0 = index;
+    }
+
+    /// The notices an app wrote (the test's stand-in for the desktop's notifier).
+    #[derive(Resource, Default)]
+    struct NoticesShown(Vec<TurnNotice>);
+
+    fn keep_notices(app: &mut App) {
+        app.init_resource::<NoticesShown>();
+        app.add_systems(Last, |mut notices: MessageReader<TurnNotice>, mut shown: ResMut<NoticesShown>| {
+            shown.0.extend(notices.read().cloned());
+        });
+    }
+
+    /// The notices written since the last call.
+    fn notices(app: &mut App) -> Vec<TurnNotice> {
+        std::mem::take(&mut app.world_mut().resource_mut::<NoticesShown>().0)
+    }
+
+    #[test]
+    fn a_timed_challenge_shows_both_clocks_and_tells_each_player_when_it_is_their_turn() {
+        let server = Background::start(scratch_database("clocks"), None).unwrap();
+        let url = server.socket_url();
+        let (mut a, mut b) = (player(&url), player(&url));
+        let mut all = [&mut a, &mut b];
+        run_until(&mut all, "both connected", |apps| {
+            apps.iter().all(|app| app.world().resource::<stoneyard::app::testing::Connection>().is_open())
+        });
+        choose_name(&mut all, 0, "Ada");
+        choose_name(&mut all, 1, "Bob");
+        for app in all.iter_mut() {
+            keep_notices(app);
+        }
+
+        // Ada posts Red Stone at 3+2, moving first; the clock row steps from Untimed to 3+2.
+        {
+            let mut lobby = all[0].world_mut().resource_mut::<OnlineLobby>();
+            lobby.create.select(GameKind::named("red-stone"), &[]);
+            lobby.seat = SeatChoice::First;
+        }
+        all[0].update();
+        let clock_row = row(all[0], LobbyRow::PostTime);
+        focus_row(all[0], clock_row);
+        press(all[0], &[Right]);
+        assert_eq!(
+            all[0].world().resource::<OnlineLobby>().time_control(),
+            Some(stoneyard::online::directory::TimeControl::Live { base_seconds: 180, increment_seconds: 2 })
+        );
+        let post = row(all[0], LobbyRow::Post);
+        focus_row(all[0], post);
+        press(all[0], &[Select]);
+        run_until(&mut all, "the timed challenge in Bob's list", |apps| {
+            apps[1].world().resource::<OpenGames>().challenges.iter().any(|c| c.time_control.is_some())
+        });
+        let accept = row(all[1], LobbyRow::Challenge(0));
+        activate_row(all[1], accept);
+
+        // Both see both clocks: Ada's runs, Bob's stands at three minutes.
+        run_until(&mut all, "both clocks", |apps| {
+            apps.iter().all(|app| {
+                app.world().resource::<OnlineStatus>().clock.as_ref().is_some_and(|c| c.running == [true, false])
+            })
+        });
+        for app in all.iter() {
+            let status = app.world().resource::<OnlineStatus>();
+            assert!(status.clock_left(0).is_some_and(|left| left <= 180_000 && left > 170_000), "{status:?}");
+            assert_eq!(status.clock_left(1), Some(180_000));
+        }
+        // It is Ada's turn: her title counts it, and (her window in the background: a headless app
+        // has none) she is told; Bob is not.
+        run_until(&mut all, "Ada's turn counted", |apps| apps[0].world().resource::<YourTurn>().games.len() == 1);
+        let told = notices(all[0]);
+        assert_eq!(told.len(), 1, "{told:?}");
+        assert_eq!(told[0].body, "Your move in Red Stone against Bob");
+        assert!(all[1].world().resource::<YourTurn>().games.is_empty());
+
+        // Ada moves: Bob's clock runs and Bob is told; Ada's turn is no longer counted.
+        let first = all[0].world().resource::<CurrentMatch>().decisions_now()[0].clone();
+        all[0].world_mut().write_message(DecisionChosen(first));
+        run_until(&mut all, "Bob's clock running and his turn counted", |apps| {
+            apps[1].world().resource::<OnlineStatus>().clock.as_ref().is_some_and(|c| c.running == [false, true])
+                && apps[1].world().resource::<YourTurn>().games.len() == 1
+                && apps[0].world().resource::<YourTurn>().games.is_empty()
+        });
+        let told = notices(all[1]);
+        assert_eq!(told.iter().map(|n| n.body.as_str()).collect::<Vec<_>>(), ["Your move in Red Stone against Ada"]);
+        assert!(notices(all[0]).is_empty(), "no notice when the turn passes away");
+        // Ada's clock stopped with the increment: more than she had when she moved.
+        let status = all[1].world().resource::<OnlineStatus>();
+        assert!(status.clock_left(0).is_some_and(|left| left > 180_000 - 10_000), "{status:?}");
         drop(server);
     }
 }

@@ -490,12 +490,13 @@ async fn a_direct_challenge_shows_to_its_two_players_only() {
     let myself = challenge_of(gravel(), true, Some("ADA"));
     let refused = ada.request(&myself).await.unwrap();
     assert_eq!(code_of(&refused), ErrorCode::BadMessage);
+    // A time control outside what the server offers (1 to 14 days a move) is refused.
     let clocked = ClientMessage::Challenge {
         game: gravel(),
         options: vec![],
         seat: SeatChoice::First,
         rated: false,
-        time_control: Some(TimeControl::Live { base_seconds: 300, increment_seconds: 3 }),
+        time_control: Some(TimeControl::Correspondence { days_per_move: 15 }),
         to: None,
     };
     assert_eq!(code_of(&ada.request(&clocked).await.unwrap()), ErrorCode::BadGame);

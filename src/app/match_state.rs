@@ -55,6 +55,9 @@ pub struct CurrentMatch {
     pub scripted: Option<Side>,
     /// A lesson or a practice position: not kept as a game in progress or finished.
     pub exercise: bool,
+    /// An online game the server ended on the clock (a flag, a claim): who won (`None`: a draw)
+    /// and why. A resignation is the match's own.
+    pub timed_out: Option<(Option<Side>, String)>,
     /// The seed of the computer's choices in this match.
     pub seed: u64,
     /// Where the match is kept while it goes on (`games/….json`); `None` until its first save.
@@ -79,6 +82,7 @@ impl CurrentMatch {
             watching: false,
             scripted: None,
             exercise: false,
+            timed_out: None,
             seed: started_unix,
             slot: None,
         }
@@ -140,13 +144,13 @@ impl CurrentMatch {
 
     /// The match is over: the rules ended it or a side resigned.
     pub fn is_over(&self) -> bool {
-        self.session.is_over()
+        self.session.is_over() || self.timed_out.is_some()
     }
 
     /// The side whose decision the board is waiting for: the side to move, or at a simultaneous
     /// node the first side that still has to seal its choice.
     pub fn acting_side(&self) -> Option<Side> {
-        if self.session.resigned().is_some() {
+        if self.session.resigned().is_some() || self.timed_out.is_some() {
             return None;
         }
         let game = self.position();
@@ -317,6 +321,12 @@ impl CurrentMatch {
 
     /// "White resigns: Black wins", or the rules' result.
     pub fn outcome_text(&self) -> String {
+        if let Some((winner, _)) = &self.timed_out {
+            return match winner {
+                Some(side) => format!("{} wins", side_label(self.position(), *side)),
+                None => "draw".to_string(),
+            };
+        }
         match self.resigned() {
             Some(side) => format!(
                 "{} resigns: {} wins",
@@ -341,12 +351,16 @@ impl CurrentMatch {
             .iter()
             .map(|p| RecordedMove { decision: p.decision.clone(), at_ms: p.at_ms })
             .collect();
-        record.result = Some(match self.resigned() {
-            Some(side) => serde_json::json!({
+        record.result = Some(match (self.resigned(), &self.timed_out) {
+            (Some(side), _) => serde_json::json!({
                 "winner": self.position().side_name(side.opponent()),
                 "reason": "resignation",
             }),
-            None => status_json(self.position()),
+            (None, Some((Some(winner), _))) => {
+                serde_json::json!({ "winner": self.position().side_name(*winner), "reason": "time" })
+            }
+            (None, Some((None, _))) => serde_json::json!("draw"),
+            (None, None) => status_json(self.position()),
         });
         record
     }

@@ -134,6 +134,9 @@ pub enum OnlineRequest {
     Rematch,
     /// Say a preset phrase to the opponent (and whoever watches).
     Say(net::directory::Phrase),
+    /// Claim the win of a timed game: the opponent ran out of correspondence time, or left a
+    /// live game for the grace period.
+    Claim,
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -705,6 +708,44 @@ pub struct OnlineStatus {
     pub hide_ratings: bool,
     /// The link that watches this game, read-only (for anyone).
     pub watch_link: Option<String>,
+    /// A timed game's clocks as the server last told them, when they arrived, and half the
+    /// connection's round trip (the shown clocks count down from the arrival, less that delay).
+    pub clock: Option<net::clock::ClockView>,
+    pub clock_since: Option<web_time::Instant>,
+    pub delay_ms: u32,
+}
+
+impl OnlineStatus {
+    /// Milliseconds since the clocks arrived, plus the connection's delay.
+    fn clock_age_ms(&self) -> i64 {
+        self.clock_since.map_or(0, |at| at.elapsed().as_millis() as i64) + i64::from(self.delay_ms)
+    }
+
+    /// The time seat `seat` has left now, as far as this device can tell.
+    pub fn clock_left(&self, seat: usize) -> Option<i64> {
+        let clock = self.clock.as_ref()?;
+        let mut left = clock.left_ms[seat];
+        if clock.running[seat] && !clock.paused[seat] {
+            left -= self.clock_age_ms();
+        }
+        Some(left.max(0))
+    }
+
+    /// In how long the other seat may claim the game against seat `seat` (0: now), if it may.
+    pub fn claim_in(&self, seat: usize) -> Option<i64> {
+        let clock = self.clock.as_ref()?;
+        let server_says = clock.claimable_in_ms[seat];
+        let live = matches!(clock.control, net::directory::TimeControl::Live { .. });
+        match server_says {
+            Some(wait) if live => Some((wait - self.clock_age_ms()).max(0)),
+            Some(_) => Some(0),
+            // A correspondence clock the device sees run out (the server agrees when asked).
+            None if !live && clock.running[seat] && !clock.paused[seat] => {
+                (self.clock_left(seat) == Some(0)).then_some(0)
+            }
+            None => None,
+        }
+    }
 }
 
 /// Where the online opponent is.

@@ -20,7 +20,7 @@ pub use super::match_state::{CurrentMatch, MatchCommand};
 pub use super::menus::{FinishedGames, GamesInProgress, ImportRecord, SavesList, SetupChoice};
 pub use super::online::{
     Connection, KeptSeats, LinkState, LobbyRow, OnlineLobby, OnlinePlayer, OnlineView, OpenGames, PlayComputerInstead,
-    PlayerRequest, QuickPlayState,
+    PlayerRequest, QuickPlayState, TurnNotice, YourTurn,
 };
 pub use super::playing::{
     BoardAnimating, BoardCursor, Choice, DecisionChosen, DragChosen, EffectHappened, EventLog, HintShown, LastTurn,

@@ -101,6 +101,19 @@ pub struct ServeArgs {
     /// Seconds quick play looks for an opponent before it offers a game against the computer.
     #[arg(long, default_value_t = crate::online::server::QUICK_PLAY_WAIT.as_secs_f64())]
     pub quick_play_wait: f64,
+    /// Sends players who give an e-mail address a daily digest of the games waiting for their
+    /// move, through this SMTP server: `smtp://USER:PASSWORD@HOST:587?tls=required` (STARTTLS),
+    /// `smtps://USER:PASSWORD@HOST:465` (TLS), or `smtp://127.0.0.1:25` (a relay on this machine,
+    /// unencrypted).
+    #[arg(long, requires_all = ["smtp_from", "public_url"])]
+    pub smtp: Option<String>,
+    /// The digest's sender, e.g. `"Stoneyard <games@example.org>"`.
+    #[arg(long)]
+    pub smtp_from: Option<String>,
+    /// The address players reach this server at (`https://games.example.org`), for the digest's
+    /// links.
+    #[arg(long)]
+    pub public_url: Option<String>,
     /// Seconds a client has to send its HTTP request (a connection that sends nothing is closed).
     #[arg(long, default_value_t = crate::online::server::HANDSHAKE_TIMEOUT.as_secs_f64())]
     pub handshake_timeout: f64,
@@ -304,6 +317,18 @@ pub fn run(command: Command) -> ExitCode {
                 sign_ins_per_minute: args.max_sign_ins_per_minute,
                 quick_play_wait: std::time::Duration::from_secs_f64(args.quick_play_wait),
                 trusted_proxies: args.trusted_proxy,
+                clock: crate::online::server::ServerClock::System,
+                smtp: match (args.smtp, args.smtp_from, args.public_url) {
+                    (Some(url), Some(from), Some(public_url)) => {
+                        if from.parse::<lettre::message::Mailbox>().is_err() {
+                            return fail(format!(
+                                "--smtp-from '{from}': give an address like 'Stoneyard <games@example.org>'"
+                            ));
+                        }
+                        Some(crate::online::server::SmtpOptions { url, from, public_url })
+                    }
+                    _ => None,
+                },
             };
             match crate::online::server::serve(options) {
                 Ok(()) => ExitCode::SUCCESS,

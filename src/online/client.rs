@@ -114,6 +114,7 @@ impl Client {
                     | ServerMessage::ChallengeAdded { .. }
                     | ServerMessage::ChallengeRemoved { .. }
                     | ServerMessage::LiveGames { .. }
+                    | ServerMessage::Clock { .. }
             )
         })
         .await

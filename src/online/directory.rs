@@ -99,6 +99,15 @@ pub struct PlayerCard {
     pub ratings: Vec<Rating>,
     /// They can sign in on another device with a password.
     pub has_password: bool,
+    /// Their vacation under way (until when), and the vacation time left this year: their
+    /// correspondence clocks stand still while it lasts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vacation_until_ms: Option<i64>,
+    #[serde(default)]
+    pub vacation_left_ms: i64,
+    /// Their address for the daily digest (their own card only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
 }
 
 impl PlayerCard {

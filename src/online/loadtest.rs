@@ -10,6 +10,7 @@
 //! same challenges.
 
 use super::client::{Client, Closed};
+use super::directory::TimeControl;
 use super::protocol::{ClientMessage, ErrorCode, SeatChoice, ServerMessage};
 use super::seat::OnlineSeat;
 use crate::games::GameKind;
@@ -60,6 +61,19 @@ pub struct LoadtestArgs {
     /// at most [`POSTER_OPEN`] open, withdrawing its oldest before it posts another.
     #[arg(long, default_value_t = 1000)]
     pub post_every_ms: u64,
+    /// Every table's games on a live clock, `MINUTES+SECONDS` (say `5+3`); untimed without it.
+    #[arg(long, value_parser = parse_clock)]
+    pub clock: Option<TimeControl>,
+}
+
+/// A live time control as players write it: `5+3` is five minutes each and three seconds a move.
+fn parse_clock(text: &str) -> Result<TimeControl, String> {
+    let (minutes, seconds) = text.split_once('+').ok_or("write the clock as MINUTES+SECONDS, say 5+3")?;
+    let minutes: u32 = minutes.trim().parse().map_err(|_| format!("'{minutes}' is not a number of minutes"))?;
+    let seconds: u32 = seconds.trim().parse().map_err(|_| format!("'{seconds}' is not a number of seconds"))?;
+    let control = TimeControl::Live { base_seconds: minutes * 60, increment_seconds: seconds };
+    super::clock::check_time_control(&control)?;
+    Ok(control)
 }
 
 /// The challenges a poster keeps open at most (the server allows ten).
@@ -116,6 +130,11 @@ struct Totals {
     spectator_us: Vec<u64>,
     /// Microseconds from a challenge's post to a lobby follower hearing of it.
     lobby_us: Vec<u64>,
+    /// Microseconds between the time a clock shows on a player's device when a turn ends and the
+    /// time the server charged (its mover's own count, its opponent's countdown).
+    clock_skew_us: Vec<u64>,
+    /// Games ended by a flag.
+    flags: u64,
     spectator_reconnects: u64,
     follower_reconnects: u64,
     lobby_messages: u64,
@@ -142,6 +161,8 @@ struct Player {
     /// When each of this seat's decisions was first sent, in the seat's order.
     sent: Vec<Instant>,
     next_at: Option<Instant>,
+    /// The clocks as last told, and when they arrived.
+    clock: Option<(super::clock::ClockView, Instant)>,
 }
 
 impl Player {
@@ -315,7 +336,7 @@ async fn play_table(
         options: kind.quick_pairs(),
         seat: SeatChoice::First,
         rated: true,
-        time_control: None,
+        time_control: args.clock,
         to: Some(identities[1].name.clone()),
     };
     let created = first.request(&challenge).await?;
@@ -333,6 +354,7 @@ async fn play_table(
         seat: OnlineSeat::new(game_id.clone(), Some(token)),
         sent: Vec::new(),
         next_at: None,
+        clock: None,
     };
     let mut players = [player(args.server.clone(), first, token.clone()), player(second_url, second, token_b)];
     for p in players.iter_mut() {
@@ -363,6 +385,11 @@ async fn play_table(
                         }
                     }
                 }
+                if let ServerMessage::Clock { clock, .. } = &message {
+                    let skew = clock_skew(&players[i], clock);
+                    totals.lock().expect("totals").clock_skew_us.extend(skew);
+                    players[i].clock = Some((clock.clone(), Instant::now()));
+                }
                 if matches!(message, ServerMessage::Error { .. }) {
                     totals.lock().expect("totals").refusals += 1;
                 }
@@ -377,8 +404,10 @@ async fn play_table(
             step_player(player, args.think_ms, rng, totals, &live).await?;
         }
     }
-    if players[0].seat.ended.is_some() {
-        totals.lock().expect("totals").games_finished += 1;
+    if let Some(ending) = &players[0].seat.ended {
+        let mut totals = totals.lock().expect("totals");
+        totals.games_finished += 1;
+        totals.flags += u64::from(ending.reason.contains("ran out of time"));
     }
     // Each seat's decisions the server acknowledged (stored and sent back to it).
     let mut played = Vec::new();
@@ -396,6 +425,33 @@ async fn play_table(
         }
     }
     Ok(played)
+}
+
+/// When a clock stops (its seat's turn ended), how far the server's time for it is from what
+/// this player's device showed: for its own clock, the time it counted until it sent its last
+/// decision; for the opponent's, its countdown now. Microseconds, one per clock that stopped.
+fn clock_skew(player: &Player, now_told: &super::clock::ClockView) -> Vec<u64> {
+    let Some((before, told_at)) = &player.clock else { return Vec::new() };
+    let increment = match now_told.control {
+        TimeControl::Live { increment_seconds, .. } => i64::from(increment_seconds) * 1000,
+        TimeControl::Correspondence { .. } => return Vec::new(),
+    };
+    let mine = player.side().map(Side::index);
+    let mut skews = Vec::new();
+    for seat in 0..2 {
+        if !before.running[seat] || now_told.running[seat] || player.seat.ended.is_some() {
+            continue;
+        }
+        let until = match (Some(seat) == mine, player.sent.last()) {
+            (true, Some(&sent)) if sent >= *told_at => sent,
+            (true, _) => continue,
+            (false, _) => Instant::now(),
+        };
+        let shown_us = before.left_ms[seat] * 1000 - until.duration_since(*told_at).as_micros() as i64;
+        let server_us = (now_told.left_ms[seat] - increment) * 1000;
+        skews.push((server_us - shown_us).unsigned_abs());
+    }
+    skews
 }
 
 fn moves_by(seat: &OnlineSeat, side: usize) -> usize {
@@ -815,6 +871,10 @@ pub fn run(args: LoadtestArgs) -> ExitCode {
     );
     latency_line("delivery to the opponent", &mut t.delivery_us);
     latency_line("delivery to the spectators", &mut t.spectator_us);
+    if let Some(control) = &args.clock {
+        println!("  clocks {}: games flagged {}", super::directory::time_control_words(Some(control)), t.flags);
+        latency_line("clock difference, device to server, at each turn's end", &mut t.clock_skew_us);
+    }
     println!(
         "  challenges posted {} ({:.1}/s), withdrawn {} ({:.1}/s); lobby messages to followers {}",
         t.posted,

@@ -5,6 +5,7 @@
 //! repeated move is recognised and a retried one is never applied twice.
 
 use crate::games::GameKind;
+use crate::online::clock::ClockView;
 use crate::online::directory::{
     Challenge, Leader, LiveGame, Phrase, PlayerCard, PlayerPage, RatingChange, TimeControl,
 };
@@ -14,7 +15,7 @@ use serde::{Deserialize, Serialize};
 /// The protocol this build speaks (sent in `Welcome`). Version 2: a Hidden Intention commitment
 /// is one `move`, its decisions joined by `;` (`online::table::COMMITMENT_SEPARATOR`). Version 3:
 /// players, challenges, quick play, watching, phrases and ratings (older messages unchanged).
-pub const PROTOCOL_VERSION: u32 = 3;
+pub const PROTOCOL_VERSION: u32 = 4;
 
 /// The largest message either side accepts, in bytes; a bigger one closes the connection.
 pub const MAX_MESSAGE_BYTES: usize = 8 * 1024;
@@ -150,6 +151,22 @@ pub enum ClientMessage {
     },
     /// The signed-in player's games, on any device: `Games`, each with a seat token for this device.
     MyGames {},
+    /// Claims the win of a timed game: the opponent's correspondence time ran out, or the live
+    /// opponent has been disconnected for the grace period. `Ended`, or an error saying why not.
+    Claim {
+        game_id: String,
+        token: String,
+    },
+    /// Starts (`on`) or ends the signed-in player's vacation: their correspondence clocks stand
+    /// still while it lasts, up to their allowance. `Vacation`.
+    Vacation {
+        on: bool,
+    },
+    /// Gives the signed-in player's e-mail address for the daily digest of games waiting for
+    /// them (empty: forgets it). `EmailSet`.
+    SetEmail {
+        address: String,
+    },
 }
 
 /// One decision of a game as a seat sees it.
@@ -365,6 +382,24 @@ pub enum ServerMessage {
     Page {
         page: PlayerPage,
     },
+    /// A timed game's clocks (after `State`, after every decision, and when a seat connects or
+    /// leaves): each seat's time left when the message was sent.
+    Clock {
+        game_id: String,
+        clock: ClockView,
+    },
+    /// The signed-in player's vacation: under way until `until_ms` or not, and the allowance
+    /// left this year (sent after signing in and after `Vacation`).
+    Vacation {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        until_ms: Option<i64>,
+        left_ms: i64,
+    },
+    /// The player's address for the daily digest now (`None`: no mails).
+    EmailSet {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        address: Option<String>,
+    },
     Leaders {
         game: GameKind,
         leaders: Vec<Leader>,
@@ -424,6 +459,10 @@ struct ServerWire {
     changes: Option<Vec<RatingChange>>,
     page: Option<PlayerPage>,
     leaders: Option<Vec<Leader>>,
+    clock: Option<ClockView>,
+    until_ms: Option<i64>,
+    left_ms: Option<i64>,
+    address: Option<String>,
 }
 
 impl TryFrom<ServerWire> for ServerMessage {
@@ -491,6 +530,9 @@ impl TryFrom<ServerWire> for ServerMessage {
             },
             "rated" => M::Rated { game_id: game_id()?, changes: need(w.changes, "changes")? },
             "page" => M::Page { page: need(w.page, "page")? },
+            "clock" => M::Clock { game_id: game_id()?, clock: need(w.clock, "clock")? },
+            "vacation" => M::Vacation { until_ms: w.until_ms, left_ms: need(w.left_ms, "left_ms")? },
+            "email_set" => M::EmailSet { address: w.address },
             "leaders" => M::Leaders { game: need(w.game, "game")?, leaders: need(w.leaders, "leaders")? },
             "pong" => M::Pong,
             "error" => {
@@ -618,6 +660,9 @@ mod tests {
             ClientMessage::PlayerPage { name: "Ada".into() },
             ClientMessage::Leaderboard { game: GameKind::named("inchworm") },
             ClientMessage::MyGames {},
+            ClientMessage::Claim { game_id: g(), token: t() },
+            ClientMessage::Vacation { on: true },
+            ClientMessage::SetEmail { address: "ada@example.org".into() },
         ];
         for m in all {
             let text = m.to_json();
@@ -664,7 +709,14 @@ mod tests {
         let g = || "g1".to_string();
         let gravel = GameKind::named("gravel");
         let rating = Rating { game: gravel, rating: 1662.3125, deviation: 290.5, games: 1 };
-        let card = PlayerCard { name: "Ada".into(), ratings: vec![rating.clone()], has_password: true };
+        let card = PlayerCard {
+            name: "Ada".into(),
+            ratings: vec![rating.clone()],
+            has_password: true,
+            vacation_until_ms: Some(1_800_000_000_000),
+            vacation_left_ms: 86_400_000,
+            email: Some("ada@example.org".into()),
+        };
         let challenge = Challenge {
             game_id: g(),
             game: gravel,
@@ -768,7 +820,16 @@ mod tests {
             ServerMessage::RematchReady { game_id: g(), new_game_id: "g2".into(), seat: side, token: "u".into() },
             ServerMessage::Games { games: vec![summary] },
             ServerMessage::SignedIn { player: card.clone(), key: Some("k".into()) },
-            ServerMessage::SignedIn { player: PlayerCard { ratings: vec![], has_password: false, ..card }, key: None },
+            ServerMessage::SignedIn {
+                player: PlayerCard {
+                    ratings: vec![],
+                    has_password: false,
+                    vacation_until_ms: None,
+                    email: None,
+                    ..card
+                },
+                key: None,
+            },
             ServerMessage::PasswordSet {},
             ServerMessage::Lobby { challenges: vec![challenge.clone(), direct.clone()], live: vec![live.clone()] },
             ServerMessage::Lobby { challenges: vec![], live: vec![] },
@@ -794,6 +855,20 @@ mod tests {
                 leaders: vec![Leader { name: "Ada".into(), rating: 1662.5, deviation: 290.25, games: 1 }],
             },
             ServerMessage::Leaders { game: GameKind::named("throngs"), leaders: vec![] },
+            ServerMessage::Clock {
+                game_id: g(),
+                clock: ClockView {
+                    control: TimeControl::Live { base_seconds: 180, increment_seconds: 2 },
+                    left_ms: [171_250, 3],
+                    running: [false, true],
+                    paused: [false, false],
+                    claimable_in_ms: [None, Some(12_000)],
+                },
+            },
+            ServerMessage::Vacation { until_ms: Some(1_800_000_000_000), left_ms: 86_400_000 },
+            ServerMessage::Vacation { until_ms: None, left_ms: 0 },
+            ServerMessage::EmailSet { address: Some("ada@example.org".into()) },
+            ServerMessage::EmailSet { address: None },
             ServerMessage::Pong,
             ServerMessage::error(ErrorCode::RateLimited, "slow down"),
             ServerMessage::Error {

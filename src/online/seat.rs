@@ -3,6 +3,7 @@
 //! shows (the decisions this seat may see, its own pending ones included). Pure: the app and the
 //! load test feed it server messages and send what it returns.
 
+use super::clock::ClockView;
 use super::protocol::{ClientMessage, Ending, ErrorCode, ServerMessage, WireMove};
 use super::table::{COMMITMENT_SEPARATOR, leaves_commitment_open, ply_decisions};
 use crate::games::GameKind;
@@ -46,6 +47,8 @@ pub struct OnlineSeat {
     pub rematch: Option<RematchSeat>,
     /// The server refused one of this seat's decisions: why (the app shows it once).
     pub refused: Option<String>,
+    /// A timed game's clocks as the server last told them (the app counts down from its arrival).
+    pub clock: Option<ClockView>,
     /// The match of [`OnlineSeat::board_decisions`], once the game is known.
     board: Option<Match>,
     /// Why the board could not follow the server's game (only a corrupted stream does this).
@@ -236,6 +239,10 @@ impl OnlineSeat {
                     self.drop_pending("the game has ended");
                 }
                 self.send_next()
+            }
+            ServerMessage::Clock { game_id, clock } if *game_id == self.game_id => {
+                self.clock = Some(clock.clone());
+                Vec::new()
             }
             ServerMessage::Moved { game_id, mv } if *game_id == self.game_id => {
                 self.store(mv.clone());

@@ -7,7 +7,10 @@
 //! viewer learn one thing about it until both are in: that it is sealed; not how many decisions it
 //! took (a knight, a swap), and no refusal they can provoke depends on it.
 
+use super::clock::{ClockView, GameClock, LIVE_GRACE_MS, Pauses, no_pauses};
+use super::directory::TimeControl;
 use super::protocol::{Ending, ErrorCode, GameSummary, WireMove};
+use super::timeout::{SEARCH_BUDGET, could_still_win};
 use crate::games::{DynGame, GameKind};
 use crate::rules::{Side, ToMove};
 use crate::session::{Match, Viewer};
@@ -77,7 +80,15 @@ pub struct Table {
     pub rated: bool,
     /// Further tokens' hashes that hold a seat (a player's other devices).
     pub grants: Vec<(String, Side)>,
+    /// The game's time control (`None`: untimed) and its clocks, once both seats are taken.
+    pub time_control: Option<TimeControl>,
+    pub clock: Option<GameClock>,
+    /// When each seat's clock stands still (its player's vacations).
+    pub pauses: Pauses,
 }
+
+/// A stored ply: its seat, its text, and when it was stored (server milliseconds).
+pub type StoredPly = (Side, String, i64);
 
 /// What a decision that passed the rules does to the followers' views.
 #[derive(Debug, PartialEq, Eq)]
@@ -112,7 +123,128 @@ impl Table {
             players: [None, None],
             rated: false,
             grants: Vec::new(),
+            time_control: None,
+            clock: None,
+            pauses: no_pauses(),
         })
+    }
+
+    /// Rebuilds a stored timed game: its plies with when each was stored, its clocks started
+    /// at `clock_start` (when its second seat was taken).
+    pub fn restore_timed(
+        mut table: Table,
+        moves: Vec<StoredPly>,
+        ending: Option<Ending>,
+        clock_start: Option<i64>,
+        ended_ms: Option<i64>,
+    ) -> Result<Table, String> {
+        for (ply, (seat, decision, at)) in moves.into_iter().enumerate() {
+            if let Some(start) = clock_start.filter(|&start| start <= at) {
+                table.start_clock(start);
+            }
+            table.check_move(seat, ply as u32, &decision).map_err(|(_, why)| format!("stored ply {ply}: {why}"))?;
+            table.apply_at(seat, decision, at);
+        }
+        if let Some(start) = clock_start {
+            table.start_clock(start);
+        }
+        table.ending = ending.or(table.ending);
+        if table.ending.is_some()
+            && let Some(clock) = table.clock.as_mut()
+        {
+            // Ended by a resignation or a timeout: the clocks stopped then.
+            clock.stop(ended_ms.unwrap_or(i64::MAX), &table.pauses);
+        }
+        Ok(table)
+    }
+
+    /// Stops the clocks at `now` (the game ended).
+    pub fn stop_clock(&mut self, now: i64) {
+        if let Some(clock) = self.clock.as_mut() {
+            clock.stop(now, &self.pauses);
+        }
+    }
+
+    /// Which seats' decisions are due now (a clock runs only once both seats are taken).
+    pub fn due(&self) -> [bool; 2] {
+        let both = self.joined() == [true, true];
+        [Side::First, Side::Second].map(|seat| both && self.can_decide(seat))
+    }
+
+    /// Starts the clocks of a timed game (its second seat was just taken), once.
+    pub fn start_clock(&mut self, now: i64) {
+        if self.clock.is_some() || self.ending.is_some() {
+            return;
+        }
+        let Some(control) = self.time_control else { return };
+        let mut clock = GameClock::new(control);
+        clock.set_due(self.due(), now, &self.pauses);
+        self.clock = Some(clock);
+    }
+
+    /// `apply` at server time `at`: the clocks follow (the mover's stops, the next one's starts).
+    pub fn apply_at(&mut self, seat: Side, ply: String, at: i64) -> Option<Vec<WireMove>> {
+        // A commitment is the seat's whole turn, even when the next one starts at once.
+        let commitment = self.game.position().to_move() == Some(ToMove::Both);
+        let revealed = self.apply(seat, ply);
+        let due = self.due();
+        let ended = self.ending.is_some();
+        if let Some(clock) = self.clock.as_mut() {
+            if commitment {
+                let mut turn_over = clock.running();
+                turn_over[seat.index()] = false;
+                clock.set_due(turn_over, at, &self.pauses);
+            }
+            if ended {
+                // The last move's time counts; no increment after the end.
+                clock.set_due(due, at, &self.pauses);
+                clock.stop(at, &self.pauses);
+            } else {
+                clock.set_due(due, at, &self.pauses);
+            }
+        }
+        revealed
+    }
+
+    /// The clocks as followers are told them at `now`, with what each seat's opponent may claim
+    /// (`away_ms`: how long each seat has been disconnected, in a live game).
+    pub fn clock_view(&self, now: i64, away_ms: [Option<i64>; 2]) -> Option<ClockView> {
+        let clock = self.clock.as_ref()?;
+        let mut view = clock.view(now, &self.pauses);
+        if clock.is_live() && self.ending.is_none() {
+            view.claimable_in_ms = away_ms.map(|away| away.map(|ms| (LIVE_GRACE_MS - ms).max(0)));
+        }
+        if self.ending.is_some() {
+            view.claimable_in_ms = [None, None];
+        }
+        Some(view)
+    }
+
+    /// The live seat whose time has run out by `now`, if any.
+    pub fn flagged(&self, now: i64) -> Option<Side> {
+        let clock = self.clock.as_ref().filter(|c| c.is_live())?;
+        if self.ending.is_some() {
+            return None;
+        }
+        clock.out_of_time(now, &self.pauses)
+    }
+
+    /// The ending when `seat` runs out of time or is gone (`why`): it loses, unless its opponent
+    /// could not possibly win from here, which is a draw.
+    pub fn timeout_ending(&self, seat: Side, why: &str) -> Ending {
+        let side = self.game.side_of(seat);
+        let position = self.game.position();
+        if could_still_win(position, side.opponent(), SEARCH_BUDGET) {
+            Ending {
+                result: serde_json::json!({ "winner": position.side_name(side.opponent()) }),
+                reason: why.to_string(),
+            }
+        } else {
+            Ending {
+                result: serde_json::json!("draw"),
+                reason: format!("{why}, but {} could not have won", self.kind.side_name(side.opponent())),
+            }
+        }
     }
 
     /// Rebuilds a stored game by replaying its plies (the store is trusted but checked).

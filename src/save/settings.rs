@@ -80,6 +80,9 @@ pub struct Settings {
     pub online_server: String,
     /// Online ratings are not shown to this player (their own and others'), only names.
     pub hide_ratings: bool,
+    /// A system notification when an online game starts waiting for this player's move while
+    /// the window is in the background.
+    pub turn_notices: bool,
     /// The lessons each game's learner has solved: game slug → lesson ids.
     pub lessons_done: std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
     /// The games whose lessons were offered once (on first choosing the game).
@@ -127,6 +130,7 @@ impl Default for Settings {
             key_bindings: Vec::new(),
             online_server: String::new(),
             hide_ratings: false,
+            turn_notices: true,
             lessons_done: Default::default(),
             lessons_offered: Default::default(),
             practice_done: Default::default(),

@@ -4,9 +4,10 @@
 use super::{PanelActions, PanelView};
 use crate::app::labels::{level_name, space_summary};
 use crate::app::match_state::{CurrentMatch, side_label};
-use crate::app::playing::{MoveNow, OnlineStatus, OpponentPresence, Replay};
+use crate::app::playing::{MoveNow, OnlineRequest, OnlineStatus, OpponentPresence, Replay};
 use crate::app::theme::{board_palette, egui_rgb, text_size};
 use crate::app::ui::{card, with_key};
+use crate::online::clock::clock_words;
 use crate::online::directory::Phrase;
 use crate::rules::{Counter, Side};
 use bevy::prelude::*;
@@ -134,6 +135,7 @@ fn player_card(
         if !line.is_empty() {
             ui.label(egui::RichText::new(line).size(text_size::SMALL));
         }
+        clock_line(ui, current, side, &view.online);
         if current.player_of(side).is_some() && !current.is_over() && !act.replay.active {
             // The computer's card keeps the room of its thinking row all game, shown only while it
             // thinks, so nothing below moves under the player's finger. Wrapped: in a phone's
@@ -164,8 +166,8 @@ fn thinking_row(ui: &mut egui::Ui, thinking: bool) -> bool {
 }
 
 /// The status line: what to do now (or the result), the online game's state, the last refusal;
-/// in an online game the phrases to say (the one pressed is returned).
-pub(super) fn status(ui: &mut egui::Ui, current: &CurrentMatch, view: &PanelView) -> Option<Phrase> {
+/// in an online game the phrases to say and a claim to make (the one pressed is returned).
+pub(super) fn status(ui: &mut egui::Ui, current: &CurrentMatch, view: &PanelView) -> Option<OnlineRequest> {
     let game = current.position();
     let text = if current.is_over() {
         // The card over the board says who won and why; the status only says where things stand.
@@ -251,10 +253,16 @@ fn number_map(ui: &mut egui::Ui, board: &crate::rules::BoardView, act: &mut Pane
 /// An online game's state under the status: the connection, the person's moves on their way, the
 /// invite code while the opponent has not come, who watches, the last phrase said, the rating
 /// change after a rated game, and the phrases to say.
-fn online_lines(ui: &mut egui::Ui, current: &CurrentMatch, online: &OnlineStatus, portrait: bool) -> Option<Phrase> {
+fn online_lines(
+    ui: &mut egui::Ui,
+    current: &CurrentMatch,
+    online: &OnlineStatus,
+    portrait: bool,
+) -> Option<OnlineRequest> {
     if !online.active {
         return None;
     }
+    let claim = claim_line(ui, current, online);
     let warn = ui.visuals().warn_fg_color;
     if !online.connected {
         ui.colored_label(warn, egui::RichText::new("Reconnecting…").size(text_size::BODY).strong());
@@ -311,11 +319,11 @@ fn online_lines(ui: &mut egui::Ui, current: &CurrentMatch, online: &OnlineStatus
     if online.watching {
         return None;
     }
-    let mut pressed = None;
+    let mut pressed = claim;
     let mut say = |ui: &mut egui::Ui| {
         for phrase in Phrase::ALL {
             if ui.small_button(phrase.words()).on_hover_text("Say it to your opponent").clicked() {
-                pressed = Some(phrase);
+                pressed = Some(OnlineRequest::Say(phrase));
             }
         }
     };
@@ -328,6 +336,54 @@ fn online_lines(ui: &mut egui::Ui, current: &CurrentMatch, online: &OnlineStatus
         });
     }
     pressed
+}
+
+/// A timed game's clock on a side's card: the time left, counting down while it runs; tenths
+/// under ten seconds, in the warning colour; "on vacation" while its player is away.
+fn clock_line(ui: &mut egui::Ui, current: &CurrentMatch, side: Side, online: &OnlineStatus) {
+    let seat = current.seat_of(side);
+    let (Some(clock), Some(left)) = (online.clock.as_ref(), online.clock_left(seat)) else { return };
+    let live = matches!(clock.control, crate::online::directory::TimeControl::Live { .. });
+    let mut text = egui::RichText::new(clock_words(left)).size(20.0).monospace();
+    if clock.running[seat] && !current.is_over() {
+        text = text.strong();
+        if live && left < 10_000 || left == 0 {
+            text = text.color(ui.visuals().warn_fg_color);
+        }
+    } else {
+        text = text.weak();
+    }
+    ui.horizontal(|ui| {
+        ui.label(text);
+        if clock.paused[seat] {
+            ui.label(egui::RichText::new("on vacation").size(text_size::SMALL).weak());
+        }
+    });
+}
+
+/// What a timed game lets the person claim: nothing, a wait while the live opponent may come
+/// back, or the win (the opponent's time is up, or they have gone).
+fn claim_line(ui: &mut egui::Ui, current: &CurrentMatch, online: &OnlineStatus) -> Option<OnlineRequest> {
+    if online.watching || current.is_over() {
+        return None;
+    }
+    let opponent = current.remote?.index();
+    let wait = online.claim_in(opponent)?;
+    let live =
+        online.clock.as_ref().is_some_and(|c| matches!(c.control, crate::online::directory::TimeControl::Live { .. }));
+    let warn = ui.visuals().warn_fg_color;
+    if wait > 0 {
+        let words = format!("Your opponent left: you may claim the game in {} s", (wait + 999) / 1000);
+        ui.colored_label(warn, egui::RichText::new(words).size(text_size::BODY));
+        return None;
+    }
+    let words = if live {
+        "Your opponent left the game and has not come back."
+    } else {
+        "Your opponent's time for this move is up: claim the win, or keep waiting."
+    };
+    ui.colored_label(warn, egui::RichText::new(words).size(text_size::BODY));
+    crate::app::ui::button(ui, "Claim the win").clicked().then_some(OnlineRequest::Claim)
 }
 
 /// The event log under the status, newest first: the last decision's lines in full colour, a few

@@ -198,7 +198,7 @@ fn landscape(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &Panel
             review_panel::analysis_card(ui, current, &view.analysis, act, false);
         }
         if let Some(phrase) = cards::status(ui, current, view) {
-            act.online.write(OnlineRequest::Say(phrase));
+            act.online.write(phrase);
         }
         if act.replay.active {
             // A review needs the room the details had (they say again what the board shows).
@@ -256,7 +256,7 @@ fn portrait(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &PanelV
         cards::player_cards(ui, current, view, act, true);
     }
     if let Some(phrase) = cards::status(ui, current, view) {
-        act.online.write(OnlineRequest::Say(phrase));
+        act.online.write(phrase);
     }
     ui.horizontal(|ui| {
         // "Rules" opens the rules over the whole screen, as the footer's Rules does: under the

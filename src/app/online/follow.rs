@@ -42,6 +42,8 @@ pub struct Followed {
     watchers: u32,
     said: Vec<(Side, Phrase)>,
     rating_changes: Vec<RatingChange>,
+    /// When the seat's clocks last arrived.
+    clock_since: Option<web_time::Instant>,
 }
 
 pub fn plugin(app: &mut App) {
@@ -140,6 +142,7 @@ fn game_of(message: &ServerMessage) -> Option<&str> {
         | ServerMessage::Players { game_id, .. }
         | ServerMessage::Said { game_id, .. }
         | ServerMessage::Rated { game_id, .. }
+        | ServerMessage::Clock { game_id, .. }
         | ServerMessage::Cancelled { game_id } => Some(game_id),
         ServerMessage::Error { game_id, .. } => game_id.as_deref(),
         _ => None,
@@ -181,6 +184,7 @@ fn hear_server(
             ServerMessage::Players { .. } | ServerMessage::Said { .. } | ServerMessage::Rated { .. } => {
                 heard_now.push(message.clone());
             }
+            ServerMessage::Clock { .. } => heard_now.push(message.clone()),
             _ => {}
         }
     }
@@ -193,6 +197,7 @@ fn hear_server(
             }
             ServerMessage::Said { by, phrase, .. } => followed.said.push((by, phrase)),
             ServerMessage::Rated { changes, .. } => followed.rating_changes = changes,
+            ServerMessage::Clock { .. } => followed.clock_since = Some(web_time::Instant::now()),
             _ => {}
         }
     }
@@ -321,12 +326,17 @@ fn catch_up_board(
     }
     match catch_up(&current.history(), &seat.board_decisions()) {
         CatchUp::InStep => {
-            // A resignation is not in the rules' position: the server's ending says it.
-            if let Some(ending) = &seat.ended
+            // A resignation or a timeout is not in the rules' position: the server's ending says it.
+            if let Some(ending) = seat.ended.clone()
                 && !current.is_over()
-                && let Some(winner) = winner_of(&current, &ending.result)
             {
-                commands.write(MatchCommand::Resign(winner.opponent()));
+                let winner = winner_of(&current, &ending.result);
+                match winner {
+                    Some(winner) if ending.reason.ends_with("resigned") => {
+                        commands.write(MatchCommand::Resign(winner.opponent()));
+                    }
+                    _ => current.timed_out = Some((winner, ending.reason)),
+                }
             }
         }
         CatchUp::Play(decisions) => {
@@ -379,6 +389,9 @@ fn send_requests(
             OnlineRequest::Say(phrase) => {
                 out.write(ToServer(ClientMessage::Say { game_id, token, phrase: *phrase }));
             }
+            OnlineRequest::Claim => {
+                out.write(ToServer(ClientMessage::Claim { game_id, token }));
+            }
         }
     }
 }
@@ -419,6 +432,9 @@ fn tell_status(
                 rating_changes: followed.rating_changes.clone(),
                 hide_ratings: settings.0.hide_ratings,
                 watch_link: Some(super::lobby::watch_link(&connection, &seat.game_id)),
+                clock: seat.clock.clone(),
+                clock_since: followed.clock_since,
+                delay_ms: connection.delay_ms,
             }
         }
         _ => OnlineStatus::default(),

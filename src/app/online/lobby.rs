@@ -49,6 +49,8 @@ pub struct OnlineLobby {
     pub seat: SeatChoice,
     /// A posted challenge is rated.
     pub rated: bool,
+    /// A posted challenge's time control: 0 untimed, else `clock::CHOICES[time - 1]`.
+    pub time: usize,
     /// A posted challenge is for this player only (empty: anyone).
     pub challenge_to: String,
     /// The game quick play looks for.
@@ -58,6 +60,8 @@ pub struct OnlineLobby {
     pub login_name: String,
     pub login_password: String,
     pub password_text: String,
+    /// The address typed for the daily digest (filled from the player's card once signed in).
+    pub email_text: Option<String>,
     /// The invite code being typed.
     pub join_code: String,
     /// The server address being typed (native).
@@ -88,11 +92,13 @@ impl Default for OnlineLobby {
             create,
             seat: SeatChoice::Random,
             rated: true,
+            time: 0,
             challenge_to: String::new(),
             name_text: String::new(),
             login_name: String::new(),
             login_password: String::new(),
             password_text: String::new(),
+            email_text: None,
             join_code: String::new(),
             server_text: None,
             invite: None,
@@ -105,6 +111,13 @@ impl Default for OnlineLobby {
             message: None,
             shown_rows: Vec::new(),
         }
+    }
+}
+
+impl OnlineLobby {
+    /// The time control chosen for a challenge (`None`: untimed).
+    pub fn time_control(&self) -> Option<crate::online::directory::TimeControl> {
+        self.time.checked_sub(1).and_then(|i| crate::online::clock::CHOICES.get(i).copied())
     }
 }
 
@@ -128,6 +141,12 @@ pub enum LobbyRow {
     MyPage,
     Password,
     HideRatings,
+    /// Correspondence clocks stand still while the player is away.
+    Vacation,
+    /// A notification when a game waits for the player's move while the window is hidden.
+    TurnNotices,
+    /// An e-mail address for the server's daily digest of games waiting.
+    Email,
     QuickGame,
     QuickPlay,
     /// Quick play found nobody: the computer instead.
@@ -137,6 +156,7 @@ pub enum LobbyRow {
     PostOption(usize),
     PostSide,
     PostRated,
+    PostTime,
     PostTo,
     Post,
     /// The same game as a private invite with a code.
@@ -158,10 +178,10 @@ impl LobbyRow {
         use LobbyRow::*;
         match self {
             Name | LogIn | MyPage => "You",
-            Password | HideRatings => "Your account",
+            Password | HideRatings | Vacation | TurnNotices | Email => "Your account",
             QuickGame | QuickPlay | PlayComputer => "Quick play",
             Challenge(_) => "Open challenges",
-            PostGame | PostOption(_) | PostSide | PostRated | PostTo | Post | Invite => "Post a challenge",
+            PostGame | PostOption(_) | PostSide | PostRated | PostTime | PostTo | Post | Invite => "Post a challenge",
             Live(_) => "Games being played",
             Mine(_) => "My online games",
             Join => "Join with a code",
@@ -208,12 +228,12 @@ pub fn lobby_rows(lobby: &OnlineLobby, player: &OnlinePlayer, games: &OpenGames,
     rows.extend((0..lobby.create.specs.len()).map(PostOption));
     rows.push(PostSide);
     if player.signed_in() {
-        rows.extend([PostRated, PostTo, Post]);
+        rows.extend([PostRated, PostTime, PostTo, Post]);
     }
     rows.push(Invite);
     rows.push(Join);
     if player.signed_in() {
-        rows.extend([Password, HideRatings]);
+        rows.extend([Password, HideRatings, Vacation, TurnNotices, Email]);
     }
     rows.extend([Leaders, Back]);
     rows
@@ -417,7 +437,7 @@ fn post(lobby: &mut OnlineLobby, out: &mut MessageWriter<ToServer>) {
         options: lobby.create.values.clone(),
         seat: lobby.seat,
         rated: lobby.rated,
-        time_control: None,
+        time_control: lobby.time_control(),
         to: (!to.is_empty()).then_some(to),
     }));
 }
@@ -538,6 +558,24 @@ fn lobby_input(
             PostOption(i) => lobby.create.adjust(i, step),
             PostSide => lobby.seat = step_seat(lobby.seat, step),
             PostRated => lobby.rated = !lobby.rated,
+            PostTime => {
+                let choices = crate::online::clock::CHOICES.len() as i32 + 1;
+                lobby.time = (lobby.time as i32 + step).rem_euclid(choices) as usize;
+            }
+            Email if activate => {
+                let address = lobby.email_text.clone().unwrap_or_default();
+                to.out.write(ToServer(ClientMessage::SetEmail { address }));
+            }
+            TurnNotices => {
+                settings.0.turn_notices = !settings.0.turn_notices;
+                if settings.0.turn_notices {
+                    super::notices::ask_permission();
+                }
+            }
+            Vacation if activate => {
+                let on = player.card.as_ref().is_some_and(|c| c.vacation_until_ms.is_some());
+                to.out.write(ToServer(ClientMessage::Vacation { on: !on }));
+            }
             Post if activate => post(&mut lobby, &mut to.out),
             Invite if activate => create(&mut lobby, &mut to.out),
             Live(i) if activate => {

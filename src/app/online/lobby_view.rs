@@ -14,12 +14,18 @@ use crate::app::theme::text_size;
 use crate::app::ui::{
     MenuClicked, MenuFocus, button, card_row, follow_focus, item, key_hints, number_item, screen_frame, value_item,
 };
-use crate::online::directory::{Challenge, name_key, shown_rating, time_control_words};
+use crate::online::clock::DAY_MS;
+use crate::online::directory::{Challenge, TimeControl, name_key, shown_rating, time_control_words};
 use crate::online::protocol::SeatChoice;
 use crate::rules::{OptionKind, Side};
 use crate::save::KeptSeat;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
+
+/// Milliseconds since 1970 on this device.
+fn unix_ms() -> i64 {
+    web_time::SystemTime::now().duration_since(web_time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
+}
 
 /// What a row's text fields changed this frame.
 #[derive(Default)]
@@ -276,6 +282,39 @@ fn draw_row(
             let help = "Hide every rating from your own screens (yours and others').";
             value_item(ui, index, focused, ("Ratings", help), value, None, clicks);
         }
+        Email => {
+            let saved = player.card.as_ref().and_then(|c| c.email.clone());
+            let text = lobby.email_text.get_or_insert_with(|| saved.clone().unwrap_or_default());
+            let help = match &saved {
+                Some(address) => {
+                    format!("A mail a day at most to {address} when games wait for you; empty it to stop.")
+                }
+                None => "A mail a day at most when games wait for your move (if this server sends mail).".to_string(),
+            };
+            text_row(ui, (index, focused), ("E-mail digest", &help), (text, false), "Save", clicks);
+        }
+        TurnNotices => {
+            let value = match (settings.0.turn_notices, super::notices::permission_words()) {
+                (false, _) => "Off".to_string(),
+                (true, None) => "On".to_string(),
+                (true, Some(browser)) => format!("On · {browser}"),
+            };
+            let help = "A notification when a game waits for your move while Stoneyard is in the background.";
+            value_item(ui, index, focused, ("Your-turn notices", help), &value, None, clicks);
+        }
+        Vacation => {
+            let card = player.card.as_ref();
+            let left_days = card.map_or(0, |c| c.vacation_left_ms) / DAY_MS;
+            let value = match card.and_then(|c| c.vacation_until_ms) {
+                Some(until) => {
+                    let days = ((until - unix_ms()).max(0) + DAY_MS - 1) / DAY_MS;
+                    format!("On for {days} more days · select to come back")
+                }
+                None => format!("Off · {left_days} days left this year"),
+            };
+            let help = "Your clocks in games of a day or more a move stand still while you are away.";
+            value_item(ui, index, focused, ("Vacation", help), &value, None, clicks);
+        }
         QuickGame => {
             let kind = lobby.quick_game;
             value_item(
@@ -375,6 +414,16 @@ fn draw_row(
             let value = if lobby.rated { "Rated" } else { "Casual" };
             let help = "A rated game changes both players' ratings; a casual one does not.";
             value_item(ui, index, focused, ("Rated or casual", help), value, None, clicks);
+        }
+        PostTime => {
+            let value = match lobby.time_control() {
+                None => "Untimed".to_string(),
+                Some(control @ TimeControl::Live { .. }) => format!("Live {}", time_control_words(Some(&control))),
+                Some(control) => time_control_words(Some(&control)),
+            };
+            let help = "Live: minutes each plus seconds a move; out of time loses. A day or more a move: \
+                        out of time, the opponent may claim the win. Untimed suits friends.";
+            value_item(ui, index, focused, ("Clock", help), &value, None, clicks);
         }
         PostTo => {
             let shown = card_row(ui, focused, |ui| {

@@ -11,9 +11,11 @@
 
 pub(crate) mod address;
 mod catch_up;
+mod clock_pace;
 mod follow;
 mod lobby;
 mod lobby_view;
+mod notices;
 mod open_games;
 mod people_view;
 mod player;
@@ -21,6 +23,7 @@ mod seats;
 mod socket;
 
 pub use lobby::{LobbyRow, OnlineLobby, OnlineView, PlayComputerInstead};
+pub use notices::{TurnNotice, YourTurn};
 pub use open_games::{OpenGames, QuickPlayState};
 pub use player::{OnlinePlayer, PlayerRequest};
 pub use seats::KeptSeats;
@@ -55,4 +58,5 @@ pub fn plugin(app: &mut App) {
     app.add_message::<ToServer>().add_message::<FromServer>().add_message::<SocketOpened>().add_message::<FollowGame>();
     app.add_message::<PlayComputerInstead>();
     app.add_plugins((socket::plugin, seats::plugin, player::plugin, open_games::plugin, lobby::plugin, follow::plugin));
+    app.add_plugins((clock_pace::plugin, notices::plugin));
 }

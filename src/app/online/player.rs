@@ -123,6 +123,17 @@ fn hear_server(
                 player.problem = None;
                 signed.write(SignedIn);
             }
+            ServerMessage::EmailSet { address } => {
+                if let Some(card) = player.card.as_mut() {
+                    card.email = address.clone();
+                }
+            }
+            ServerMessage::Vacation { until_ms, left_ms } => {
+                if let Some(card) = player.card.as_mut() {
+                    card.vacation_until_ms = *until_ms;
+                    card.vacation_left_ms = *left_ms;
+                }
+            }
             ServerMessage::PasswordSet {} => {
                 player.password_set = true;
                 if let Some(card) = player.card.as_mut() {

@@ -8,7 +8,7 @@ use super::address::{DEFAULT_NATIVE_SERVER, complete_server};
 use super::{FromServer, SocketOpened, ToServer};
 use crate::app::settings::CurrentSettings;
 use crate::app::{AppSystems, Launch};
-use crate::online::protocol::{ClientMessage, parse_server};
+use crate::online::protocol::{ClientMessage, ServerMessage, parse_server};
 use bevy::prelude::*;
 use std::time::Duration;
 use web_time::Instant;
@@ -41,6 +41,9 @@ pub struct Connection {
     pub state: LinkState,
     /// Why the last connection failed or dropped, in words.
     pub problem: Option<String>,
+    /// Half the last measured round trip (a ping to its pong): how late the server's clocks
+    /// arrive, which the shown clocks take off.
+    pub delay_ms: u32,
 }
 
 impl Connection {
@@ -58,6 +61,8 @@ struct Socket {
     /// How long to wait after the next drop.
     wait: Duration,
     retry_at: Option<Instant>,
+    /// When the ping waiting for its pong went out.
+    ping_sent: Option<Instant>,
     last_sent: Option<Instant>,
     /// Requests made while the connection was down, sent when it opens.
     outbox: Vec<ClientMessage>,
@@ -149,6 +154,9 @@ fn receive(
                 opened.write(SocketOpened);
                 let waiting = std::mem::take(&mut socket.outbox);
                 if let Some((sender, _)) = socket.link.as_mut() {
+                    // A first ping measures the connection's delay.
+                    sender.send(ewebsock::WsMessage::Text(ClientMessage::Ping {}.to_json()));
+                    socket.ping_sent = Some(Instant::now());
                     for message in waiting {
                         sender.send(ewebsock::WsMessage::Text(message.to_json()));
                     }
@@ -156,6 +164,11 @@ fn receive(
             }
             ewebsock::WsEvent::Message(ewebsock::WsMessage::Text(text)) => match parse_server(&text) {
                 Ok(message) => {
+                    if message == ServerMessage::Pong
+                        && let Some(sent) = socket.ping_sent.take()
+                    {
+                        connection.delay_ms = (sent.elapsed().as_millis() / 2).min(u128::from(u32::MAX)) as u32;
+                    }
                     heard.write(FromServer(message));
                 }
                 Err(e) => warn!("online: {e}"),
@@ -233,6 +246,7 @@ fn send(mut socket: NonSendMut<Socket>, connection: Res<Connection>, mut outgoin
     if open && socket.last_sent.is_some_and(|at| at.elapsed() >= PING_EVERY) {
         if let Some((sender, _)) = socket.link.as_mut() {
             sender.send(ewebsock::WsMessage::Text(ClientMessage::Ping {}.to_json()));
+            socket.ping_sent = Some(Instant::now());
         }
         socket.last_sent = Some(Instant::now());
     }

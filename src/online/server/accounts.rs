@@ -51,7 +51,15 @@ async fn password_matches(password: String, stored: String) -> bool {
 impl Hub {
     async fn card(&self, row: &PlayerRow) -> Result<PlayerCard, ServerMessage> {
         let ratings = self.store.ratings(&row.id).await.map_err(unavailable)?;
-        Ok(PlayerCard { name: row.name.clone(), ratings, has_password: row.password.is_some() })
+        let (vacation_until_ms, vacation_left_ms) = self.vacation_state(&row.id, self.now()).await?;
+        Ok(PlayerCard {
+            name: row.name.clone(),
+            ratings,
+            has_password: row.password.is_some(),
+            vacation_until_ms,
+            vacation_left_ms,
+            email: self.store.email_of(&row.id).await.map_err(unavailable)?,
+        })
     }
 
     /// Signs the connection in as `row`, holding this device's `key`.

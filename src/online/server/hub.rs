@@ -2,19 +2,22 @@
 //! them: every change is stored first, then sent to the followers (each seeing what its seat may),
 //! then announced to the other instances that share a PostgreSQL store.
 
+use super::clocks::{Timeout, table_deadline};
 use super::ids;
 use super::lobby::{LobbyFeed, SignedPlayer};
 use super::news::{Inbox, StoredDecision, decision_announcement};
 use super::outbox::{Out, Outbox};
 use super::rate_limit::PerAddress;
 use super::store::{Backend, GameRow, GameStore};
+use super::time::ServerClock;
 use crate::games::GameKind;
+use crate::online::directory::TimeControl;
 use crate::online::protocol::{ClientMessage, ErrorCode, GameSummary, MAX_LISTED_GAMES, SeatChoice, ServerMessage};
-use crate::online::table::{MoveCheck, Table};
+use crate::online::table::{MoveCheck, StoredPly, Table};
 use crate::rules::Side;
 use std::collections::{HashMap, HashSet};
 use std::net::IpAddr;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use tokio::sync::{MappedMutexGuard, MutexGuard};
 
@@ -39,6 +42,10 @@ pub(super) struct Room {
     /// Which seats other instances have connected and how many watch there (PostgreSQL only),
     /// by instance.
     remote_online: Mutex<HashMap<String, ([bool; 2], u32)>>,
+    /// When a live clock of the loaded game runs out next (`i64::MAX`: none), for the timer.
+    pub(super) deadline: AtomicI64,
+    /// Since when each taken seat has been disconnected (a live game's grace period).
+    pub(super) away_since: Mutex<[Option<i64>; 2]>,
     /// The other instances' announcements about this game not yet handled (PostgreSQL only).
     pub(super) inbox: Mutex<Inbox>,
 }
@@ -57,7 +64,7 @@ impl Room {
         online
     }
 
-    fn online(&self) -> [bool; 2] {
+    pub(super) fn online(&self) -> [bool; 2] {
         let mut online = self.local_online();
         for (remote, _) in self.remote_online.lock().expect("presence lock").values() {
             online[0] |= remote[0];
@@ -147,6 +154,8 @@ pub struct Hub {
     pub(super) lobby: LobbyFeed,
     /// How long quick play waits for an opponent before it offers the computer.
     pub quick_play_wait: std::time::Duration,
+    /// The time clocks, timeouts and vacations are measured by.
+    pub clock: ServerClock,
 }
 
 /// One connection's view of the hub: who it is and what it follows.
@@ -174,7 +183,7 @@ pub(super) fn unavailable(e: impl std::fmt::Display) -> ServerMessage {
     ServerMessage::error(ErrorCode::Unavailable, "the server could not reach its store; nothing was changed")
 }
 
-/// Loads a stored game into a table.
+/// Loads a stored game into a table (a timed game with its clocks and its players' vacations).
 async fn load_table(store: &GameStore, id: &str) -> Result<Table, ServerMessage> {
     let row = store.game(id).await.map_err(unavailable)?;
     let Some(row) = row else {
@@ -192,8 +201,14 @@ async fn load_table(store: &GameStore, id: &str) -> Result<Table, ServerMessage>
     let names =
         store.player_names([row.players[0].as_deref(), row.players[1].as_deref()]).await.map_err(unavailable)?;
     table.players = [0, 1].map(|i| row.players[i].clone().zip(names[i].clone()));
+    table.time_control =
+        row.time_control.as_deref().map(serde_json::from_str).transpose().map_err(|e| unavailable(e.to_string()))?;
+    if matches!(table.time_control, Some(TimeControl::Correspondence { .. })) {
+        let players = [row.players[0].as_deref(), row.players[1].as_deref()];
+        table.pauses = store.vacations(players, row.clock_start_ms.unwrap_or(0)).await.map_err(unavailable)?;
+    }
     let moves = store.moves_from(id, 0).await.map_err(unavailable)?;
-    Table::restore(table, moves, row.ending).map_err(unavailable)
+    Table::restore_timed(table, moves, row.ending, row.clock_start_ms, row.ended_ms).map_err(unavailable)
 }
 
 /// The place of the holder of `token` (seat `seat` of game `id`) in the rematch `new_id`: the
@@ -213,6 +228,7 @@ pub struct HubLimits {
     pub joins_per_minute: f64,
     pub sign_ins_per_minute: f64,
     pub quick_play_wait: std::time::Duration,
+    pub clock: ServerClock,
 }
 
 impl Hub {
@@ -228,7 +244,13 @@ impl Hub {
             sign_ins: PerAddress::per_minute(limits.sign_ins_per_minute),
             lobby: LobbyFeed::default(),
             quick_play_wait: limits.quick_play_wait,
+            clock: limits.clock,
         }
+    }
+
+    /// The server's time now (a test's clock moved by hand, or the system's).
+    pub(super) fn now(&self) -> i64 {
+        self.clock.now_ms()
     }
 
     pub fn session(&self, out: Outbox, address: IpAddr) -> Session {
@@ -254,6 +276,8 @@ impl Hub {
                     table: tokio::sync::Mutex::new(None),
                     followers: Mutex::new(Vec::new()),
                     remote_online: Mutex::new(HashMap::new()),
+                    deadline: AtomicI64::new(i64::MAX),
+                    away_since: Mutex::new([None, None]),
                     inbox: Mutex::new(Inbox::default()),
                 })
             })
@@ -274,7 +298,10 @@ impl Hub {
     pub(super) async fn table<'a>(&self, room: &'a Room) -> Result<TableGuard<'a>, ServerMessage> {
         let mut guard = room.table.lock().await;
         if guard.is_none() {
-            *guard = Some(load_table(&self.store, &room.id).await?);
+            let mut table = load_table(&self.store, &room.id).await?;
+            self.finish_marked_timeout(room, &mut table).await;
+            room.deadline.store(table_deadline(&table), Ordering::Relaxed);
+            *guard = Some(table);
         }
         Ok(MutexGuard::map(guard, |t| t.as_mut().expect("loaded above")))
     }
@@ -346,6 +373,9 @@ impl Hub {
             ClientMessage::PlayerPage { name } => self.player_page(&name).await,
             ClientMessage::Leaderboard { game } => self.leaderboard(game).await,
             ClientMessage::MyGames {} => self.my_games(session).await,
+            ClientMessage::Claim { game_id, token } => self.claim(&game_id, &token).await,
+            ClientMessage::Vacation { on } => self.vacation(session, on).await,
+            ClientMessage::SetEmail { address } => self.set_email(session, &address).await,
         };
         let message = match reply {
             Ok(m) | Err(m) => m,
@@ -439,14 +469,19 @@ impl Hub {
             let token = ids::seat_token();
             let hash = ids::token_hash(&token);
             let player_id = player.as_ref().map(|(id, _)| id.as_str());
-            if !self.store.take_seat(id, seat, &hash, player_id, accepting).await.map_err(unavailable)? {
+            let now = self.now();
+            if !self.store.take_seat(id, seat, &hash, player_id, accepting, now).await.map_err(unavailable)? {
                 self.refresh_locked(&room, &mut table).await;
                 return Err(taken());
             }
             table.tokens[seat.index()] = Some(hash);
             table.players[seat.index()] = player.clone();
+            if table.joined() == [true, true] {
+                table.start_clock(now);
+            }
             room.send_all(&room.presence(&table));
             room.send_all(&room.players(&table));
+            self.clock_changed(&room, &table);
             Ok(ServerMessage::Joined { game_id: id.to_string(), seat, token })
         }
         .await;
@@ -520,6 +555,7 @@ impl Hub {
         }
         self.announce(id, Some((room.local_online(), room.local_watchers()))).await;
         session.out.send(Out::Text(players.to_json()));
+        self.presence_changed(&room).await;
         Ok(presence)
     }
 
@@ -562,6 +598,9 @@ impl Hub {
         }
         drop(guard);
         self.announce(id, Some((room.local_online(), room.local_watchers()))).await;
+        if seat.is_some() {
+            self.presence_changed(&room).await;
+        }
         self.forget_if_unfollowed(&room);
     }
 
@@ -609,12 +648,18 @@ impl Hub {
             MoveCheck::Repeat => return Ok(ServerMessage::Ack { game_id: id.to_string(), ply }),
             MoveCheck::New => {}
         }
+        let now = self.now();
+        if let Some(flagged) = table.flagged(now) {
+            // Out of time before this decision came: the clock decides, not the decision.
+            self.time_out(room, &mut table, flagged, Timeout::Flag, now).await?;
+            return Err(ServerMessage::game_error(ErrorCode::GameOver, id, "the game has ended: time ran out"));
+        }
         // The other instances hear of the decision as it is stored (a retry, stored already, was
         // announced then), with it (they need not read it back), in ply order (this holds the game).
-        let stored = StoredDecision { ply, seat, decision: decision.to_string() };
+        let stored = StoredDecision { ply, seat, decision: decision.to_string(), at: now };
         let announcement = (self.store.backend == Backend::Postgres)
             .then(|| decision_announcement(&self.instance, id, stored).to_string());
-        if !self.store.append(id, ply, seat, decision, now_ms(), announcement.as_deref()).await.map_err(unavailable)? {
+        if !self.store.append(id, ply, seat, decision, now, announcement.as_deref()).await.map_err(unavailable)? {
             // Another instance stored this ply first: the very same decision (a retry sent to
             // both) is acknowledged, anything else is stale.
             self.refresh_locked(room, &mut table).await;
@@ -624,10 +669,11 @@ impl Hub {
             };
         }
         let was_over = table.ending.is_some();
-        let revealed = table.apply(seat, decision.to_string());
+        let revealed = table.apply_at(seat, decision.to_string(), now);
         self.send_new_plies(room, &table, ply as usize, revealed);
+        self.clock_changed(room, &table);
         if !was_over && let Some(ending) = table.ending.clone() {
-            let ended = self.store.end(id, &ending, table.winner_seat(&ending), now_ms()).await.map_err(unavailable)?;
+            let ended = self.store.end(id, &ending, table.winner_seat(&ending), now).await.map_err(unavailable)?;
             room.send_all(&ServerMessage::Ended { game_id: id.to_string(), ending: ending.clone() });
             if ended {
                 self.after_ending(room, &table, &ending).await;
@@ -669,14 +715,17 @@ impl Hub {
             }
             let ending = table.resignation(seat);
             let winner = table.winner_seat(&ending);
-            if !self.store.end(id, &ending, winner, now_ms()).await.map_err(unavailable)? {
+            let now = self.now();
+            if !self.store.end(id, &ending, winner, now).await.map_err(unavailable)? {
                 self.refresh_locked(&room, &mut table).await;
                 return Err(ServerMessage::game_error(ErrorCode::GameOver, id, "the game has already ended"));
             }
             table.ending = Some(ending.clone());
             table.rematch_offered_by = None;
+            table.stop_clock(now);
             let ended = ServerMessage::Ended { game_id: id.to_string(), ending: ending.clone() };
             room.send_all(&ended);
+            self.clock_changed(&room, &table);
             self.after_ending(&room, &table, &ending).await;
             Ok(ended)
         }
@@ -783,18 +832,22 @@ impl Hub {
     /// Applies decisions stored from ply `from` on to a loaded table and sends them (and the ending
     /// they reach) to this instance's followers. `false` when one does not replay (it and those
     /// after it are left out).
-    pub(super) fn replay_stored(&self, room: &Room, table: &mut Table, from: u32, moves: Vec<(Side, String)>) -> bool {
+    pub(super) fn replay_stored(&self, room: &Room, table: &mut Table, from: u32, moves: Vec<StoredPly>) -> bool {
         let was_over = table.ending.is_some();
         let mut replayed = true;
-        for (ply, (seat, decision)) in moves.into_iter().enumerate() {
+        let any = !moves.is_empty();
+        for (ply, (seat, decision, at)) in moves.into_iter().enumerate() {
             let ply = from + ply as u32;
             if table.check_move(seat, ply, &decision) != Ok(MoveCheck::New) {
                 eprintln!("stoneyard serve: stored ply {ply} of game {} does not replay", room.id);
                 replayed = false;
                 break;
             }
-            let revealed = table.apply(seat, decision);
+            let revealed = table.apply_at(seat, decision, at);
             self.send_new_plies(room, table, ply as usize, revealed);
+        }
+        if any {
+            self.clock_changed(room, table);
         }
         if !was_over && let Some(ending) = table.ending.clone() {
             room.send_all(&ServerMessage::Ended { game_id: room.id.clone(), ending });
@@ -829,11 +882,17 @@ impl Hub {
             }
             Err(e) => eprintln!("stoneyard serve: refreshing game {}: {e}", room.id),
         }
+        if table.clock.is_none() && row.clock_start_ms.is_some() && table.joined() == [true, true] {
+            table.start_clock(row.clock_start_ms.unwrap_or_default());
+            self.clock_changed(room, table);
+        }
         if table.ending.is_none()
             && let Some(ending) = row.ending
         {
             table.ending = Some(ending.clone());
+            table.stop_clock(row.ended_ms.unwrap_or_else(|| self.now()));
             room.send_all(&ServerMessage::Ended { game_id: room.id.clone(), ending });
+            self.clock_changed(room, table);
         }
         if row.rematch_offered_by != table.rematch_offered_by && row.rematch.is_none() {
             table.rematch_offered_by = row.rematch_offered_by;

@@ -9,6 +9,7 @@ use super::hub::{Hub, Room, Session, now_ms, unavailable};
 use super::ids;
 use super::outbox::{Out, Outbox};
 use crate::games::GameKind;
+use crate::online::clock::check_time_control;
 use crate::online::directory::{Challenge, LiveGame, Phrase, TimeControl, computer_level_for, name_key};
 use crate::online::protocol::{ErrorCode, SeatChoice, ServerMessage};
 use crate::rules::Side;
@@ -20,6 +21,8 @@ use std::time::Duration;
 pub const CHALLENGES_PER_PLAYER: i64 = 10;
 /// Quick play pairs two players whose ratings differ by at most this much at first…
 const QUICK_PLAY_BAND: f64 = 200.0;
+/// Quick play's time control: ten minutes each and five seconds a move.
+pub const QUICK_PLAY_CONTROL: TimeControl = TimeControl::Live { base_seconds: 600, increment_seconds: 5 };
 /// …and by this much more for every second the one waiting has waited.
 const QUICK_PLAY_WIDENING: f64 = 10.0;
 /// A queued player is offered the computer after the wait and leaves the queue; one still there
@@ -218,11 +221,8 @@ impl Hub {
         to: Option<&str>,
     ) -> Result<ServerMessage, ServerMessage> {
         let me = signed_in(session).map_err(|e| *e)?;
-        if time_control.is_some() {
-            return Err(ServerMessage::error(
-                ErrorCode::BadGame,
-                "this server offers untimed games only for now; post the challenge without a time control",
-            ));
+        if let Some(control) = &time_control {
+            check_time_control(control).map_err(|why| ServerMessage::error(ErrorCode::BadGame, why))?;
         }
         let for_player = match to {
             None => None,
@@ -248,6 +248,7 @@ impl Hub {
                 row.public = for_player.is_none();
                 row.for_player = for_player.clone();
                 row.rated = rated;
+                row.time_control = time_control.map(|c| serde_json::to_string(&c).expect("time controls serialise"));
             })
             .await?;
         self.lobby_changed().await;
@@ -345,6 +346,7 @@ impl Hub {
         game: GameKind,
     ) -> Result<ServerMessage, ServerMessage> {
         let options = game.quick_pairs();
+        let now = self.now();
         // Nobody knows the waiting seat's own token: it is held through grants only.
         let unknown = ids::token_hash(&ids::seat_token());
         let opponent_id = opponent.to_string();
@@ -354,6 +356,9 @@ impl Hub {
                 row.tokens[theirs] = Some(unknown.clone());
                 row.players[theirs] = Some(opponent_id.clone());
                 row.rated = true;
+                // Strangers play quick play on a live clock, so neither can stall the other.
+                row.time_control = Some(serde_json::to_string(&QUICK_PLAY_CONTROL).expect("time controls serialise"));
+                row.clock_start_ms = Some(now);
             })
             .await?;
         let ServerMessage::Created { game_id, seat, token, .. } = created else {

@@ -2,7 +2,9 @@
 //! storing every game in SQLite (the default) or a PostgreSQL shared by several instances.
 
 mod accounts;
+mod clocks;
 mod connection;
+mod digest;
 mod hub;
 mod ids;
 mod listener;
@@ -13,11 +15,14 @@ mod people;
 mod rate_limit;
 mod rating;
 mod store;
+mod time;
 mod web_root;
 
 pub use connection::REQUESTS_PER_SECOND;
+pub use digest::SmtpOptions;
 pub use ids::normalise_code;
 pub use store::{Backend, GameStore};
+pub use time::{ManualClock, ServerClock};
 
 use crate::online::protocol::{MAX_MESSAGE_BYTES, SOCKET_PATH};
 use axum::Router;
@@ -66,6 +71,10 @@ pub struct ServeOptions {
     /// Reverse proxies in front of the server: their connections are not limited per address and
     /// their `X-Forwarded-For` names the client.
     pub trusted_proxies: Vec<IpAddr>,
+    /// The time clocks run by (the system's; tests move a clock by hand).
+    pub clock: ServerClock,
+    /// Where the daily digest is sent from (none: no mails).
+    pub smtp: Option<SmtpOptions>,
 }
 
 impl ServeOptions {
@@ -82,6 +91,8 @@ impl ServeOptions {
             sign_ins_per_minute: SIGN_INS_PER_MINUTE,
             quick_play_wait: QUICK_PLAY_WAIT,
             trusted_proxies: Vec::new(),
+            clock: ServerClock::System,
+            smtp: None,
         }
     }
 }
@@ -123,6 +134,11 @@ async fn socket(
         .on_upgrade(move |socket| connection::serve_socket(socket, hub, client))
 }
 
+/// The way out of the daily digest (a link in each mail; a mail program's one-click button).
+async fn unsubscribe(State(hub): State<Arc<Hub>>, uri: axum::http::Uri) -> (axum::http::StatusCode, String) {
+    digest::unsubscribe_page(&hub.store, uri.query()).await
+}
+
 async fn no_page() -> &'static str {
     "Stoneyard game server. This instance serves no browser build (start it with --web DIR).\n"
 }
@@ -144,13 +160,19 @@ pub async fn start(options: ServeOptions) -> Result<Running, String> {
         joins_per_minute: options.joins_per_minute,
         sign_ins_per_minute: options.sign_ins_per_minute,
         quick_play_wait: options.quick_play_wait,
+        clock: options.clock.clone(),
     };
     let hub = Arc::new(Hub::new(store, limits, options.trusted_proxies.clone()));
     let lobby = tokio::spawn(hub.clone().refresh_lobby_forever());
+    let timer = tokio::spawn(hub.clone().keep_clocks_forever());
+    let digest = options.smtp.clone().map(|smtp| tokio::spawn(hub.clone().send_digests_forever(smtp)));
     if backend == Backend::Postgres {
         listen_to_other_instances(database, hub.clone()).await.map_err(|e| redact_in(&e, database))?;
     }
-    let mut app = Router::new().route(SOCKET_PATH, get(socket)).route("/healthz", get(|| async { "ok\n" }));
+    let mut app = Router::new()
+        .route(SOCKET_PATH, get(socket))
+        .route("/healthz", get(|| async { "ok\n" }))
+        .route("/unsubscribe", get(unsubscribe).post(unsubscribe));
     app = match &options.web {
         Some(dir) => app.fallback_service(web_root::WebRoot::open(dir)?.service()),
         None => app.fallback(no_page),
@@ -172,6 +194,10 @@ pub async fn start(options: ServeOptions) -> Result<Running, String> {
         })
         .await;
         lobby.abort();
+        timer.abort();
+        if let Some(digest) = digest {
+            digest.abort();
+        }
     });
     Ok(Running { addr, backend, stop, task })
 }

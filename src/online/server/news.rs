@@ -16,6 +16,8 @@ pub(super) struct StoredDecision {
     pub ply: u32,
     pub seat: Side,
     pub decision: String,
+    /// When it was stored (server milliseconds): the clocks follow from it.
+    pub at: i64,
 }
 
 /// The announcement of a decision just stored: with the decision when it fits in a NOTIFY, else
@@ -68,6 +70,11 @@ impl Hub {
             return;
         }
         self.on_lobby_announcement(&announcement);
+        if let Some(player) = announcement["vacation"].as_str() {
+            let (hub, player) = (self.clone(), player.to_string());
+            tokio::spawn(async move { hub.vacations_changed(&player).await });
+            return;
+        }
         let Some(game) = announcement["g"].as_str() else { return };
         // A game not in memory is read from the store when someone opens it.
         let Some(room) = self.loaded_room(game) else { return };
@@ -144,7 +151,7 @@ impl Hub {
                 // This instance has it already (read with an earlier change).
                 Some(stored) if stored.ply < next => true,
                 Some(stored) if stored.ply == next => {
-                    self.replay_stored(room, table, next, vec![(stored.seat, stored.decision)])
+                    self.replay_stored(room, table, next, vec![(stored.seat, stored.decision, stored.at)])
                 }
                 // No decision, or one after a gap (an announcement lost with the instance that
                 // stored the change, or while the LISTEN connection was down): the store tells.
@@ -158,6 +165,7 @@ impl Hub {
         if presence_changed && let Some(table) = guard.as_ref() {
             room.send_all(&room.presence(table));
             room.send_all(&room.players(table));
+            self.note_presence(room, table);
         }
     }
 }
@@ -167,7 +175,7 @@ mod tests {
     use super::*;
 
     fn stored(decision: String) -> StoredDecision {
-        StoredDecision { ply: 7, seat: Side::Second, decision }
+        StoredDecision { ply: 7, seat: Side::Second, decision, at: 1_795_867_200_000 }
     }
 
     #[test]

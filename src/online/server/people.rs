@@ -290,7 +290,7 @@ impl GameStore {
     pub async fn live_games(&self) -> Result<Vec<LiveGame>, StoreError> {
         let rows = sqlx::query(
             "SELECT g.id, g.game, g.options, g.rated, a.name AS first_name, b.name AS second_name,
-                    (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) AS plies
+                    (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id AND m.decision NOT LIKE '!%') AS plies
              FROM games g
              JOIN players a ON a.id = g.player_first
              JOIN players b ON b.id = g.player_second

@@ -41,6 +41,9 @@ pub struct GameRow {
     pub time_control: Option<String>,
     /// Each seat's player (an id), when a signed-in player holds it.
     pub players: [Option<String>; 2],
+    /// When a timed game's clocks started (both seats taken), and when it ended.
+    pub clock_start_ms: Option<i64>,
+    pub ended_ms: Option<i64>,
 }
 
 impl GameRow {
@@ -61,6 +64,8 @@ impl GameRow {
             rated: false,
             time_control: None,
             players: [None, None],
+            clock_start_ms: None,
+            ended_ms: None,
         }
     }
 }
@@ -161,10 +166,32 @@ const VERSION_4: [&str; 17] = [
     )",
 ];
 
+/// Version 5: clocks and the daily digest. When a timed game's clocks started (its second seat
+/// taken), players' vacations (the spans their correspondence clocks stand still), and players'
+/// e-mail addresses for the digest. A timeout takes the place of
+/// the ply it ended the game at, as a row of `moves` whose decision starts with `!`
+/// ([`TIMEOUT_MARK`]), so a move and a timeout at the same ply cannot both be stored.
+const VERSION_5: [&str; 5] = [
+    "ALTER TABLE games ADD COLUMN clock_start_ms BIGINT",
+    // The daily digest: a player's e-mail address, the token of its way out, the last digest.
+    "ALTER TABLE players ADD COLUMN email TEXT",
+    "ALTER TABLE players ADD COLUMN email_token TEXT",
+    "ALTER TABLE players ADD COLUMN digest_ms BIGINT",
+    "CREATE TABLE IF NOT EXISTS vacations (
+        player_id TEXT NOT NULL,
+        from_ms BIGINT NOT NULL,
+        to_ms BIGINT NOT NULL,
+        PRIMARY KEY (player_id, from_ms)
+    )",
+];
+
+/// How a timeout's row in `moves` starts (no decision of any game does).
+pub const TIMEOUT_MARK: &str = "!";
+
 /// The schema version this build writes. Version 3 changes no table: a Hidden Intention
 /// commitment, stored as one row per decision before, becomes one row
 /// (`online::table::COMMITMENT_SEPARATOR`), as the protocol now sends it.
-pub const SCHEMA_VERSION: i64 = 4;
+pub const SCHEMA_VERSION: i64 = 5;
 
 /// A lock number every instance agrees on, for PostgreSQL's advisory lock around migrations.
 const MIGRATION_LOCK: i64 = 0x53_54_4f_4e_45_59; // "STONEY"
@@ -216,7 +243,7 @@ impl GameStore {
     pub async fn create(&self, row: &GameRow, now_ms: i64) -> Result<bool, StoreError> {
         let options = serde_json::to_string(&row.options).expect("options serialise");
         let result = sqlx::query(
-            "INSERT INTO games (id, game, options, code, token_first, token_second, created_ms, public, for_player, rated, time_control, player_first, player_second) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+            "INSERT INTO games (id, game, options, code, token_first, token_second, created_ms, public, for_player, rated, time_control, player_first, player_second, clock_start_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
         )
         .bind(&row.id)
         .bind(&row.game)
@@ -231,6 +258,7 @@ impl GameStore {
         .bind(row.time_control.clone())
         .bind(row.players[0].clone())
         .bind(row.players[1].clone())
+        .bind(row.clock_start_ms)
         .execute(&self.pool)
         .await;
         unique_violation_is_false(result)
@@ -238,7 +266,8 @@ impl GameStore {
 
     /// Gives the free `seat` of a game that has not ended its token's hash (and its signed-in
     /// player). With `accepting`, only a listed challenge (public, or direct to `player`) is taken.
-    /// `Ok(false)`: it was taken meanwhile, withdrawn, or the game ended.
+    /// `Ok(false)`: it was taken meanwhile, withdrawn, or the game ended. When the other seat is
+    /// taken already, a timed game's clocks start at `now_ms`.
     pub async fn take_seat(
         &self,
         id: &str,
@@ -246,19 +275,21 @@ impl GameStore {
         hash: &str,
         player: Option<&str>,
         accepting: bool,
+        now_ms: i64,
     ) -> Result<bool, StoreError> {
         let (token, owner) = [("token_first", "player_first"), ("token_second", "player_second")][seat.index()];
+        let other = ["token_second", "token_first"][seat.index()];
         let listed = if accepting { " AND (public = 1 OR for_player = $2)" } else { "" };
         let sql = format!(
-            "UPDATE games SET {token} = $1, {owner} = $2 WHERE id = $3 AND {token} IS NULL AND ending IS NULL{listed}"
+            "UPDATE games SET {token} = $1, {owner} = $2, clock_start_ms = CASE WHEN {other} IS NOT NULL THEN $4 ELSE NULL END WHERE id = $3 AND {token} IS NULL AND ending IS NULL{listed}"
         );
-        let done = sqlx::query(&sql).bind(hash).bind(player).bind(id).execute(&self.pool).await?;
+        let done = sqlx::query(&sql).bind(hash).bind(player).bind(id).bind(now_ms).execute(&self.pool).await?;
         Ok(done.rows_affected() == 1)
     }
 
     pub async fn game(&self, id: &str) -> Result<Option<GameRow>, StoreError> {
         let row = sqlx::query(
-            "SELECT id, game, options, code, token_first, token_second, ending, rematch_offered_by, rematch_offer_hash, rematch, public, for_player, rated, time_control, player_first, player_second FROM games WHERE id = $1",
+            "SELECT id, game, options, code, token_first, token_second, ending, rematch_offered_by, rematch_offer_hash, rematch, public, for_player, rated, time_control, player_first, player_second, clock_start_ms, ended_ms FROM games WHERE id = $1",
         )
         .bind(id)
         .fetch_optional(&self.pool)
@@ -285,6 +316,8 @@ impl GameStore {
                 rated: r.try_get::<i64, _>("rated")? != 0,
                 time_control: r.try_get("time_control")?,
                 players: [r.try_get("player_first")?, r.try_get("player_second")?],
+                clock_start_ms: r.try_get("clock_start_ms")?,
+                ended_ms: r.try_get("ended_ms")?,
             })
         })
         .transpose()
@@ -314,22 +347,98 @@ impl GameStore {
         Ok(Some((r.try_get("id")?, seat)))
     }
 
-    /// The decisions of a game from `from` on, in ply order.
-    pub async fn moves_from(&self, id: &str, from: u32) -> Result<Vec<(Side, String)>, StoreError> {
-        let rows = sqlx::query("SELECT ply, seat, decision FROM moves WHERE game_id = $1 AND ply >= $2 ORDER BY ply")
-            .bind(id)
-            .bind(i64::from(from))
-            .fetch_all(&self.pool)
-            .await?;
+    /// The decisions of a game from `from` on, in ply order, with when each was stored (a
+    /// timeout's row is not a decision: it is left out).
+    pub async fn moves_from(&self, id: &str, from: u32) -> Result<Vec<(Side, String, i64)>, StoreError> {
+        let rows =
+            sqlx::query("SELECT ply, seat, decision, at_ms FROM moves WHERE game_id = $1 AND ply >= $2 ORDER BY ply")
+                .bind(id)
+                .bind(i64::from(from))
+                .fetch_all(&self.pool)
+                .await?;
         let mut out = Vec::with_capacity(rows.len());
         for (i, r) in rows.iter().enumerate() {
             let ply: i64 = r.try_get("ply")?;
             if ply != i64::from(from) + i as i64 {
                 break; // never happens with the primary key, but a gap must not shift plies
             }
-            out.push((side_of(r.try_get("seat")?), r.try_get("decision")?));
+            let decision: String = r.try_get("decision")?;
+            if decision.starts_with(TIMEOUT_MARK) {
+                break;
+            }
+            out.push((side_of(r.try_get("seat")?), decision, r.try_get("at_ms")?));
         }
         Ok(out)
+    }
+
+    /// Stores that `seat` timed out (`mark`, after [`TIMEOUT_MARK`]) in the place of ply `ply`.
+    /// `Ok(false)`: a decision or another timeout holds that ply already.
+    pub async fn mark_timeout(
+        &self,
+        id: &str,
+        ply: u32,
+        seat: Side,
+        mark: &str,
+        now_ms: i64,
+    ) -> Result<bool, StoreError> {
+        self.append(id, ply, seat, &format!("{TIMEOUT_MARK}{mark}"), now_ms, None).await
+    }
+
+    /// A game's timeout, if one was stored: the seat that timed out and its mark.
+    pub async fn timeout_of(&self, id: &str) -> Result<Option<(Side, String)>, StoreError> {
+        let row = sqlx::query("SELECT seat, decision FROM moves WHERE game_id = $1 AND decision LIKE '!%'")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|r| {
+            let decision: String = r.try_get("decision")?;
+            Ok((side_of(r.try_get("seat")?), decision.trim_start_matches(TIMEOUT_MARK).to_string()))
+        })
+        .transpose()
+    }
+
+    /// Each player's vacations that end after `since_ms`, as `[from, to)` spans.
+    pub async fn vacations(
+        &self,
+        players: [Option<&str>; 2],
+        since_ms: i64,
+    ) -> Result<[Vec<(i64, i64)>; 2], StoreError> {
+        let mut out = [Vec::new(), Vec::new()];
+        for (i, player) in players.iter().enumerate() {
+            let Some(player) = player else { continue };
+            let rows = sqlx::query(
+                "SELECT from_ms, to_ms FROM vacations WHERE player_id = $1 AND to_ms > $2 ORDER BY from_ms",
+            )
+            .bind(*player)
+            .bind(since_ms)
+            .fetch_all(&self.pool)
+            .await?;
+            for r in rows {
+                out[i].push((r.try_get("from_ms")?, r.try_get("to_ms")?));
+            }
+        }
+        Ok(out)
+    }
+
+    /// Starts a vacation from `from_ms` planned to end at `to_ms`.
+    pub async fn start_vacation(&self, player: &str, from_ms: i64, to_ms: i64) -> Result<(), StoreError> {
+        sqlx::query("INSERT INTO vacations (player_id, from_ms, to_ms) VALUES ($1, $2, $3)")
+            .bind(player)
+            .bind(from_ms)
+            .bind(to_ms)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Ends the player's vacation under way at `now_ms` (its unused days stay in the allowance).
+    pub async fn end_vacation(&self, player: &str, now_ms: i64) -> Result<(), StoreError> {
+        sqlx::query("UPDATE vacations SET to_ms = $2 WHERE player_id = $1 AND from_ms <= $2 AND to_ms > $2")
+            .bind(player)
+            .bind(now_ms)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
     }
 
     /// Appends a decision. On PostgreSQL `announcement` (when given) goes to the other instances in
@@ -528,6 +637,11 @@ async fn migrate_step(conn: &mut sqlx::AnyConnection, version: i64) -> Result<()
         }
         4 => {
             for statement in VERSION_4 {
+                sqlx::query(statement).execute(&mut *conn).await?;
+            }
+        }
+        5 => {
+            for statement in VERSION_5 {
                 sqlx::query(statement).execute(&mut *conn).await?;
             }
         }

@@ -1,0 +1,351 @@
+//! Timed games on the server: the clocks sent to followers, the timer that flags a live player
+//! out of time, claims (a correspondence opponent out of time, a live one gone past the grace
+//! period), and vacations. A timeout is stored in the place of the ply it ends the game at
+//! (`GameStore::mark_timeout`), so of a move and a timeout at the same moment, or two instances
+//! noticing the same flag, exactly one is kept.
+
+use super::accounts::signed_in;
+use super::hub::{Hub, Room, Session, unavailable};
+use crate::online::clock::{DAY_MS, LIVE_GRACE_MS};
+use crate::online::protocol::{ErrorCode, ServerMessage};
+use crate::online::table::Table;
+use crate::rules::Side;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+/// A player's vacation days each calendar year (UTC).
+pub const VACATION_DAYS_PER_YEAR: i64 = 30;
+
+/// How a timed game timed out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Timeout {
+    /// A live clock ran out (the server's timer, or a decision that came too late).
+    Flag,
+    /// The opponent claimed: this seat's correspondence time ran out.
+    ClaimedTime,
+    /// The opponent claimed: this seat left a live game for the grace period.
+    ClaimedGone,
+}
+
+impl Timeout {
+    /// The mark stored in the place of the ply.
+    fn mark(self) -> &'static str {
+        match self {
+            Timeout::Flag => "flag",
+            Timeout::ClaimedTime => "claim-time",
+            Timeout::ClaimedGone => "claim-gone",
+        }
+    }
+
+    fn from_mark(mark: &str) -> Timeout {
+        match mark {
+            "claim-time" => Timeout::ClaimedTime,
+            "claim-gone" => Timeout::ClaimedGone,
+            _ => Timeout::Flag,
+        }
+    }
+
+    /// Why the game ended, in words.
+    fn words(self, table: &Table, seat: Side) -> String {
+        let side = table.game.side_of(seat);
+        let (loser, other) = (table.kind.side_name(side), table.kind.side_name(side.opponent()));
+        match self {
+            Timeout::Flag => format!("{loser} ran out of time"),
+            Timeout::ClaimedTime => format!("{loser} ran out of time; {other} claimed the game"),
+            Timeout::ClaimedGone => format!("{loser} left the game; {other} claimed it"),
+        }
+    }
+}
+
+/// When the table's next live clock runs out (`i64::MAX`: none).
+pub(super) fn table_deadline(table: &Table) -> i64 {
+    match &table.clock {
+        Some(clock) if clock.is_live() && table.ending.is_none() => {
+            clock.next_deadline(&table.pauses).unwrap_or(i64::MAX)
+        }
+        _ => i64::MAX,
+    }
+}
+
+/// The start of the calendar year (UTC) of `ms`.
+fn year_start(ms: i64) -> i64 {
+    // Days since 1970 to a civil year (Howard Hinnant's algorithm), then back to its 1 January.
+    let days = ms.div_euclid(DAY_MS);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    days_from_civil(year) * DAY_MS
+}
+
+/// Days from 1970-01-01 to 1 January of `year`.
+fn days_from_civil(year: i64) -> i64 {
+    let y = year - 1;
+    let (m, d) = (10, 1); // 1 January is month 10 of the March-based year before
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let doy = (153 * m + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+impl Hub {
+    /// Tells the followers a timed game's clocks, and sets the timer's deadline for it.
+    pub(super) fn clock_changed(&self, room: &Room, table: &Table) {
+        room.deadline.store(table_deadline(table), Ordering::Relaxed);
+        let now = self.now();
+        let away = room.away_since.lock().expect("away lock").map(|since| since.map(|s| now - s));
+        if let Some(clock) = table.clock_view(now, away) {
+            room.send_all(&ServerMessage::Clock { game_id: room.id.clone(), clock });
+        }
+    }
+
+    /// A seat connected or left: the grace period of a live game starts or ends, and the
+    /// followers are told.
+    pub(super) async fn presence_changed(&self, room: &Arc<Room>) {
+        let guard = room.table.lock().await;
+        if let Some(table) = guard.as_ref() {
+            self.note_presence(room, table);
+        }
+    }
+
+    /// `presence_changed` with the game held.
+    pub(super) fn note_presence(&self, room: &Room, table: &Table) {
+        if table.clock.is_none() {
+            return;
+        }
+        let online = room.online();
+        let joined = table.joined();
+        let now = self.now();
+        {
+            let mut away = room.away_since.lock().expect("away lock");
+            for i in 0..2 {
+                away[i] = match (joined[i] && !online[i], away[i]) {
+                    (true, Some(since)) => Some(since),
+                    (true, None) => Some(now),
+                    (false, _) => None,
+                };
+            }
+        }
+        self.clock_changed(room, table);
+    }
+
+    /// Ends a timed game because `seat` timed out, unless a decision or another timeout was
+    /// stored at this ply first (then the table catches up with the store).
+    pub(super) async fn time_out(
+        &self,
+        room: &Room,
+        table: &mut Table,
+        seat: Side,
+        how: Timeout,
+        now: i64,
+    ) -> Result<ServerMessage, ServerMessage> {
+        let id = room.id.clone();
+        let ply = table.next_ply();
+        if !self.store.mark_timeout(&id, ply, seat, how.mark(), now).await.map_err(unavailable)? {
+            self.refresh_locked(room, table).await;
+            return Err(ServerMessage::game_error(ErrorCode::StalePly, &id, "the game moved on meanwhile"));
+        }
+        self.end_timed_out(room, table, seat, how, now).await
+    }
+
+    /// Stores the ending of a timeout already marked, and tells everyone.
+    async fn end_timed_out(
+        &self,
+        room: &Room,
+        table: &mut Table,
+        seat: Side,
+        how: Timeout,
+        now: i64,
+    ) -> Result<ServerMessage, ServerMessage> {
+        let ending = table.timeout_ending(seat, &how.words(table, seat));
+        let winner = table.winner_seat(&ending);
+        let stored = self.store.end(&room.id, &ending, winner, now).await.map_err(unavailable)?;
+        if !stored {
+            self.refresh_locked(room, table).await;
+            return Err(ServerMessage::game_error(ErrorCode::GameOver, &room.id, "the game has already ended"));
+        }
+        table.ending = Some(ending.clone());
+        table.rematch_offered_by = None;
+        table.stop_clock(now);
+        let ended = ServerMessage::Ended { game_id: room.id.clone(), ending: ending.clone() };
+        room.send_all(&ended);
+        self.clock_changed(room, table);
+        self.after_ending(room, table, &ending).await;
+        self.announce(&room.id, None).await;
+        Ok(ended)
+    }
+
+    /// A game loaded with a timeout marked but no ending (the instance stopped between the two):
+    /// the ending is stored now.
+    pub(super) async fn finish_marked_timeout(&self, room: &Room, table: &mut Table) {
+        if table.ending.is_some() || table.clock.is_none() {
+            return;
+        }
+        match self.store.timeout_of(&room.id).await {
+            Ok(Some((seat, mark))) => {
+                let now = self.now();
+                if let Err(e) = self.end_timed_out(room, table, seat, Timeout::from_mark(&mark), now).await {
+                    eprintln!("stoneyard serve: ending game {} after its timeout: {e:?}", room.id);
+                }
+            }
+            Ok(None) => {}
+            Err(e) => eprintln!("stoneyard serve: reading game {}'s timeout: {e}", room.id),
+        }
+    }
+
+    /// Claims the game for the holder of `token`: the opponent's correspondence time ran out, or
+    /// the live opponent has been gone for the grace period.
+    pub(super) async fn claim(&self, id: &str, token: &str) -> Result<ServerMessage, ServerMessage> {
+        let room = self.room(id);
+        let result = async {
+            let mut table = self.table(&room).await?;
+            let seat = self.seat_or_grant(&mut table, token).await.ok_or_else(|| {
+                ServerMessage::game_error(ErrorCode::BadToken, id, "this token holds no seat of this game")
+            })?;
+            if table.ending.is_some() {
+                return Err(ServerMessage::game_error(ErrorCode::GameOver, id, "the game has already ended"));
+            }
+            let Some(clock) = table.clock.clone() else {
+                return Err(ServerMessage::game_error(ErrorCode::BadMessage, id, "an untimed game cannot be claimed"));
+            };
+            let now = self.now();
+            let opponent = seat.opponent();
+            if clock.is_live() {
+                let away = room.away_since.lock().expect("away lock")[opponent.index()];
+                let gone_for = away.map_or(0, |since| now - since);
+                if away.is_none() || gone_for < LIVE_GRACE_MS {
+                    let why = match away {
+                        None => "your opponent is connected".to_string(),
+                        Some(_) => format!(
+                            "your opponent may still come back for {} s",
+                            (LIVE_GRACE_MS - gone_for + 999) / 1000
+                        ),
+                    };
+                    return Err(ServerMessage::game_error(ErrorCode::BadMessage, id, why));
+                }
+                self.time_out(&room, &mut table, opponent, Timeout::ClaimedGone, now).await
+            } else {
+                if !clock.running()[opponent.index()] || clock.left_at(opponent, now, &table.pauses) > 0 {
+                    return Err(ServerMessage::game_error(
+                        ErrorCode::BadMessage,
+                        id,
+                        "your opponent still has time for this move",
+                    ));
+                }
+                self.time_out(&room, &mut table, opponent, Timeout::ClaimedTime, now).await
+            }
+        }
+        .await;
+        self.forget_if_unfollowed(&room);
+        result
+    }
+
+    /// The timer: flags live players out of time in the games this instance has loaded.
+    pub async fn keep_clocks_forever(self: Arc<Hub>) {
+        loop {
+            let now = self.now();
+            let rooms = self.loaded_rooms();
+            let mut next = now + 1_000;
+            for room in rooms {
+                let deadline = room.deadline.load(Ordering::Relaxed);
+                if deadline <= now {
+                    self.flag_if_out_of_time(&room).await;
+                } else {
+                    next = next.min(deadline);
+                }
+            }
+            self.clock.sleep((next - now).clamp(1, 250)).await;
+        }
+    }
+
+    async fn flag_if_out_of_time(&self, room: &Arc<Room>) {
+        let Ok(mut table) = self.table(room).await else { return };
+        let now = self.now();
+        match table.flagged(now) {
+            Some(seat) => {
+                if let Err(e) = self.time_out(room, &mut table, seat, Timeout::Flag, now).await {
+                    // Another instance flagged it first, or a decision came just in time.
+                    room.deadline.store(table_deadline(&table), Ordering::Relaxed);
+                    if !matches!(e, ServerMessage::Error { code: ErrorCode::StalePly | ErrorCode::GameOver, .. }) {
+                        eprintln!("stoneyard serve: flagging game {}: {e:?}", room.id);
+                    }
+                }
+            }
+            None => room.deadline.store(table_deadline(&table), Ordering::Relaxed),
+        }
+        drop(table);
+        self.forget_if_unfollowed(room);
+    }
+
+    /// Starts or ends the signed-in player's vacation; their loaded correspondence games' clocks
+    /// follow (here, and on the other instances through the announcement).
+    pub(super) async fn vacation(&self, session: &Session, on: bool) -> Result<ServerMessage, ServerMessage> {
+        let me = signed_in(session).map_err(|e| *e)?;
+        let now = self.now();
+        let (until, left) = self.vacation_state(&me.id, now).await?;
+        if on && until.is_none() {
+            if left <= 0 {
+                return Err(ServerMessage::error(ErrorCode::BadMessage, "no vacation days are left this year"));
+            }
+            let year_end = year_start(year_start(now) + 400 * DAY_MS);
+            self.store.start_vacation(&me.id, now, (now + left).min(year_end)).await.map_err(unavailable)?;
+        } else if !on && until.is_some() {
+            self.store.end_vacation(&me.id, now).await.map_err(unavailable)?;
+        }
+        self.vacations_changed(&me.id).await;
+        self.announce_json(serde_json::json!({ "i": self.instance, "vacation": me.id })).await;
+        let (until_ms, left_ms) = self.vacation_state(&me.id, now).await?;
+        Ok(ServerMessage::Vacation { until_ms, left_ms })
+    }
+
+    /// A player's vacation under way (its end) and the allowance left this year.
+    pub(super) async fn vacation_state(&self, player: &str, now: i64) -> Result<(Option<i64>, i64), ServerMessage> {
+        let start = year_start(now);
+        let spans = self.store.vacations([Some(player), None], start).await.map_err(unavailable)?;
+        let used: i64 =
+            spans[0].iter().map(|&(from, to)| to.min(now).max(start) - from.max(start)).filter(|d| *d > 0).sum();
+        let planned: i64 =
+            spans[0].iter().filter(|&&(from, to)| from <= now && to > now).map(|&(_, to)| to - now).sum();
+        let until = spans[0].iter().find(|&&(from, to)| from <= now && to > now).map(|&(_, to)| to);
+        Ok((until, (VACATION_DAYS_PER_YEAR * DAY_MS - used - planned).max(0)))
+    }
+
+    /// A player's vacations changed: their loaded correspondence games read them again.
+    pub(super) async fn vacations_changed(&self, player: &str) {
+        for room in self.loaded_rooms() {
+            let mut guard = room.table.lock().await;
+            let Some(table) = guard.as_mut() else { continue };
+            let Some(clock) = table.clock.as_ref() else { continue };
+            if clock.is_live() || !table.players.iter().flatten().any(|(id, _)| id == player) {
+                continue;
+            }
+            let players = table.players.clone().map(|p| p.map(|(id, _)| id));
+            let since = 0;
+            match self.store.vacations([players[0].as_deref(), players[1].as_deref()], since).await {
+                Ok(pauses) => table.pauses = pauses,
+                Err(e) => eprintln!("stoneyard serve: reading vacations: {e}"),
+            }
+            self.clock_changed(&room, table);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_year_starts_on_the_first_of_january() {
+        // 2026-11-28 12:00 UTC, 2024-02-29, 1970 and 2000.
+        assert_eq!(year_start(1_795_867_200_000), 1_767_225_600_000);
+        assert_eq!(year_start(1_709_164_800_000), 1_704_067_200_000);
+        assert_eq!(year_start(0), 0);
+        assert_eq!(year_start(946_684_800_000 + 5), 946_684_800_000);
+        assert_eq!(year_start(946_684_800_000 - 1), 915_148_800_000);
+    }
+}

@@ -1,0 +1,258 @@
+//! The daily digest (`serve --smtp`): once a day at most, each player who gave an e-mail address
+//! and has games waiting for their move gets one mail listing them; never a mail per move. Every
+//! mail carries its way out: a link (and the one-click `List-Unsubscribe` headers of RFC 8058)
+//! that forgets the address at once.
+
+use super::hub::{Hub, unavailable};
+use super::store::GameStore;
+use crate::online::clock::{DAY_MS, clock_words};
+use crate::online::protocol::{ErrorCode, ServerMessage};
+use lettre::message::header::{HeaderName, HeaderValue};
+use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
+use sqlx::Row;
+use std::sync::Arc;
+
+/// How often the server looks for digests to send.
+const LOOK_EVERY_MS: i64 = 3_600_000;
+
+/// Where and how the digest is sent.
+#[derive(Clone, Debug)]
+pub struct SmtpOptions {
+    /// `smtp://user:password@host:587?tls=required` (STARTTLS), `smtps://…:465` (TLS), or
+    /// `smtp://127.0.0.1:25` (a relay on this machine, unencrypted).
+    pub url: String,
+    /// The sender, `Stoneyard <games@example.org>`.
+    pub from: String,
+    /// The server's address as players reach it (`https://games.example.org`), for the links.
+    pub public_url: String,
+}
+
+/// A player due a digest.
+struct Reader {
+    id: String,
+    name: String,
+    email: String,
+    token: String,
+}
+
+/// Checks an address as a mail server would take it.
+pub fn check_address(address: &str) -> Result<(), String> {
+    if address.len() > 254 || address.parse::<lettre::Address>().is_err() {
+        return Err(format!("'{}' is not an e-mail address", address.chars().take(60).collect::<String>()));
+    }
+    Ok(())
+}
+
+impl GameStore {
+    /// Sets (or with `None` forgets) a player's address and its way-out token.
+    pub async fn set_email(&self, player: &str, email: Option<(&str, &str)>) -> Result<(), super::store::StoreError> {
+        sqlx::query("UPDATE players SET email = $1, email_token = $2 WHERE id = $3")
+            .bind(email.map(|(address, _)| address))
+            .bind(email.map(|(_, token)| token))
+            .bind(player)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    pub async fn email_of(&self, player: &str) -> Result<Option<String>, super::store::StoreError> {
+        let row =
+            sqlx::query("SELECT email FROM players WHERE id = $1").bind(player).fetch_optional(&self.pool).await?;
+        Ok(row.map(|r| r.try_get::<Option<String>, _>("email")).transpose()?.flatten())
+    }
+
+    /// Forgets the address whose way-out token this is. `Ok(false)`: no address has it.
+    pub async fn unsubscribe(&self, token: &str) -> Result<bool, super::store::StoreError> {
+        let done = sqlx::query("UPDATE players SET email = NULL, email_token = NULL WHERE email_token = $1")
+            .bind(token)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected() > 0)
+    }
+
+    /// Players with an address whose last digest is a day old or more (or who never had one).
+    async fn due_readers(&self, now: i64) -> Result<Vec<Reader>, super::store::StoreError> {
+        let rows = sqlx::query(
+            "SELECT id, name, email, email_token FROM players WHERE email IS NOT NULL AND (digest_ms IS NULL OR digest_ms <= $1)",
+        )
+        .bind(now - DAY_MS)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(Reader {
+                    id: r.try_get("id")?,
+                    name: r.try_get("name")?,
+                    email: r.try_get("email")?,
+                    token: r.try_get("email_token")?,
+                })
+            })
+            .collect()
+    }
+
+    async fn digest_sent(&self, player: &str, now: i64) -> Result<(), super::store::StoreError> {
+        sqlx::query("UPDATE players SET digest_ms = $1 WHERE id = $2")
+            .bind(now)
+            .bind(player)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// A player's games still going with both seats taken: id and the player's seat.
+    async fn going_games_of(&self, player: &str) -> Result<Vec<(String, usize)>, super::store::StoreError> {
+        let rows = sqlx::query(
+            "SELECT id, player_first FROM games WHERE (player_first = $1 OR player_second = $1) AND ending IS NULL AND token_first IS NOT NULL AND token_second IS NOT NULL",
+        )
+        .bind(player)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                let first: Option<String> = r.try_get("player_first")?;
+                Ok((r.try_get("id")?, if first.as_deref() == Some(player) { 0 } else { 1 }))
+            })
+            .collect()
+    }
+}
+
+impl Hub {
+    /// Sets the signed-in player's address for the digest (empty: forgets it).
+    pub(super) async fn set_email(
+        &self,
+        session: &super::hub::Session,
+        address: &str,
+    ) -> Result<ServerMessage, ServerMessage> {
+        let me = super::accounts::signed_in(session).map_err(|e| *e)?;
+        let address = address.trim();
+        if address.is_empty() {
+            self.store.set_email(&me.id, None).await.map_err(unavailable)?;
+            return Ok(ServerMessage::EmailSet { address: None });
+        }
+        check_address(address).map_err(|why| ServerMessage::error(ErrorCode::BadMessage, why))?;
+        let token = super::ids::seat_token();
+        self.store.set_email(&me.id, Some((address, &token))).await.map_err(unavailable)?;
+        Ok(ServerMessage::EmailSet { address: Some(address.to_string()) })
+    }
+
+    /// Sends the digests due, hour after hour (the server's clock: a test's moves it by hand).
+    pub async fn send_digests_forever(self: Arc<Hub>, smtp: SmtpOptions) {
+        let mailer = match AsyncSmtpTransport::<Tokio1Executor>::from_url(&smtp.url) {
+            Ok(builder) => builder.build(),
+            Err(e) => {
+                eprintln!("stoneyard serve: --smtp: {e}; no digests will be sent");
+                return;
+            }
+        };
+        loop {
+            let now = self.now();
+            if let Err(e) = self.send_digests(&mailer, &smtp, now).await {
+                eprintln!("stoneyard serve: the daily digest: {e}");
+            }
+            // Look again in an hour (or as soon as a test's clock moves).
+            let until = now + LOOK_EVERY_MS;
+            while self.now() < until {
+                self.clock.sleep(until - self.now()).await;
+            }
+        }
+    }
+
+    async fn send_digests(
+        &self,
+        mailer: &AsyncSmtpTransport<Tokio1Executor>,
+        smtp: &SmtpOptions,
+        now: i64,
+    ) -> Result<(), String> {
+        for reader in self.store.due_readers(now).await.map_err(|e| e.to_string())? {
+            let waiting = self.games_waiting_for(&reader.id, now).await;
+            if waiting.is_empty() {
+                continue;
+            }
+            let mail = digest_mail(&reader, &waiting, smtp)?;
+            mailer.send(mail).await.map_err(|e| format!("sending to {}: {e}", reader.email))?;
+            self.store.digest_sent(&reader.id, now).await.map_err(|e| e.to_string())?;
+        }
+        Ok(())
+    }
+
+    /// The player's games waiting for their move, in words ("Red Stone against Bob · 18 h 2 min left").
+    async fn games_waiting_for(&self, player: &str, now: i64) -> Vec<String> {
+        let games = match self.store.going_games_of(player).await {
+            Ok(games) => games,
+            Err(e) => {
+                eprintln!("stoneyard serve: the digest's games: {e}");
+                return Vec::new();
+            }
+        };
+        let mut waiting = Vec::new();
+        for (id, seat) in games {
+            let room = self.room(&id);
+            if let Ok(table) = self.table(&room).await
+                && table.due()[seat]
+            {
+                let against = table.players[1 - seat].as_ref().map(|(_, name)| name.clone());
+                let mut line = match against {
+                    Some(name) => format!("{} against {name}", table.kind.name()),
+                    None => table.kind.name().to_string(),
+                };
+                if let Some(clock) = &table.clock {
+                    let side = crate::rules::Side::from_index(seat);
+                    line.push_str(&format!(" · {} left", clock_words(clock.left_at(side, now, &table.pauses))));
+                }
+                waiting.push(line);
+            }
+            self.forget_if_unfollowed(&room);
+        }
+        waiting
+    }
+}
+
+/// The mail: the games, a link to play, and the way out (a link and RFC 8058's headers).
+fn digest_mail(reader: &Reader, waiting: &[String], smtp: &SmtpOptions) -> Result<Message, String> {
+    let site = smtp.public_url.trim_end_matches('/');
+    let way_out = format!("{site}/unsubscribe?token={}", reader.token);
+    let subject = match waiting.len() {
+        1 => "Stoneyard: a game waits for your move".to_string(),
+        n => format!("Stoneyard: {n} games wait for your move"),
+    };
+    let mut body = format!("Hello {},\n\n", reader.name);
+    for line in waiting {
+        body.push_str(&format!("- {line}\n"));
+    }
+    body.push_str(&format!(
+        "\nPlay: {site}/\n\nThis is your daily digest: one mail a day at most, only when games wait for you.\nNo more of these mails: {way_out}\n"
+    ));
+    let header = |name: &'static str, value: String| HeaderValue::new(HeaderName::new_from_ascii_str(name), value);
+    Message::builder()
+        .from(smtp.from.parse().map_err(|e| format!("--smtp-from '{}': {e}", smtp.from))?)
+        .to(reader.email.parse().map_err(|e| format!("the address of {}: {e}", reader.name))?)
+        .subject(subject)
+        .raw_header(header("List-Unsubscribe", format!("<{way_out}>")))
+        .raw_header(header("List-Unsubscribe-Post", "List-Unsubscribe=One-Click".to_string()))
+        .body(body)
+        .map_err(|e| e.to_string())
+}
+
+/// `GET` or `POST /unsubscribe?token=…`: forgets the address at once (the link in the mail, or a
+/// mail program's one-click button).
+pub async fn unsubscribe_page(store: &GameStore, query: Option<&str>) -> (axum::http::StatusCode, String) {
+    let token = query
+        .unwrap_or_default()
+        .split('&')
+        .find_map(|pair| pair.strip_prefix("token="))
+        .unwrap_or_default()
+        .to_string();
+    if token.is_empty() || token.len() > 64 {
+        return (axum::http::StatusCode::BAD_REQUEST, "This link is not a way out of Stoneyard's digest.\n".into());
+    }
+    match store.unsubscribe(&token).await {
+        Ok(true) => (axum::http::StatusCode::OK, "Done: Stoneyard will send you no more e-mails.\n".into()),
+        Ok(false) => {
+            (axum::http::StatusCode::OK, "Nothing to do: this address already gets no e-mails from Stoneyard.\n".into())
+        }
+        Err(e) => {
+            eprintln!("stoneyard serve: unsubscribing: {e}");
+            (axum::http::StatusCode::SERVICE_UNAVAILABLE, "The server could not reach its store; try again.\n".into())
+        }
+    }
+}
