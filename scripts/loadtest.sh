@@ -7,7 +7,8 @@
 #                                                  two instances sharing a throwaway PostgreSQL
 #                                                  (scripts/with-postgres.sh), a player on each
 # SPECTATORS, FOLLOWERS and POSTERS (default 1000, 200, 20) set the spectators, the lobby's
-# followers and the players who keep posting and withdrawing challenges.
+# followers and the players who keep posting and withdrawing challenges; CLOCK (say 5+3) plays every
+# table's games on a live clock and reports how far the devices' clocks are from the server's.
 # A benchmark, not a test: it prints the figures (and exits non-zero if a decision was lost).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -46,7 +47,7 @@ fi
 echo "store: ${database%%://*}, $games games, $seconds s, $(nproc) cores"
 "$bin" loadtest --server "ws://127.0.0.1:$port/ws" "${second[@]}" --games "$games" --seconds "$seconds" \
   --think-ms 2000 --ramp 20 --spectators "${SPECTATORS:-1000}" --lobby-followers "${FOLLOWERS:-200}" \
-  --posters "${POSTERS:-20}" &
+  --posters "${POSTERS:-20}" ${CLOCK:+--clock "$CLOCK"} &
 load=$!
 if [ "$kill_halfway" = kill ]; then
   sleep $((seconds / 2 + 10))
