@@ -344,7 +344,7 @@ fn clock_line(ui: &mut egui::Ui, current: &CurrentMatch, side: Side, online: &On
     let seat = current.seat_of(side);
     let (Some(clock), Some(left)) = (online.clock.as_ref(), online.clock_left(seat)) else { return };
     let live = matches!(clock.control, crate::online::directory::TimeControl::Live { .. });
-    let mut text = egui::RichText::new(clock_words(left)).size(20.0).monospace();
+    let mut text = egui::RichText::new(clock_words(left)).size(18.0).monospace();
     if clock.running[seat] && !current.is_over() {
         text = text.strong();
         if live && left < 10_000 || left == 0 {
