@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The online server's load figures (README, Performance): a release `stoneyard serve` and
+# The online server's load figures (docs/performance-figures.md): a release `stoneyard serve` and
 # `stoneyard loadtest` on this machine, over loopback.
 #   scripts/loadtest.sh [GAMES] [SECONDS] [kill]   one instance with SQLite; with "kill", the server
 #                                                  is SIGKILLed halfway and restarted

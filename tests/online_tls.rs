@@ -1,6 +1,6 @@
 //! The desktop's online client over `wss://`: through a TLS-terminating proxy to a real server.
 //!
-//! A host puts `stoneyard serve` behind a TLS reverse proxy (README, "Hosting a server"); desktop
+//! A host puts `stoneyard serve` behind a TLS reverse proxy (docs/hosting.md, "Hosting a server"); desktop
 //! players then connect to `wss://HOST/ws`. This test stands up that arrangement on loopback: a
 //! small rustls proxy with a certificate for `localhost` (signed by the test CA in
 //! `tests/fixtures/tls/`) in front of the server, and the app's WebSocket client (ewebsock, built

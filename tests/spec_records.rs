@@ -20,7 +20,7 @@ const INCHWORM_RECORD: &str = r#"[Game "Inchworm"] [Topology "flat"] [Pieces "25
 /// E18's position after ply 6.
 const INCHWORM_AFTER: &str =
     ".......B1/......../......../......../...W1..../......../W1......./.W1...... b 24 22 0 0 0 1 2";
-/// The README's example: the same record without its tags, four plies.
+/// docs/playing.md's example ("Records in and out"): the same record without its tags, four plies.
 const INCHWORM_BARE: &str = "1. Da1 Db1 2. Dh8 Da2 *";
 /// E18's position after ply 4.
 const INCHWORM_BARE_AFTER: &str =

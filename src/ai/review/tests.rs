@@ -562,10 +562,10 @@ fn a_summary_counts_each_sides_turns_and_keeps_its_worst_moments() {
 
 /// How long a full review of a typical game takes at the default budget, per game: a game played
 /// by the computer at Easy against itself on the default options (seeded), then reviewed. A
-/// measurement for README's performance section, not a check: `cargo test --release
+/// measurement for docs/performance-figures.md, not a check: `cargo test --release
 /// --no-default-features --lib review_times -- --ignored --nocapture`.
 #[test]
-#[ignore = "a timing report (minutes), run by hand for README's figures"]
+#[ignore = "a timing report (minutes), run by hand for docs/performance-figures.md"]
 fn review_times() {
     use crate::ai::games::decide_timed;
     use crate::ai::{Level, Timing};
