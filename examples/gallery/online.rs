@@ -1,9 +1,10 @@
 //! The gallery's online stage: a loopback server seeded with players, rated games, open
-//! challenges and a game being played, so the online screens are pictured as a player sees them.
+//! challenges (on their clocks) and a game being played on a correspondence clock, so the online
+//! screens are pictured as a player sees them.
 
 use stoneyard::games::GameKind;
 use stoneyard::online::client::Client;
-use stoneyard::online::directory::Phrase;
+use stoneyard::online::directory::{Phrase, TimeControl};
 use stoneyard::online::protocol::{ClientMessage, SeatChoice, ServerMessage};
 use stoneyard::online::seat::OnlineSeat;
 use stoneyard::online::server::Background;
@@ -50,9 +51,15 @@ impl Seeded {
     }
 
     /// Posts a challenge; its game id and the poster's token.
-    async fn post(&mut self, game: GameKind, options: Vec<(String, String)>, rated: bool) -> (String, String) {
+    async fn post(
+        &mut self,
+        game: GameKind,
+        options: Vec<(String, String)>,
+        rated: bool,
+        time_control: Option<TimeControl>,
+    ) -> (String, String) {
         let challenge =
-            ClientMessage::Challenge { game, options, seat: SeatChoice::First, rated, time_control: None, to: None };
+            ClientMessage::Challenge { game, options, seat: SeatChoice::First, rated, time_control, to: None };
         match self.ask(challenge, |m| matches!(m, ServerMessage::Created { .. })).await {
             ServerMessage::Created { game_id, token, .. } => (game_id, token),
             _ => unreachable!(),
@@ -114,7 +121,7 @@ async fn seed(url: &str) -> (String, String) {
     let gravel = GameKind::named("gravel");
     let results = [(0, 1, 1), (0, 2, 1), (1, 0, 0), (0, 3, 1), (2, 0, 1), (0, 1, 1), (3, 2, 1), (0, 2, 1)];
     for (first, second, loser) in results {
-        let (game_id, first_token) = players[first].post(gravel, gravel.quick_pairs(), true).await;
+        let (game_id, first_token) = players[first].post(gravel, gravel.quick_pairs(), true, None).await;
         let second_token = players[second].accept(&game_id).await;
         let (loser_index, token) = if loser == 0 { (first, first_token) } else { (second, second_token) };
         let resign = ClientMessage::Resign { game_id: game_id.clone(), token };
@@ -125,15 +132,20 @@ async fn seed(url: &str) -> (String, String) {
         tokio::time::sleep(std::time::Duration::from_millis(3)).await;
     }
     // The open list is in the order of posting (to the millisecond): one apart, the same each run.
-    you.post(GameKind::named("inchworm"), GameKind::named("inchworm").quick_pairs(), false).await;
+    // Their clocks: untimed, a day a move, a live 5+3.
+    you.post(GameKind::named("inchworm"), GameKind::named("inchworm").quick_pairs(), false, None).await;
     tokio::time::sleep(std::time::Duration::from_millis(3)).await;
-    players[0].post(GameKind::named("red-stone"), vec![("size".into(), "13".into())], true).await;
+    let a_day = Some(TimeControl::Correspondence { days_per_move: 1 });
+    players[0].post(GameKind::named("red-stone"), vec![("size".into(), "13".into())], true, a_day).await;
     tokio::time::sleep(std::time::Duration::from_millis(3)).await;
-    players[3].post(GameKind::named("hidden-intention"), Vec::new(), false).await;
+    let five_plus_three = Some(TimeControl::Live { base_seconds: 300, increment_seconds: 3 });
+    players[3].post(GameKind::named("hidden-intention"), Vec::new(), false, five_plus_three).await;
 
-    // Tomas and Lena play Red Stone; Lena says hello.
+    // Tomas and Lena play Red Stone at three days a move (a clock that reads the same however long
+    // the gallery takes); Lena says hello.
     let red_stone = GameKind::named("red-stone");
-    let (live_game, tomas_token) = players[1].post(red_stone, red_stone.quick_pairs(), true).await;
+    let three_days = Some(TimeControl::Correspondence { days_per_move: 3 });
+    let (live_game, tomas_token) = players[1].post(red_stone, red_stone.quick_pairs(), true, three_days).await;
     let lena_token = players[2].accept(&live_game).await;
     let mut seats =
         [OnlineSeat::new(&live_game, Some(tomas_token)), OnlineSeat::new(&live_game, Some(lena_token.clone()))];

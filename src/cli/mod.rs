@@ -121,6 +121,11 @@ pub struct ServeArgs {
     /// address, and its X-Forwarded-For header gives the client's address.
     #[arg(long, value_name = "IP")]
     pub trusted_proxy: Vec<std::net::IpAddr>,
+    /// Runs the server's clock this many hours ahead of the machine's (for a demonstration or a
+    /// test of correspondence clocks: restart a server with `--clock-ahead 24` and a day has
+    /// passed in its games). Never on a server people play on.
+    #[arg(long, value_name = "HOURS", default_value_t = 0.0)]
+    pub clock_ahead: f64,
 }
 
 /// The game and its options, shared by every subcommand.
@@ -317,7 +322,14 @@ pub fn run(command: Command) -> ExitCode {
                 sign_ins_per_minute: args.max_sign_ins_per_minute,
                 quick_play_wait: std::time::Duration::from_secs_f64(args.quick_play_wait),
                 trusted_proxies: args.trusted_proxy,
-                clock: crate::online::server::ServerClock::System,
+                clock: match args.clock_ahead {
+                    0.0 => crate::online::server::ServerClock::System,
+                    hours if hours > 0.0 && hours <= 24.0 * 366.0 => {
+                        eprintln!("stoneyard serve: the server's clock runs {hours} hours ahead of this machine's");
+                        crate::online::server::ServerClock::Ahead((hours * 3_600_000.0) as i64)
+                    }
+                    hours => return fail(format!("--clock-ahead {hours}: give a number of hours from 0 to 8784")),
+                },
                 smtp: match (args.smtp, args.smtp_from, args.public_url) {
                     (Some(url), Some(from), Some(public_url)) => {
                         if from.parse::<lettre::message::Mailbox>().is_err() {

@@ -9,6 +9,8 @@ use serde::{Deserialize, Serialize};
 
 pub const SECOND_MS: i64 = 1_000;
 pub const DAY_MS: i64 = 86_400_000;
+const HOUR_MS: i64 = 3_600_000;
+const MINUTE_MS: i64 = 60_000;
 
 /// How long a live player may be disconnected before the opponent may claim the game.
 pub const LIVE_GRACE_MS: i64 = 30 * SECOND_MS;
@@ -206,11 +208,15 @@ fn elapsed(since: i64, now: i64, pauses: &[(i64, i64)]) -> i64 {
 /// "5 h 12 min".
 pub fn clock_words(left_ms: i64) -> String {
     let left = left_ms.max(0);
-    if left >= DAY_MS {
-        return format!("{} d {} h", left / DAY_MS, left % DAY_MS / 3_600_000);
+    // Days and hours, or hours and minutes, are rounded up: a correspondence move's fresh three
+    // days read "3 d 0 h" (not "2 d 23 h" a millisecond later), and a clock reads 0 only at 0.
+    let hours_up = (left + HOUR_MS - 1) / HOUR_MS * HOUR_MS;
+    if hours_up >= DAY_MS {
+        return format!("{} d {} h", hours_up / DAY_MS, hours_up % DAY_MS / HOUR_MS);
     }
-    if left >= 3_600_000 {
-        return format!("{} h {} min", left / 3_600_000, left % 3_600_000 / 60_000);
+    if left >= HOUR_MS {
+        let minutes_up = (left + MINUTE_MS - 1) / MINUTE_MS * MINUTE_MS;
+        return format!("{} h {} min", minutes_up / HOUR_MS, minutes_up % HOUR_MS / MINUTE_MS);
     }
     let seconds = left / 1000;
     if left < 10 * SECOND_MS {
@@ -291,6 +297,12 @@ mod tests {
         assert_eq!(clock_words(-5), "0:00.0");
         assert_eq!(clock_words(DAY_MS + 5 * 3_600_000), "1 d 5 h");
         assert_eq!(clock_words(3 * 3_600_000 + 12 * 60_000), "3 h 12 min");
+        // Long times round up: a fresh three days a millisecond later, an hour and a bit.
+        assert_eq!(clock_words(3 * DAY_MS - 1), "3 d 0 h");
+        assert_eq!(clock_words(DAY_MS - 1), "1 d 0 h");
+        assert_eq!(clock_words(DAY_MS - 3_600_001), "23 h 0 min");
+        assert_eq!(clock_words(3_600_001), "1 h 1 min");
+        assert_eq!(clock_words(3_599_999), "59:59");
     }
 
     #[test]

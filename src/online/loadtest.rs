@@ -119,7 +119,8 @@ impl Identity {
 }
 
 /// A game played, one seat's token, and the decisions the server acknowledged to that seat.
-type PlayedTable = (String, String, Vec<(u32, String)>);
+/// A seat's game, token, acknowledged decisions, and the flag it was told of (the ending's reason).
+type PlayedTable = (String, String, Vec<(u32, String)>, Option<String>);
 
 /// What the whole run measured.
 #[derive(Default)]
@@ -151,6 +152,8 @@ struct Totals {
     /// Acknowledged decisions looked up at the end, and how many were missing.
     checked: u64,
     lost: u64,
+    flags_checked: u64,
+    flags_lost: u64,
 }
 
 /// One player of one table.
@@ -255,8 +258,14 @@ async fn run_slot(
     acked
 }
 
-/// A seat's stored decisions as the server answers them (`None`: it could not be asked).
-async fn stored_moves(url: &str, game_id: &str, token: &str, grace: Instant) -> Option<Vec<super::protocol::WireMove>> {
+/// A seat's stored decisions and the game's ending as the server answers them (`None`: it could
+/// not be asked).
+async fn stored_moves(
+    url: &str,
+    game_id: &str,
+    token: &str,
+    grace: Instant,
+) -> Option<(Vec<super::protocol::WireMove>, Option<super::protocol::Ending>)> {
     let mut client = loop {
         match Client::connect(url).await {
             Ok(c) => break c,
@@ -267,7 +276,7 @@ async fn stored_moves(url: &str, game_id: &str, token: &str, grace: Instant) -> 
     client.keep_raw = false;
     let open = ClientMessage::Open { game_id: game_id.to_string(), token: Some(token.to_string()), have: 0 };
     let stored = match client.request(&open).await {
-        Ok(ServerMessage::State { moves, .. }) => Some(moves),
+        Ok(ServerMessage::State { moves, ended, .. }) => Some((moves, ended)),
         _ => None,
     };
     client.close().await;
@@ -277,14 +286,16 @@ async fn stored_moves(url: &str, game_id: &str, token: &str, grace: Instant) -> 
 /// Looks up a seat's acknowledged decisions on the server, once every connection of the run has
 /// closed. An instance still catching up with another's news (PostgreSQL) may answer from a copy
 /// a moment old: a decision missing is looked up again a few times before it counts as lost.
-async fn check_acknowledged(url: String, (game_id, token, moves): PlayedTable, totals: Arc<Mutex<Totals>>) {
+async fn check_acknowledged(url: String, (game_id, token, moves, flag): PlayedTable, totals: Arc<Mutex<Totals>>) {
     let grace = Instant::now() + Duration::from_secs(30);
     let mut lost = moves.len() as u64;
+    let mut flag_lost = flag.is_some();
     for attempt in 0..5 {
         if attempt > 0 {
             tokio::time::sleep(Duration::from_secs(2)).await;
         }
-        let found = stored_moves(&url, &game_id, &token, grace).await;
+        let (found, ended) = stored_moves(&url, &game_id, &token, grace).await.unzip();
+        flag_lost = flag.as_ref().is_some_and(|reason| ended.flatten().is_none_or(|e| e.reason != *reason));
         lost = moves
             .iter()
             .filter(|(ply, decision)| {
@@ -293,13 +304,15 @@ async fn check_acknowledged(url: String, (game_id, token, moves): PlayedTable, t
                 })
             })
             .count() as u64;
-        if lost == 0 {
+        if lost == 0 && !flag_lost {
             break;
         }
     }
     let mut t = totals.lock().expect("totals");
     t.checked += moves.len() as u64;
     t.lost += lost;
+    t.flags_checked += u64::from(flag.is_some());
+    t.flags_lost += u64::from(flag_lost);
 }
 
 /// Notes when each ply among `messages` was first sent.
@@ -419,13 +432,17 @@ async fn play_table(
             .filter(|m| Some(m.by) == seat.seat)
             .filter_map(|m| m.decision.clone().map(|d| (m.ply, d)))
             .collect();
-        played.push((game_id.clone(), seat.token.clone().unwrap_or_default(), acked));
+        let flag = seat.ended.as_ref().filter(|e| e.reason.contains("ran out of time")).map(|e| e.reason.clone());
+        played.push((game_id.clone(), seat.token.clone().unwrap_or_default(), acked, flag));
         if let Some(c) = p.client {
             c.close().await;
         }
     }
     Ok(played)
 }
+
+/// How close a device's clock and the server's should be when a turn ends (the goal).
+const CLOCKS_AGREE_US: u64 = 50_000;
 
 /// When a clock stops (its seat's turn ended), how far the server's time for it is from what
 /// this player's device showed: for its own clock, the time it counted until it sent its last
@@ -874,6 +891,8 @@ pub fn run(args: LoadtestArgs) -> ExitCode {
     if let Some(control) = &args.clock {
         println!("  clocks {}: games flagged {}", super::directory::time_control_words(Some(control)), t.flags);
         latency_line("clock difference, device to server, at each turn's end", &mut t.clock_skew_us);
+        let over = t.clock_skew_us.iter().filter(|&&us| us > CLOCKS_AGREE_US).count();
+        println!("  clocks more than {} ms apart: {over} of {}", CLOCKS_AGREE_US / 1000, t.clock_skew_us.len());
     }
     println!(
         "  challenges posted {} ({:.1}/s), withdrawn {} ({:.1}/s); lobby messages to followers {}",
@@ -896,6 +915,9 @@ pub fn run(args: LoadtestArgs) -> ExitCode {
         println!("    failure: {f}");
     }
     println!("  acknowledged decisions checked {}, lost {}", t.checked, t.lost);
+    if args.clock.is_some() {
+        println!("  flags a player was told of, checked {}, lost {}", t.flags_checked, t.flags_lost);
+    }
     let mut bad_lobby = false;
     match &lists[0] {
         Some(listed) => {
@@ -926,5 +948,9 @@ pub fn run(args: LoadtestArgs) -> ExitCode {
         println!("  the second instance's lobby could not be read at the end");
         bad_lobby = true;
     }
-    if t.lost > 0 || t.games_started == 0 || bad_lobby { ExitCode::from(1) } else { ExitCode::SUCCESS }
+    if t.lost > 0 || t.flags_lost > 0 || t.games_started == 0 || bad_lobby {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
 }

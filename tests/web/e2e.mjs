@@ -7,8 +7,10 @@
 //   against the computer played by tapping spaces, a 19×19 board zoomed by pinching and by its
 //   button and then played by tapping, and a Gravel stack dragged onto another.
 // - online: the page served by `stoneyard serve` ($STONEYARD_SERVER_BIN) opens an invite link and
-//   plays a game against a protocol client (a WebSocket in another page), finds the game again
-//   under "Play online" after a reload, and sees the opponent resign.
+//   plays a game against a protocol client (a WebSocket in another page), the tab's title saying
+//   "(1) Your turn" while a move is due and a notice shown in the background only once the player
+//   allowed notices, finds the game again under "Play online" after a reload, and sees the
+//   opponent resign.
 // Screenshots go to $WEB_TEST_SHOTS (default /tmp/stoneyard-web-test), the phone's under phone-*.
 import { chromium } from 'playwright-core';
 import { createServer } from 'node:http';
@@ -581,6 +583,25 @@ try {
     await host.receive('state');
     // The friend opens the invite link: the page joins at once and shows the board.
     const guest = await openGame(browser, 'online-', { viewport: { width: 1280, height: 720 } });
+    // The page's notices are recorded as it makes them, and the tab can be sent to the background
+    // (document.hidden, as when the player looks at another tab).
+    await guest.page.addInitScript(() => {
+      window.__notices = [];
+      window.__hidden = false;
+      Object.defineProperty(document, 'hidden', { get: () => window.__hidden });
+      const hasFocus = document.hasFocus.bind(document);
+      document.hasFocus = () => !window.__hidden && hasFocus();
+      const Real = window.Notification;
+      class Recorded extends Real {
+        constructor(title, options) {
+          window.__notices.push({ title, body: options?.body });
+          super(title, options);
+        }
+      }
+      Object.defineProperty(Recorded, 'permission', { get: () => Real.permission });
+      Recorded.requestPermission = (...args) => Real.requestPermission(...args);
+      window.Notification = Recorded;
+    });
     const link = `${gameServer.origin}?join=${created.code}`;
     await guest.page.goto(link);
     await guest.page.waitForSelector('#overlay.ready', { timeout: 240_000 });
@@ -588,12 +609,33 @@ try {
     await guest.page.focus('#bevy');
     s = await guest.waitFor(' the joined game', (s) => s.screen === 'Playing' && s.game === 'red-stone' && Object.keys(s.cells).length === 25, 60);
     // Three moves each: the host's through the protocol, the page's by clicking a point.
+    // Rounds 1 and 2 happen with the tab in the background: in round 1 the player has not allowed
+    // notices yet (none may be shown), before round 2 they allow them (one must be shown). In
+    // every round the tab's title says a move is due until the page moves.
+    const titleIs = async (want, what) => {
+      const until = Date.now() + 15_000;
+      while ((await guest.page.title()) !== want) {
+        if (Date.now() > until) fail(`online: the tab's title is "${await guest.page.title()}" ${what}, not "${want}"`);
+        await guest.page.waitForTimeout(100);
+      }
+    };
     for (let round = 0; round < 3; round++) {
       const ply = s.history.length;
       const hostMove = s.decisions.find((d) => s.cells[d]);
+      if (round === 2) await guest.context.grantPermissions(['notifications'], { origin: gameServer.origin });
+      await guest.page.evaluate((hidden) => { window.__hidden = hidden; }, round > 0);
       await host.send({ type: 'move', game_id: created.game_id, token: created.token, ply, decision: hostMove });
       await host.receive('ack', (m) => m.ply === ply);
       s = await guest.waitFor(` the opponent's ${hostMove}`, (s) => s.history.length === ply + 1 && s.person_to_act, 30);
+      await titleIs('(1) Your turn · Stoneyard', `after the opponent's ${hostMove}`);
+      await guest.page.waitForTimeout(300);
+      const notices = await guest.page.evaluate(() => window.__notices);
+      const permission = await guest.page.evaluate(() => Notification.permission);
+      if (round === 1 && notices.length) fail(`online: a notice was made without the player's permission (${permission}): ${JSON.stringify(notices)}`);
+      if (round === 2 && !notices.some((n) => n.title === 'Your turn · Stoneyard' && n.body === 'Your move in Red Stone')) {
+        fail(`online: no notice in the background with permission ${permission}: ${JSON.stringify(notices)}`);
+      }
+      await guest.page.evaluate(() => { window.__hidden = false; });
       // As a player would, it lets the opponent's move be shown (a press during its animation
       // only skips to the end): the longest flourish of a move lasts under half a second.
       await guest.page.waitForTimeout(500);
@@ -605,6 +647,7 @@ try {
       const moved = await host.receive('moved', (m) => m.mv.ply === ply + 1);
       if (moved.mv.decision !== mine) fail(`online: the page clicked ${mine}, the server stored ${moved.mv.decision}`);
       s = await guest.waitFor(` its own ${mine}`, (s) => s.history.length === ply + 2, 30);
+      await titleIs('Stoneyard', `after the page's own ${mine}`);
     }
     const played = s.history;
     await guest.page.waitForTimeout(800);
@@ -639,7 +682,7 @@ try {
     s = await guest.waitFor(' the opponent resigning', (s) => s.over, 30);
     await guest.page.waitForTimeout(800);
     await guest.shot('3-resigned');
-    console.log(`web-test: online: joined ${created.code} by its link, played ${JSON.stringify(played)} against a protocol client through stoneyard serve, found the game again after a reload, saw the resignation`);
+    console.log(`web-test: online: joined ${created.code} by its link, played ${JSON.stringify(played)} against a protocol client through stoneyard serve, the tab's title and a notice in the background once allowed, found the game again after a reload, saw the resignation`);
     if (guest.problems.length) fail(`online console errors or warnings:\n  ${guest.problems.join('\n  ')}`);
     await guest.context.close();
     await host.context.close();

@@ -34,6 +34,7 @@ pub fn plugin(app: &mut App) {
                 .or_else(resource_exists_and_changed::<CurrentMatch>)
                 .or_else(resource_changed::<BoardState>)
                 .or_else(resource_changed::<ComputerStatus>)
+                .or_else(resource_changed::<BoardAnimating>)
                 .or_else(resource_changed::<BoardZoom>)
                 .or_else(resource_changed::<HintShown>)
                 .or_else(resource_changed::<LessonBooks>)

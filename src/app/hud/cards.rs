@@ -132,10 +132,21 @@ fn player_card(
             ui.label(who);
         }
         let line = figures(counters, side);
-        if !line.is_empty() {
-            ui.label(egui::RichText::new(line).size(text_size::SMALL));
+        let timed = view.online.active && view.online.clock.is_some();
+        if compact && timed {
+            // Under the board a phone has few rows: the clock follows the figures on their line.
+            ui.horizontal_wrapped(|ui| {
+                if !line.is_empty() {
+                    ui.label(egui::RichText::new(line).size(text_size::SMALL));
+                }
+                clock_line(ui, current, side, &view.online);
+            });
+        } else {
+            if !line.is_empty() {
+                ui.label(egui::RichText::new(line).size(text_size::SMALL));
+            }
+            clock_line(ui, current, side, &view.online);
         }
-        clock_line(ui, current, side, &view.online);
         if current.player_of(side).is_some() && !current.is_over() && !act.replay.active {
             // The computer's card keeps the room of its thinking row all game, shown only while it
             // thinks, so nothing below moves under the player's finger. Wrapped: in a phone's

@@ -204,9 +204,7 @@ impl Hub {
         let room = self.room(id);
         let result = async {
             let mut table = self.table(&room).await?;
-            let seat = self.seat_or_grant(&mut table, token).await.ok_or_else(|| {
-                ServerMessage::game_error(ErrorCode::BadToken, id, "this token holds no seat of this game")
-            })?;
+            let seat = self.seat_for(&mut table, id, token).await?;
             if table.ending.is_some() {
                 return Err(ServerMessage::game_error(ErrorCode::GameOver, id, "the game has already ended"));
             }

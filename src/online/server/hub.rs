@@ -559,6 +559,13 @@ impl Hub {
         Ok(presence)
     }
 
+    /// `seat_or_grant`, refused with the player's error when the token holds no seat of game `id`.
+    pub(super) async fn seat_for(&self, table: &mut Table, id: &str, token: &str) -> Result<Side, ServerMessage> {
+        self.seat_or_grant(table, token)
+            .await
+            .ok_or_else(|| ServerMessage::game_error(ErrorCode::BadToken, id, "this token holds no seat of this game"))
+    }
+
     /// The seat a token holds in a loaded game: its own token, or a grant (a player's other
     /// device) read from the store once and kept.
     pub(super) async fn seat_or_grant(&self, table: &mut Table, token: &str) -> Option<Side> {
@@ -631,9 +638,7 @@ impl Hub {
         decision: &str,
     ) -> Result<ServerMessage, ServerMessage> {
         let mut table = self.table(room).await?;
-        let seat = self.seat_or_grant(&mut table, token).await.ok_or_else(|| {
-            ServerMessage::game_error(ErrorCode::BadToken, id, "this token holds no seat of this game")
-        })?;
+        let seat = self.seat_for(&mut table, id, token).await?;
         if ply > table.next_ply() {
             // Another instance may have stored decisions this one has not heard of yet.
             self.refresh_locked(room, &mut table).await;
@@ -707,9 +712,7 @@ impl Hub {
         let room = self.room(id);
         let result = async {
             let mut table = self.table(&room).await?;
-            let seat = self.seat_or_grant(&mut table, token).await.ok_or_else(|| {
-                ServerMessage::game_error(ErrorCode::BadToken, id, "this token holds no seat of this game")
-            })?;
+            let seat = self.seat_for(&mut table, id, token).await?;
             if table.ending.is_some() {
                 return Err(ServerMessage::game_error(ErrorCode::GameOver, id, "the game has already ended"));
             }
@@ -749,9 +752,7 @@ impl Hub {
 
     async fn rematch_in(&self, room: &Room, id: &str, token: &str) -> Result<ServerMessage, ServerMessage> {
         let mut table = self.table(room).await?;
-        let seat = self.seat_or_grant(&mut table, token).await.ok_or_else(|| {
-            ServerMessage::game_error(ErrorCode::BadToken, id, "this token holds no seat of this game")
-        })?;
+        let seat = self.seat_for(&mut table, id, token).await?;
         if table.ending.is_none() {
             return Err(ServerMessage::game_error(
                 ErrorCode::BadMessage,

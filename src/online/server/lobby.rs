@@ -276,13 +276,7 @@ impl Hub {
         let room = self.room(id);
         let result = async {
             let mut table = self.table(&room).await?;
-            if self.seat_or_grant(&mut table, token).await.is_none() {
-                return Err(ServerMessage::game_error(
-                    ErrorCode::BadToken,
-                    id,
-                    "this token holds no seat of this game",
-                ));
-            }
+            self.seat_for(&mut table, id, token).await?;
             if !self.store.cancel(id).await.map_err(unavailable)? {
                 self.refresh_locked(&room, &mut table).await;
                 return Err(ServerMessage::game_error(
@@ -429,9 +423,7 @@ impl Hub {
         let room = self.room(id);
         let result = async {
             let mut table = self.table(&room).await?;
-            let seat = self.seat_or_grant(&mut table, token).await.ok_or_else(|| {
-                ServerMessage::game_error(ErrorCode::BadToken, id, "this token holds no seat of this game")
-            })?;
+            let seat = self.seat_for(&mut table, id, token).await?;
             Ok(ServerMessage::Said { game_id: id.to_string(), by: seat, phrase })
         }
         .await;
