@@ -209,11 +209,18 @@ pub(super) fn status(ui: &mut egui::Ui, current: &CurrentMatch, view: &PanelView
     };
     ui.add_space(2.0);
     ui.label(egui::RichText::new(text).size(17.0).strong());
-    let said = online_lines(ui, current, &view.online, view.layout.portrait);
+    // Under the board a phone's online lines go in the tab's scrolling room (`online_status`):
+    // they can be many (reconnecting, a claim, phrases) and the footer is right below.
+    let said = if view.layout.portrait { None } else { online_lines(ui, current, &view.online, false) };
     if let Some(m) = &current.message {
         ui.colored_label(ui.visuals().warn_fg_color, egui::RichText::new(m).size(15.0));
     }
     said
+}
+
+/// The online lines of a phone's panel, at the top of its tab's scrolling room.
+pub(super) fn online_status(ui: &mut egui::Ui, current: &CurrentMatch, view: &PanelView) -> Option<OnlineRequest> {
+    online_lines(ui, current, &view.online, true)
 }
 
 /// Under the status: the game's shared figures, the space under the cursor (and the switch that
@@ -275,6 +282,10 @@ fn online_lines(
     }
     let claim = claim_line(ui, current, online);
     let warn = ui.visuals().warn_fg_color;
+    if late_to_move(current, online) {
+        let words = "Your time for this move is up: your opponent may claim the game. Move now to play on.";
+        ui.colored_label(warn, egui::RichText::new(words).size(text_size::BODY));
+    }
     if !online.connected {
         ui.colored_label(warn, egui::RichText::new("Reconnecting…").size(text_size::BODY).strong());
     }
@@ -370,6 +381,21 @@ fn clock_line(ui: &mut egui::Ui, current: &CurrentMatch, side: Side, online: &On
             ui.label(egui::RichText::new("on vacation").size(text_size::SMALL).weak());
         }
     });
+}
+
+/// The person's correspondence time for this move is up (the opponent may claim; a move made
+/// first still stands).
+fn late_to_move(current: &CurrentMatch, online: &OnlineStatus) -> bool {
+    let Some(clock) = online.clock.as_ref() else { return false };
+    let correspondence = matches!(clock.control, crate::online::directory::TimeControl::Correspondence { .. });
+    let Some(side) = current.acting_side() else { return false };
+    let seat = current.seat_of(side);
+    correspondence
+        && !online.watching
+        && !current.is_over()
+        && current.person_plays(side)
+        && clock.running[seat]
+        && online.clock_left(seat) == Some(0)
 }
 
 /// What a timed game lets the person claim: nothing, a wait while the live opponent may come

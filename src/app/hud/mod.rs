@@ -278,33 +278,43 @@ fn portrait(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &PanelV
     });
     ui.separator();
     footer_panel(ui, current, view, act, |ui, current, act| {
-        egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| match act.panels.tab {
-            Tab::Actions if act.replay.active => {
-                let replay = act.replay.clone();
-                let parts = (&replay, &view.replay_moves.list, &*view.review);
-                // On a phone the review comes first: the few lines above the fold are its.
-                review_panel::section(ui, current, view, act);
-                moves::replay_controls(ui, current, parts, &mut act.replay_steps);
-                moves::replay_list(ui, current, (&view.replay_moves.list, &view.review), &mut act.replay_steps);
+        egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
+            if let Some(request) = cards::online_status(ui, current, view) {
+                act.online.write(request);
             }
-            Tab::Actions => {
-                if view.analysis.active {
-                    review_panel::analysis_card(ui, current, &view.analysis, act, true);
-                }
-                // The commands first: under a lesson's introduction a phone's few lines hid them (a
-                // playtest looked for Rescue in vain).
-                actions::all(ui, current, view, act);
-                // A lesson's card takes the player cards' place: their counters, on one line.
-                let counters = cards::counters_line(current);
-                if (view.lesson.is_some() || view.practice.is_some()) && !counters.is_empty() {
-                    ui.label(egui::RichText::new(counters).size(super::theme::text_size::SMALL).weak());
-                }
-                lesson_card::intro(ui, view);
-                cards::details(ui, current, view, act);
-            }
-            Tab::Moves => moves::move_list(ui, &view.moves),
+            portrait_tab(ui, current, view, act);
         });
     });
+}
+
+/// The portrait panel's tab, in the room over the footer.
+fn portrait_tab(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &PanelView, act: &mut PanelActions) {
+    match act.panels.tab {
+        Tab::Actions if act.replay.active => {
+            let replay = act.replay.clone();
+            let parts = (&replay, &view.replay_moves.list, &*view.review);
+            // On a phone the review comes first: the few lines above the fold are its.
+            review_panel::section(ui, current, view, act);
+            moves::replay_controls(ui, current, parts, &mut act.replay_steps);
+            moves::replay_list(ui, current, (&view.replay_moves.list, &view.review), &mut act.replay_steps);
+        }
+        Tab::Actions => {
+            if view.analysis.active {
+                review_panel::analysis_card(ui, current, &view.analysis, act, true);
+            }
+            // The commands first: under a lesson's introduction a phone's few lines hid them (a
+            // playtest looked for Rescue in vain).
+            actions::all(ui, current, view, act);
+            // A lesson's card takes the player cards' place: their counters, on one line.
+            let counters = cards::counters_line(current);
+            if (view.lesson.is_some() || view.practice.is_some()) && !counters.is_empty() {
+                ui.label(egui::RichText::new(counters).size(super::theme::text_size::SMALL).weak());
+            }
+            lesson_card::intro(ui, view);
+            cards::details(ui, current, view, act);
+        }
+        Tab::Moves => moves::move_list(ui, &view.moves),
+    }
 }
 
 /// Runs `draw` headless in a screen of `size` (logical pixels) for the two passes egui lays a
