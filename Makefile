@@ -6,7 +6,7 @@ SHELL := /bin/bash
 APT_PACKAGES := pkg-config libasound2-dev libudev-dev libwayland-dev libxkbcommon-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help deps web-deps web-test-deps play test lint test-rules test-postgres test-app bench gallery cases web serve-web web-test
+.PHONY: help deps web-deps web-test-deps play test lint test-rules test-postgres test-app bench gallery cases web serve-web web-test dist-deps dist dist-test
 
 help:
 	@echo "make play   - install what is missing, then play (release build)"
@@ -16,6 +16,8 @@ help:
 	@echo "make gallery - every game's key states in every theme, desktop and phone size, to gallery/*.png"
 	@echo "make web    - build the browser version into web/pkg;  make serve-web - serve it on 127.0.0.1:8080"
 	@echo "make web-test - build the browser version and play it in headless Chromium (part of make test)"
+	@echo "make dist   - the downloads into dist/: Linux tar.gz and .deb, Windows zip, the site's zip, the server"
+	@echo "make dist-test - unpack each download in a folder of its own and run it (Xvfb, Wine, Chromium)"
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -166,3 +168,24 @@ web-test: web-test-deps
 serve-web:
 	@echo "Stoneyard on http://127.0.0.1:8080/"
 	cd web && python3 -m http.server 8080 --bind 127.0.0.1
+
+# The downloads (scripts/dist/build.sh): the Windows cross-build needs Rust's x86_64-pc-windows-gnu
+# target and mingw-w64; the Debian package cargo-deb (pinned) and dpkg-shlibdeps (dpkg-dev); their
+# check Xvfb with Mesa's software Vulkan, ImageMagick for screenshots, Wine, zip and Chromium.
+DIST_APT_PACKAGES := gcc-mingw-w64-x86-64 dpkg-dev zip unzip xvfb mesa-vulkan-drivers imagemagick wine wine64 desktop-file-utils
+CARGO_DEB_VERSION = 3.8.0
+dist-deps: web-test-deps
+	@missing=""; for p in $(DIST_APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+	@rustup target list --installed | grep -qx x86_64-pc-windows-gnu || rustup target add x86_64-pc-windows-gnu
+	@[ "$$(cargo deb --version 2>/dev/null | awk '{print $$2}')" = "$(CARGO_DEB_VERSION)" ] || cargo install cargo-deb --locked --version $(CARGO_DEB_VERSION)
+
+dist: dist-deps
+	bash scripts/dist/build.sh
+
+# Not part of `make test`: it needs what `make dist` built (three release builds and the browser's).
+dist-test: dist-deps
+	bash scripts/dist/test.sh

@@ -18,6 +18,7 @@ pub mod rules;
 pub mod save;
 pub mod session;
 pub mod synth;
+pub mod version;
 
 #[cfg(feature = "app")]
 pub mod app;

@@ -13,7 +13,7 @@ use std::process::ExitCode;
 
 /// Stoneyard: Gravel, Red Stone, Throngs, Inchworm and Hidden Intention.
 #[derive(Debug, Parser)]
-#[command(name = "stoneyard", version, about, long_about = None)]
+#[command(name = "stoneyard", version = crate::version::version_text(), about, long_about = None)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,

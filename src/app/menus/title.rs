@@ -143,6 +143,13 @@ impl TitleLook<'_> {
     }
 }
 
+/// Which build this is, small at the foot of the title (what a player quotes in a report).
+fn version_line(ui: &mut egui::Ui) {
+    ui.add_space(4.0);
+    let words = format!("Version {}", crate::version::version_text());
+    ui.label(egui::RichText::new(words).size(crate::app::theme::text_size::SMALL).weak());
+}
+
 fn draw_title(
     mut contexts: EguiContexts,
     focus: Res<MenuFocus>,
@@ -169,6 +176,8 @@ fn draw_title(
                     let column = if matches!(it, TitleItem::Game(_)) { 0 } else { 1 };
                     look.item(&mut columns[column], i, *it, side, &mut clicks);
                 }
+                // Under the menu's last item: the right column has room to spare.
+                version_line(&mut columns[1]);
             });
             key_hints(ui, "Arrows or D-pad: choose · Enter or A: select · Esc or B: back");
         });
@@ -181,6 +190,7 @@ fn draw_title(
             look.item(ui, i, *it, side, &mut clicks);
         }
         key_hints(ui, "Arrows or D-pad: choose · Enter or A: select · Esc or B: back");
+        version_line(ui);
     });
     Ok(())
 }

@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# `make dist-test`: each download of dist/ unpacked into an empty folder and run from another
+# working directory, as a new user would (a fresh HOME): `--version`, one worked example of each
+# game's rules through `referee`, and the window under Xvfb (Mesa's software Vulkan) to the title
+# screen, screenshot in dist-test/; the .deb unpacked into a throwaway root (dpkg-deb -x); the
+# Windows build under Wine (its window tried and reported, not required: see the end); the site's
+# zip served by a plain static file server and one move of each game played in headless Chromium.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+repo=$PWD
+shots=$repo/dist-test
+rm -rf "$shots" && mkdir -p "$shots"
+work=$(mktemp -d)
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
+trap cleanup EXIT
+version=$(awk -F'"' '/^version = /{print $2; exit}' Cargo.toml)
+commit=$(git rev-parse --short=7 HEAD)
+one() { # one PATTERN: the single file of dist/ matching it
+  local found=(dist/$1)
+  [[ ${#found[@]} -eq 1 && -f ${found[0]} ]] || { echo "dist-test: no dist/$1 (run make dist)" >&2; exit 1; }
+  echo "$repo/${found[0]}"
+}
+# A display of its own for the windows.
+display=:$((70 + RANDOM % 20))
+Xvfb "$display" -screen 0 1280x720x24 -nolisten tcp >/dev/null 2>&1 &
+pids+=($!)
+sleep 2
+
+# The colours of what the display shows (a black screen has one; the title, hundreds).
+colours() { import -display "$display" -window root "$1" && convert "$1" -format %k info:; }
+
+# window NAME COMMAND...: starts the game as a new user (fresh HOME) from an empty folder and waits
+# for the title screen; leaves the screenshot in dist-test/NAME.png. Returns 1 if it never showed.
+window() {
+  local name=$1; shift
+  local home="$work/home-$name" cwd="$work/cwd-$name"
+  mkdir -p "$home" "$cwd"
+  (cd "$cwd" && HOME=$home XDG_DATA_HOME= XDG_CONFIG_HOME= DISPLAY=$display WINEDEBUG=-all "$@" >"$shots/$name.log" 2>&1) &
+  local game=$!
+  local seen=0
+  for _ in $(seq 1 90); do
+    sleep 2
+    kill -0 "$game" 2>/dev/null || break
+    seen=$(colours "$shots/$name.png")
+    ((seen > 300)) && break
+  done
+  sleep 3 && seen=$(colours "$shots/$name.png")
+  pkill -P "$game" 2>/dev/null || true; kill "$game" 2>/dev/null || true; wait "$game" 2>/dev/null || true
+  # Nothing may have been written into the working directory: the data folder is the platform's.
+  if [[ -n $(ls -A "$cwd") ]]; then echo "dist-test: $name wrote into its working directory: $(ls -A "$cwd")" >&2; exit 1; fi
+  echo "dist-test: $name: the window showed $seen colours (dist-test/$name.png)"
+  ((seen > 300))
+}
+
+# checks NAME EXECUTABLE...: --version and the referee examples, from another folder.
+checks() {
+  local name=$1; shift
+  mkdir -p "$work/elsewhere" && cd "$work/elsewhere"
+  local said
+  said=$("$@" --version | tr -d '\r' | tail -1)
+  [[ $said == "stoneyard $version"* ]] || { echo "dist-test: $name --version said '$said'" >&2; exit 1; }
+  if ! git -C "$repo" describe --tags --exact-match HEAD >/dev/null 2>&1; then
+    [[ $said == *"$commit"* ]] || { echo "dist-test: $name --version does not name commit $commit: '$said'" >&2; exit 1; }
+  fi
+  echo "dist-test: $name --version: $said"
+  python3 "$repo/scripts/dist/referee-check.py" "$@" | sed "s/^/dist-test: $name /"
+  cd "$repo"
+}
+
+# ---- Linux archive
+linux=$(one 'stoneyard-*-linux-x86_64.tar.gz')
+mkdir -p "$work/linux" && tar -C "$work/linux" -xzf "$linux"
+game=$(echo "$work"/linux/stoneyard-*/stoneyard)
+for f in README.md LICENSE-MIT LICENSE-APACHE stoneyard.desktop stoneyard.png licences/fonts/UFL.txt; do
+  [[ -f $(dirname "$game")/$f ]] || { echo "dist-test: the archive has no $f" >&2; exit 1; }
+done
+desktop-file-validate "$(dirname "$game")/stoneyard.desktop"
+checks linux "$game"
+window linux "$game"
+
+# ---- Debian package, in a throwaway root
+deb=$(one 'stoneyard_*_amd64.deb')
+dpkg-deb -x "$deb" "$work/root"
+for f in usr/bin/stoneyard usr/share/applications/stoneyard.desktop usr/share/icons/hicolor/512x512/apps/stoneyard.png usr/share/doc/stoneyard/LICENSE-MIT; do
+  [[ -f $work/root/$f ]] || { echo "dist-test: the .deb does not install /$f" >&2; exit 1; }
+done
+depends=$(dpkg-deb -f "$deb" Depends)
+for lib in libasound2 libudev1 libc6 libxkbcommon0; do
+  [[ $depends == *"$lib"* ]] || { echo "dist-test: the .deb does not depend on $lib: $depends" >&2; exit 1; }
+done
+echo "dist-test: deb depends on: $depends"
+checks deb "$work/root/usr/bin/stoneyard"
+window deb "$work/root/usr/bin/stoneyard"
+
+# ---- Windows zip, under Wine
+zip=$(one 'stoneyard-*-windows-x86_64.zip')
+mkdir -p "$work/windows" && unzip -q "$zip" -d "$work/windows"
+exe=$(echo "$work"/windows/stoneyard-*/stoneyard.exe)
+export WINEPREFIX="$work/wine" WINEDEBUG=-all
+wineboot --init >/dev/null 2>&1 || true
+checks windows wine "$exe"
+# Wine's window: Bevy asks for Vulkan or DirectX 12; Wine passes Vulkan on to Mesa's software
+# driver when it can. Reported either way: Wine is not Windows.
+if window windows wine "$exe"; then
+  echo "dist-test: windows: the title showed under Wine"
+else
+  echo "dist-test: windows: the window did not reach the title under Wine (see dist-test/windows.log)"
+fi
+
+# ---- The site, from a plain static file server
+site=$(one 'stoneyard-*-web.zip')
+mkdir -p "$work/site" && unzip -q "$site" -d "$work/site"
+port=$((18000 + RANDOM % 1000))
+python3 -m http.server "$port" --bind 127.0.0.1 --directory "$work/site" >/dev/null 2>&1 &
+pids+=($!)
+sleep 1
+(cd tests/web && WEB_TEST_SHOTS="$shots" node dist-site.mjs "http://127.0.0.1:$port/")
+echo "dist-test: passed"
