@@ -23,6 +23,16 @@ pub(super) fn min_height(ui: &egui::Ui, moves: &MoveList) -> f32 {
 pub(super) fn move_list(ui: &mut egui::Ui, moves: &MoveList) {
     ui.separator();
     ui.label(egui::RichText::new("Moves").strong());
+    // A new line scrolls the list to its end at once, and asks for the frame that shows it: the
+    // window draws only when something happens (an online game waiting for the opponent, a
+    // correspondence game), and sticking to the bottom alone left the newest move hidden.
+    let count = moves.lines.len() * 2 + usize::from(moves.pending > 0);
+    let seen = ui.id().with("move list lines");
+    let grew = ui.data_mut(|d| {
+        let before = d.get_temp::<usize>(seen);
+        d.insert_temp(seen, count);
+        before != Some(count)
+    });
     egui::ScrollArea::vertical().id_salt("move list").stick_to_bottom(true).auto_shrink([false, false]).show(
         ui,
         |ui| {
@@ -32,6 +42,10 @@ pub(super) fn move_list(ui: &mut egui::Ui, moves: &MoveList) {
             if moves.pending > 0 {
                 // A turn, part or commitment under way: sealed choices stay hidden.
                 ui.monospace(egui::RichText::new("     … under way").weak());
+            }
+            if grew {
+                ui.scroll_to_cursor(Some(egui::Align::BOTTOM));
+                ui.ctx().request_repaint();
             }
         },
     );
