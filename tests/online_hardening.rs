@@ -134,18 +134,32 @@ async fn connections_that_never_finish_the_handshake_are_closed_and_each_address
         trickle.write_all(b"GET / HT").unwrap();
         assert!(closed_within(&mut silent, Duration::from_secs(5)), "a silent connection stayed open");
         assert!(closed_within(&mut trickle, Duration::from_secs(5)), "a partial request stayed open");
-        // Three open from this address; a fourth is closed at once; one closes, one more fits.
-        let mut open: Vec<TcpStream> = (0..3).map(|_| TcpStream::connect(addr).unwrap()).collect();
-        std::thread::sleep(Duration::from_millis(100));
-        let mut fourth = TcpStream::connect(addr).unwrap();
-        assert!(closed_within(&mut fourth, Duration::from_millis(300)), "a fourth connection was accepted");
-        assert!(!closed_within(&mut open[0], Duration::from_millis(100)), "an allowed connection was closed");
-        drop(open.remove(0));
-        std::thread::sleep(Duration::from_millis(100));
-        let mut again = TcpStream::connect(addr).unwrap();
-        assert!(!closed_within(&mut again, Duration::from_millis(100)), "a freed slot was not given again");
     });
     checks.await.unwrap();
+    // The cap on a server whose handshakes may take long, so only the cap closes a connection
+    // here, and the waits for the server to have accepted (or let go of) a connection can be
+    // generous on a busy machine: a fourth connection let in would stay open for 30 s.
+    let patient = ServeOptions {
+        handshake_timeout: Duration::from_secs(30),
+        max_connections_per_address: 3,
+        ..ServeOptions::local(scratch_database("handshake-cap"))
+    };
+    let capped = start(patient).await.unwrap();
+    let cap_addr = capped.addr;
+    let checks = tokio::task::spawn_blocking(move || {
+        // Three open from this address; a fourth is closed at once; one closes, one more fits.
+        let mut open: Vec<TcpStream> = (0..3).map(|_| TcpStream::connect(cap_addr).unwrap()).collect();
+        std::thread::sleep(Duration::from_millis(500));
+        let mut fourth = TcpStream::connect(cap_addr).unwrap();
+        assert!(closed_within(&mut fourth, Duration::from_secs(3)), "a fourth connection was accepted");
+        assert!(!closed_within(&mut open[0], Duration::from_millis(100)), "an allowed connection was closed");
+        drop(open.remove(0));
+        std::thread::sleep(Duration::from_millis(500));
+        let mut again = TcpStream::connect(cap_addr).unwrap();
+        assert!(!closed_within(&mut again, Duration::from_millis(300)), "a freed slot was not given again");
+    });
+    checks.await.unwrap();
+    capped.stop().await;
     // A WebSocket that finished its handshake is not timed out by it (the idle limit applies).
     let mut client = Client::connect(&format!("ws://{addr}/ws")).await.unwrap();
     tokio::time::sleep(Duration::from_millis(900)).await;
