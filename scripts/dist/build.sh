@@ -2,7 +2,7 @@
 # `make dist`: every download of this version into dist/, each step timed into
 # dist/BUILD-TIMES.txt and each file's size into dist/SIZES.txt:
 #   stoneyard-V-linux-x86_64.tar.gz    the game for Linux, with a .desktop entry and an icon
-#   stoneyard_V-1_amd64.deb            the same as a Debian package (cargo-deb)
+#   stoneyard_V_amd64.deb              the same as a Debian package (cargo-deb; V with "+git" before the commit)
 #   stoneyard-V-windows-x86_64.zip     the game for Windows (x86_64-pc-windows-gnu, mingw-w64)
 #   stoneyard-V-web.zip                the browser site, for any static host
 #   stoneyard-server-V-linux-x86_64.tar.gz   the game server (no window), the site, a systemd unit
