@@ -11,6 +11,7 @@
 // warning fails (ANGLE's "GL Driver Message" notes excepted). Screenshots: DIR/site-<game>.png
 // after the move (site-<game>-failed.png when a game fails).
 import { chromium } from 'playwright-core';
+import { pixels } from './pixels.mjs';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 
@@ -47,24 +48,6 @@ const fail = (message) => {
 
 await mkdir(shots, { recursive: true });
 
-/** Distinct colours and dark pixels of a screenshot, decoded by the page itself. */
-const pixels = (page, png) => page.evaluate(async (b64) => {
-  const img = new Image();
-  img.src = `data:image/png;base64,${b64}`;
-  await img.decode();
-  const c = document.createElement('canvas');
-  c.width = img.width; c.height = img.height;
-  const g = c.getContext('2d');
-  g.drawImage(img, 0, 0);
-  const d = g.getImageData(0, 0, c.width, c.height).data;
-  const colours = new Set();
-  let dark = 0;
-  for (let i = 0; i < d.length; i += 4) {
-    colours.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
-    if (d[i] + d[i + 1] + d[i + 2] < 200) dark++;
-  }
-  return { colours: colours.size, dark };
-}, png.toString('base64'));
 
 /** One game: a fresh profile, the title, the setup by keys, one move through the board. */
 async function playOne(browser, game, index) {

@@ -13,6 +13,7 @@
 //   opponent resign.
 // Screenshots go to $WEB_TEST_SHOTS (default /tmp/stoneyard-web-test), the phone's under phone-*.
 import { chromium } from 'playwright-core';
+import { pixels } from './pixels.mjs';
 import { createServer } from 'node:http';
 import { spawn } from 'node:child_process';
 import { readFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -191,24 +192,6 @@ async function openGame(browser, name, contextOptions) {
   return game;
 }
 
-// Distinct colours and dark pixels of a screenshot, decoded by the page itself.
-const pixels = async (page, png) => page.evaluate(async (b64) => {
-  const img = new Image();
-  img.src = `data:image/png;base64,${b64}`;
-  await img.decode();
-  const c = document.createElement('canvas');
-  c.width = img.width; c.height = img.height;
-  const g = c.getContext('2d');
-  g.drawImage(img, 0, 0);
-  const d = g.getImageData(0, 0, c.width, c.height).data;
-  const colours = new Set();
-  let dark = 0;
-  for (let i = 0; i < d.length; i += 4) {
-    colours.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
-    if (d[i] + d[i + 1] + d[i + 2] < 200) dark++;
-  }
-  return { colours: colours.size, dark, total: d.length / 4 };
-}, png.toString('base64'));
 
 /** Loads the page, starts the game with `start` (a key or a tap) and waits for the drawn title. */
 async function toTitle(game, start) {
