@@ -5,10 +5,10 @@
 # screen, screenshot in dist-test/; the .deb unpacked into a throwaway root (dpkg-deb -x); the
 # Windows build under Wine, its window in Wine's virtual desktop (see test_windows for Wine 8's
 # limits); the site's zip served by a plain static file server and one move of each game played in
-# headless Chromium.
-#   scripts/dist/test.sh [linux] [deb] [windows] [site]     (default: all four)
+# headless Chromium; the server's archive serving the site and its health check.
+#   scripts/dist/test.sh [linux] [deb] [windows] [site] [server]     (default: all five)
 set -euo pipefail
-wanted=" ${*:-linux deb windows site} "
+wanted=" ${*:-linux deb windows site server} "
 cd "$(dirname "$0")/../.."
 repo=$PWD
 shots=$repo/dist-test
@@ -75,9 +75,9 @@ checks() {
 
 # The Linux archive.
 test_linux() {
-linux=$(one 'stoneyard-*-linux-x86_64.tar.gz')
+linux=$(one 'stoneyard-[0-9]*-linux-x86_64.tar.gz')
 mkdir -p "$work/linux" && tar -C "$work/linux" -xzf "$linux"
-game=$(echo "$work"/linux/stoneyard-*/stoneyard)
+game=$(echo "$work"/linux/stoneyard-[0-9]*/stoneyard)
 for f in README.md LICENSE-MIT LICENSE-APACHE stoneyard.desktop stoneyard.png licences/fonts/UFL.txt; do
   [[ -f $(dirname "$game")/$f ]] || { echo "dist-test: the archive has no $f" >&2; exit 1; }
 done
@@ -104,7 +104,7 @@ window deb "$work/root/usr/bin/stoneyard"
 
 # The Windows zip, under Wine.
 test_windows() {
-zip=$(one 'stoneyard-*-windows-x86_64.zip')
+zip=$(one 'stoneyard-[0-9]*-windows-x86_64.zip')
 mkdir -p "$work/windows" && unzip -q "$zip" -d "$work/windows"
 exe=$(echo "$work"/windows/stoneyard-*/stoneyard.exe)
 export WINEPREFIX="$work/wine" WINEDEBUG=-all
@@ -129,9 +129,40 @@ wineserver -k 2>/dev/null || true
 echo "dist-test: windows: the title showed under Wine"
 }
 
+# The server's archive: the server started as a new user from an empty folder serves the site and
+# answers its health check; its store goes to the data folder.
+test_server() {
+archive=$(one 'stoneyard-server-[0-9]*-linux-x86_64.tar.gz')
+mkdir -p "$work/server" && tar -C "$work/server" -xzf "$archive"
+local dir
+dir=$(echo "$work"/server/stoneyard-server-*)
+for f in stoneyard stoneyard.service HOSTING.md LICENSE-MIT web/index.html web/sw.js web/pkg/stoneyard_bg.wasm; do
+  [[ -f $dir/$f ]] || { echo "dist-test: the server's archive has no $f" >&2; exit 1; }
+done
+checks server "$dir/stoneyard"
+local home="$work/home-server" cwd="$work/cwd-server" port=$((19000 + RANDOM % 1000))
+mkdir -p "$home" "$cwd"
+(cd "$cwd" && HOME=$home XDG_DATA_HOME= exec "$dir/stoneyard" serve --listen "127.0.0.1:$port" --web "$dir/web" >"$shots/server.log" 2>&1) &
+local server=$!
+pids+=($server)
+local up=""
+for _ in $(seq 1 50); do
+  up=$(curl -sf "http://127.0.0.1:$port/healthz" || true)
+  [[ $up == ok ]] && break
+  sleep 0.2
+done
+[[ $up == ok ]] || { echo "dist-test: the server never answered /healthz (dist-test/server.log)" >&2; exit 1; }
+curl -sf "http://127.0.0.1:$port/" | grep -q '<title>Stoneyard' || { echo "dist-test: the server does not serve the site's page" >&2; exit 1; }
+curl -sf -o /dev/null "http://127.0.0.1:$port/pkg/stoneyard_bg.wasm" || { echo "dist-test: the server does not serve the game's WebAssembly" >&2; exit 1; }
+kill "$server" && wait "$server" 2>/dev/null || true
+[[ -z $(ls -A "$cwd") ]] || { echo "dist-test: the server wrote into its working directory: $(ls -A "$cwd")" >&2; exit 1; }
+[[ -f $home/.local/share/stoneyard/server.sqlite3 ]] || { echo "dist-test: no store in the data folder: $(find "$home" -type f)" >&2; exit 1; }
+echo "dist-test: server: served the site and /healthz from an empty folder; its store is in the data folder"
+}
+
 # The site, from a plain static file server.
 test_site() {
-site=$(one 'stoneyard-*-web.zip')
+site=$(one 'stoneyard-[0-9]*-web.zip')
 mkdir -p "$work/site" && unzip -q "$site" -d "$work/site"
 port=$((18000 + RANDOM % 1000))
 python3 -m http.server "$port" --bind 127.0.0.1 --directory "$work/site" >/dev/null 2>&1 &
@@ -140,7 +171,7 @@ sleep 1
 (cd tests/web && WEB_TEST_SHOTS="$shots" node dist-site.mjs "http://127.0.0.1:$port/")
 }
 
-for part in linux deb windows site; do
+for part in linux deb windows site server; do
   if [[ $wanted == *" $part "* ]]; then "test_$part"; fi
 done
 echo "dist-test: passed:$wanted"
