@@ -171,8 +171,9 @@ serve-web:
 
 # The downloads (scripts/dist/build.sh): the Windows cross-build needs Rust's x86_64-pc-windows-gnu
 # target and mingw-w64; the Debian package cargo-deb (pinned) and dpkg-shlibdeps (dpkg-dev); their
-# check Xvfb with Mesa's software Vulkan, ImageMagick for screenshots, Wine, zip and Chromium.
-DIST_APT_PACKAGES := curl gcc-mingw-w64-x86-64 dpkg-dev zip unzip xvfb mesa-vulkan-drivers imagemagick wine wine64 desktop-file-utils
+# check Xvfb with Mesa's software Vulkan, ImageMagick for screenshots, Wine, icoutils (the .exe's
+# icon), zip and Chromium.
+DIST_APT_PACKAGES := curl gcc-mingw-w64-x86-64 dpkg-dev zip unzip xvfb mesa-vulkan-drivers imagemagick wine wine64 desktop-file-utils icoutils
 CARGO_DEB_VERSION = 3.8.0
 dist-deps: web-test-deps
 	@missing=""; for p in $(DIST_APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \

@@ -1,6 +1,7 @@
 //! Build script: gives the crate the commit it is built from (`STONEYARD_COMMIT`, from git or
 //! from the environment when building from an archive without `.git`) and whether that commit
-//! is a tagged release, so `stoneyard --version` and the title screen can say which build runs.
+//! is a tagged release, so `stoneyard --version` and the title screen can say which build runs;
+//! and, for Windows, the executable's icon and version details.
 
 use std::process::Command;
 
@@ -38,4 +39,19 @@ fn main() {
         .unwrap_or_else(|| git(&["describe", "--tags", "--exact-match", "HEAD"]).is_some());
     println!("cargo:rustc-env=STONEYARD_COMMIT={commit}");
     println!("cargo:rustc-env=STONEYARD_TAGGED={}", if tagged { "1" } else { "" });
+    if std::env::var("CARGO_CFG_TARGET_OS").as_deref() == Ok("windows") {
+        windows_resource();
+    }
+}
+
+/// The icon Explorer and the taskbar show for stoneyard.exe, and its file details. A build without
+/// a resource compiler still runs, without the icon (`make dist-test` checks the download has it).
+fn windows_resource() {
+    let icon = concat!(env!("CARGO_MANIFEST_DIR"), "/packaging/stoneyard.ico");
+    println!("cargo:rerun-if-changed={icon}");
+    let mut resource = winresource::WindowsResource::new();
+    resource.set_icon(icon).set("ProductName", "Stoneyard").set("FileDescription", "Stoneyard");
+    if let Err(error) = resource.compile() {
+        println!("cargo:warning=stoneyard.exe gets no icon: the resource compiler failed: {error}");
+    }
 }

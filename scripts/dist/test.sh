@@ -107,6 +107,8 @@ test_windows() {
 zip=$(one 'stoneyard-[0-9]*-windows-x86_64.zip')
 mkdir -p "$work/windows" && unzip -q "$zip" -d "$work/windows"
 exe=$(echo "$work"/windows/stoneyard-*/stoneyard.exe)
+# The icon Explorer shows (build.rs puts it in with mingw-w64's windres).
+wrestool -l --type=group_icon "$exe" | grep -q . || { echo "dist-test: stoneyard.exe has no icon" >&2; exit 1; }
 export WINEPREFIX="$work/wine" WINEDEBUG=-all
 wineboot --init >/dev/null 2>&1 || true
 # Rust's standard library draws its random numbers from bcryptprimitives.dll (Windows 10 and later
