@@ -108,9 +108,11 @@ zip=$(one 'stoneyard-[0-9]*-windows-x86_64.zip')
 mkdir -p "$work/windows" && unzip -q "$zip" -d "$work/windows"
 exe=$(echo "$work"/windows/stoneyard-*/stoneyard.exe)
 # A Windows GUI program: no console window opens behind the game (main.rs's windows_subsystem).
-x86_64-w64-mingw32-objdump -p "$exe" | grep -q 'Subsystem.*(Windows GUI)' || { echo "dist-test: stoneyard.exe is not a GUI program (a console would open behind it)" >&2; exit 1; }
+# (Read whole before matching: grep -q would stop early, and under pipefail objdump's broken pipe fails.)
+headers=$(x86_64-w64-mingw32-objdump -p "$exe")
+[[ $headers == *"(Windows GUI)"* ]] || { echo "dist-test: stoneyard.exe is not a GUI program (a console would open behind it)" >&2; exit 1; }
 # The icon Explorer shows (build.rs puts it in with mingw-w64's windres).
-wrestool -l --type=group_icon "$exe" | grep -q . || { echo "dist-test: stoneyard.exe has no icon" >&2; exit 1; }
+[[ -n $(wrestool -l --type=group_icon "$exe") ]] || { echo "dist-test: stoneyard.exe has no icon" >&2; exit 1; }
 export WINEPREFIX="$work/wine" WINEDEBUG=-all
 wineboot --init >/dev/null 2>&1 || true
 # Rust's standard library draws its random numbers from bcryptprimitives.dll (Windows 10 and later
