@@ -158,7 +158,9 @@ for _ in $(seq 1 50); do
   sleep 0.2
 done
 [[ $up == ok ]] || { echo "dist-test: the server never answered /healthz (dist-test/server.log)" >&2; exit 1; }
-curl -sf "http://127.0.0.1:$port/" | grep -q '<title>Stoneyard' || { echo "dist-test: the server does not serve the site's page" >&2; exit 1; }
+local page
+page=$(curl -sf "http://127.0.0.1:$port/" || true)
+[[ $page == *"<title>Stoneyard"* ]] || { echo "dist-test: the server does not serve the site's page" >&2; exit 1; }
 curl -sf -o /dev/null "http://127.0.0.1:$port/pkg/stoneyard_bg.wasm" || { echo "dist-test: the server does not serve the game's WebAssembly" >&2; exit 1; }
 kill "$server" && wait "$server" 2>/dev/null || true
 [[ -z $(ls -A "$cwd") ]] || { echo "dist-test: the server wrote into its working directory: $(ls -A "$cwd")" >&2; exit 1; }
