@@ -10,7 +10,7 @@
 // (#stoneyard-state, src/app/board/page_mirror.rs) shows it in the history. Any console error or
 // warning fails (ANGLE's "GL Driver Message" notes excepted). Screenshots: DIR/site-<game>.png
 // after the move (site-<game>-failed.png when a game fails).
-import { chromium } from 'playwright-core';
+import { launchChromium } from './chromium.mjs';
 import { pixels } from './pixels.mjs';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -21,7 +21,6 @@ if (!url) {
   process.exit(2);
 }
 const shots = resolve(process.env.WEB_TEST_SHOTS ?? '/tmp/stoneyard-dist-site');
-const chromiumPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
 // Generous: a busy machine, or a test build (not size-tuned), under a software renderer is slow to
 // load and to draw (loading, then the title, may each take this long).
 const TITLE_SECONDS = 240;
@@ -198,11 +197,7 @@ async function playOne(browser, game, index) {
   }
 }
 
-const browser = await chromium.launch({
-  executablePath: chromiumPath,
-  args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-background-networking',
-    '--disable-component-update', '--autoplay-policy=user-gesture-required'],
-});
+const browser = await launchChromium();
 const failures = [];
 try {
   for (const [index, game] of GAMES.entries()) {

@@ -12,7 +12,7 @@
 //   allowed notices, finds the game again under "Play online" after a reload, and sees the
 //   opponent resign.
 // Screenshots go to $WEB_TEST_SHOTS (default /tmp/stoneyard-web-test), the phone's under phone-*.
-import { chromium } from 'playwright-core';
+import { launchChromium } from './chromium.mjs';
 import { pixels } from './pixels.mjs';
 import { createServer } from 'node:http';
 import { spawn } from 'node:child_process';
@@ -29,7 +29,6 @@ const START_Y = 616;
 const LEARN_Y = 520;
 const LEARN_GAME_Y = [152, 234];
 const shots = resolve(process.env.WEB_TEST_SHOTS ?? '/tmp/stoneyard-web-test');
-const chromiumPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.json': 'application/json',
   '.webmanifest': 'application/manifest+json', '.png': 'image/png' };
 // While the computer thinks (in its worker) no task may hold the page's thread this long. Frame gaps
@@ -305,11 +304,7 @@ async function phoneSetup(browser, name, cardY) {
   return { game, title };
 }
 
-const browser = await chromium.launch({
-  executablePath: chromiumPath,
-  args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-background-networking',
-    '--disable-component-update', '--autoplay-policy=user-gesture-required'],
-});
+const browser = await launchChromium();
 const report = [];
 try {
   // ---------------------------------------------------------------- desktop: keyboard and mouse
