@@ -6,7 +6,7 @@ SHELL := /bin/bash
 APT_PACKAGES := pkg-config libasound2-dev libudev-dev libwayland-dev libxkbcommon-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help deps web-deps web-test-deps play test lint test-rules test-postgres test-app bench gallery cases web serve-web web-test dist-deps dist dist-test
+.PHONY: help deps web-deps web-test-deps play test lint test-rules test-postgres test-app bench gallery cases web serve-web web-test web-test-build web-test-run dist-deps dist dist-test
 
 help:
 	@echo "make play   - install what is missing, then play (release build)"
@@ -33,34 +33,49 @@ play: deps
 	cargo run --release
 
 # Clippy lints our crate while it is built for the tests, with warnings as errors: a separate
-# `cargo clippy` would build every dependency a second time in check mode (minutes for Bevy, and
-# again for wasm32). The pure layers are cheap, so they get a plain `cargo clippy`.
-CLIPPY_BUILD = RUSTC_WORKSPACE_WRAPPER="$$(rustup which clippy-driver)" \
+# `cargo clippy` would build every dependency a second time in check mode (minutes for Bevy, for the
+# server's dependencies, and again for wasm32). `env $(CLIPPY_ENV)` is the same for a script's
+# command line.
+CLIPPY_ENV = RUSTC_WORKSPACE_WRAPPER="$$(rustup which clippy-driver)" \
   CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__"
+CLIPPY_BUILD = $(CLIPPY_ENV)
 
+# The pure layers (the core crate: rules, games, AI, saves, command line, the online server), the
+# game's crate without its app, and the computer's worker crate: no Bevy. Every command on them
+# below uses these same flags (and the same clippy wrapper), so they share one build: the lint
+# builds it, the tests, the PostgreSQL tests and the browser test's server only run it.
+PURE = --workspace --no-default-features --features stoneyard/server
+TARGET_DIR = $${CARGO_TARGET_DIR:-$(CURDIR)/target}
+
+# The format check; that the Bevy-free build and the app's share every common crate (a resolve,
+# no build); and clippy with warnings as errors on every target of the pure layers, the server and
+# the worker crate (lib, bins, tests, examples), as it builds them for the tests.
 lint:
 	cargo fmt --all --check
-	cargo clippy --workspace --all-targets --no-default-features --features stoneyard/server -- -D warnings
+	bash scripts/check-shared-build.sh
+	$(CLIPPY_BUILD) cargo test $(PURE) --no-run
 
 # Every test of the pure layers (rules, games, AI, saves, command line) and of the online server
 # (its protocol, SQLite store, whole games, drops, a SIGKILL, bad input): no Bevy in the build.
 test-rules:
-	cargo test --no-default-features --features server
+	$(CLIPPY_BUILD) cargo test $(PURE)
 
 # The tests that need PostgreSQL (Debian's package, installed when missing and started and stopped
 # by the script): two `serve` instances sharing it with a player on each, instances started together
 # on an empty database, a retry sent to two instances at once, the lobby and quick play across two.
 test-postgres:
-	bash scripts/with-postgres.sh cargo test --no-default-features --features server --test online_server --test online_hardening --test online_lobby --test online_clocks -- --ignored
+	bash scripts/with-postgres.sh env $(CLIPPY_ENV) cargo test $(PURE) --test pure -- --ignored online_server:: online_hardening:: online_lobby:: online_clocks::
 
 # The app: its unit tests, the headless app tests, its WebSocket client over wss:// through a TLS
-# proxy, and the builds of the frame benchmark and the gallery, linted by clippy as they build. (The pure layers' tests ran above; running them again
-# linked to Bevy would only cost a link of every test binary against it.)
+# proxy, and the builds of the frame benchmark and the gallery, linted by clippy as they build. The
+# core crate (core/) and its tests were built and run above with the same features: this build
+# reuses it and compiles only the app.
 test-app:
-	$(CLIPPY_BUILD) cargo test --lib --test app_headless --test online_tls --example frame_bench --example gallery
+	$(CLIPPY_BUILD) cargo test -p stoneyard --lib --test app_headless --test online_tls --example frame_bench --example gallery
 
-test: deps lint test-rules test-postgres test-app
-	$(MAKE) web-test
+# Everything, each phase timed: scripts/test-phases.sh prints the wall time of each at the end.
+test:
+	bash scripts/test-phases.sh
 
 # Every published performance figure; writes docs/performance.md (needs xvfb for start-up/RSS).
 bench: deps
@@ -124,10 +139,12 @@ endef
 
 # The page fetches the game's fonts, lesson and practice books as files of their own (the desktop
 # build holds them); the books as JSON (the module reads JSON already; a RON reader would add
-# to its download), written by the Bevy-free command line.
+# to its download), written by the Bevy-free command line: the pure build of the tests (the same
+# flags and wrapper as `make test-rules`, so after the tests nothing is rebuilt).
 define copy-fonts
 	@mkdir -p web/pkg/fonts && cp assets/fonts/*.ttf assets/fonts/*.txt web/pkg/fonts/
-	cargo run --quiet --no-default-features --features server --bin stoneyard -- lessons --export web/pkg
+	$(CLIPPY_BUILD) cargo build $(PURE) --bin stoneyard
+	$(TARGET_DIR)/debug/stoneyard lessons --export web/pkg
 endef
 
 web: web-deps
@@ -154,16 +171,23 @@ web-test-deps: web-deps
 
 WASM_TEST_OUT = $${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/web-test/stoneyard.wasm
 
-# The browser build is linted by clippy as it builds (wasm-only code included).
-web-test: web-test-deps
+# The browser build is linted by clippy as it builds (wasm-only code included); the browser test's
+# server and the lesson export are the pure build's command line (the same flags as the pure tests,
+# so after them nothing is rebuilt).
+web-test-build: web-test-deps
 	$(CLIPPY_BUILD) cargo build --profile web-test --target wasm32-unknown-unknown
 	wasm-bindgen --target web --no-typescript --out-dir web/pkg --out-name stoneyard $(WASM_TEST_OUT)
 	$(build-worker)
 	$(copy-fonts)
 	@echo "web-test (game: no LTO, not size-tuned; computer's worker: wasm-release)" > web/pkg/BUILD
 	bash scripts/build-id.sh
-	cargo build --no-default-features --features server --bin stoneyard
-	cd tests/web && STONEYARD_SERVER_BIN=$${CARGO_TARGET_DIR:-$(CURDIR)/target}/debug/stoneyard node e2e.mjs ../../web
+
+# The browser version played in headless Chromium (what web-test-build left in web/pkg).
+web-test-run: web-test-deps
+	cd tests/web && STONEYARD_SERVER_BIN=$(TARGET_DIR)/debug/stoneyard node e2e.mjs ../../web
+
+web-test: web-test-build
+	$(MAKE) --no-print-directory web-test-run
 
 serve-web:
 	@echo "Stoneyard on http://127.0.0.1:8080/"

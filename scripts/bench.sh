@@ -2,9 +2,9 @@
 # Reproduces every performance figure Stoneyard publishes and writes them as Markdown to
 # docs/performance.md (also printed). Run through `make bench`.
 #   engines + AI: release build without Bevy, one thread
-#   frames:       headless app, largest boards, animations running (dev profile: our crate at
-#                 opt-level 1, dependencies at 3, the build `make test` keeps warm)
-#   start-up/RSS: the debug-profile game under Xvfb with Mesa's software Vulkan
+#   frames:       headless app, largest boards, animations running (release build, as players get
+#                 it; the build `make play` keeps warm)
+#   start-up/RSS: the release game under Xvfb with Mesa's software Vulkan
 #   web:          sizes of web/pkg (built by `make web`) when present
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,11 +22,11 @@ cargo build --release --no-default-features -q
 engines=$("$TARGET/release/stoneyard" bench --game all --seconds "$SECONDS_PER_GAME")
 
 echo "== headless frames (largest boards, animations on)" >&2
-cargo build --example frame_bench -q
-frames=$("$TARGET/debug/examples/frame_bench" 600)
+cargo build --release --example frame_bench -q
+frames=$("$TARGET/release/examples/frame_bench" 600)
 
 echo "== start-up and memory under Xvfb" >&2
-cargo build -q
+cargo build --release -q
 startup="n/a"; rss="n/a"; wall="n/a"
 if command -v Xvfb >/dev/null && command -v /usr/bin/time >/dev/null; then
   Xvfb :97 -screen 0 1280x800x24 >/dev/null 2>&1 & xvfb=$!
@@ -35,7 +35,7 @@ if command -v Xvfb >/dev/null && command -v /usr/bin/time >/dev/null; then
   # Each run starts from nothing saved, as a new player would.
   data=$(mktemp -d)
   if DISPLAY=:97 XDG_DATA_HOME="$data" XDG_CONFIG_HOME="$data" /usr/bin/time -v \
-       "$TARGET/debug/stoneyard" play --quit-after-title >"$log.out" 2>"$log"; then
+       "$TARGET/release/stoneyard" play --quit-after-title >"$log.out" 2>"$log"; then
     startup=$(sed -n 's/.*"startup_to_title_s":\([0-9.]*\).*/\1/p' "$log.out")
     rss=$(awk -F: '/Maximum resident set size/ {printf "%.0f MB", $2/1024}' "$log")
     wall=$(awk '/Elapsed \(wall clock\)/ {print $NF}' "$log")
@@ -86,7 +86,7 @@ field() { sed -n "s/.*\"$1\":\([0-9.e+-]*\).*/\1/p"; }
   echo
   echo "| Figure | Value |"
   echo "|---|---|"
-  echo "| Start-up to the first drawn title screen (in-process, Xvfb + software Vulkan, debug build) | ${startup} s |"
+  echo "| Start-up to the first drawn title screen (in-process, Xvfb + software Vulkan, release build) | ${startup} s |"
   echo "| Whole run to title and exit (wall clock) | ${wall} |"
   echo "| Peak memory (max RSS) | ${rss} |"
   echo "| Web .wasm in web/pkg (${wasm_build}) | ${wasm} |"

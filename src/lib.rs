@@ -1,24 +1,16 @@
 //! Stoneyard: five abstract strategy games (Gravel, Red Stone, Throngs, Inchworm, Hidden
 //! Intention) on the desktop and in the browser.
 //!
-//! Crate map: `rules` (the shared vocabulary and the `Rules` trait), `games` (the five engines and
-//! a handle for any of them), `lessons` (the lessons' data and their check), `session` (a game in progress, one `Match` for every holder of one),
-//! `cli` (referee, perft, bench, arena, serve, loadtest) and `online` (the protocol, the
-//! authoritative game table and, feature `server`, the game server) are pure Rust;
-//! `app` (feature `app`) is the Bevy game that projects the engines' positions onto entities.
+//! The Bevy-free layers (rules, games, computer, saves, lessons, command line, online) are the
+//! crate `stoneyard_core` (core/), re-exported here under their own names so that `stoneyard::games`
+//! and `crate::games` read as before; `app` (feature `app`) is the Bevy game that projects the
+//! engines' positions onto entities. Two crates, so that the app's build and its tests reuse the
+//! core's build instead of compiling those layers again with the app.
 
-pub mod ai;
 /// The command line (the browser has none).
 #[cfg(not(target_arch = "wasm32"))]
-pub mod cli;
-pub mod games;
-pub mod lessons;
-pub mod online;
-pub mod rules;
-pub mod save;
-pub mod session;
-pub mod synth;
-pub mod version;
+pub use stoneyard_core::cli;
+pub use stoneyard_core::{ai, games, lessons, online, rules, save, session, synth, version};
 
 #[cfg(feature = "app")]
 pub mod app;

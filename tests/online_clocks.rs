@@ -2,7 +2,7 @@
 //! when the opponent could not have won, a correspondence timeout claimed and one left waiting,
 //! a vacation standing a clock still, and the grace period after a live player disconnects.
 
-mod online_support;
+use crate::online_support;
 
 use online_support::{FAST_PLAYERS, scratch_database};
 use std::sync::Arc;
@@ -326,8 +326,7 @@ async fn two_instances_flag_a_live_clock_once() {
     let clock = ManualClock::starting_at(NOON);
     let (url_1, first) = timed_server(database.clone(), &clock).await;
     let (url_2, second) = timed_server(database, &clock).await;
-    let tag = std::process::id() % 100_000;
-    let names = [format!("Ada{tag}"), format!("Bob{tag}")];
+    let names = [online_support::unique("Ada"), online_support::unique("Bob")];
     let (mut ada, mut bob) =
         timed_game_across(&url_1, &url_2, "red-stone", THREE_PLUS_TWO, [&names[0], &names[1]]).await;
     let first_move = ada.seat.legal()[0].clone();

@@ -2,7 +2,7 @@
 //! listing the games waiting for their move (never one per move), delivered to an SMTP sink this
 //! test starts; the mail's way out (a link, and RFC 8058's one-click headers) forgets the address.
 
-mod online_support;
+use crate::online_support;
 
 use online_support::{FAST_PLAYERS, scratch_database};
 use std::sync::{Arc, Mutex};

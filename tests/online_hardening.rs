@@ -3,9 +3,8 @@
 //! guessing, bad UTF-8, hidden files under `--web`, passwords in errors, hashed tokens; and, with
 //! `STONEYARD_TEST_POSTGRES`, instances starting together, retries sent to two instances, and
 //! instances whose LISTEN connections drop.
-#![cfg(feature = "server")]
 
-mod online_support;
+use crate::online_support;
 
 use futures_util::{SinkExt, StreamExt};
 use online_support::*;

@@ -4,9 +4,8 @@
 //! game (Hidden Intention's sealed commitments stay sealed on the raw frames), preset phrases,
 //! what the store keeps of keys and tokens, and (with `STONEYARD_TEST_POSTGRES`) two instances
 //! sharing the lobby and quick play's queue.
-#![cfg(feature = "server")]
 
-mod online_support;
+use crate::online_support;
 
 use online_support::*;
 use sha2::{Digest, Sha256};
@@ -167,10 +166,6 @@ fn sha256_hex(text: &str) -> String {
 }
 
 /// The name with this run's process id, for stores that outlive a run (PostgreSQL).
-fn unique(name: &str) -> String {
-    format!("{name}{}", std::process::id() % 100_000)
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn names_follow_the_rules_and_a_player_signs_in_with_a_key_or_a_password() {
     let (url, running) = lobby_server(scratch_database("names")).await;

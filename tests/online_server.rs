@@ -2,9 +2,8 @@
 //! clients, reconnection, a SIGKILL and restart, every kind of bad input, Hidden Intention's
 //! secrecy on the raw frames (byte for byte the same whatever was committed), and (with
 //! `STONEYARD_TEST_POSTGRES`) two instances sharing PostgreSQL.
-#![cfg(feature = "server")]
 
-mod online_support;
+use crate::online_support;
 
 use online_support::*;
 use stoneyard::games::{DynGame, GameKind};

@@ -1,7 +1,7 @@
 //! Property tests: arbitrary bytes and mutated valid inputs fed to every parser a player's file or
 //! text can reach. None may panic; each answers with a value or a typed error.
 
-mod random_play;
+use crate::random_play;
 
 use proptest::prelude::*;
 use stoneyard::games::{GameKind, open};

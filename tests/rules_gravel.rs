@@ -1,10 +1,7 @@
 //! Gravel: every worked example of the spec (§11), all referee cases, random-playout conformance,
 //! the fast generator against the literal rule, the deadlock formula against brute force, perft.
 
-// The shared helpers are not ours to edit; their lints (an unused import, a collapsible `if`)
-// should not fail this crate's clippy run.
-#[allow(unused_imports, clippy::collapsible_if)]
-mod support;
+use crate::support;
 
 use std::collections::{BTreeSet, HashSet};
 use stoneyard::games::GameKind;

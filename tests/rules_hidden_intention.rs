@@ -1,10 +1,7 @@
 //! Hidden Intention rules tests: every worked example of the spec, the referee cases, random
 //! playouts with the spec's invariants, a literal legality cross-check and perft data.
 
-// The shared helpers are not ours to lint: they import more than this file needs and carry
-// their own style.
-#[allow(unused_imports, clippy::all)]
-mod support;
+use crate::support;
 
 use std::collections::BTreeSet;
 use stoneyard::games::GameKind;

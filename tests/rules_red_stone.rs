@@ -1,9 +1,7 @@
 //! Red Stone: every worked example of the spec (§8), the referee cases, conformance playouts,
 //! the fast legality check against the literal rule of §4.3, and perft.
 
-// The shared support module is not ours to edit; its lints are not this game's.
-#[allow(unused_imports, clippy::collapsible_if)]
-mod support;
+use crate::support;
 
 use std::collections::BTreeSet;
 use stoneyard::games::GameKind;

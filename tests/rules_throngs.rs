@@ -2,9 +2,7 @@
 //! counts, seeded random playouts with the spec's invariants and position texts that load back to
 //! the same game, a literal cross-check of move generation, and perft data.
 
-// The shared support module imports more than this file needs.
-#[allow(unused_imports, clippy::collapsible_if)]
-mod support;
+use crate::support;
 
 use std::collections::{BTreeMap, BTreeSet};
 use stoneyard::games::GameKind;

@@ -4,7 +4,7 @@
 //! each replayed to the result the spec states; and what the Record window writes, read back by all,
 //! moves of many decisions included (a Throngs pie offer of any size, a Gravel turn of nine actions).
 
-mod random_play;
+use crate::random_play;
 
 use serde_json::Value;
 use std::path::PathBuf;

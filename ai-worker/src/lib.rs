@@ -7,9 +7,9 @@
 //! decision as on the desktop: the levels' budgets are iterations and every random choice comes
 //! from the job's seed.
 
-use stoneyard::ai::AiSession;
-use stoneyard::ai::job::DecisionJob;
-use stoneyard::ai::review::ProbeJob;
+use stoneyard_core::ai::AiSession;
+use stoneyard_core::ai::job::DecisionJob;
+use stoneyard_core::ai::review::ProbeJob;
 use wasm_bindgen::prelude::*;
 
 /// One decision of the computer in progress.

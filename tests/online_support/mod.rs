@@ -12,10 +12,18 @@ use stoneyard::rules::{GameRng, Side, pick_index};
 
 /// A fresh SQLite file for one test.
 pub fn scratch_database(name: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("stoneyard-online-{}-{name}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("stoneyard-online-{}", unique(name)));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     format!("sqlite://{}", dir.join("games.sqlite3").display())
+}
+
+/// `name` made unique to this test run and call: every online test runs in one process (tests/pure.rs)
+/// and those on PostgreSQL share one database, so a player's name must differ between them.
+pub fn unique(name: &str) -> String {
+    static CALLS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    format!("{name}{}{call}", std::process::id() % 100_000)
 }
 
 /// Test players decide as fast as the machine allows, far above a person's pace: the rate limit

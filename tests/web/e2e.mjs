@@ -247,7 +247,8 @@ async function startGameServer() {
     child.stdout.on('data', read);
     child.stderr.on('data', read);
     child.on('exit', (code) => no(new Error(`stoneyard serve exited (${code}): ${output}`)));
-    setTimeout(() => no(new Error(`stoneyard serve did not start in 30 s: ${output}`)), 30_000);
+    // Unreferenced: a pending timer would keep Node running after the test (30 s from here).
+    setTimeout(() => no(new Error(`stoneyard serve did not start in 30 s: ${output}`)), 30_000).unref();
   });
   return {
     origin,
@@ -423,7 +424,7 @@ try {
   const reviewSeconds = (Date.now() - reviewStarted) / 1000;
   if (s.review.graph.length !== specMoves.length + 1) fail(`the review's graph has ${s.review.graph.length} points`);
   if (s.review.labels[10] !== 'blunder') fail(`A5 is labelled ${s.review.labels[10]}, not blunder (${s.review.labels})`);
-  // The same review as natively (src/ai/review/tests.rs checks the desktop's against this file).
+  // The same review as natively (core/src/ai/review/tests.rs checks the desktop's against this file).
   const native = JSON.parse(await readFile(new URL('./review-red-stone.json', import.meta.url), 'utf8'));
   const sameGraph = native.graph.every((v, i) => Math.abs(v - s.review.graph[i]) < 0.0005);
   if (JSON.stringify(native.labels) !== JSON.stringify(s.review.labels) || !sameGraph) {

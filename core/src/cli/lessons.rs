@@ -10,9 +10,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Where the lesson books are, beside the game's other assets.
-pub const LESSONS_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/lessons");
+pub const LESSONS_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../assets/lessons");
 /// Where the practice books are.
-pub const PRACTICE_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/practice");
+pub const PRACTICE_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../assets/practice");
 
 /// The lesson books in `dir`, by name.
 pub fn books_in(dir: &Path) -> std::io::Result<Vec<PathBuf>> {

@@ -107,7 +107,7 @@ mod tests {
     #[test]
     fn each_solution_keeps_what_it_says_against_every_commitment_of_the_opponent() {
         let book: PracticeBook =
-            ron::from_str(include_str!("../../assets/practice/hidden-intention.ron")).expect("the book reads");
+            ron::from_str(include_str!("../../../assets/practice/hidden-intention.ron")).expect("the book reads");
         // A position that wins figures and one that wins the game, played through the game's
         // own decisions (not the search's shortcut).
         let figures_won = book.positions.iter().find(|p| p.wins.is_some()).expect("a position winning figures");

@@ -615,7 +615,7 @@ fn review_times() {
 /// to the search, `STONEYARD_WRITE_FIXTURES=1` writes the file again.
 #[test]
 fn the_spec_game_review_is_the_one_the_browser_test_expects() {
-    let fixture_path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/web/review-red-stone.json");
+    let fixture_path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/web/review-red-stone.json");
     let kind = GameKind::from_slug("red-stone").unwrap();
     let options = [("size".to_string(), "5".to_string())];
     let moves = ["C3", "swap", "A1", "B1", "A2", "B2", "A3", "B3", "A4", "B4", "A5", "B5*"];

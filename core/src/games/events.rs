@@ -398,7 +398,7 @@ mod tests {
     /// (the referee cases) is named by a line of the log.
     #[test]
     fn the_log_names_every_capture_removal_burn_and_swap_of_the_worked_examples() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cases");
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/cases");
         let mut named = 0;
         for kind in GameKind::all() {
             let text = std::fs::read_to_string(dir.join(format!("{}.json", kind.slug()))).unwrap();

@@ -7,7 +7,7 @@
 //!   static evaluation when a playout hits its ply cap ([`Evaluator`]), tree reuse between decisions
 //!   ([`Strategy::observe`]), transpositions for games with a Zobrist key, and decoupled selection
 //!   at simultaneous nodes (`ToMove::Both`).
-//! - [`Knowledge`] (`src/ai/knowledge/<game>.rs`): what each game tells the search — an evaluation
+//! - [`Knowledge`] (`core/src/ai/knowledge/<game>.rs`): what each game tells the search — an evaluation
 //!   of ongoing positions for capped playouts and a playout policy ([`GameEvaluator`],
 //!   [`GamePolicy`]). Toy games implement it with the defaults (uniform playouts, draw at the cap).
 //! - [`AlphaBeta`] / [`AlphaBetaSearch`]: alpha-beta with iterative deepening and a transposition
