@@ -1723,6 +1723,13 @@ mod online_play {
             })
         });
 
+        // Bo answers: both sides have moved (a game left before that is aborted, unrated).
+        let reply = all[1].world().resource::<CurrentMatch>().decisions_now()[0].clone();
+        all[1].world_mut().write_message(DecisionChosen(reply.clone()));
+        run_until(&mut all, "Ada and Cy see Bo's reply", |apps| {
+            [0, 2].into_iter().all(|i| history(apps[i]) == vec![first.clone(), reply.clone()])
+        });
+
         // Bo resigns: the rated game's changes reach both players and the watcher.
         all[1].world_mut().write_message(OnlineRequest::Resign);
         run_until(&mut all, "the rating changes", |apps| {

@@ -50,11 +50,16 @@ async fn a_flood_of_binary_frames_is_limited_and_closed() {
     running.stop().await;
 }
 
+/// A figure of the server process's memory in kB: "VmRSS" (resident now) or "VmHWM" (its peak).
+fn memory_kb(pid: u32, figure: &str) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let line = status.lines().find(|l| l.starts_with(&format!("{figure}:"))).unwrap();
+    line.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
 /// The server process's resident memory in kB.
 fn resident_kb(pid: u32) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
-    let line = status.lines().find(|l| l.starts_with("VmRSS:")).unwrap();
-    line.split_whitespace().nth(1).unwrap().parse().unwrap()
+    memory_kb(pid, "VmRSS")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -99,6 +104,128 @@ async fn a_client_that_never_reads_is_closed_and_the_server_memory_stays_bounded
     // The server still serves others.
     let mut other = Client::connect(&url).await.unwrap();
     assert_eq!(other.request(&ClientMessage::Ping {}).await.unwrap(), ServerMessage::Pong);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flood_of_passwords_is_hashed_a_few_at_a_time_in_bounded_memory() {
+    let port = free_port();
+    let url = format!("ws://127.0.0.1:{port}/ws");
+    let server = spawn_serve_with(&scratch_database("passwords"), port, &["--max-sign-ins-per-minute", "100000"]);
+    drop(connect_retrying(&url).await);
+    let before = resident_kb(server.0.id());
+    // Twenty players, each signed in on three connections, each connection setting its password
+    // four times without waiting: 240 hashes asked for at once (the attack took 5.8 GB with one
+    // player on twenty connections).
+    let mut connections = Vec::new();
+    for p in 0..20 {
+        let mut first = Client::connect(&url).await.unwrap();
+        let name = unique("Flood");
+        let key = match first.request(&ClientMessage::Register { name: name.clone() }).await.unwrap() {
+            ServerMessage::SignedIn { key: Some(key), .. } => key,
+            other => panic!("registering {name}: {other:?}"),
+        };
+        connections.push((p, first));
+        for _ in 0..2 {
+            let mut more = Client::connect(&url).await.unwrap();
+            assert!(matches!(
+                more.request(&ClientMessage::SignIn { key: key.clone() }).await.unwrap(),
+                ServerMessage::SignedIn { .. }
+            ));
+            connections.push((p, more));
+        }
+    }
+    let connected = resident_kb(server.0.id()).saturating_sub(before);
+    let set = ClientMessage::SetPassword { password: "correct horse".into() };
+    for (_, c) in &mut connections {
+        for _ in 0..4 {
+            c.send(&set).await.unwrap();
+        }
+    }
+    // Every request is answered: set, or refused as busy or as too many for its player.
+    let (mut set_by_player, mut busy, mut too_many) = ([0u32; 20], 0u32, 0u32);
+    for (player, c) in &mut connections {
+        for _ in 0..4 {
+            match c
+                .recv_until(|m| matches!(m, ServerMessage::PasswordSet {} | ServerMessage::Error { .. }))
+                .await
+                .unwrap()
+            {
+                ServerMessage::PasswordSet {} => set_by_player[*player] += 1,
+                ServerMessage::Error { code: ErrorCode::RateLimited, message, .. } if message.contains("busy") => {
+                    busy += 1
+                }
+                ServerMessage::Error { code: ErrorCode::RateLimited, message, .. } if message.contains("just now") => {
+                    too_many += 1
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+    }
+    let grown = memory_kb(server.0.id(), "VmHWM").saturating_sub(before);
+    let kept = resident_kb(server.0.id()).saturating_sub(before);
+    eprintln!(
+        "240 passwords asked for at once: {} set, {busy} refused as busy, {too_many} as too many for their \
+         player; the server's memory grew by {} MiB for the 60 connections, its peak by {} MiB in all, \
+         and it kept {} MiB after",
+        set_by_player.iter().sum::<u32>(),
+        connected / 1024,
+        grown / 1024,
+        kept / 1024
+    );
+    // At most three a minute for each player, whatever the number of their connections; the
+    // workers' queue refuses the rest of a burst at once instead of holding it in memory.
+    assert!(set_by_player.iter().all(|&n| n <= 3), "{set_by_player:?}");
+    assert!(set_by_player.iter().sum::<u32>() >= 2, "{set_by_player:?}");
+    assert!(too_many > 0 && busy > 0, "{too_many} refused as too many for their player, {busy} as busy");
+    // Two hashes at a time at 19 MiB each, not one per request, and given back after.
+    assert!(grown < 96 * 1024, "the server's peak memory grew by {grown} kB");
+    assert!(kept < 48 * 1024, "the server kept {kept} kB after the hashes");
+    // The server still answers.
+    let mut other = Client::connect(&url).await.unwrap();
+    assert_eq!(other.request(&ClientMessage::Ping {}).await.unwrap(), ServerMessage::Pong);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn behind_a_trusted_proxy_each_client_has_its_own_connection_cap() {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let options = ServeOptions {
+        max_connections_per_address: 5,
+        trusted_proxies: vec!["127.0.0.1".parse().unwrap()],
+        ..ServeOptions::local(scratch_database("proxied"))
+    };
+    let running = start(options).await.unwrap();
+    let url = format!("ws://{}/ws", running.addr);
+    // Every connection comes from the proxy (127.0.0.1), each naming its client.
+    let open = |client: &'static str| {
+        let mut request = url.as_str().into_client_request().unwrap();
+        request.headers_mut().insert("x-forwarded-for", client.parse().unwrap());
+        tokio_tungstenite::connect_async(request)
+    };
+    let mut held = Vec::new();
+    for _ in 0..5 {
+        held.push(open("203.0.113.9").await.expect("a connection within the cap").0);
+    }
+    for _ in 0..3 {
+        match open("203.0.113.9").await {
+            Err(tokio_tungstenite::tungstenite::Error::Http(answer)) => assert_eq!(answer.status(), 429),
+            other => panic!("a sixth connection of one client: {:?}", other.map(|_| ())),
+        }
+    }
+    // Another client of the same proxy is not held back, and a closed connection frees its slot.
+    held.push(open("203.0.113.10").await.expect("another client").0);
+    let mut closed = held.swap_remove(0);
+    closed.close(None).await.unwrap();
+    while closed.next().await.is_some() {}
+    let mut again = None;
+    for _ in 0..50 {
+        if let Ok((socket, _)) = open("203.0.113.9").await {
+            again = Some(socket);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(again.is_some(), "a closed connection's slot was not freed");
+    running.stop().await;
 }
 
 /// True when the peer closes `stream` within `wait` (a read gives end of file or an error).

@@ -39,6 +39,8 @@ async fn lobby_server_with(database: String, quick_play_wait: Duration) -> (Stri
         requests_per_second: FAST_PLAYERS,
         sign_ins_per_minute: 100_000.0,
         quick_play_wait,
+        // The scenarios rate many games between the same two players (the limit has a test of its own).
+        rated_games_per_pair_per_day: u32::MAX,
         ..ServeOptions::local(database)
     };
     let running = start(options).await.unwrap();
@@ -158,6 +160,18 @@ async fn play_plies(players: &mut [Player; 2], rng: &mut stoneyard::rules::GameR
             }
         }
         assert!(any, "nobody could move");
+    }
+}
+
+/// Each seat plays its first turn, through connections of its own: a rated game both sides moved
+/// in, which a resignation then ends rated (before that it would be aborted, unrated).
+async fn first_turn_each(url: &str, game_id: &str, tokens: [&str; 2]) {
+    let mut players = [Player::open(url, game_id, tokens[0]).await, Player::open(url, game_id, tokens[1]).await];
+    let mut rng = seeded(7);
+    // A turn may take the first seat several plies (Gravel's): on until the second has played.
+    while !players[0].seat.moves.iter().any(|m| m.by == Side::Second) {
+        let plies = players[0].seat.moves.len() + 1;
+        play_plies(&mut players, &mut rng, plies).await;
     }
 }
 
@@ -559,6 +573,7 @@ async fn the_lobby_lists_challenges_with_ratings_and_follows_them_and_the_games_
     assert_eq!(live[0].names, ["Ada".to_string(), "Bea".to_string()]);
     // Ada wins it: her rating is no longer the starting one, and the game leaves the live list.
     open(&mut ada, &first, Some(&ada_token)).await;
+    first_turn_each(&url, &first, [&ada_token, &bea_token]).await;
     let resign = ClientMessage::Resign { game_id: first.clone(), token: bea_token };
     ask(&mut bea, resign, |m| matches!(m, ServerMessage::Ended { .. })).await;
     let ServerMessage::Rated { changes, .. } =
@@ -568,8 +583,8 @@ async fn the_lobby_lists_challenges_with_ratings_and_follows_them_and_the_games_
     };
     let ada_rating = changes[0].after;
     assert!(ada_rating > 1600.0, "{changes:?}");
-    let ServerMessage::LiveGames { live } = follower.recv_until(live_games).await.unwrap() else { unreachable!() };
-    assert!(live.is_empty(), "{live:?}");
+    // (The list changed as they moved; it ends empty.)
+    follower.recv_until(|m| matches!(m, ServerMessage::LiveGames { live } if live.is_empty())).await.unwrap();
     // Her next challenge carries her rating, in the feed and in a new follower's list alike.
     let (game_id, ada_token) = post(&mut ada, gravel(), false, None).await;
     let ServerMessage::ChallengeAdded { challenge } = follower.recv_until(added).await.unwrap() else { unreachable!() };
@@ -824,6 +839,7 @@ fn same_changes(got: &[RatingChange], want: &[RatingChange]) -> bool {
 /// `first` posts a challenge, `second` accepts, both follow it, and the loser's seat resigns.
 /// Returns the game id and the `Rated` changes both seats received (none for a casual game).
 async fn play_and_resign(
+    url: &str,
     first: &mut Client,
     second: &mut Client,
     game: GameKind,
@@ -834,6 +850,7 @@ async fn play_and_resign(
     let second_token = accepted(second, &game_id).await;
     open(first, &game_id, Some(&first_token)).await;
     open(second, &game_id, Some(&second_token)).await;
+    first_turn_each(url, &game_id, [&first_token, &second_token]).await;
     let (resigner, other, token) = match loser {
         Side::First => (first, second, first_token),
         Side::Second => (second, first, second_token),
@@ -866,6 +883,75 @@ async fn play_and_resign(
     (game_id, changes)
 }
 
+/// Resigns `game_id` from `resigner`'s seat: whether a rating arrived before the resigner's pong
+/// (the store rates before it answers the resignation).
+async fn resign_and_hear_rating(resigner: &mut Client, game_id: &str, token: &str) -> bool {
+    resigner.send(&ClientMessage::Resign { game_id: game_id.into(), token: token.into() }).await.unwrap();
+    let heard = until_pong(resigner).await;
+    assert!(heard.iter().any(|m| matches!(m, ServerMessage::Ended { game_id: g, .. } if g == game_id)), "{heard:?}");
+    heard.iter().any(|m| matches!(m, ServerMessage::Rated { game_id: g, .. } if g == game_id))
+}
+
+/// The games `name` has been rated in at `game`.
+async fn rated_games(c: &mut Client, name: &str, game: GameKind) -> u32 {
+    let ServerMessage::Page { page } = c.request(&ClientMessage::PlayerPage { name: name.into() }).await.unwrap()
+    else {
+        panic!("no page of {name}")
+    };
+    page.ratings.iter().find(|r| r.game == game).map_or(0, |r| r.games)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn aborted_games_games_against_oneself_and_a_pairs_fourth_game_of_the_day_change_no_rating() {
+    let options = ServeOptions {
+        requests_per_second: FAST_PLAYERS,
+        sign_ins_per_minute: 100_000.0,
+        ..ServeOptions::local(scratch_database("fair"))
+    };
+    assert_eq!(options.rated_games_per_pair_per_day, 3, "the default limit");
+    let running = start(options).await.unwrap();
+    let url = format!("ws://{}/ws", running.addr);
+    let game = GameKind::named("red-stone");
+    let (mut ada, ada_key) = register(&url, "Ada").await;
+    let (mut bea, _) = register(&url, "Bea").await;
+    // Resigned before anyone moved, and after only Ada moved: aborted, nobody is rated.
+    for ada_moves in [false, true] {
+        let (game_id, ada_token) = post(&mut ada, game, true, None).await;
+        let bea_token = accepted(&mut bea, &game_id).await;
+        if ada_moves {
+            let mut ada_seat = Player::open(&url, &game_id, &ada_token).await;
+            assert!(ada_seat.play_random(&mut seeded(3)).await.is_some());
+        }
+        assert!(!resign_and_hear_rating(&mut bea, &game_id, &bea_token).await, "an aborted game was rated");
+    }
+    assert_eq!((rated_games(&mut ada, "Ada", game).await, rated_games(&mut ada, "Bea", game).await), (0, 0));
+    // Three rated games in a day between the two change their ratings; the fourth does not.
+    for _ in 0..3 {
+        play_and_resign(&url, &mut ada, &mut bea, game, true, Side::Second).await;
+    }
+    let (game_id, ada_token) = post(&mut ada, game, true, None).await;
+    let bea_token = accepted(&mut bea, &game_id).await;
+    first_turn_each(&url, &game_id, [&ada_token, &bea_token]).await;
+    assert!(!resign_and_hear_rating(&mut bea, &game_id, &bea_token).await, "a pair's fourth game of the day was rated");
+    assert_eq!((rated_games(&mut ada, "Ada", game).await, rated_games(&mut ada, "Bea", game).await), (3, 3));
+    // Ada joins her own rated challenge by its invite code from another device: no rating.
+    let ServerMessage::Created { game_id, token: ada_token, code, .. } =
+        ask(&mut ada, challenge_of(game, true, None), |m| matches!(m, ServerMessage::Created { .. })).await
+    else {
+        panic!("no challenge")
+    };
+    let mut ada_again = sign_in(&url, &ada_key).await;
+    let ServerMessage::Joined { token: other_token, .. } =
+        ask(&mut ada_again, ClientMessage::Join { code }, |m| matches!(m, ServerMessage::Joined { .. })).await
+    else {
+        panic!("Ada could not join her own challenge")
+    };
+    first_turn_each(&url, &game_id, [&ada_token, &other_token]).await;
+    assert!(!resign_and_hear_rating(&mut ada_again, &game_id, &other_token).await, "a game against oneself was rated");
+    assert_eq!(rated_games(&mut ada, "Ada", game).await, 3);
+    running.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ratings_follow_glicko_2_game_by_game_and_casual_games_change_nothing() {
     let (url, running) = lobby_server(scratch_database("ratings")).await;
@@ -894,7 +980,7 @@ async fn ratings_follow_glicko_2_game_by_game_and_casual_games_change_nothing() 
         let mut first = clients.remove(names[0]).unwrap();
         let mut second = clients.remove(names[1]).unwrap();
         let loser = winner.opponent();
-        let (game_id, changes) = play_and_resign(&mut first, &mut second, game, rated, loser).await;
+        let (game_id, changes) = play_and_resign(&url, &mut first, &mut second, game, rated, loser).await;
         let want = expected.play(&game_id, names, winner, rated);
         match changes {
             Some(got) => assert!(same_changes(&got, &want), "{names:?}: got {got:?}, want {want:?}"),

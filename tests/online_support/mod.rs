@@ -150,10 +150,16 @@ impl Drop for Serve {
 }
 
 pub fn spawn_serve(database: &str, port: u16) -> Serve {
+    spawn_serve_with(database, port, &[])
+}
+
+/// `stoneyard serve` as a child process, with `more` options on its command line.
+pub fn spawn_serve_with(database: &str, port: u16, more: &[&str]) -> Serve {
     Serve(
         Command::new(env!("CARGO_BIN_EXE_stoneyard"))
             .args(["serve", "--listen", &format!("127.0.0.1:{port}"), "--database", database])
             .args(["--max-requests-per-second", &FAST_PLAYERS.to_string()])
+            .args(more)
             .stdout(Stdio::null())
             .stderr(Stdio::inherit())
             .spawn()

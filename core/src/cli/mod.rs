@@ -101,6 +101,10 @@ pub struct ServeArgs {
     /// Seconds quick play looks for an opponent before it offers a game against the computer.
     #[arg(long, default_value_t = crate::online::server::QUICK_PLAY_WAIT.as_secs_f64())]
     pub quick_play_wait: f64,
+    /// Rated games two players may play against each other in 24 hours (the ones after change
+    /// no rating).
+    #[arg(long, default_value_t = crate::online::server::RATED_GAMES_PER_PAIR_PER_DAY)]
+    pub max_rated_games_per_pair_per_day: u32,
     /// Sends players who give an e-mail address a daily digest of the games waiting for their
     /// move, through this SMTP server: `smtp://USER:PASSWORD@HOST:587?tls=required` (STARTTLS),
     /// `smtps://USER:PASSWORD@HOST:465` (TLS), or `smtp://127.0.0.1:25` (a relay on this machine,
@@ -321,6 +325,7 @@ pub fn run(command: Command) -> ExitCode {
                 joins_per_minute: args.max_joins_per_minute,
                 sign_ins_per_minute: args.max_sign_ins_per_minute,
                 quick_play_wait: std::time::Duration::from_secs_f64(args.quick_play_wait),
+                rated_games_per_pair_per_day: args.max_rated_games_per_pair_per_day,
                 trusted_proxies: args.trusted_proxy,
                 clock: match args.clock_ahead {
                     0.0 => crate::online::server::ServerClock::System,

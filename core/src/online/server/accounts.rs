@@ -11,8 +11,7 @@ use crate::games::GameKind;
 use crate::online::directory::{PlayerCard, PlayerPage, check_name, check_password};
 use crate::online::protocol::{Ending, ErrorCode, ServerMessage};
 use crate::online::table::Table;
-use argon2::Argon2;
-use argon2::password_hash::{PasswordHasher, PasswordVerifier, phc::PasswordHash};
+use crate::rules::Side;
 
 type Reply<T = ServerMessage> = Result<T, ServerMessage>;
 
@@ -29,23 +28,26 @@ pub(super) fn signed_in(session: &Session) -> Result<SignedPlayer, Box<ServerMes
     }
 }
 
-/// Hashes a password with Argon2id at the crate's recommended parameters, off the async threads
-/// (it takes tens of milliseconds on purpose).
-async fn hash_password(password: String) -> Result<String, ServerMessage> {
-    tokio::task::spawn_blocking(move || {
-        Argon2::default().hash_password(password.as_bytes()).map(|h| h.to_string()).map_err(|e| e.to_string())
-    })
-    .await
-    .map_err(unavailable)?
-    .map_err(unavailable)
+/// Why a game posted as rated changes no rating when it ends: the same player on both seats, or a
+/// seat that never decided (an abort, as lichess counts it: a game left or lost on time before both
+/// sides moved rewards nobody).
+pub(super) fn not_rated_because(table: &Table) -> Option<&'static str> {
+    let [Some((first, _)), Some((second, _))] = &table.players else {
+        return Some("a seat has no player");
+    };
+    if first == second {
+        return Some("the same player on both seats");
+    }
+    let moved = |seat: Side| table.game.played().iter().any(|played| played.seat == seat);
+    if !Side::BOTH.into_iter().all(moved) {
+        return Some("aborted: a side never moved");
+    }
+    None
 }
 
-async fn password_matches(password: String, stored: String) -> bool {
-    tokio::task::spawn_blocking(move || {
-        PasswordHash::new(&stored).is_ok_and(|h| Argon2::default().verify_password(password.as_bytes(), &h).is_ok())
-    })
-    .await
-    .unwrap_or(false)
+/// The answer to a password that found the server's password workers and their queue full.
+fn busy() -> ServerMessage {
+    refuse(ErrorCode::RateLimited, "the server is busy with other passwords; try again in a moment")
 }
 
 impl Hub {
@@ -113,7 +115,7 @@ impl Hub {
         let row = self.store.player_by_name(name).await.map_err(unavailable)?.ok_or_else(wrong)?;
         let stored = row.password.clone().ok_or_else(wrong)?;
         if password.len() > *crate::online::directory::PASSWORD_LENGTH.end()
-            || !password_matches(password, stored).await
+            || !self.passwords.matches(password, stored).await.map_err(|_| busy())?
         {
             return Err(wrong());
         }
@@ -125,7 +127,13 @@ impl Hub {
     pub(super) async fn set_password(&self, session: &mut Session, password: String) -> Reply {
         let player = signed_in(session).map_err(|e| *e)?;
         check_password(&password).map_err(|why| refuse(ErrorCode::BadPassword, why))?;
-        let hash = hash_password(password).await?;
+        if let Some(refused) = self.over_the_limit(session) {
+            return Err(refused);
+        }
+        if !self.password_changes.allow(player.id.clone()) {
+            return Err(refuse(ErrorCode::RateLimited, "your password was changed just now; wait a minute"));
+        }
+        let hash = self.passwords.hash(password).await.map_err(|_| busy())?.map_err(unavailable)?;
         self.store.set_password(&player.id, &hash).await.map_err(unavailable)?;
         Ok(ServerMessage::PasswordSet {})
     }
@@ -163,25 +171,33 @@ impl Hub {
     }
 
     /// A game ended here (stored once, whichever instance): rates it when it was rated between two
-    /// players, tells its followers and the other instances, and refreshes the lobby.
+    /// players who both played, tells its followers and the other instances, and refreshes the lobby.
     pub(super) async fn after_ending(&self, room: &Room, table: &Table, ending: &Ending) {
         if table.rated
+            && not_rated_because(table).is_none()
             && let [Some((first, first_name)), Some((second, second_name))] = &table.players
         {
             let winner = table.winner_seat(ending);
             let rated = self
                 .store
-                .rate_game(&table.id, table.kind, [first, second], [first_name, second_name], now_ms(), |before| {
-                    super::rating::rate(before, winner)
-                })
+                .rate_game(
+                    &table.id,
+                    table.kind,
+                    [(first, first_name), (second, second_name)],
+                    now_ms(),
+                    self.rated_games_per_pair_per_day,
+                    |before| super::rating::rate(before, winner),
+                )
                 .await;
             match rated {
-                Ok(changes) => {
+                Ok(Some(changes)) => {
                     let message = ServerMessage::Rated { game_id: table.id.clone(), changes: changes.clone() };
                     room.send_all(&message);
                     self.announce_json(serde_json::json!({ "i": self.instance, "g": table.id, "rated": changes }))
                         .await;
                 }
+                // The pair's rated games of the day were played already: this one counts for nothing.
+                Ok(None) => {}
                 Err(e) => eprintln!("stoneyard serve: rating game {}: {e}", table.id),
             }
         }

@@ -4,10 +4,12 @@
 
 use super::clocks::{Timeout, table_deadline};
 use super::ids;
+use super::listener::AddressSlots;
 use super::lobby::{LobbyFeed, SignedPlayer};
 use super::news::{Inbox, StoredDecision, decision_announcement};
 use super::outbox::{Out, Outbox};
-use super::rate_limit::PerAddress;
+use super::password_work::PasswordWork;
+use super::rate_limit::{PerAddress, PerKey};
 use super::store::{Backend, GameRow, GameStore};
 use super::time::ServerClock;
 use crate::games::GameKind;
@@ -148,12 +150,21 @@ pub struct Hub {
     joins: PerAddress,
     /// Reverse proxies whose `X-Forwarded-For` names the client.
     pub trusted_proxies: Vec<IpAddr>,
-    /// Names registered and passwords tried per address.
+    /// The connections open from each client address (the accept loop's count, which the
+    /// WebSocket handler adds the clients of trusted proxies to).
+    pub(super) connection_slots: AddressSlots,
+    /// Names registered and passwords tried or set per address.
     pub(super) sign_ins: PerAddress,
+    /// Passwords set per player (by id), from all their connections together.
+    pub(super) password_changes: PerKey<String>,
+    /// The threads that hash and check passwords, for every connection.
+    pub(super) passwords: PasswordWork,
     /// The lobby's followers, its challenges and live games, and who is signed in here.
     pub(super) lobby: LobbyFeed,
     /// How long quick play waits for an opponent before it offers the computer.
     pub quick_play_wait: std::time::Duration,
+    /// Rated games two players may play against each other in 24 hours.
+    pub(super) rated_games_per_pair_per_day: u32,
     /// The time clocks, timeouts and vacations are measured by.
     pub clock: ServerClock,
 }
@@ -222,12 +233,18 @@ fn rematch_ready(id: &str, new_id: &str, seat: Side, token: &str) -> ServerMessa
     }
 }
 
+/// Passwords a player may set in a minute, from all their connections together (each costs a
+/// hash: a tenth of a second of a core and 19 MiB).
+pub const PASSWORD_CHANGES_PER_MINUTE: f64 = 3.0;
+
 /// A hub's limits.
 pub struct HubLimits {
+    pub connection_slots: AddressSlots,
     pub requests_per_second: f64,
     pub joins_per_minute: f64,
     pub sign_ins_per_minute: f64,
     pub quick_play_wait: std::time::Duration,
+    pub rated_games_per_pair_per_day: u32,
     pub clock: ServerClock,
 }
 
@@ -241,9 +258,13 @@ impl Hub {
             requests_per_second: limits.requests_per_second,
             joins: PerAddress::per_minute(limits.joins_per_minute),
             trusted_proxies,
+            connection_slots: limits.connection_slots,
             sign_ins: PerAddress::per_minute(limits.sign_ins_per_minute),
+            password_changes: PerKey::per_minute(PASSWORD_CHANGES_PER_MINUTE),
+            passwords: PasswordWork::default(),
             lobby: LobbyFeed::default(),
             quick_play_wait: limits.quick_play_wait,
+            rated_games_per_pair_per_day: limits.rated_games_per_pair_per_day,
             clock: limits.clock,
         }
     }

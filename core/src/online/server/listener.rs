@@ -19,21 +19,28 @@ use tower::ServiceExt;
 /// How long the last HTTP connections may take to finish when the server stops.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 
-/// The connections open from each address.
-#[derive(Clone)]
-struct AddressSlots {
+/// The connections open from each address: counted here for direct clients, and by the WebSocket
+/// handler for the clients a trusted proxy forwards (their address is known from the request).
+#[derive(Clone, Debug)]
+pub struct AddressSlots {
     open: Arc<Mutex<HashMap<IpAddr, usize>>>,
     max: usize,
 }
 
 /// One counted connection; dropping it frees its address's slot.
-struct Slot {
+pub struct Slot {
     slots: AddressSlots,
     ip: IpAddr,
 }
 
 impl AddressSlots {
-    fn take(&self, ip: IpAddr) -> Option<Slot> {
+    /// At most `max` connections open from one address at a time.
+    pub fn new(max: usize) -> AddressSlots {
+        AddressSlots { open: Arc::new(Mutex::new(HashMap::new())), max }
+    }
+
+    /// A slot of `ip`'s, while it has one free.
+    pub fn take(&self, ip: IpAddr) -> Option<Slot> {
         let mut open = self.open.lock().expect("address slots lock");
         let count = open.entry(ip).or_insert(0);
         if *count >= self.max {
@@ -100,16 +107,17 @@ impl AsyncWrite for Counted {
 pub struct Admission {
     /// The time a client has to send its whole request head.
     pub handshake_timeout: Duration,
-    /// Open connections allowed from one address.
-    pub max_connections_per_address: usize,
-    /// Reverse proxies whose connections are not counted per address (the proxy limits its own
-    /// clients) and whose `X-Forwarded-For` names the client.
+    /// The connections open from each address (shared with the WebSocket handler, which counts
+    /// the clients of trusted proxies).
+    pub slots: AddressSlots,
+    /// Reverse proxies whose own connections are not counted per address (each carries one
+    /// client, counted by its `X-Forwarded-For` address once its request is read).
     pub trusted_proxies: Vec<IpAddr>,
 }
 
 /// Serves `app` on `listener` until `stop` resolves, then lets the open HTTP exchanges finish.
 pub async fn serve(listener: TcpListener, app: Router, admission: Admission, stop: impl Future<Output = ()>) {
-    let slots = AddressSlots { open: Arc::new(Mutex::new(HashMap::new())), max: admission.max_connections_per_address };
+    let slots = admission.slots.clone();
     let (closing, closing_seen) = watch::channel(false);
     let mut stop = std::pin::pin!(stop);
     loop {

@@ -11,6 +11,7 @@ mod listener;
 mod lobby;
 mod news;
 mod outbox;
+mod password_work;
 mod people;
 mod rate_limit;
 mod rating;
@@ -47,6 +48,9 @@ pub const JOINS_PER_MINUTE: f64 = 30.0;
 pub const SIGN_INS_PER_MINUTE: f64 = 10.0;
 /// How long quick play looks for an opponent before it offers the computer.
 pub const QUICK_PLAY_WAIT: Duration = Duration::from_secs(60);
+/// Rated games two players may play against each other in 24 hours by default: the ones after
+/// are played as agreed but change no rating (two accounts cannot farm one's rating).
+pub const RATED_GAMES_PER_PAIR_PER_DAY: u32 = 3;
 
 /// How to run a server.
 #[derive(Clone, Debug)]
@@ -68,6 +72,8 @@ pub struct ServeOptions {
     pub sign_ins_per_minute: f64,
     /// How long quick play looks for an opponent before it offers the computer.
     pub quick_play_wait: Duration,
+    /// Rated games two players may play against each other in 24 hours.
+    pub rated_games_per_pair_per_day: u32,
     /// Reverse proxies in front of the server: their connections are not limited per address and
     /// their `X-Forwarded-For` names the client.
     pub trusted_proxies: Vec<IpAddr>,
@@ -90,6 +96,7 @@ impl ServeOptions {
             joins_per_minute: JOINS_PER_MINUTE,
             sign_ins_per_minute: SIGN_INS_PER_MINUTE,
             quick_play_wait: QUICK_PLAY_WAIT,
+            rated_games_per_pair_per_day: RATED_GAMES_PER_PAIR_PER_DAY,
             trusted_proxies: Vec::new(),
             clock: ServerClock::System,
             smtp: None,
@@ -127,11 +134,28 @@ async fn socket(
     State(hub): State<Arc<Hub>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
-) -> impl IntoResponse {
+) -> axum::response::Response {
     let client = listener::client_address(peer, &headers, &hub.trusted_proxies);
+    // A trusted proxy's connections are not counted by the accept loop (it carries many clients):
+    // the client it names holds a slot of its own address for as long as its WebSocket is open.
+    let slot = if hub.trusted_proxies.contains(&peer.ip()) {
+        match hub.connection_slots.take(client) {
+            Some(slot) => Some(slot),
+            None => {
+                let why = "too many connections from your address at once; close some and try again\n";
+                return (axum::http::StatusCode::TOO_MANY_REQUESTS, why).into_response();
+            }
+        }
+    } else {
+        None
+    };
     ws.max_message_size(MAX_MESSAGE_BYTES)
         .max_frame_size(MAX_MESSAGE_BYTES)
-        .on_upgrade(move |socket| connection::serve_socket(socket, hub, client))
+        .on_upgrade(move |socket| async move {
+            connection::serve_socket(socket, hub, client).await;
+            drop(slot);
+        })
+        .into_response()
 }
 
 /// The way out of the daily digest (a link in each mail; a mail program's one-click button).
@@ -155,11 +179,14 @@ pub async fn start(options: ServeOptions) -> Result<Running, String> {
         // a restart (a crash included) ended those connections.
         store.clear_quick_play().await.map_err(|e| format!("cannot clear quick play's queue: {e}"))?;
     }
+    let connection_slots = listener::AddressSlots::new(options.max_connections_per_address);
     let limits = hub::HubLimits {
+        connection_slots: connection_slots.clone(),
         requests_per_second: options.requests_per_second,
         joins_per_minute: options.joins_per_minute,
         sign_ins_per_minute: options.sign_ins_per_minute,
         quick_play_wait: options.quick_play_wait,
+        rated_games_per_pair_per_day: options.rated_games_per_pair_per_day,
         clock: options.clock.clone(),
     };
     let hub = Arc::new(Hub::new(store, limits, options.trusted_proxies.clone()));
@@ -185,7 +212,7 @@ pub async fn start(options: ServeOptions) -> Result<Running, String> {
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let admission = listener::Admission {
         handshake_timeout: options.handshake_timeout,
-        max_connections_per_address: options.max_connections_per_address,
+        slots: connection_slots,
         trusted_proxies: options.trusted_proxies.clone(),
     };
     let task = tokio::spawn(async move {

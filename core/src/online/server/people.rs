@@ -168,16 +168,18 @@ impl GameStore {
 
     /// Rates a finished game between two players: reads both ratings, lets `rate` compute the new
     /// ones, writes them and the history in one transaction (PostgreSQL locks the two rows, so two
-    /// games of one player ending at once on two instances are rated one after the other).
+    /// games of one player ending at once on two instances are rated one after the other). `None`
+    /// when the two players (ids and names, seat by seat) have had their rated games of the day.
     pub async fn rate_game(
         &self,
         game_id: &str,
         game: GameKind,
-        players: [&str; 2],
-        names: [&str; 2],
+        seats: [(&str, &str); 2],
         now_ms: i64,
+        per_pair_per_day: u32,
         rate: impl FnOnce([Glicko; 2]) -> [Glicko; 2],
-    ) -> Result<Vec<RatingChange>, StoreError> {
+    ) -> Result<Option<Vec<RatingChange>>, StoreError> {
+        let (players, names) = (seats.map(|(id, _)| id), seats.map(|(_, name)| name));
         let mut tx = self.pool.begin().await?;
         if self.backend == Backend::Sqlite {
             // Take the write lock before reading (a deferred transaction could read, then fail to write).
@@ -187,6 +189,22 @@ impl GameStore {
                 .await?;
         }
         let lock = if self.backend == Backend::Postgres { " FOR UPDATE" } else { "" };
+        // The pair's rated games of the last 24 hours, counted in the transaction that rates (the
+        // rows of the first player's ratings are locked above, so two endings cannot both pass).
+        let (met,): (i64,) = sqlx::query_as(
+            "SELECT COUNT(*) FROM rating_history mine
+             JOIN rating_history theirs ON theirs.game_id = mine.game_id AND theirs.player_id = $2
+             WHERE mine.player_id = $1 AND mine.at_ms > $3",
+        )
+        .bind(players[0])
+        .bind(players[1])
+        .bind(now_ms - crate::online::clock::DAY_MS)
+        .fetch_one(&mut *tx)
+        .await?;
+        if met >= i64::from(per_pair_per_day) {
+            tx.rollback().await?;
+            return Ok(None);
+        }
         let mut before = [Glicko::default(); 2];
         for (i, player) in players.iter().enumerate() {
             let sql = format!(
@@ -232,7 +250,7 @@ impl GameStore {
             });
         }
         tx.commit().await?;
-        Ok(changes)
+        Ok(Some(changes))
     }
 
     /// Every open challenge: listed (public or direct), not ended, one seat free; oldest first.

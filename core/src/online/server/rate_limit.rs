@@ -1,7 +1,9 @@
 //! Token buckets: one per connection for its requests, one per client address for the invite
-//! codes it tries (so guessing from many connections at once gains nothing).
+//! codes it tries (so guessing from many connections at once gains nothing), one per player for
+//! what costs the server most (setting a password).
 
 use std::collections::HashMap;
+use std::hash::Hash;
 use std::net::IpAddr;
 use std::sync::Mutex;
 use std::time::Instant;
@@ -43,30 +45,33 @@ impl RateLimit {
     }
 }
 
-/// Addresses kept before full buckets are forgotten.
-const ADDRESSES_KEPT: usize = 10_000;
+/// Keys (addresses, players) kept before full buckets are forgotten.
+const KEYS_KEPT: usize = 10_000;
 
-/// One bucket per client address.
-pub struct PerAddress {
+/// One bucket per key: a client address, a player.
+pub struct PerKey<K> {
     per_second: f64,
     burst: f64,
-    buckets: Mutex<HashMap<IpAddr, RateLimit>>,
+    buckets: Mutex<HashMap<K, RateLimit>>,
 }
 
-impl PerAddress {
+/// One bucket per client address.
+pub type PerAddress = PerKey<IpAddr>;
+
+impl<K: Hash + Eq> PerKey<K> {
     /// `per_minute` on average, as many at once.
-    pub fn per_minute(per_minute: f64) -> PerAddress {
-        PerAddress { per_second: per_minute / 60.0, burst: per_minute.max(1.0), buckets: Mutex::new(HashMap::new()) }
+    pub fn per_minute(per_minute: f64) -> PerKey<K> {
+        PerKey { per_second: per_minute / 60.0, burst: per_minute.max(1.0), buckets: Mutex::new(HashMap::new()) }
     }
 
-    /// Takes one token of `address`'s bucket, if there is one.
-    pub fn allow(&self, address: IpAddr) -> bool {
-        let mut buckets = self.buckets.lock().expect("address buckets lock");
-        if buckets.len() >= ADDRESSES_KEPT {
+    /// Takes one token of `key`'s bucket, if there is one.
+    pub fn allow(&self, key: K) -> bool {
+        let mut buckets = self.buckets.lock().expect("rate limit buckets lock");
+        if buckets.len() >= KEYS_KEPT {
             let now = Instant::now();
             buckets.retain(|_, b| !b.is_full(now));
         }
-        buckets.entry(address).or_insert_with(|| RateLimit::new(self.per_second, self.burst)).allow()
+        buckets.entry(key).or_insert_with(|| RateLimit::new(self.per_second, self.burst)).allow()
     }
 }
 
