@@ -482,17 +482,23 @@ async fn a_store_of_the_first_version_is_migrated_and_its_players_keep_their_sea
 
 #[test]
 fn no_message_of_the_server_shows_the_database_password() {
-    let url = format!("postgres://stoneyard:Sup3rSecretPw@127.0.0.1:{}/games", free_port());
-    let output = Command::new(env!("CARGO_BIN_EXE_stoneyard"))
-        .args(["serve", "--listen", "127.0.0.1:0", "--database", &url])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .output()
-        .unwrap();
-    assert!(!output.status.success(), "no database listens there");
-    let said = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
-    assert!(said.contains("cannot open the store"), "{said}");
-    assert!(!said.contains("Sup3rSecretPw"), "{said}");
+    let port = free_port();
+    // In the URL's user part, and as PostgreSQL's `?password=` parameter.
+    for url in [
+        format!("postgres://stoneyard:Sup3rSecretPw@127.0.0.1:{port}/games"),
+        format!("postgres://stoneyard@127.0.0.1:{port}/games?password=Sup3rSecretPw&sslmode=disable"),
+    ] {
+        let output = Command::new(env!("CARGO_BIN_EXE_stoneyard"))
+            .args(["serve", "--listen", "127.0.0.1:0", "--database", &url])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        assert!(!output.status.success(), "no database listens there");
+        let said = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+        assert!(said.contains("cannot open the store"), "{said}");
+        assert!(!said.contains("Sup3rSecretPw"), "{url}: {said}");
+    }
 }
 
 /// A new empty database on the test's PostgreSQL server.

@@ -1176,7 +1176,7 @@ async fn a_spectator_watches_without_learning_a_sealed_commitment_and_is_counted
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_phrase_reaches_the_table_and_watchers_and_is_limited() {
     let (url, running) = lobby_server(scratch_database("phrases")).await;
-    let (mut ada, _) = register(&url, "Ada").await;
+    let (mut ada, ada_key) = register(&url, "Ada").await;
     let (mut bea, _) = register(&url, "Bea").await;
     let (game_id, ada_token) = post(&mut ada, gravel(), false, None).await;
     let bea_token = accepted(&mut bea, &game_id).await;
@@ -1184,6 +1184,7 @@ async fn a_phrase_reaches_the_table_and_watchers_and_is_limited() {
     open(&mut bea, &game_id, Some(&bea_token)).await;
     let mut spectator = Client::connect(&url).await.unwrap();
     open(&mut spectator, &game_id, None).await;
+    let mut ada_elsewhere = sign_in(&url, &ada_key).await;
     let say =
         |token: &str, phrase: Phrase| ClientMessage::Say { game_id: game_id.clone(), token: token.into(), phrase };
     let said = |m: &ServerMessage| matches!(m, ServerMessage::Said { .. });
@@ -1196,6 +1197,9 @@ async fn a_phrase_reaches_the_table_and_watchers_and_is_limited() {
     assert_eq!(heard, vec![hello]);
     // A second phrase within two seconds is refused and reaches nobody.
     let again = ask(&mut ada, say(&ada_token, Phrase::GoodGame), said).await;
+    assert_eq!(code_of(&again), ErrorCode::RateLimited);
+    // Also from her other device: the limit is the player's, not the connection's.
+    let again = ask(&mut ada_elsewhere, say(&ada_token, Phrase::GoodGame), said).await;
     assert_eq!(code_of(&again), ErrorCode::RateLimited);
     // Bea says hers; the spectator hears Bea's next, not Ada's refused one.
     let answer = ask(&mut bea, say(&bea_token, Phrase::Thanks), said).await;

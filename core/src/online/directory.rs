@@ -37,10 +37,28 @@ pub fn check_name(typed: &str) -> Result<String, String> {
         let shown = if bad == ' ' { "a space".to_string() } else { format!("'{bad}'") };
         return Err(format!("A name uses letters, digits, - and _ only (not {shown})."));
     }
-    if RESERVED_NAMES.contains(&name_key(name).as_str()) {
+    let looks = name_skeleton(name);
+    if RESERVED_NAMES.iter().any(|reserved| name_skeleton(reserved) == looks) {
         return Err(format!("'{name}' is kept for the game itself; choose another name."));
     }
     Ok(name.to_string())
+}
+
+/// What a name looks like, for telling apart names that only look different: the letters and
+/// digits a reader mistakes for one another made one (after Unicode's confusables, TR39, over the
+/// characters a name may use: 0 and O; 1, I, i and l; "rn" and m; "vv" and w; "cl" and d), then
+/// one case. "C0mputer" looks like "Computer", "AIice" like "Alice".
+pub fn name_skeleton(name: &str) -> String {
+    let single: String = name
+        .trim()
+        .chars()
+        .map(|c| match c {
+            '0' | 'O' | 'o' => 'o',
+            '1' | 'I' | 'i' | 'l' | 'L' => 'l',
+            other => other.to_ascii_lowercase(),
+        })
+        .collect();
+    single.replace("rn", "m").replace("vv", "w").replace("cl", "d")
 }
 
 /// The form two names are compared in: "Ada" and "ada" are the same player.
@@ -290,6 +308,13 @@ mod tests {
         assert!(check_name("Adé").unwrap_err().contains("'é'"));
         assert!(check_name("<script>").unwrap_err().contains("'<'"));
         assert!(check_name("Computer").unwrap_err().contains("kept for the game"));
+        for lookalike in ["C0mputer", "COMPUTER", "Adm1n", "ADMlN", "St0neyard", "Moderat0r", "Cornputer", "Anonyrnous"]
+        {
+            assert!(check_name(lookalike).unwrap_err().contains("kept for the game"), "{lookalike}");
+        }
+        assert_eq!(check_name("Computers"), Ok("Computers".to_string()));
+        assert_eq!(name_skeleton("AIice"), name_skeleton("Alice"));
+        assert_ne!(name_skeleton("Alice"), name_skeleton("Alive"));
         assert_eq!(name_key("AdA"), name_key("ada"));
     }
 

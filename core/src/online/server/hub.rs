@@ -5,7 +5,7 @@
 use super::clocks::{Timeout, table_deadline};
 use super::ids;
 use super::listener::AddressSlots;
-use super::lobby::{LobbyFeed, SignedPlayer};
+use super::lobby::{LobbyFeed, PhraseTimes, SignedPlayer};
 use super::news::{Inbox, StoredDecision, decision_announcement};
 use super::outbox::{Out, Outbox};
 use super::password_work::PasswordWork;
@@ -159,6 +159,8 @@ pub struct Hub {
     pub(super) password_changes: PerKey<String>,
     /// The threads that hash and check passwords, for every connection.
     pub(super) passwords: PasswordWork,
+    /// When each player (or nameless seat) last said a phrase.
+    pub(super) phrases: PhraseTimes,
     /// The lobby's followers, its challenges and live games, and who is signed in here.
     pub(super) lobby: LobbyFeed,
     /// How long quick play waits for an opponent before it offers the computer.
@@ -181,8 +183,6 @@ pub struct Session {
     /// When quick play offers the computer, while this connection waits for an opponent.
     pub quick_play_until: Option<tokio::time::Instant>,
     pub(super) quick_play_game: Option<GameKind>,
-    /// When this connection last said a phrase.
-    pub(super) last_said: Option<std::time::Instant>,
 }
 
 pub(super) fn now_ms() -> i64 {
@@ -262,6 +262,7 @@ impl Hub {
             sign_ins: PerAddress::per_minute(limits.sign_ins_per_minute),
             password_changes: PerKey::per_minute(PASSWORD_CHANGES_PER_MINUTE),
             passwords: PasswordWork::default(),
+            phrases: PhraseTimes::default(),
             lobby: LobbyFeed::default(),
             quick_play_wait: limits.quick_play_wait,
             rated_games_per_pair_per_day: limits.rated_games_per_pair_per_day,
@@ -283,7 +284,6 @@ impl Hub {
             player: None,
             quick_play_until: None,
             quick_play_game: None,
-            last_said: None,
         }
     }
 

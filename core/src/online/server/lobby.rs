@@ -33,6 +33,31 @@ const PHRASE_INTERVAL: Duration = Duration::from_secs(2);
 /// The games being played are sent again for their move counts alone at most this often (every
 /// move of every game would otherwise refresh every lobby follower's list).
 const LIVE_MOVES_EVERY: Duration = Duration::from_secs(5);
+
+/// Speakers kept before those who may speak again are forgotten.
+const SPEAKERS_KEPT: usize = 10_000;
+
+/// When each speaker last said a phrase.
+#[derive(Default)]
+pub(super) struct PhraseTimes(Mutex<HashMap<String, std::time::Instant>>);
+
+impl PhraseTimes {
+    /// Whether `speaker` may say a phrase now (then counted as said), or said one too recently.
+    pub(super) fn may_speak(&self, speaker: String) -> bool {
+        let now = std::time::Instant::now();
+        let mut last = self.0.lock().expect("phrase times lock");
+        if last.len() >= SPEAKERS_KEPT {
+            last.retain(|_, at| now.duration_since(*at) < PHRASE_INTERVAL);
+        }
+        match last.get(&speaker) {
+            Some(at) if now.duration_since(*at) < PHRASE_INTERVAL => false,
+            _ => {
+                last.insert(speaker, now);
+                true
+            }
+        }
+    }
+}
 /// The lobby's changes are gathered this long before the store is read again (a busy list is
 /// re-read a few times a second, not once per change).
 const LOBBY_GATHER: Duration = Duration::from_millis(50);
@@ -417,19 +442,24 @@ impl Hub {
         token: &str,
         phrase: Phrase,
     ) -> Result<ServerMessage, ServerMessage> {
-        if session.last_said.is_some_and(|at| at.elapsed() < PHRASE_INTERVAL) {
-            return Err(ServerMessage::game_error(ErrorCode::RateLimited, id, "one phrase every two seconds"));
-        }
         let room = self.room(id);
         let result = async {
             let mut table = self.table(&room).await?;
             let seat = self.seat_for(&mut table, id, token).await?;
+            // One phrase every two seconds for each speaker: the player from all their devices
+            // together, or the seat of a player without a name.
+            let speaker = match &session.player {
+                Some(player) => player.id.clone(),
+                None => format!("{id}/{}", seat.index()),
+            };
+            if !self.phrases.may_speak(speaker) {
+                return Err(ServerMessage::game_error(ErrorCode::RateLimited, id, "one phrase every two seconds"));
+            }
             Ok(ServerMessage::Said { game_id: id.to_string(), by: seat, phrase })
         }
         .await;
         self.forget_if_unfollowed(&room);
         let said = result?;
-        session.last_said = Some(std::time::Instant::now());
         room.send_all(&said);
         if let ServerMessage::Said { by, .. } = &said {
             self.announce_json(serde_json::json!({ "i": self.instance, "g": id, "said": phrase, "by": by })).await;

@@ -314,12 +314,31 @@ fn raise_open_file_limit() {
     }
 }
 
-/// A database URL's password, if it has one.
-fn password(url: &str) -> Option<&str> {
-    let scheme = url.find("://")?;
-    let at = url[scheme + 3..].rfind('@')? + scheme + 3;
-    let (_, password) = url[scheme + 3..at].split_once(':')?;
-    (!password.is_empty()).then_some(password)
+/// Every password a database URL holds: the user's in its authority (`user:password@host`), and
+/// any parameter whose name ends in `password` (PostgreSQL's `?password=`, `?sslpassword=`).
+fn passwords(url: &str) -> Vec<&str> {
+    let mut found = Vec::new();
+    if let Some(scheme) = url.find("://") {
+        let rest = &url[scheme + 3..];
+        let authority = &rest[..rest.find(['/', '?']).unwrap_or(rest.len())];
+        if let Some(at) = authority.rfind('@')
+            && let Some((_, password)) = authority[..at].split_once(':')
+        {
+            found.push(password);
+        }
+    }
+    // PostgreSQL also takes `?password=` (and `sslpassword=`) among its parameters.
+    if let Some((_, query)) = url.split_once('?') {
+        for pair in query.split('&') {
+            if let Some((key, value)) = pair.split_once('=')
+                && key.to_ascii_lowercase().ends_with("password")
+            {
+                found.push(value);
+            }
+        }
+    }
+    found.retain(|p| !p.is_empty());
+    found
 }
 
 /// A database URL without its password, for logs.
@@ -330,11 +349,13 @@ fn redact(url: &str) -> String {
 /// `text` with the password of the database `url` (as written, and percent-decoded) blotted out
 /// wherever it appears (a driver's error may quote the URL or its parts).
 fn redact_in(text: &str, url: &str) -> String {
-    let Some(password) = password(url) else { return text.to_string() };
-    let decoded = percent_encoding::percent_decode_str(password).decode_utf8_lossy().into_owned();
-    let mut text = text.replace(password, "***");
-    if decoded.len() >= 3 {
-        text = text.replace(&decoded, "***");
+    let mut text = text.to_string();
+    for password in passwords(url) {
+        let decoded = percent_encoding::percent_decode_str(password).decode_utf8_lossy().into_owned();
+        text = text.replace(password, "***");
+        if decoded.len() >= 3 {
+            text = text.replace(&decoded, "***");
+        }
     }
     text
 }
@@ -402,6 +423,15 @@ mod tests {
         assert_eq!(super::redact("postgres://me:secret@db/x"), "postgres://me:***@db/x");
         assert_eq!(super::redact("sqlite:///tmp/a.db"), "sqlite:///tmp/a.db");
         assert_eq!(super::redact("postgres://me@db/x"), "postgres://me@db/x");
+        assert_eq!(
+            super::redact("postgres://me@db/x?password=secret&sslmode=require"),
+            "postgres://me@db/x?password=***&sslmode=require"
+        );
+        assert_eq!(
+            super::redact("postgres://me:apple@db/x?sslpassword=b%21c&Password=pear"),
+            "postgres://me:***@db/x?sslpassword=***&Password=***"
+        );
+        assert_eq!(super::redact("postgres://db/x?user=me@home"), "postgres://db/x?user=me@home");
         let url = "postgres://me:p%40ss:w@db/x";
         assert_eq!(super::redact_in(&format!("{url} refused p@ss:w"), url), "postgres://me:***@db/x refused ***");
     }
