@@ -12,7 +12,10 @@ use stoneyard::online::clock::{ClockView, DAY_MS, LIVE_GRACE_MS};
 use stoneyard::online::directory::TimeControl;
 use stoneyard::online::protocol::{ClientMessage, ErrorCode, SeatChoice, ServerMessage};
 use stoneyard::online::seat::OnlineSeat;
-use stoneyard::online::server::{ManualClock, Running, ServeOptions, ServerClock, start};
+use stoneyard::online::server::{
+    CHALLENGE_LIFETIME_MS, LIVE_CHALLENGE_LIFETIME_MS, ManualClock, POSTER_GRACE_MS, Running, ServeOptions,
+    ServerClock, start, system_ms,
+};
 use stoneyard::rules::{Side, ToMove, pick_index, seeded};
 
 const THREE_PLUS_TWO: TimeControl = TimeControl::Live { base_seconds: 180, increment_seconds: 2 };
@@ -322,8 +325,9 @@ async fn a_live_player_who_disconnects_has_a_grace_period_then_the_opponent_may_
 #[ignore = "needs a PostgreSQL server: STONEYARD_TEST_POSTGRES=postgres://… (make test-postgres)"]
 async fn two_instances_flag_a_live_clock_once() {
     let database = std::env::var("STONEYARD_TEST_POSTGRES").expect("STONEYARD_TEST_POSTGRES is set");
-    // One clock for both instances, as one machine's time: each has its own timer on it.
-    let clock = ManualClock::starting_at(NOON);
+    // One clock for both instances, as one machine's time: each has its own timer on it. It starts
+    // at the real time, as the other tests' servers sharing the database run on it (and sweep it).
+    let clock = ManualClock::starting_at(system_ms());
     let (url_1, first) = timed_server(database.clone(), &clock).await;
     let (url_2, second) = timed_server(database, &clock).await;
     let names = [online_support::unique("Ada"), online_support::unique("Bob")];
@@ -351,6 +355,184 @@ async fn two_instances_flag_a_live_clock_once() {
         }
         assert_eq!(ends, 0, "the end was told once (before the ping)");
     }
+    first.stop().await;
+    second.stop().await;
+}
+
+/// Posts a challenge of Red Stone on `control` from the signed-in client: its game id.
+async fn post(client: &mut Client, control: TimeControl) -> String {
+    let kind = GameKind::named("red-stone");
+    let challenge = ClientMessage::Challenge {
+        game: kind,
+        options: kind.quick_pairs(),
+        seat: SeatChoice::First,
+        rated: false,
+        time_control: Some(control),
+        to: None,
+    };
+    match client.request(&challenge).await.unwrap() {
+        ServerMessage::Created { game_id, .. } => game_id,
+        other => panic!("no challenge: {other:?}"),
+    }
+}
+
+/// The ids of the challenges a fresh look at the lobby lists.
+async fn listed(url: &str) -> Vec<String> {
+    let mut look = Client::connect(url).await.unwrap();
+    match look.request(&ClientMessage::WatchLobby {}).await.unwrap() {
+        ServerMessage::Lobby { challenges, .. } => challenges.into_iter().map(|c| c.game_id).collect(),
+        other => panic!("no lobby: {other:?}"),
+    }
+}
+
+/// Waits until `watcher` (following the lobby) sees the challenge `id` (the lobby is read again
+/// a moment after a change: the clock must not move on before).
+async fn until_listed(watcher: &mut Client, id: &str) {
+    watcher
+        .recv_until(|m| matches!(m, ServerMessage::ChallengeAdded { challenge } if challenge.game_id == id))
+        .await
+        .unwrap_or_else(|e| panic!("waiting for {id} to be listed: {e}"));
+}
+
+/// Waits until `watcher` (following the lobby) hears that the challenge `id` was withdrawn.
+async fn until_withdrawn(watcher: &mut Client, id: &str) {
+    watcher
+        .recv_until(|m| matches!(m, ServerMessage::ChallengeRemoved { game_id } if game_id == id))
+        .await
+        .unwrap_or_else(|e| panic!("waiting for {id} to be withdrawn: {e}"));
+}
+
+/// Lets the server handle a closed connection before the clock moves on (the time it notes the
+/// poster gone is the server's clock when it does).
+async fn let_the_close_arrive() {
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_live_game_nobody_follows_ends_when_a_clock_runs_out_even_after_a_restart() {
+    let clock = ManualClock::starting_at(NOON);
+    let database = scratch_database("clock-abandoned");
+    let (url, running) = timed_server(database.clone(), &clock).await;
+    let (mut ada, bob) = timed_game(&url, "red-stone", THREE_PLUS_TWO).await;
+    let first = ada.seat.legal()[0].clone();
+    ada.play(&first).await;
+    let game_id = ada.seat.game_id.clone();
+    drop((ada, bob));
+    running.stop().await;
+
+    // The server restarts; nobody opens the game again. It is still being played…
+    let (url, running) = timed_server(database, &clock).await;
+    let mut carl = register(&url, "Carl").await;
+    let ServerMessage::Lobby { live, .. } = carl.request(&ClientMessage::WatchLobby {}).await.unwrap() else {
+        panic!("no lobby")
+    };
+    assert!(live.iter().any(|g| g.game_id == game_id), "{live:?}");
+    // …until Bob's three minutes run out: the sweep over the store flags him.
+    clock.advance(180_000);
+    carl.recv_until(|m| matches!(m, ServerMessage::LiveGames { live } if live.is_empty())).await.unwrap();
+    let page = carl.request(&ClientMessage::PlayerPage { name: "Ada".into() }).await.unwrap();
+    let ServerMessage::Page { page } = page else { panic!("{page:?}") };
+    let game = page.recent.iter().find(|g| g.game_id == game_id).expect("the game ended");
+    assert_eq!(game.outcome, "won", "{game:?}");
+    assert!(game.reason.contains("ran out of time"), "{game:?}");
+    running.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_live_challenge_is_withdrawn_once_its_poster_has_been_gone_for_the_grace() {
+    let clock = ManualClock::starting_at(NOON);
+    let (url, running) = timed_server(scratch_database("clock-gone-poster"), &clock).await;
+    let mut carl = register(&url, "Carl").await;
+    carl.request(&ClientMessage::WatchLobby {}).await.unwrap();
+    let mut dan = register(&url, "Dan").await;
+    let dans = post(&mut dan, THREE_PLUS_TWO).await;
+    let mut ada = register(&url, "Ada").await;
+    let adas_live = post(&mut ada, THREE_PLUS_TWO).await;
+    let adas_correspondence = post(&mut ada, ONE_DAY).await;
+    let mut eve = Client::connect(&url).await.unwrap();
+    let signed = eve.request(&ClientMessage::Register { name: "Eve".into() }).await.unwrap();
+    let ServerMessage::SignedIn { key: Some(eves_key), .. } = signed else { panic!("{signed:?}") };
+    let eves = post(&mut eve, THREE_PLUS_TWO).await;
+    until_listed(&mut carl, &eves).await;
+    drop(dan);
+    let_the_close_arrive().await;
+    clock.advance(POSTER_GRACE_MS / 2);
+    drop((ada, eve));
+    let_the_close_arrive().await;
+    clock.advance(POSTER_GRACE_MS / 2);
+    // Dan has been gone for the grace, Ada and Eve for half of it: only Dan's challenge goes.
+    until_withdrawn(&mut carl, &dans).await;
+    let now = listed(&url).await;
+    assert!([&adas_live, &adas_correspondence, &eves].iter().all(|id| now.contains(id)), "{now:?}");
+    // Eve comes back in time; Ada does not: her live challenge goes, Eve's and a correspondence
+    // challenge (which waits days for a move anyway) stay.
+    let mut eve = Client::connect(&url).await.unwrap();
+    eve.request(&ClientMessage::SignIn { key: eves_key }).await.unwrap();
+    clock.advance(POSTER_GRACE_MS / 2);
+    until_withdrawn(&mut carl, &adas_live).await;
+    let now = listed(&url).await;
+    assert!(now.contains(&adas_correspondence) && now.contains(&eves), "{now:?}");
+    running.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn challenges_and_invites_nobody_takes_expire() {
+    let clock = ManualClock::starting_at(NOON);
+    let (url, running) = timed_server(scratch_database("clock-expiry"), &clock).await;
+    let mut carl = register(&url, "Carl").await;
+    carl.request(&ClientMessage::WatchLobby {}).await.unwrap();
+    let mut ada = register(&url, "Ada").await;
+    let live = post(&mut ada, THREE_PLUS_TWO).await;
+    let correspondence = post(&mut ada, ONE_DAY).await;
+    let (_, _, _, code) = online_support::create(&url, GameKind::named("gravel"), SeatChoice::First).await;
+    until_listed(&mut carl, &correspondence).await;
+
+    // Ada stays, but nobody takes her live challenge for an hour: it is withdrawn.
+    clock.advance(LIVE_CHALLENGE_LIFETIME_MS);
+    until_withdrawn(&mut carl, &live).await;
+    assert!(listed(&url).await.contains(&correspondence));
+    // Two weeks: the correspondence challenge goes, and the week-old invite with it.
+    clock.advance(CHALLENGE_LIFETIME_MS);
+    until_withdrawn(&mut carl, &correspondence).await;
+    let mut bob = Client::connect(&url).await.unwrap();
+    let refused = bob.request(&ClientMessage::Join { code }).await.unwrap();
+    assert!(matches!(refused, ServerMessage::Error { code: ErrorCode::NoSuchCode, .. }), "{refused:?}");
+    drop(ada);
+    running.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a PostgreSQL server: STONEYARD_TEST_POSTGRES=postgres://… (make test-postgres)"]
+async fn two_instances_end_an_abandoned_live_game_once() {
+    let database = std::env::var("STONEYARD_TEST_POSTGRES").expect("STONEYARD_TEST_POSTGRES is set");
+    let clock = ManualClock::starting_at(system_ms());
+    let (url_1, first) = timed_server(database.clone(), &clock).await;
+    let (url_2, second) = timed_server(database, &clock).await;
+    let names = [online_support::unique("Ada"), online_support::unique("Bob")];
+    let (mut ada, mut bob) =
+        timed_game_across(&url_1, &url_2, "red-stone", THREE_PLUS_TWO, [&names[0], &names[1]]).await;
+    let first_move = ada.seat.legal()[0].clone();
+    ada.play(&first_move).await;
+    bob.until("Ada's move", |s| s.moves.len() == 1).await;
+    let game_id = ada.seat.game_id.clone();
+    // Both leave; nobody follows the game on either instance. Bob's time runs out: one of the
+    // two sweeps ends it, once.
+    drop((ada, bob));
+    let_the_close_arrive().await;
+    clock.advance(200_000);
+    let mut carl = Client::connect(&url_2).await.unwrap();
+    let mut ended = Vec::new();
+    for _ in 0..100 {
+        let page = carl.request(&ClientMessage::PlayerPage { name: names[0].clone() }).await.unwrap();
+        let ServerMessage::Page { page } = page else { panic!("{page:?}") };
+        ended = page.recent.into_iter().filter(|g| g.game_id == game_id).collect();
+        if !ended.is_empty() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert_eq!(ended.len(), 1, "{ended:?}");
+    assert!(ended[0].outcome == "won" && ended[0].reason.contains("ran out of time"), "{ended:?}");
     first.stop().await;
     second.stop().await;
 }

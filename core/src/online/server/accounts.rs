@@ -2,7 +2,7 @@
 //! or by name and password on another device, adding a password, a player's games on any device,
 //! player pages, leaderboards, and rating a game when it ends.
 
-use super::hub::{Hub, Room, Session, now_ms, unavailable};
+use super::hub::{Hub, Room, Session, unavailable};
 use super::ids;
 use super::lobby::SignedPlayer;
 use super::outbox::Out;
@@ -68,7 +68,7 @@ impl Hub {
     async fn sign_session_in(&self, session: &mut Session, row: &PlayerRow, key: String, new_key: bool) -> Reply {
         let player = self.card(row).await?;
         let signed = SignedPlayer { id: row.id.clone(), name: row.name.clone(), key: key.clone() };
-        self.lobby.sign_out(session);
+        self.lobby.sign_out(session, self.now());
         self.lobby.sign_in(session, &signed);
         session.player = Some(signed);
         Ok(ServerMessage::SignedIn { player, key: new_key.then_some(key) })
@@ -88,7 +88,7 @@ impl Hub {
         }
         let key = ids::seat_token();
         let id = ids::game_id();
-        let now = now_ms();
+        let now = self.now();
         if !self.store.register(&id, &name, &ids::token_hash(&key), now).await.map_err(unavailable)? {
             return Err(refuse(ErrorCode::NameTaken, format!("'{name}' is taken; choose another name")));
         }
@@ -120,7 +120,7 @@ impl Hub {
             return Err(wrong());
         }
         let key = ids::seat_token();
-        self.store.add_key(&row.id, &ids::token_hash(&key), now_ms()).await.map_err(unavailable)?;
+        self.store.add_key(&row.id, &ids::token_hash(&key), self.now()).await.map_err(unavailable)?;
         self.sign_session_in(session, &row, key, true).await
     }
 
@@ -184,7 +184,7 @@ impl Hub {
                     &table.id,
                     table.kind,
                     [(first, first_name), (second, second_name)],
-                    now_ms(),
+                    self.now(),
                     self.rated_games_per_pair_per_day,
                     |before| super::rating::rate(before, winner),
                 )

@@ -261,23 +261,23 @@ impl Hub {
         }
     }
 
-    async fn flag_if_out_of_time(&self, room: &Arc<Room>) {
-        let Ok(mut table) = self.table(room).await else { return };
+    /// Flags the game's player out of time, if one is; when its clock runs out next (`i64::MAX`:
+    /// none, or it could not be read).
+    pub(super) async fn flag_if_out_of_time(&self, room: &Arc<Room>) -> i64 {
+        let Ok(mut table) = self.table(room).await else { return i64::MAX };
         let now = self.now();
-        match table.flagged(now) {
-            Some(seat) => {
-                if let Err(e) = self.time_out(room, &mut table, seat, Timeout::Flag, now).await {
-                    // Another instance flagged it first, or a decision came just in time.
-                    room.deadline.store(table_deadline(&table), Ordering::Relaxed);
-                    if !matches!(e, ServerMessage::Error { code: ErrorCode::StalePly | ErrorCode::GameOver, .. }) {
-                        eprintln!("stoneyard serve: flagging game {}: {e:?}", room.id);
-                    }
-                }
-            }
-            None => room.deadline.store(table_deadline(&table), Ordering::Relaxed),
+        if let Some(seat) = table.flagged(now)
+            && let Err(e) = self.time_out(room, &mut table, seat, Timeout::Flag, now).await
+            && !matches!(e, ServerMessage::Error { code: ErrorCode::StalePly | ErrorCode::GameOver, .. })
+        {
+            // Not another instance flagging first, nor a decision just in time.
+            eprintln!("stoneyard serve: flagging game {}: {e:?}", room.id);
         }
+        let deadline = table_deadline(&table);
+        room.deadline.store(deadline, Ordering::Relaxed);
         drop(table);
         self.forget_if_unfollowed(room);
+        deadline
     }
 
     /// Starts or ends the signed-in player's vacation; their loaded correspondence games' clocks

@@ -12,6 +12,7 @@ use super::password_work::PasswordWork;
 use super::rate_limit::{PerAddress, PerKey};
 use super::store::{Backend, GameRow, GameStore};
 use super::time::ServerClock;
+use super::upkeep::IdleGames;
 use crate::games::GameKind;
 use crate::online::directory::TimeControl;
 use crate::online::protocol::{ClientMessage, ErrorCode, GameSummary, MAX_LISTED_GAMES, SeatChoice, ServerMessage};
@@ -169,6 +170,8 @@ pub struct Hub {
     pub(super) rated_games_per_pair_per_day: u32,
     /// The time clocks, timeouts and vacations are measured by.
     pub clock: ServerClock,
+    /// The idle live games the sweep looked at, and when to look again.
+    pub(super) idle_games: IdleGames,
 }
 
 /// One connection's view of the hub: who it is and what it follows.
@@ -183,10 +186,6 @@ pub struct Session {
     /// When quick play offers the computer, while this connection waits for an opponent.
     pub quick_play_until: Option<tokio::time::Instant>,
     pub(super) quick_play_game: Option<GameKind>,
-}
-
-pub(super) fn now_ms() -> i64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0)
 }
 
 pub(super) fn unavailable(e: impl std::fmt::Display) -> ServerMessage {
@@ -267,6 +266,7 @@ impl Hub {
             quick_play_wait: limits.quick_play_wait,
             rated_games_per_pair_per_day: limits.rated_games_per_pair_per_day,
             clock: limits.clock,
+            idle_games: IdleGames::default(),
         }
     }
 
@@ -439,7 +439,7 @@ impl Hub {
             row.tokens[seat.index()] = Some(ids::token_hash(&token));
             row.players[seat.index()] = player.map(str::to_string);
             listing(&mut row);
-            if self.store.create(&row, now_ms()).await.map_err(unavailable)? {
+            if self.store.create(&row, self.now()).await.map_err(unavailable)? {
                 return Ok(ServerMessage::Created { game_id: row.id, seat, token, code: row.code });
             }
         }
@@ -640,7 +640,7 @@ impl Hub {
         }
         self.stop_quick_play(session).await;
         self.lobby.leave(session.conn);
-        self.lobby.sign_out(session);
+        self.lobby.sign_out(session, self.now());
     }
 
     async fn play(&self, id: &str, token: &str, ply: u32, decision: &str) -> Result<ServerMessage, ServerMessage> {
@@ -806,7 +806,7 @@ impl Hub {
             // The players keep their names in the rematch, seats swapped, rated as before.
             row.players = [table.players[1].clone().map(|p| p.0), table.players[0].clone().map(|p| p.0)];
             row.rated = table.rated;
-            if !self.store.create(&row, now_ms()).await.map_err(unavailable)? {
+            if !self.store.create(&row, self.now()).await.map_err(unavailable)? {
                 return Err(unavailable("a random game id was taken"));
             }
             if !self.store.set_rematch(id, &row.id).await.map_err(unavailable)? {

@@ -5,7 +5,7 @@
 //! open challenges when any instance announces a change, and sends its followers the difference.
 
 use super::accounts::signed_in;
-use super::hub::{Hub, Room, Session, now_ms, unavailable};
+use super::hub::{Hub, Room, Session, unavailable};
 use super::ids;
 use super::outbox::{Out, Outbox};
 use crate::games::GameKind;
@@ -99,6 +99,9 @@ pub struct LobbyFeed {
     refreshing: tokio::sync::Mutex<()>,
     /// The connections of each signed-in player here, by player id.
     signed_in: Mutex<HashMap<String, Vec<SignedConnection>>>,
+    /// Since when each player whose last connection here closed has been gone (until the sweep
+    /// withdraws their live challenges, or they come back).
+    gone: Mutex<HashMap<String, i64>>,
 }
 
 /// A connection of a signed-in player.
@@ -126,20 +129,33 @@ impl LobbyFeed {
         let mut signed = self.signed_in.lock().expect("signed-in lock");
         let connection = SignedConnection { conn: session.conn, out: session.out.clone(), key: player.key.clone() };
         signed.entry(player.id.clone()).or_default().push(connection);
+        self.gone.lock().expect("gone lock").remove(&player.id);
         if let Some(follower) = self.state.lock().expect("lobby lock").followers.get_mut(&session.conn) {
             follower.name = Some(player.name.clone());
         }
     }
 
-    pub(super) fn sign_out(&self, session: &Session) {
+    /// The connection signs out (closed, or signs in as someone else) at `now`.
+    pub(super) fn sign_out(&self, session: &Session, now: i64) {
         let Some(player) = &session.player else { return };
         let mut signed = self.signed_in.lock().expect("signed-in lock");
         if let Some(connections) = signed.get_mut(&player.id) {
             connections.retain(|c| c.conn != session.conn);
             if connections.is_empty() {
                 signed.remove(&player.id);
+                self.gone.lock().expect("gone lock").insert(player.id.clone(), now);
             }
         }
+    }
+
+    /// The players gone since `since` or earlier (each named once: they are forgotten here).
+    pub(super) fn gone_for(&self, since: i64) -> Vec<String> {
+        let mut gone = self.gone.lock().expect("gone lock");
+        let players: Vec<String> = gone.iter().filter(|(_, at)| **at <= since).map(|(p, _)| p.clone()).collect();
+        for p in &players {
+            gone.remove(p);
+        }
+        players
     }
 
     /// The connections of a player signed in here.
@@ -333,7 +349,8 @@ impl Hub {
         let me = signed_in(session).map_err(|e| *e)?;
         self.stop_quick_play(session).await;
         let rating = self.store.rating(&me.id, game).await.map_err(unavailable)?.rating;
-        let now = now_ms();
+        // Quick play waits in real time (its wait is a tokio timer), whatever the server's clock.
+        let now = super::time::system_ms();
         let oldest = now - (self.quick_play_wait + QUICK_PLAY_GHOST_MARGIN).as_millis() as i64;
         let mut waiting = self.store.quick_play_waiting(game, &me.id, oldest).await.map_err(unavailable)?;
         waiting.retain(|(_, theirs, since)| {

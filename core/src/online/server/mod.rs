@@ -17,13 +17,18 @@ mod rate_limit;
 mod rating;
 mod store;
 mod time;
+mod upkeep;
 mod web_root;
 
 pub use connection::REQUESTS_PER_SECOND;
 pub use digest::SmtpOptions;
 pub use ids::normalise_code;
 pub use store::{Backend, GameStore};
-pub use time::{ManualClock, ServerClock};
+pub use time::{ManualClock, ServerClock, system_ms};
+pub use upkeep::{
+    CHALLENGE_LIFETIME_MS, IDLE_LIVE_GAME_MS, INVITE_LIFETIME_MS, LIVE_CHALLENGE_LIFETIME_MS, POSTER_GRACE_MS,
+    UPKEEP_EVERY_MS,
+};
 
 use crate::online::protocol::{MAX_MESSAGE_BYTES, SOCKET_PATH};
 use axum::Router;
@@ -178,6 +183,8 @@ pub async fn start(options: ServeOptions) -> Result<Running, String> {
         // One instance owns a SQLite store: whoever waited in quick play was connected to it, and
         // a restart (a crash included) ended those connections.
         store.clear_quick_play().await.map_err(|e| format!("cannot clear quick play's queue: {e}"))?;
+        // Their posters left with it too: nobody may accept a live challenge of someone gone.
+        store.withdraw_all_live_challenges().await.map_err(|e| format!("cannot withdraw live challenges: {e}"))?;
     }
     let connection_slots = listener::AddressSlots::new(options.max_connections_per_address);
     let limits = hub::HubLimits {
@@ -192,6 +199,7 @@ pub async fn start(options: ServeOptions) -> Result<Running, String> {
     let hub = Arc::new(Hub::new(store, limits, options.trusted_proxies.clone()));
     let lobby = tokio::spawn(hub.clone().refresh_lobby_forever());
     let timer = tokio::spawn(hub.clone().keep_clocks_forever());
+    let upkeep = tokio::spawn(hub.clone().upkeep_forever());
     let digest = options.smtp.clone().map(|smtp| tokio::spawn(hub.clone().send_digests_forever(smtp)));
     if backend == Backend::Postgres {
         listen_to_other_instances(database, hub.clone()).await.map_err(|e| redact_in(&e, database))?;
@@ -222,6 +230,7 @@ pub async fn start(options: ServeOptions) -> Result<Running, String> {
         .await;
         lobby.abort();
         timer.abort();
+        upkeep.abort();
         if let Some(digest) = digest {
             digest.abort();
         }
