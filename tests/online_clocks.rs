@@ -536,3 +536,53 @@ async fn two_instances_end_an_abandoned_live_game_once() {
     first.stop().await;
     second.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_vacation_started_from_several_devices_at_once_is_one_and_each_uses_a_day_at_least() {
+    let clock = ManualClock::starting_at(NOON);
+    let (url, running) = timed_server(scratch_database("clock-vacation-race"), &clock).await;
+    let (mut ada, mut bob) = timed_game(&url, "gravel", ONE_DAY).await;
+    let set = ada.client.request(&ClientMessage::SetPassword { password: "correct horse".into() }).await.unwrap();
+    assert!(matches!(set, ServerMessage::PasswordSet {}), "{set:?}");
+    let mut devices = Vec::new();
+    for _ in 0..6 {
+        let mut device = Client::connect(&url).await.unwrap();
+        let login = ClientMessage::Login { name: "Ada".into(), password: "correct horse".into() };
+        let signed = device.request(&login).await.unwrap();
+        assert!(matches!(signed, ServerMessage::SignedIn { .. }), "{signed:?}");
+        devices.push(device);
+    }
+
+    // Two hours in, all six devices start a vacation at the same moment: one period is stored.
+    clock.advance(2 * HOUR);
+    for device in devices.iter_mut() {
+        device.send(&ClientMessage::Vacation { on: true }).await.unwrap();
+    }
+    for device in devices.iter_mut() {
+        let answer = device.recv_until(|m| matches!(m, ServerMessage::Vacation { .. })).await.unwrap();
+        assert!(matches!(answer, ServerMessage::Vacation { until_ms: Some(_), .. }), "{answer:?}");
+    }
+    bob.until("Ada's clock paused", |s| s.clock.as_ref().is_some_and(|c| c.paused == [true, false])).await;
+    clock.advance(3 * DAY_MS);
+    let off = devices[0].request(&ClientMessage::Vacation { on: false }).await.unwrap();
+    assert_eq!(off, ServerMessage::Vacation { until_ms: None, left_ms: 27 * DAY_MS });
+    // Ada's clock stood still for the three days once, not six times.
+    bob.until("Ada's clock running", |s| s.clock.as_ref().is_some_and(|c| c.paused == [false, false])).await;
+    assert_eq!(bob.clock().left_ms[0], 22 * HOUR);
+
+    // Switching vacations on and off uses a day each time: 27 more, then none are left.
+    let mut taken = 0;
+    loop {
+        clock.advance(60_000);
+        match devices[1].request(&ClientMessage::Vacation { on: true }).await.unwrap() {
+            ServerMessage::Vacation { until_ms: Some(_), .. } => taken += 1,
+            ServerMessage::Error { message, .. } if message.contains("no vacation days are left") => break,
+            other => panic!("{other:?}"),
+        }
+        devices[1].request(&ClientMessage::Vacation { on: false }).await.unwrap();
+        assert!(taken <= 27, "more vacations than days");
+    }
+    assert_eq!(taken, 27);
+    drop(ada);
+    running.stop().await;
+}

@@ -4,17 +4,13 @@
 //! (`GameStore::mark_timeout`), so of a move and a timeout at the same moment, or two instances
 //! noticing the same flag, exactly one is kept.
 
-use super::accounts::signed_in;
-use super::hub::{Hub, Room, Session, unavailable};
-use crate::online::clock::{DAY_MS, LIVE_GRACE_MS};
+use super::hub::{Hub, Room, unavailable};
+use crate::online::clock::LIVE_GRACE_MS;
 use crate::online::protocol::{ErrorCode, ServerMessage};
 use crate::online::table::Table;
 use crate::rules::Side;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
-
-/// A player's vacation days each calendar year (UTC).
-pub const VACATION_DAYS_PER_YEAR: i64 = 30;
 
 /// How a timed game timed out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,32 +61,6 @@ pub(super) fn table_deadline(table: &Table) -> i64 {
         }
         _ => i64::MAX,
     }
-}
-
-/// The start of the calendar year (UTC) of `ms`.
-fn year_start(ms: i64) -> i64 {
-    // Days since 1970 to a civil year (Howard Hinnant's algorithm), then back to its 1 January.
-    let days = ms.div_euclid(DAY_MS);
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    days_from_civil(year) * DAY_MS
-}
-
-/// Days from 1970-01-01 to 1 January of `year`.
-fn days_from_civil(year: i64) -> i64 {
-    let y = year - 1;
-    let (m, d) = (10, 1); // 1 January is month 10 of the March-based year before
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let doy = (153 * m + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
 }
 
 impl Hub {
@@ -278,72 +248,5 @@ impl Hub {
         drop(table);
         self.forget_if_unfollowed(room);
         deadline
-    }
-
-    /// Starts or ends the signed-in player's vacation; their loaded correspondence games' clocks
-    /// follow (here, and on the other instances through the announcement).
-    pub(super) async fn vacation(&self, session: &Session, on: bool) -> Result<ServerMessage, ServerMessage> {
-        let me = signed_in(session).map_err(|e| *e)?;
-        let now = self.now();
-        let (until, left) = self.vacation_state(&me.id, now).await?;
-        if on && until.is_none() {
-            if left <= 0 {
-                return Err(ServerMessage::error(ErrorCode::BadMessage, "no vacation days are left this year"));
-            }
-            let year_end = year_start(year_start(now) + 400 * DAY_MS);
-            self.store.start_vacation(&me.id, now, (now + left).min(year_end)).await.map_err(unavailable)?;
-        } else if !on && until.is_some() {
-            self.store.end_vacation(&me.id, now).await.map_err(unavailable)?;
-        }
-        self.vacations_changed(&me.id).await;
-        self.announce_json(serde_json::json!({ "i": self.instance, "vacation": me.id })).await;
-        let (until_ms, left_ms) = self.vacation_state(&me.id, now).await?;
-        Ok(ServerMessage::Vacation { until_ms, left_ms })
-    }
-
-    /// A player's vacation under way (its end) and the allowance left this year.
-    pub(super) async fn vacation_state(&self, player: &str, now: i64) -> Result<(Option<i64>, i64), ServerMessage> {
-        let start = year_start(now);
-        let spans = self.store.vacations([Some(player), None], start).await.map_err(unavailable)?;
-        let used: i64 =
-            spans[0].iter().map(|&(from, to)| to.min(now).max(start) - from.max(start)).filter(|d| *d > 0).sum();
-        let planned: i64 =
-            spans[0].iter().filter(|&&(from, to)| from <= now && to > now).map(|&(_, to)| to - now).sum();
-        let until = spans[0].iter().find(|&&(from, to)| from <= now && to > now).map(|&(_, to)| to);
-        Ok((until, (VACATION_DAYS_PER_YEAR * DAY_MS - used - planned).max(0)))
-    }
-
-    /// A player's vacations changed: their loaded correspondence games read them again.
-    pub(super) async fn vacations_changed(&self, player: &str) {
-        for room in self.loaded_rooms() {
-            let mut guard = room.table.lock().await;
-            let Some(table) = guard.as_mut() else { continue };
-            let Some(clock) = table.clock.as_ref() else { continue };
-            if clock.is_live() || !table.players.iter().flatten().any(|(id, _)| id == player) {
-                continue;
-            }
-            let players = table.players.clone().map(|p| p.map(|(id, _)| id));
-            let since = 0;
-            match self.store.vacations([players[0].as_deref(), players[1].as_deref()], since).await {
-                Ok(pauses) => table.pauses = pauses,
-                Err(e) => eprintln!("stoneyard serve: reading vacations: {e}"),
-            }
-            self.clock_changed(&room, table);
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_year_starts_on_the_first_of_january() {
-        // 2026-11-28 12:00 UTC, 2024-02-29, 1970 and 2000.
-        assert_eq!(year_start(1_795_867_200_000), 1_767_225_600_000);
-        assert_eq!(year_start(1_709_164_800_000), 1_704_067_200_000);
-        assert_eq!(year_start(0), 0);
-        assert_eq!(year_start(946_684_800_000 + 5), 946_684_800_000);
-        assert_eq!(year_start(946_684_800_000 - 1), 915_148_800_000);
     }
 }

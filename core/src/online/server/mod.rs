@@ -18,6 +18,7 @@ mod rating;
 mod store;
 mod time;
 mod upkeep;
+mod vacations;
 mod web_root;
 
 pub use connection::REQUESTS_PER_SECOND;

@@ -185,13 +185,26 @@ const VERSION_5: [&str; 5] = [
     )",
 ];
 
+/// Version 6: a player's vacation under way (or their last) is kept on their row, so starting one
+/// is one conditional update (two devices at once cannot store overlapping periods); `vacations`
+/// keeps the finished ones.
+const VERSION_6: [&str; 2] =
+    ["ALTER TABLE players ADD COLUMN vacation_from_ms BIGINT", "ALTER TABLE players ADD COLUMN vacation_to_ms BIGINT"];
+
+/// Version 6's move of each player's latest vacation onto their row.
+const VERSION_6_MOVES: [&str; 3] = [
+    "UPDATE players SET vacation_from_ms = (SELECT MAX(v.from_ms) FROM vacations v WHERE v.player_id = players.id)",
+    "UPDATE players SET vacation_to_ms = (SELECT MAX(v.to_ms) FROM vacations v WHERE v.player_id = players.id AND v.from_ms = players.vacation_from_ms)",
+    "DELETE FROM vacations WHERE from_ms = (SELECT p.vacation_from_ms FROM players p WHERE p.id = vacations.player_id)",
+];
+
 /// How a timeout's row in `moves` starts (no decision of any game does).
 pub const TIMEOUT_MARK: &str = "!";
 
 /// The schema version this build writes. Version 3 changes no table: a Hidden Intention
 /// commitment, stored as one row per decision before, becomes one row
 /// (`online::table::COMMITMENT_SEPARATOR`), as the protocol now sends it.
-pub const SCHEMA_VERSION: i64 = 5;
+pub const SCHEMA_VERSION: i64 = 6;
 
 /// A lock number every instance agrees on, for PostgreSQL's advisory lock around migrations.
 const MIGRATION_LOCK: i64 = 0x53_54_4f_4e_45_59; // "STONEY"
@@ -397,50 +410,6 @@ impl GameStore {
         .transpose()
     }
 
-    /// Each player's vacations that end after `since_ms`, as `[from, to)` spans.
-    pub async fn vacations(
-        &self,
-        players: [Option<&str>; 2],
-        since_ms: i64,
-    ) -> Result<[Vec<(i64, i64)>; 2], StoreError> {
-        let mut out = [Vec::new(), Vec::new()];
-        for (i, player) in players.iter().enumerate() {
-            let Some(player) = player else { continue };
-            let rows = sqlx::query(
-                "SELECT from_ms, to_ms FROM vacations WHERE player_id = $1 AND to_ms > $2 ORDER BY from_ms",
-            )
-            .bind(*player)
-            .bind(since_ms)
-            .fetch_all(&self.pool)
-            .await?;
-            for r in rows {
-                out[i].push((r.try_get("from_ms")?, r.try_get("to_ms")?));
-            }
-        }
-        Ok(out)
-    }
-
-    /// Starts a vacation from `from_ms` planned to end at `to_ms`.
-    pub async fn start_vacation(&self, player: &str, from_ms: i64, to_ms: i64) -> Result<(), StoreError> {
-        sqlx::query("INSERT INTO vacations (player_id, from_ms, to_ms) VALUES ($1, $2, $3)")
-            .bind(player)
-            .bind(from_ms)
-            .bind(to_ms)
-            .execute(&self.pool)
-            .await?;
-        Ok(())
-    }
-
-    /// Ends the player's vacation under way at `now_ms` (its unused days stay in the allowance).
-    pub async fn end_vacation(&self, player: &str, now_ms: i64) -> Result<(), StoreError> {
-        sqlx::query("UPDATE vacations SET to_ms = $2 WHERE player_id = $1 AND from_ms <= $2 AND to_ms > $2")
-            .bind(player)
-            .bind(now_ms)
-            .execute(&self.pool)
-            .await?;
-        Ok(())
-    }
-
     /// Appends a decision. On PostgreSQL `announcement` (when given) goes to the other instances in
     /// the same statement: they hear of the decision exactly when it is stored (a crash cannot come
     /// between the two), and one commit is waited for, not two. `Ok(false)`: that ply is already
@@ -642,6 +611,11 @@ async fn migrate_step(conn: &mut sqlx::AnyConnection, version: i64) -> Result<()
         }
         5 => {
             for statement in VERSION_5 {
+                sqlx::query(statement).execute(&mut *conn).await?;
+            }
+        }
+        6 => {
+            for statement in VERSION_6.iter().chain(&VERSION_6_MOVES) {
                 sqlx::query(statement).execute(&mut *conn).await?;
             }
         }
