@@ -1,5 +1,6 @@
 //! Finding an opponent online (issue 44) end to end on loopback: names, keys and passwords, the
-//! lobby's challenges (public and direct, the accept race, withdrawals, a restart and a SIGKILL),
+//! lobby's challenges (public and direct, newest first, the accept race, withdrawals, a restart
+//! and a SIGKILL), private games kept from strangers,
 //! quick play and its computer offer, Glicko-2 ratings, player pages and leaderboards, watching a
 //! game (Hidden Intention's sealed commitments stay sealed on the raw frames), preset phrases,
 //! what the store keeps of keys and tokens, and (with `STONEYARD_TEST_POSTGRES`) two instances
@@ -17,7 +18,7 @@ use stoneyard::games::{DynGame, GameKind};
 use stoneyard::online::client::Client;
 use stoneyard::online::directory::{Challenge, LiveGame, PROVISIONAL_DEVIATION, Phrase, RatingChange, TimeControl};
 use stoneyard::online::protocol::{ClientMessage, ErrorCode, SeatChoice, ServerMessage};
-use stoneyard::online::server::{Running, ServeOptions, start};
+use stoneyard::online::server::{CHALLENGES_PER_PLAYER, LISTED_CHALLENGES, Running, ServeOptions, start};
 use stoneyard::online::table::leaves_commitment_open;
 use stoneyard::rules::{Side, seeded};
 
@@ -541,6 +542,22 @@ async fn a_direct_challenge_shows_to_its_two_players_only() {
         unreachable!()
     };
     assert_eq!(gone, game_id);
+    // Its game is private: the games being played list a public game, never it…
+    let (public, _) = post(&mut cal, gravel(), false, None).await;
+    accepted(&mut bea, &public).await;
+    let live_games = |m: &ServerMessage| matches!(m, ServerMessage::LiveGames { live } if !live.is_empty());
+    let ServerMessage::LiveGames { live } = anonymous.recv_until(live_games).await.unwrap() else { unreachable!() };
+    assert_eq!(live.iter().map(|g| g.game_id.as_str()).collect::<Vec<_>>(), [public.as_str()]);
+    // …and once it has ended, Ada's page shows it to its players only.
+    let resign = ClientMessage::Resign { game_id: game_id.clone(), token };
+    ask(&mut bea, resign, |m| matches!(m, ServerMessage::Ended { .. })).await;
+    let page = ClientMessage::PlayerPage { name: "Ada".into() };
+    let is_page = |m: &ServerMessage| matches!(m, ServerMessage::Page { .. });
+    for (viewer, sees) in [(&mut bea, true), (&mut ada, true), (&mut cal, false), (&mut anonymous, false)] {
+        let ServerMessage::Page { page } = ask(viewer, page.clone(), is_page).await else { unreachable!() };
+        let recent: Vec<String> = page.recent.into_iter().map(|g| g.game_id).collect();
+        assert_eq!(recent.contains(&game_id), sees, "{recent:?}");
+    }
     running.stop().await;
 }
 
@@ -639,9 +656,9 @@ async fn the_lobby_lists_challenges_with_ratings_and_follows_them_and_the_games_
     assert_eq!(challenge.game_id, another);
     let heard = until_pong(&mut follower).await;
     assert!(!heard.iter().any(added), "{heard:?}");
-    // The lobby lists every open one, oldest first.
+    // The lobby lists the open ones, newest first.
     let (challenges, _) = watch_lobby(&mut Client::connect(&url).await.unwrap()).await;
-    assert_eq!(challenges.iter().map(|c| c.game_id.clone()).collect::<Vec<_>>(), [kept, another]);
+    assert_eq!(challenges.iter().map(|c| c.game_id.clone()).collect::<Vec<_>>(), [another, kept]);
     running.stop().await;
 }
 
@@ -1301,4 +1318,39 @@ async fn two_instances_sharing_postgresql_share_the_lobby_and_quick_play() {
     play_plies(&mut players, &mut rng, 4).await;
     first.stop().await;
     second.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flood_of_challenges_hides_no_new_one_and_the_lobby_answer_stays_small() {
+    let (url, running) = lobby_server(scratch_database("flood")).await;
+    // 25 throwaway names post 5 challenges each; a sixth is refused.
+    let mut posters = Vec::new();
+    for i in 0..25 {
+        let (mut c, _) = register(&url, &format!("Squat{i}")).await;
+        for _ in 0..CHALLENGES_PER_PLAYER {
+            post(&mut c, gravel(), false, None).await;
+        }
+        posters.push(c);
+    }
+    let refused =
+        ask(&mut posters[0], challenge_of(gravel(), false, None), |m| matches!(m, ServerMessage::Created { .. }));
+    assert_eq!(code_of(&refused.await), ErrorCode::RateLimited);
+    // A newcomer's challenge is the first anyone sees, and every answer is bounded.
+    let mut follower = Client::connect(&url).await.unwrap();
+    watch_lobby(&mut follower).await;
+    let (mut ada, _) = register(&url, "Ada").await;
+    let (newest, _) = post(&mut ada, gravel(), false, None).await;
+    follower
+        .recv_until(|m| matches!(m, ServerMessage::ChallengeAdded { challenge } if challenge.game_id == newest))
+        .await
+        .unwrap();
+    let mut look = Client::connect(&url).await.unwrap();
+    let answer = look.request(&ClientMessage::WatchLobby {}).await.unwrap();
+    let size = answer.to_json().len();
+    let ServerMessage::Lobby { challenges, .. } = answer else { panic!("{answer:?}") };
+    assert_eq!(challenges.len() as i64, LISTED_CHALLENGES);
+    assert_eq!(challenges[0].game_id, newest);
+    assert!(challenges.windows(2).all(|w| w[0].posted_ms >= w[1].posted_ms), "newest first");
+    assert!(size < 40_000, "the lobby's answer is {size} bytes");
+    running.stop().await;
 }

@@ -151,7 +151,8 @@ impl Hub {
         self.list(&tokens).await
     }
 
-    pub(super) async fn player_page(&self, name: &str) -> Reply {
+    /// A player's page as `viewer` (a player id) may see it.
+    pub(super) async fn player_page(&self, name: &str, viewer: Option<&str>) -> Reply {
         let row = self.store.player_by_name(name).await.map_err(unavailable)?;
         let shown: String = name.chars().take(20).collect();
         let row = row.ok_or_else(|| refuse(ErrorCode::NoSuchPlayer, format!("no player is called '{shown}'")))?;
@@ -159,7 +160,7 @@ impl Hub {
             name: row.name.clone(),
             ratings: self.store.ratings(&row.id).await.map_err(unavailable)?,
             history: self.store.rating_history(&row.id).await.map_err(unavailable)?,
-            recent: self.store.recent_games(&row.id).await.map_err(unavailable)?,
+            recent: self.store.recent_games(&row.id, viewer).await.map_err(unavailable)?,
             joined_ms: row.created_ms,
         };
         Ok(ServerMessage::Page { page })

@@ -391,7 +391,10 @@ impl Hub {
                 return;
             }
             ClientMessage::Say { game_id, token, phrase } => self.say(session, &game_id, &token, phrase).await,
-            ClientMessage::PlayerPage { name } => self.player_page(&name).await,
+            ClientMessage::PlayerPage { name } => {
+                let viewer = session.player.as_ref().map(|p| p.id.clone());
+                self.player_page(&name, viewer.as_deref()).await
+            }
             ClientMessage::Leaderboard { game } => self.leaderboard(game).await,
             ClientMessage::MyGames {} => self.my_games(session).await,
             ClientMessage::Claim { game_id, token } => self.claim(&game_id, &token).await,
@@ -803,9 +806,10 @@ impl Hub {
             );
             row.tokens[offerer.opponent().index()] = Some(offer_hash);
             row.tokens[seat.opponent().index()] = Some(new_hash);
-            // The players keep their names in the rematch, seats swapped, rated as before.
+            // The players keep their names in the rematch, seats swapped, rated and listed as before.
             row.players = [table.players[1].clone().map(|p| p.0), table.players[0].clone().map(|p| p.0)];
             row.rated = table.rated;
+            row.public = self.store.game(id).await.map_err(unavailable)?.is_some_and(|g| g.public);
             if !self.store.create(&row, self.now()).await.map_err(unavailable)? {
                 return Err(unavailable("a random game id was taken"));
             }

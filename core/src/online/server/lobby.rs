@@ -18,7 +18,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// The most open challenges one player may have at once.
-pub const CHALLENGES_PER_PLAYER: i64 = 10;
+pub const CHALLENGES_PER_PLAYER: i64 = 5;
 /// Quick play pairs two players whose ratings differ by at most this much at first…
 const QUICK_PLAY_BAND: f64 = 200.0;
 /// Quick play's time control: ten minutes each and five seconds a move.
@@ -392,6 +392,8 @@ impl Hub {
                 row.tokens[theirs] = Some(unknown.clone());
                 row.players[theirs] = Some(opponent_id.clone());
                 row.rated = true;
+                // Paired in public, watched in public.
+                row.public = true;
                 // Strangers play quick play on a live clock, so neither can stall the other.
                 row.time_control = Some(serde_json::to_string(&QUICK_PLAY_CONTROL).expect("time controls serialise"));
                 row.clock_start_ms = Some(now);

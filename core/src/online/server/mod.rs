@@ -24,6 +24,8 @@ mod web_root;
 pub use connection::REQUESTS_PER_SECOND;
 pub use digest::SmtpOptions;
 pub use ids::normalise_code;
+pub use lobby::CHALLENGES_PER_PLAYER;
+pub use people::LISTED_CHALLENGES;
 pub use store::{Backend, GameStore};
 pub use time::{ManualClock, ServerClock, system_ms};
 pub use upkeep::{

@@ -37,8 +37,9 @@ impl Default for Glicko {
     }
 }
 
-/// The most open challenges the lobby lists (the oldest first).
-pub const LISTED_CHALLENGES: i64 = 2000;
+/// The open challenges the lobby lists: the newest, so a flood of old ones hides no new one, and
+/// every answer stays small (about 25 kB).
+pub const LISTED_CHALLENGES: i64 = 100;
 /// Games being played shown in the lobby.
 pub const LIVE_GAMES: i64 = 10;
 /// Finished games on a player page.
@@ -253,7 +254,7 @@ impl GameStore {
         Ok(Some(changes))
     }
 
-    /// Every open challenge: listed (public or direct), not ended, one seat free; oldest first.
+    /// The newest open challenges: listed (public or direct), not ended, one seat free; newest first.
     pub async fn open_challenges(&self) -> Result<Vec<Challenge>, StoreError> {
         let rows = sqlx::query(
             "SELECT g.id, g.game, g.options, g.token_first, g.rated, g.time_control, g.created_ms,
@@ -264,7 +265,7 @@ impl GameStore {
              LEFT JOIN ratings r ON r.player_id = p.id AND r.game = g.game
              WHERE (g.public = 1 OR g.for_player IS NOT NULL) AND g.ending IS NULL
                AND (g.token_first IS NULL OR g.token_second IS NULL)
-             ORDER BY g.created_ms, g.id
+             ORDER BY g.created_ms DESC, g.id
              LIMIT $1",
         )
         .bind(LISTED_CHALLENGES)
@@ -304,7 +305,8 @@ impl GameStore {
         row.try_get("n")
     }
 
-    /// The newest games being played between two signed-in players.
+    /// The newest public games being played between two signed-in players (a direct challenge's
+    /// or an invite's game is private: its players share its watch link if they wish).
     pub async fn live_games(&self) -> Result<Vec<LiveGame>, StoreError> {
         let rows = sqlx::query(
             "SELECT g.id, g.game, g.options, g.rated, a.name AS first_name, b.name AS second_name,
@@ -312,7 +314,7 @@ impl GameStore {
              FROM games g
              JOIN players a ON a.id = g.player_first
              JOIN players b ON b.id = g.player_second
-             WHERE g.ending IS NULL AND g.token_first IS NOT NULL AND g.token_second IS NOT NULL
+             WHERE g.ending IS NULL AND g.token_first IS NOT NULL AND g.token_second IS NOT NULL AND g.public = 1
              ORDER BY g.created_ms DESC, g.id
              LIMIT $1",
         )
@@ -395,8 +397,9 @@ impl GameStore {
         row.map(|r| Ok((r.try_get("game_id")?, side_of(r.try_get("seat")?)))).transpose()
     }
 
-    /// A player page's finished games, newest first, with the page's player's rating change.
-    pub async fn recent_games(&self, player: &str) -> Result<Vec<RecentGame>, StoreError> {
+    /// A player page's finished games, newest first, with the page's player's rating change: the
+    /// public ones, and for `viewer` (a player id) the private ones they played in too.
+    pub async fn recent_games(&self, player: &str, viewer: Option<&str>) -> Result<Vec<RecentGame>, StoreError> {
         let rows = sqlx::query(
             "SELECT g.id, g.game, g.options, g.player_first, g.ending, g.rated, g.ended_ms, g.result_seat,
                     o.name AS opponent, h.rating, h.rating_before
@@ -404,11 +407,13 @@ impl GameStore {
              LEFT JOIN players o ON o.id = (CASE WHEN g.player_first = $1 THEN g.player_second ELSE g.player_first END)
              LEFT JOIN rating_history h ON h.player_id = $1 AND h.game_id = g.id
              WHERE (g.player_first = $1 OR g.player_second = $1) AND g.ending IS NOT NULL
+               AND (g.public = 1 OR g.player_first = $3 OR g.player_second = $3)
              ORDER BY g.ended_ms DESC, g.id
              LIMIT $2",
         )
         .bind(player)
         .bind(RECENT_GAMES)
+        .bind(viewer)
         .fetch_all(&self.pool)
         .await?;
         rows.iter()

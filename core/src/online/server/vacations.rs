@@ -98,13 +98,11 @@ fn merged(mut spans: Vec<(i64, i64)>) -> Vec<(i64, i64)> {
 fn allowance_used(spans: &[(i64, i64)], year_start: i64) -> i64 {
     spans
         .iter()
-        .map(|&(from, to)| {
-            if from >= year_start {
-                (to - from).max(LEAST_VACATION_MS)
-            } else {
-                (to - year_start).max(0)
-            }
-        })
+        .map(
+            |&(from, to)| {
+                if from >= year_start { (to - from).max(LEAST_VACATION_MS) } else { (to - year_start).max(0) }
+            },
+        )
         .sum()
 }
 
