@@ -15,7 +15,7 @@ use std::time::Duration;
 use stoneyard::games::GameKind;
 use stoneyard::online::client::{Client, Closed};
 use stoneyard::online::protocol::{ClientMessage, ErrorCode, SeatChoice, ServerMessage};
-use stoneyard::online::server::{GameStore, ServeOptions, start};
+use stoneyard::online::server::{GameStore, INVITES_PER_ADDRESS, ServeOptions, start};
 use stoneyard::rules::Side;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::frame::Frame;
@@ -587,4 +587,46 @@ async fn postgres_an_instance_whose_listen_connection_drops_reads_what_it_missed
     play_to_the_end(&mut players, &mut stoneyard::rules::seeded(22), 5_000).await;
     first.stop().await;
     second.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn names_like_an_existing_one_and_a_flood_of_invites_from_one_address_are_refused() {
+    let options = ServeOptions {
+        requests_per_second: FAST_PLAYERS,
+        sign_ins_per_minute: 100_000.0,
+        ..ServeOptions::local(scratch_database("lookalikes"))
+    };
+    let running = start(options).await.unwrap();
+    let url = format!("ws://{}/ws", running.addr);
+    let register = |name: &'static str| {
+        let url = url.clone();
+        async move {
+            let mut c = Client::connect(&url).await.unwrap();
+            c.request(&ClientMessage::Register { name: name.into() }).await.unwrap()
+        }
+    };
+    assert!(matches!(register("Alice").await, ServerMessage::SignedIn { .. }));
+    // A capital i for the l, a one, or another case of the same name: each refused, and why.
+    for lookalike in ["AIice", "A1ice", "ALICE"] {
+        let refused = register(lookalike).await;
+        assert!(matches!(&refused, ServerMessage::Error { code: ErrorCode::NameTaken, .. }), "{refused:?}");
+    }
+    let ServerMessage::Error { message, .. } = register("AIice").await else { unreachable!() };
+    assert!(message.contains("looks too much like") && message.contains("'Alice'"), "{message}");
+    assert!(matches!(register("Alicia").await, ServerMessage::SignedIn { .. }));
+
+    // One address holds at most INVITES_PER_ADDRESS invites nobody joined; a joined one frees a place.
+    let mut codes = Vec::new();
+    for _ in 0..INVITES_PER_ADDRESS {
+        codes.push(create(&url, GameKind::named("gravel"), SeatChoice::First).await.3);
+    }
+    let mut creator = Client::connect(&url).await.unwrap();
+    let gravel = GameKind::named("gravel");
+    let another = ClientMessage::Create { game: gravel, options: gravel.quick_pairs(), seat: SeatChoice::First };
+    let refused = creator.request(&another).await.unwrap();
+    assert!(matches!(refused, ServerMessage::Error { code: ErrorCode::RateLimited, .. }), "{refused:?}");
+    join(&url, &codes[0]).await;
+    let created = creator.request(&another).await.unwrap();
+    assert!(matches!(created, ServerMessage::Created { .. }), "{created:?}");
+    running.stop().await;
 }

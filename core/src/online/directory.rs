@@ -126,6 +126,9 @@ pub struct PlayerCard {
     /// Their address for the daily digest (their own card only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
+    /// Whether they confirmed it (no digest goes to it before).
+    #[serde(default)]
+    pub email_confirmed: bool,
 }
 
 impl PlayerCard {

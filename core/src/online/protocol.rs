@@ -395,10 +395,13 @@ pub enum ServerMessage {
         until_ms: Option<i64>,
         left_ms: i64,
     },
-    /// The player's address for the daily digest now (`None`: no mails).
+    /// The player's address for the daily digest now (`None`: no mails), and whether it is
+    /// confirmed (a new one waits for the player to confirm it from the mail sent to it).
     EmailSet {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         address: Option<String>,
+        #[serde(default)]
+        confirmed: bool,
     },
     Leaders {
         game: GameKind,
@@ -463,6 +466,7 @@ struct ServerWire {
     until_ms: Option<i64>,
     left_ms: Option<i64>,
     address: Option<String>,
+    confirmed: Option<bool>,
 }
 
 impl TryFrom<ServerWire> for ServerMessage {
@@ -532,7 +536,7 @@ impl TryFrom<ServerWire> for ServerMessage {
             "page" => M::Page { page: need(w.page, "page")? },
             "clock" => M::Clock { game_id: game_id()?, clock: need(w.clock, "clock")? },
             "vacation" => M::Vacation { until_ms: w.until_ms, left_ms: need(w.left_ms, "left_ms")? },
-            "email_set" => M::EmailSet { address: w.address },
+            "email_set" => M::EmailSet { address: w.address, confirmed: w.confirmed.unwrap_or(false) },
             "leaders" => M::Leaders { game: need(w.game, "game")?, leaders: need(w.leaders, "leaders")? },
             "pong" => M::Pong,
             "error" => {
@@ -716,6 +720,7 @@ mod tests {
             vacation_until_ms: Some(1_800_000_000_000),
             vacation_left_ms: 86_400_000,
             email: Some("ada@example.org".into()),
+            email_confirmed: true,
         };
         let challenge = Challenge {
             game_id: g(),
@@ -826,6 +831,7 @@ mod tests {
                     has_password: false,
                     vacation_until_ms: None,
                     email: None,
+                    email_confirmed: false,
                     ..card
                 },
                 key: None,
@@ -867,8 +873,8 @@ mod tests {
             },
             ServerMessage::Vacation { until_ms: Some(1_800_000_000_000), left_ms: 86_400_000 },
             ServerMessage::Vacation { until_ms: None, left_ms: 0 },
-            ServerMessage::EmailSet { address: Some("ada@example.org".into()) },
-            ServerMessage::EmailSet { address: None },
+            ServerMessage::EmailSet { address: Some("ada@example.org".into()), confirmed: true },
+            ServerMessage::EmailSet { address: None, confirmed: false },
             ServerMessage::Pong,
             ServerMessage::error(ErrorCode::RateLimited, "slow down"),
             ServerMessage::Error {

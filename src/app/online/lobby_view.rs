@@ -285,7 +285,11 @@ fn draw_row(
         Email => {
             let saved = player.card.as_ref().and_then(|c| c.email.clone());
             let text = lobby.email_text.get_or_insert_with(|| saved.clone().unwrap_or_default());
+            let confirmed = player.card.as_ref().is_some_and(|c| c.email_confirmed);
             let help = match &saved {
+                Some(address) if !confirmed => {
+                    format!("Open the mail sent to {address} and confirm it: no digest goes out before.")
+                }
                 Some(address) => {
                     format!("A mail a day at most to {address} when games wait for you; empty it to stop.")
                 }

@@ -123,9 +123,10 @@ fn hear_server(
                 player.problem = None;
                 signed.write(SignedIn);
             }
-            ServerMessage::EmailSet { address } => {
+            ServerMessage::EmailSet { address, confirmed } => {
                 if let Some(card) = player.card.as_mut() {
                     card.email = address.clone();
+                    card.email_confirmed = *confirmed;
                 }
             }
             ServerMessage::Vacation { until_ms, left_ms } => {

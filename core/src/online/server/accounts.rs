@@ -6,7 +6,7 @@ use super::hub::{Hub, Room, Session, unavailable};
 use super::ids;
 use super::lobby::SignedPlayer;
 use super::outbox::Out;
-use super::people::PlayerRow;
+use super::people::{PlayerRow, Registered};
 use crate::games::GameKind;
 use crate::online::directory::{PlayerCard, PlayerPage, check_name, check_password};
 use crate::online::protocol::{Ending, ErrorCode, ServerMessage};
@@ -54,13 +54,15 @@ impl Hub {
     async fn card(&self, row: &PlayerRow) -> Result<PlayerCard, ServerMessage> {
         let ratings = self.store.ratings(&row.id).await.map_err(unavailable)?;
         let (vacation_until_ms, vacation_left_ms) = self.vacation_state(&row.id, self.now()).await?;
+        let (email, email_confirmed) = self.store.email_of(&row.id).await.map_err(unavailable)?;
         Ok(PlayerCard {
             name: row.name.clone(),
             ratings,
             has_password: row.password.is_some(),
             vacation_until_ms,
             vacation_left_ms,
-            email: self.store.email_of(&row.id).await.map_err(unavailable)?,
+            email,
+            email_confirmed,
         })
     }
 
@@ -89,8 +91,17 @@ impl Hub {
         let key = ids::seat_token();
         let id = ids::game_id();
         let now = self.now();
-        if !self.store.register(&id, &name, &ids::token_hash(&key), now).await.map_err(unavailable)? {
-            return Err(refuse(ErrorCode::NameTaken, format!("'{name}' is taken; choose another name")));
+        match self.store.register(&id, &name, &ids::token_hash(&key), now).await.map_err(unavailable)? {
+            Registered::Yes => {}
+            Registered::Taken => {
+                return Err(refuse(ErrorCode::NameTaken, format!("'{name}' is taken; choose another name")));
+            }
+            Registered::LooksLike(other) => {
+                return Err(refuse(
+                    ErrorCode::NameTaken,
+                    format!("'{name}' looks too much like the name of the player '{other}'; choose another name"),
+                ));
+            }
         }
         let row = PlayerRow { id, name, password: None, created_ms: now };
         self.sign_session_in(session, &row, key, true).await

@@ -1,7 +1,7 @@
-//! The daily digest (`serve --smtp`): once a day at most, each player who gave an e-mail address
-//! and has games waiting for their move gets one mail listing them; never a mail per move. Every
-//! mail carries its way out: a link (and the one-click `List-Unsubscribe` headers of RFC 8058)
-//! that forgets the address at once.
+//! The daily digest (`serve --smtp`): once a day at most, each player who gave an e-mail address,
+//! and confirmed it from the mail that asks, and has games waiting for their move gets one mail
+//! listing them; never a mail per move. Every digest carries its way out: a link (and the
+//! one-click `List-Unsubscribe` headers of RFC 8058) with a token of its own, kept hashed.
 
 use super::hub::{Hub, unavailable};
 use super::store::GameStore;
@@ -11,6 +11,9 @@ use lettre::message::header::{HeaderName, HeaderValue};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 use sqlx::Row;
 use std::sync::Arc;
+
+/// Addresses a player may give an hour (each sends a confirmation mail).
+pub const EMAIL_CHANGES_PER_HOUR: f64 = 5.0;
 
 /// How often the server looks for digests to send.
 const LOOK_EVERY_MS: i64 = 3_600_000;
@@ -32,8 +35,10 @@ struct Reader {
     id: String,
     name: String,
     email: String,
-    token: String,
 }
+
+/// How long a digest's way out keeps working.
+const WAY_OUT_KEPT_MS: i64 = 180 * DAY_MS;
 
 /// Checks an address as a mail server would take it.
 pub fn check_address(address: &str) -> Result<(), String> {
@@ -44,49 +49,86 @@ pub fn check_address(address: &str) -> Result<(), String> {
 }
 
 impl GameStore {
-    /// Sets (or with `None` forgets) a player's address and its way-out token.
+    /// Sets a player's address, unconfirmed, with the hash of its confirmation token; or (`None`)
+    /// forgets it and every way-out token of theirs.
     pub async fn set_email(&self, player: &str, email: Option<(&str, &str)>) -> Result<(), super::store::StoreError> {
-        sqlx::query("UPDATE players SET email = $1, email_token = $2 WHERE id = $3")
-            .bind(email.map(|(address, _)| address))
-            .bind(email.map(|(_, token)| token))
+        sqlx::query(
+            "UPDATE players SET email = $1, email_confirm_hash = $2, email_confirmed = 0, email_token = NULL WHERE id = $3",
+        )
+        .bind(email.map(|(address, _)| address))
+        .bind(email.map(|(_, confirm_hash)| confirm_hash))
+        .bind(player)
+        .execute(&self.pool)
+        .await?;
+        if email.is_none() {
+            sqlx::query("DELETE FROM email_tokens WHERE player_id = $1").bind(player).execute(&self.pool).await?;
+        }
+        Ok(())
+    }
+
+    /// A player's address and whether it is confirmed.
+    pub async fn email_of(&self, player: &str) -> Result<(Option<String>, bool), super::store::StoreError> {
+        let row = sqlx::query("SELECT email, email_confirmed FROM players WHERE id = $1")
             .bind(player)
+            .fetch_optional(&self.pool)
+            .await?;
+        match row {
+            Some(r) => Ok((r.try_get("email")?, r.try_get::<i64, _>("email_confirmed")? != 0)),
+            None => Ok((None, false)),
+        }
+    }
+
+    /// Confirms the address whose confirmation token hashes to `hash`. `Ok(false)`: none does.
+    pub async fn confirm_email(&self, hash: &str) -> Result<bool, super::store::StoreError> {
+        let done = sqlx::query(
+            "UPDATE players SET email_confirmed = 1, email_confirm_hash = NULL WHERE email_confirm_hash = $1 AND email IS NOT NULL",
+        )
+        .bind(hash)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() > 0)
+    }
+
+    /// Forgets the address whose way-out token hashes to `hash`. `Ok(false)`: no address has it.
+    pub async fn unsubscribe(&self, hash: &str) -> Result<bool, super::store::StoreError> {
+        let row = sqlx::query("SELECT player_id FROM email_tokens WHERE hash = $1")
+            .bind(hash)
+            .fetch_optional(&self.pool)
+            .await?;
+        let Some(row) = row else { return Ok(false) };
+        let player: String = row.try_get("player_id")?;
+        let (address, _) = self.email_of(&player).await?;
+        self.set_email(&player, None).await?;
+        Ok(address.is_some())
+    }
+
+    /// Keeps the hash of a digest's way-out token, and forgets those of digests over
+    /// [`WAY_OUT_KEPT_MS`] old (their links then say there is nothing to do).
+    async fn keep_way_out(&self, player: &str, hash: &str, now: i64) -> Result<(), super::store::StoreError> {
+        sqlx::query("DELETE FROM email_tokens WHERE player_id = $1 AND created_ms < $2")
+            .bind(player)
+            .bind(now - WAY_OUT_KEPT_MS)
+            .execute(&self.pool)
+            .await?;
+        sqlx::query("INSERT INTO email_tokens (hash, player_id, created_ms) VALUES ($1, $2, $3)")
+            .bind(hash)
+            .bind(player)
+            .bind(now)
             .execute(&self.pool)
             .await?;
         Ok(())
     }
 
-    pub async fn email_of(&self, player: &str) -> Result<Option<String>, super::store::StoreError> {
-        let row =
-            sqlx::query("SELECT email FROM players WHERE id = $1").bind(player).fetch_optional(&self.pool).await?;
-        Ok(row.map(|r| r.try_get::<Option<String>, _>("email")).transpose()?.flatten())
-    }
-
-    /// Forgets the address whose way-out token this is. `Ok(false)`: no address has it.
-    pub async fn unsubscribe(&self, token: &str) -> Result<bool, super::store::StoreError> {
-        let done = sqlx::query("UPDATE players SET email = NULL, email_token = NULL WHERE email_token = $1")
-            .bind(token)
-            .execute(&self.pool)
-            .await?;
-        Ok(done.rows_affected() > 0)
-    }
-
     /// Players with an address whose last digest is a day old or more (or who never had one).
     async fn due_readers(&self, now: i64) -> Result<Vec<Reader>, super::store::StoreError> {
         let rows = sqlx::query(
-            "SELECT id, name, email, email_token FROM players WHERE email IS NOT NULL AND (digest_ms IS NULL OR digest_ms <= $1)",
+            "SELECT id, name, email FROM players WHERE email IS NOT NULL AND email_confirmed = 1 AND (digest_ms IS NULL OR digest_ms <= $1)",
         )
         .bind(now - DAY_MS)
         .fetch_all(&self.pool)
         .await?;
         rows.iter()
-            .map(|r| {
-                Ok(Reader {
-                    id: r.try_get("id")?,
-                    name: r.try_get("name")?,
-                    email: r.try_get("email")?,
-                    token: r.try_get("email_token")?,
-                })
-            })
+            .map(|r| Ok(Reader { id: r.try_get("id")?, name: r.try_get("name")?, email: r.try_get("email")? }))
             .collect()
     }
 
@@ -117,7 +159,9 @@ impl GameStore {
 }
 
 impl Hub {
-    /// Sets the signed-in player's address for the digest (empty: forgets it).
+    /// Sets the signed-in player's address for the digest (empty: forgets it). A new address gets
+    /// a mail asking to confirm it, and no digest until it is confirmed, so nobody can have the
+    /// digest sent to a stranger.
     pub(super) async fn set_email(
         &self,
         session: &super::hub::Session,
@@ -127,12 +171,35 @@ impl Hub {
         let address = address.trim();
         if address.is_empty() {
             self.store.set_email(&me.id, None).await.map_err(unavailable)?;
-            return Ok(ServerMessage::EmailSet { address: None });
+            return Ok(ServerMessage::EmailSet { address: None, confirmed: false });
         }
         check_address(address).map_err(|why| ServerMessage::error(ErrorCode::BadMessage, why))?;
+        let Some(smtp) = self.smtp.clone() else {
+            return Err(ServerMessage::error(ErrorCode::BadMessage, "this server sends no mail"));
+        };
+        if !self.email_changes.allow(me.id.clone()) {
+            return Err(ServerMessage::error(
+                ErrorCode::RateLimited,
+                format!("at most {EMAIL_CHANGES_PER_HOUR} addresses an hour; try again later"),
+            ));
+        }
         let token = super::ids::seat_token();
-        self.store.set_email(&me.id, Some((address, &token))).await.map_err(unavailable)?;
-        Ok(ServerMessage::EmailSet { address: Some(address.to_string()) })
+        let hash = super::ids::token_hash(&token);
+        self.store.set_email(&me.id, Some((address, &hash))).await.map_err(unavailable)?;
+        let mail = confirmation_mail(&me.name, address, &token, &smtp)
+            .map_err(|why| ServerMessage::error(ErrorCode::BadMessage, why))?;
+        // Sent meanwhile: a slow mail server does not hold the connection's requests up.
+        tokio::spawn(async move {
+            match AsyncSmtpTransport::<Tokio1Executor>::from_url(&smtp.url) {
+                Ok(builder) => {
+                    if let Err(e) = builder.build().send(mail).await {
+                        eprintln!("stoneyard serve: sending a confirmation mail: {e}");
+                    }
+                }
+                Err(e) => eprintln!("stoneyard serve: --smtp: {e}"),
+            }
+        });
+        Ok(ServerMessage::EmailSet { address: Some(address.to_string()), confirmed: false })
     }
 
     /// Sends the digests due, hour after hour (the server's clock: a test's moves it by hand).
@@ -168,7 +235,13 @@ impl Hub {
             if waiting.is_empty() {
                 continue;
             }
-            let mail = digest_mail(&reader, &waiting, smtp)?;
+            // Each digest has a way out of its own; the store keeps its hash.
+            let way_out = super::ids::seat_token();
+            self.store
+                .keep_way_out(&reader.id, &super::ids::token_hash(&way_out), now)
+                .await
+                .map_err(|e| e.to_string())?;
+            let mail = digest_mail(&reader, &way_out, &waiting, smtp)?;
             mailer.send(mail).await.map_err(|e| format!("sending to {}: {e}", reader.email))?;
             self.store.digest_sent(&reader.id, now).await.map_err(|e| e.to_string())?;
         }
@@ -208,9 +281,9 @@ impl Hub {
 }
 
 /// The mail: the games, a link to play, and the way out (a link and RFC 8058's headers).
-fn digest_mail(reader: &Reader, waiting: &[String], smtp: &SmtpOptions) -> Result<Message, String> {
+fn digest_mail(reader: &Reader, token: &str, waiting: &[String], smtp: &SmtpOptions) -> Result<Message, String> {
     let site = smtp.public_url.trim_end_matches('/');
-    let way_out = format!("{site}/unsubscribe?token={}", reader.token);
+    let way_out = format!("{site}/unsubscribe?token={token}");
     let subject = match waiting.len() {
         1 => "Stoneyard: a game waits for your move".to_string(),
         n => format!("Stoneyard: {n} games wait for your move"),
@@ -233,26 +306,16 @@ fn digest_mail(reader: &Reader, waiting: &[String], smtp: &SmtpOptions) -> Resul
         .map_err(|e| e.to_string())
 }
 
-/// `GET` or `POST /unsubscribe?token=…`: forgets the address at once (the link in the mail, or a
-/// mail program's one-click button).
-pub async fn unsubscribe_page(store: &GameStore, query: Option<&str>) -> (axum::http::StatusCode, String) {
-    let token = query
-        .unwrap_or_default()
-        .split('&')
-        .find_map(|pair| pair.strip_prefix("token="))
-        .unwrap_or_default()
-        .to_string();
-    if token.is_empty() || token.len() > 64 {
-        return (axum::http::StatusCode::BAD_REQUEST, "This link is not a way out of Stoneyard's digest.\n".into());
-    }
-    match store.unsubscribe(&token).await {
-        Ok(true) => (axum::http::StatusCode::OK, "Done: Stoneyard will send you no more e-mails.\n".into()),
-        Ok(false) => {
-            (axum::http::StatusCode::OK, "Nothing to do: this address already gets no e-mails from Stoneyard.\n".into())
-        }
-        Err(e) => {
-            eprintln!("stoneyard serve: unsubscribing: {e}");
-            (axum::http::StatusCode::SERVICE_UNAVAILABLE, "The server could not reach its store; try again.\n".into())
-        }
-    }
+/// The mail that asks to confirm an address before any digest goes to it.
+fn confirmation_mail(name: &str, address: &str, token: &str, smtp: &SmtpOptions) -> Result<Message, String> {
+    let site = smtp.public_url.trim_end_matches('/');
+    let body = format!(
+        "Hello {name},\n\nSomeone (you, we hope) asked Stoneyard to send a daily digest of the games waiting for {name}'s move to this address.\n\nConfirm: {site}/confirm?token={token}\n\nIf it was not you, ignore this mail: nothing more will come.\n"
+    );
+    Message::builder()
+        .from(smtp.from.parse().map_err(|e| format!("--smtp-from '{}': {e}", smtp.from))?)
+        .to(address.parse().map_err(|e| format!("'{address}': {e}"))?)
+        .subject("Stoneyard: confirm your address for the daily digest")
+        .body(body)
+        .map_err(|e| e.to_string())
 }

@@ -3,9 +3,11 @@
 //! then announced to the other instances that share a PostgreSQL store.
 
 use super::clocks::{Timeout, table_deadline};
+use super::digest::{EMAIL_CHANGES_PER_HOUR, SmtpOptions};
 use super::ids;
 use super::listener::AddressSlots;
 use super::lobby::{LobbyFeed, PhraseTimes, SignedPlayer};
+use super::mail_pages::MAIL_LINKS_PER_MINUTE;
 use super::news::{Inbox, StoredDecision, decision_announcement};
 use super::outbox::{Out, Outbox};
 use super::password_work::PasswordWork;
@@ -26,6 +28,9 @@ use tokio::sync::{MappedMutexGuard, MutexGuard};
 
 /// The most games one connection may follow at once.
 pub const MAX_FOLLOWED: usize = 64;
+
+/// Invites nobody has joined yet one client address may hold.
+pub const INVITES_PER_ADDRESS: i64 = 20;
 
 #[derive(Clone)]
 struct Follower {
@@ -158,6 +163,12 @@ pub struct Hub {
     pub(super) sign_ins: PerAddress,
     /// Passwords set per player (by id), from all their connections together.
     pub(super) password_changes: PerKey<String>,
+    /// Addresses for the digest given per player (each sends a confirmation mail).
+    pub(super) email_changes: PerKey<String>,
+    /// The digest's links (confirm, unsubscribe) acted on per client address.
+    pub(super) mail_links: PerAddress,
+    /// Where mail goes out (`serve --smtp`), if anywhere.
+    pub(super) smtp: Option<SmtpOptions>,
     /// The threads that hash and check passwords, for every connection.
     pub(super) passwords: PasswordWork,
     /// When each player (or nameless seat) last said a phrase.
@@ -245,6 +256,7 @@ pub struct HubLimits {
     pub quick_play_wait: std::time::Duration,
     pub rated_games_per_pair_per_day: u32,
     pub clock: ServerClock,
+    pub smtp: Option<SmtpOptions>,
 }
 
 impl Hub {
@@ -260,6 +272,9 @@ impl Hub {
             connection_slots: limits.connection_slots,
             sign_ins: PerAddress::per_minute(limits.sign_ins_per_minute),
             password_changes: PerKey::per_minute(PASSWORD_CHANGES_PER_MINUTE),
+            email_changes: PerKey::per_hour(EMAIL_CHANGES_PER_HOUR),
+            mail_links: PerAddress::per_minute(MAIL_LINKS_PER_MINUTE),
+            smtp: limits.smtp,
             passwords: PasswordWork::default(),
             phrases: PhraseTimes::default(),
             lobby: LobbyFeed::default(),
@@ -357,10 +372,7 @@ impl Hub {
     pub async fn handle(&self, session: &mut Session, message: ClientMessage) {
         let reply = match message {
             ClientMessage::Ping {} => Ok(ServerMessage::Pong),
-            ClientMessage::Create { game, options, seat } => {
-                let player = session.player.as_ref().map(|p| p.id.clone());
-                self.create(game, &options, seat, player.as_deref()).await
-            }
+            ClientMessage::Create { game, options, seat } => self.create(session, game, &options, seat).await,
             ClientMessage::Join { code } => self.join(session, &code).await,
             ClientMessage::Open { game_id, token, have } => self.open(session, &game_id, token.as_deref(), have).await,
             ClientMessage::Close { game_id } => {
@@ -407,14 +419,26 @@ impl Hub {
         session.out.send(Out::Text(message.to_json()));
     }
 
+    /// Creates a private game for an invite code. Each client address holds at most
+    /// [`INVITES_PER_ADDRESS`] that nobody has joined (and those expire after a week).
     async fn create(
         &self,
+        session: &Session,
         game: GameKind,
         options: &[(String, String)],
         seat: SeatChoice,
-        player: Option<&str>,
     ) -> Result<ServerMessage, ServerMessage> {
-        self.create_listed(game, options, seat, player, |_| {}).await
+        let creator = ids::token_hash(&session.address.to_string());
+        if self.store.unjoined_games_of(&creator).await.map_err(unavailable)? >= INVITES_PER_ADDRESS {
+            return Err(ServerMessage::error(
+                ErrorCode::RateLimited,
+                format!(
+                    "{INVITES_PER_ADDRESS} invites from your address wait for a friend already; withdraw one first"
+                ),
+            ));
+        }
+        let player = session.player.as_ref().map(|p| p.id.clone());
+        self.create_listed(game, options, seat, player.as_deref(), |row| row.creator = Some(creator.clone())).await
     }
 
     /// Creates a game whose `seat` the asker holds (as `player` when signed in); `listing` sets

@@ -9,6 +9,7 @@ mod hub;
 mod ids;
 mod listener;
 mod lobby;
+mod mail_pages;
 mod news;
 mod outbox;
 mod password_work;
@@ -23,6 +24,7 @@ mod web_root;
 
 pub use connection::REQUESTS_PER_SECOND;
 pub use digest::SmtpOptions;
+pub use hub::INVITES_PER_ADDRESS;
 pub use ids::normalise_code;
 pub use lobby::CHALLENGES_PER_PLAYER;
 pub use people::LISTED_CHALLENGES;
@@ -166,11 +168,6 @@ async fn socket(
         .into_response()
 }
 
-/// The way out of the daily digest (a link in each mail; a mail program's one-click button).
-async fn unsubscribe(State(hub): State<Arc<Hub>>, uri: axum::http::Uri) -> (axum::http::StatusCode, String) {
-    digest::unsubscribe_page(&hub.store, uri.query()).await
-}
-
 async fn no_page() -> &'static str {
     "Stoneyard game server. This instance serves no browser build (start it with --web DIR).\n"
 }
@@ -198,6 +195,7 @@ pub async fn start(options: ServeOptions) -> Result<Running, String> {
         quick_play_wait: options.quick_play_wait,
         rated_games_per_pair_per_day: options.rated_games_per_pair_per_day,
         clock: options.clock.clone(),
+        smtp: options.smtp.clone(),
     };
     let hub = Arc::new(Hub::new(store, limits, options.trusted_proxies.clone()));
     let lobby = tokio::spawn(hub.clone().refresh_lobby_forever());
@@ -210,7 +208,8 @@ pub async fn start(options: ServeOptions) -> Result<Running, String> {
     let mut app = Router::new()
         .route(SOCKET_PATH, get(socket))
         .route("/healthz", get(|| async { "ok\n" }))
-        .route("/unsubscribe", get(unsubscribe).post(unsubscribe));
+        .route("/unsubscribe", get(mail_pages::unsubscribe_form).post(mail_pages::unsubscribe))
+        .route("/confirm", get(mail_pages::confirm_form).post(mail_pages::confirm));
     app = match &options.web {
         Some(dir) => app.fallback_service(web_root::WebRoot::open(dir)?.service()),
         None => app.fallback(no_page),

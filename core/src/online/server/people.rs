@@ -71,21 +71,44 @@ fn kind_of(slug: &str) -> Result<GameKind, StoreError> {
     GameKind::from_slug(slug).ok_or_else(|| sqlx::Error::Protocol(format!("unknown game '{slug}' in the store")))
 }
 
+/// Whether a name was registered.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Registered {
+    Yes,
+    Taken,
+    /// Refused: it looks like this player's name.
+    LooksLike(String),
+}
+
 impl GameStore {
-    /// A new player with their first device's key. `Ok(None)`: the name is taken.
-    pub async fn register(&self, id: &str, name: &str, key_hash: &str, now_ms: i64) -> Result<bool, StoreError> {
-        let created = sqlx::query("INSERT INTO players (id, name, name_key, created_ms) VALUES ($1, $2, $3, $4)")
-            .bind(id)
-            .bind(name)
-            .bind(crate::online::directory::name_key(name))
-            .bind(now_ms)
-            .execute(&self.pool)
-            .await;
+    /// A new player with their first device's key, unless the name is taken or looks like the
+    /// name of another player (the same confusables skeleton).
+    pub async fn register(&self, id: &str, name: &str, key_hash: &str, now_ms: i64) -> Result<Registered, StoreError> {
+        let key = crate::online::directory::name_key(name);
+        let skeleton = crate::online::directory::name_skeleton(name);
+        let like = sqlx::query("SELECT name FROM players WHERE name_skeleton = $1 AND name_key <> $2 LIMIT 1")
+            .bind(&skeleton)
+            .bind(&key)
+            .fetch_optional(&self.pool)
+            .await?;
+        if let Some(row) = like {
+            return Ok(Registered::LooksLike(row.try_get("name")?));
+        }
+        let created = sqlx::query(
+            "INSERT INTO players (id, name, name_key, name_skeleton, created_ms) VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(id)
+        .bind(name)
+        .bind(key)
+        .bind(skeleton)
+        .bind(now_ms)
+        .execute(&self.pool)
+        .await;
         if !unique_violation_is_false(created)? {
-            return Ok(false);
+            return Ok(Registered::Taken);
         }
         self.add_key(id, key_hash, now_ms).await?;
-        Ok(true)
+        Ok(Registered::Yes)
     }
 
     /// Another device's key for a player.

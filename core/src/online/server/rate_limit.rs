@@ -64,6 +64,11 @@ impl<K: Hash + Eq> PerKey<K> {
         PerKey { per_second: per_minute / 60.0, burst: per_minute.max(1.0), buckets: Mutex::new(HashMap::new()) }
     }
 
+    /// `per_hour` on average, as many at once.
+    pub fn per_hour(per_hour: f64) -> PerKey<K> {
+        PerKey { per_second: per_hour / 3600.0, burst: per_hour.max(1.0), buckets: Mutex::new(HashMap::new()) }
+    }
+
     /// Takes one token of `key`'s bucket, if there is one.
     pub fn allow(&self, key: K) -> bool {
         let mut buckets = self.buckets.lock().expect("rate limit buckets lock");

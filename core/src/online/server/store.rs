@@ -44,6 +44,8 @@ pub struct GameRow {
     /// When a timed game's clocks started (both seats taken), and when it ended.
     pub clock_start_ms: Option<i64>,
     pub ended_ms: Option<i64>,
+    /// Who created it, for the cap on invites nobody joined: a hash of the client's address.
+    pub creator: Option<String>,
 }
 
 impl GameRow {
@@ -66,6 +68,7 @@ impl GameRow {
             players: [None, None],
             clock_start_ms: None,
             ended_ms: None,
+            creator: None,
         }
     }
 }
@@ -187,9 +190,28 @@ const VERSION_5: [&str; 5] = [
 
 /// Version 6: a player's vacation under way (or their last) is kept on their row, so starting one
 /// is one conditional update (two devices at once cannot store overlapping periods); `vacations`
-/// keeps the finished ones.
-const VERSION_6: [&str; 2] =
-    ["ALTER TABLE players ADD COLUMN vacation_from_ms BIGINT", "ALTER TABLE players ADD COLUMN vacation_to_ms BIGINT"];
+/// keeps the finished ones. A name's confusables skeleton (`directory::name_skeleton`), so a name
+/// like an existing one is refused. An address is confirmed before any digest goes to it, and the
+/// store keeps hashes of the links' tokens (each digest's way out is a token of its own). Who
+/// created a game (an address's hash), to cap the invites nobody joined per address.
+const VERSION_6: [&str; 11] = [
+    "ALTER TABLE players ADD COLUMN vacation_from_ms BIGINT",
+    "ALTER TABLE players ADD COLUMN vacation_to_ms BIGINT",
+    "ALTER TABLE players ADD COLUMN name_skeleton TEXT",
+    "CREATE INDEX IF NOT EXISTS players_name_skeleton ON players (name_skeleton)",
+    "ALTER TABLE players ADD COLUMN email_confirmed BIGINT NOT NULL DEFAULT 0",
+    "ALTER TABLE players ADD COLUMN email_confirm_hash TEXT",
+    "CREATE TABLE IF NOT EXISTS email_tokens (
+        hash TEXT PRIMARY KEY,
+        player_id TEXT NOT NULL,
+        created_ms BIGINT NOT NULL
+    )",
+    "CREATE INDEX IF NOT EXISTS email_tokens_player ON email_tokens (player_id)",
+    "ALTER TABLE games ADD COLUMN creator TEXT",
+    "CREATE INDEX IF NOT EXISTS games_creator ON games (creator)",
+    // An address given before addresses were confirmed is asked for again.
+    "UPDATE players SET email = NULL",
+];
 
 /// Version 6's move of each player's latest vacation onto their row.
 const VERSION_6_MOVES: [&str; 3] = [
@@ -256,7 +278,7 @@ impl GameStore {
     pub async fn create(&self, row: &GameRow, now_ms: i64) -> Result<bool, StoreError> {
         let options = serde_json::to_string(&row.options).expect("options serialise");
         let result = sqlx::query(
-            "INSERT INTO games (id, game, options, code, token_first, token_second, created_ms, public, for_player, rated, time_control, player_first, player_second, clock_start_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
+            "INSERT INTO games (id, game, options, code, token_first, token_second, created_ms, public, for_player, rated, time_control, player_first, player_second, clock_start_ms, creator) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
         )
         .bind(&row.id)
         .bind(&row.game)
@@ -272,6 +294,7 @@ impl GameStore {
         .bind(row.players[0].clone())
         .bind(row.players[1].clone())
         .bind(row.clock_start_ms)
+        .bind(row.creator.clone())
         .execute(&self.pool)
         .await;
         unique_violation_is_false(result)
@@ -331,9 +354,21 @@ impl GameStore {
                 players: [r.try_get("player_first")?, r.try_get("player_second")?],
                 clock_start_ms: r.try_get("clock_start_ms")?,
                 ended_ms: r.try_get("ended_ms")?,
+                creator: None,
             })
         })
         .transpose()
+    }
+
+    /// The games `creator` made that nobody has joined yet.
+    pub async fn unjoined_games_of(&self, creator: &str) -> Result<i64, StoreError> {
+        let row = sqlx::query(
+            "SELECT COUNT(*) AS n FROM games WHERE creator = $1 AND ending IS NULL AND (token_first IS NULL OR token_second IS NULL)",
+        )
+        .bind(creator)
+        .fetch_one(&self.pool)
+        .await?;
+        row.try_get("n")
     }
 
     /// The game an invite code opens: one that has not ended and still has a free seat (a code
@@ -618,6 +653,16 @@ async fn migrate_step(conn: &mut sqlx::AnyConnection, version: i64) -> Result<()
             for statement in VERSION_6.iter().chain(&VERSION_6_MOVES) {
                 sqlx::query(statement).execute(&mut *conn).await?;
             }
+            let players = sqlx::query("SELECT id, name FROM players").fetch_all(&mut *conn).await?;
+            for p in players {
+                let (id, name): (String, String) = (p.try_get("id")?, p.try_get("name")?);
+                sqlx::query("UPDATE players SET name_skeleton = $1 WHERE id = $2")
+                    .bind(crate::online::directory::name_skeleton(&name))
+                    .bind(id)
+                    .execute(&mut *conn)
+                    .await?;
+            }
+            sqlx::query("UPDATE players SET email_token = NULL").execute(&mut *conn).await?;
         }
         _ => unreachable!("no schema step {version}"),
     }

@@ -1,0 +1,128 @@
+//! The pages the digest's links open: a link followed (`GET`, as mail scanners do on their own)
+//! only shows a page with a button; the button, or a mail program's one-click unsubscribe (a
+//! `POST`, RFC 8058), acts. Wrong tokens are limited per client address, and the store is asked
+//! for hashes of tokens only.
+
+use super::hub::Hub;
+use super::listener;
+use axum::extract::{ConnectInfo, State};
+use axum::http::{HeaderMap, StatusCode, Uri};
+use axum::response::Html;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+/// Links a client address may act on a minute (a token is 128 random bits; this only keeps the
+/// store from being asked thousands of times a second).
+pub const MAIL_LINKS_PER_MINUTE: f64 = 30.0;
+
+type Page = (StatusCode, Html<String>);
+
+/// The token a link carries, when it looks like one.
+fn token_in(uri: &Uri) -> Option<String> {
+    let token = uri.query()?.split('&').find_map(|pair| pair.strip_prefix("token="))?;
+    (token.len() == 32 && token.bytes().all(|b| b.is_ascii_hexdigit())).then(|| token.to_string())
+}
+
+fn page(status: StatusCode, title: &str, body: &str) -> Page {
+    let html = format!(
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><title>{title}</title></head><body style=\"font-family:sans-serif;max-width:36em;margin:3em auto;padding:0 1em\"><h1>{title}</h1>{body}</body></html>\n"
+    );
+    (status, Html(html))
+}
+
+fn not_a_link(what: &str) -> Page {
+    page(StatusCode::BAD_REQUEST, "Stoneyard", &format!("<p>This link is not {what}.</p>"))
+}
+
+/// A page whose button sends the same link as a `POST`.
+fn ask(path: &str, token: &str, title: &str, question: &str, button: &str) -> Page {
+    let body = format!(
+        "<p>{question}</p><form method=\"post\" action=\"{path}?token={token}\"><button type=\"submit\" style=\"font-size:1.2em;padding:.5em 1em\">{button}</button></form>"
+    );
+    page(StatusCode::OK, title, &body)
+}
+
+/// Whether the client may act on one more link now.
+fn allowed(hub: &Hub, peer: SocketAddr, headers: &HeaderMap) -> bool {
+    hub.mail_links.allow(listener::client_address(peer, headers, &hub.trusted_proxies))
+}
+
+fn too_many() -> Page {
+    page(StatusCode::TOO_MANY_REQUESTS, "Stoneyard", "<p>Too many links from your address; try again in a minute.</p>")
+}
+
+fn unavailable(e: impl std::fmt::Display) -> Page {
+    eprintln!("stoneyard serve: a mail link: {e}");
+    page(StatusCode::SERVICE_UNAVAILABLE, "Stoneyard", "<p>The server could not reach its store; try again.</p>")
+}
+
+/// `GET /unsubscribe?token=…`: asks.
+pub async fn unsubscribe_form(uri: Uri) -> Page {
+    match token_in(&uri) {
+        Some(token) => ask(
+            "/unsubscribe",
+            &token,
+            "Stop Stoneyard's mails?",
+            "Stoneyard sends this address a digest of the games waiting for your move, once a day at most.",
+            "Send me no more mails",
+        ),
+        None => not_a_link("a way out of Stoneyard's digest"),
+    }
+}
+
+/// `POST /unsubscribe?token=…` (the page's button, or a mail program's one-click): forgets the
+/// address at once.
+pub async fn unsubscribe(
+    State(hub): State<Arc<Hub>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    uri: Uri,
+) -> Page {
+    let Some(token) = token_in(&uri) else { return not_a_link("a way out of Stoneyard's digest") };
+    if !allowed(&hub, peer, &headers) {
+        return too_many();
+    }
+    match hub.store.unsubscribe(&super::ids::token_hash(&token)).await {
+        Ok(true) => page(StatusCode::OK, "Done", "<p>Stoneyard will send you no more e-mails.</p>"),
+        Ok(false) => {
+            page(StatusCode::OK, "Nothing to do", "<p>This address already gets no e-mails from Stoneyard.</p>")
+        }
+        Err(e) => unavailable(e),
+    }
+}
+
+/// `GET /confirm?token=…`: asks.
+pub async fn confirm_form(uri: Uri) -> Page {
+    match token_in(&uri) {
+        Some(token) => ask(
+            "/confirm",
+            &token,
+            "Confirm your address?",
+            "Stoneyard will send it a digest of the games waiting for your move, once a day at most, and only when games wait.",
+            "Yes, send me the digest",
+        ),
+        None => not_a_link("a confirmation of an address for Stoneyard"),
+    }
+}
+
+/// `POST /confirm?token=…`: the address gets digests from now on.
+pub async fn confirm(
+    State(hub): State<Arc<Hub>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    uri: Uri,
+) -> Page {
+    let Some(token) = token_in(&uri) else { return not_a_link("a confirmation of an address for Stoneyard") };
+    if !allowed(&hub, peer, &headers) {
+        return too_many();
+    }
+    match hub.store.confirm_email(&super::ids::token_hash(&token)).await {
+        Ok(true) => page(StatusCode::OK, "Confirmed", "<p>Your daily digest is on. Every mail has a way out.</p>"),
+        Ok(false) => page(
+            StatusCode::OK,
+            "Nothing to confirm",
+            "<p>This link was used already, or a newer address was given since.</p>",
+        ),
+        Err(e) => unavailable(e),
+    }
+}
