@@ -85,7 +85,7 @@ fn hear_server(mut heard: MessageReader<FromServer>, mut games: ResMut<OpenGames
                 games.challenges.retain(|c| c.game_id != challenge.game_id);
                 games.challenges.push((**challenge).clone());
                 // Newest first, as the server lists them.
-                games.challenges.sort_by(|a, b| b.posted_ms.cmp(&a.posted_ms));
+                games.challenges.sort_by_key(|c| std::cmp::Reverse(c.posted_ms));
             }
             ServerMessage::ChallengeRemoved { game_id } => games.challenges.retain(|c| c.game_id != *game_id),
             ServerMessage::LiveGames { live } => games.live = live.clone(),

@@ -3,7 +3,8 @@
 //! listing them; never a mail per move. Every digest carries its way out: a link (and the
 //! one-click `List-Unsubscribe` headers of RFC 8058) with a token of its own, kept hashed.
 
-use super::hub::{Hub, unavailable};
+use super::hub::{EMAIL_CHANGES_PER_HOUR, Hub, unavailable};
+use super::smtp::SmtpOptions;
 use super::store::GameStore;
 use crate::online::clock::{DAY_MS, clock_words};
 use crate::online::protocol::{ErrorCode, ServerMessage};
@@ -12,23 +13,8 @@ use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 use sqlx::Row;
 use std::sync::Arc;
 
-/// Addresses a player may give an hour (each sends a confirmation mail).
-pub const EMAIL_CHANGES_PER_HOUR: f64 = 5.0;
-
 /// How often the server looks for digests to send.
 const LOOK_EVERY_MS: i64 = 3_600_000;
-
-/// Where and how the digest is sent.
-#[derive(Clone, Debug)]
-pub struct SmtpOptions {
-    /// `smtp://user:password@host:587?tls=required` (STARTTLS), `smtps://…:465` (TLS), or
-    /// `smtp://127.0.0.1:25` (a relay on this machine, unencrypted).
-    pub url: String,
-    /// The sender, `Stoneyard <games@example.org>`.
-    pub from: String,
-    /// The server's address as players reach it (`https://games.example.org`), for the links.
-    pub public_url: String,
-}
 
 /// A player due a digest.
 struct Reader {

@@ -3,18 +3,16 @@
 //! then announced to the other instances that share a PostgreSQL store.
 
 use super::clocks::{Timeout, table_deadline};
-use super::digest::{EMAIL_CHANGES_PER_HOUR, SmtpOptions};
 use super::ids;
 use super::listener::AddressSlots;
 use super::lobby::{LobbyFeed, PhraseTimes, SignedPlayer};
-use super::mail_pages::MAIL_LINKS_PER_MINUTE;
 use super::news::{Inbox, StoredDecision, decision_announcement};
 use super::outbox::{Out, Outbox};
 use super::password_work::PasswordWork;
 use super::rate_limit::{PerAddress, PerKey};
+use super::smtp::SmtpOptions;
 use super::store::{Backend, GameRow, GameStore};
 use super::time::ServerClock;
-use super::upkeep::IdleGames;
 use crate::games::GameKind;
 use crate::online::directory::TimeControl;
 use crate::online::protocol::{ClientMessage, ErrorCode, GameSummary, MAX_LISTED_GAMES, SeatChoice, ServerMessage};
@@ -181,8 +179,8 @@ pub struct Hub {
     pub(super) rated_games_per_pair_per_day: u32,
     /// The time clocks, timeouts and vacations are measured by.
     pub clock: ServerClock,
-    /// The idle live games the sweep looked at, and when to look again.
-    pub(super) idle_games: IdleGames,
+    /// The idle live games the sweep looked at, and when each one's clock runs out next.
+    pub(super) idle_games: Mutex<HashMap<String, i64>>,
 }
 
 /// One connection's view of the hub: who it is and what it follows.
@@ -247,6 +245,13 @@ fn rematch_ready(id: &str, new_id: &str, seat: Side, token: &str) -> ServerMessa
 /// hash: a tenth of a second of a core and 19 MiB).
 pub const PASSWORD_CHANGES_PER_MINUTE: f64 = 3.0;
 
+/// Addresses a player may give an hour (each sends a confirmation mail).
+pub const EMAIL_CHANGES_PER_HOUR: f64 = 5.0;
+
+/// Links of the mails a client address may act on a minute (a token is 128 random bits; this only
+/// keeps the store from being asked thousands of times a second).
+pub const MAIL_LINKS_PER_MINUTE: f64 = 30.0;
+
 /// A hub's limits.
 pub struct HubLimits {
     pub connection_slots: AddressSlots,
@@ -281,7 +286,7 @@ impl Hub {
             quick_play_wait: limits.quick_play_wait,
             rated_games_per_pair_per_day: limits.rated_games_per_pair_per_day,
             clock: limits.clock,
-            idle_games: IdleGames::default(),
+            idle_games: Mutex::new(HashMap::new()),
         }
     }
 

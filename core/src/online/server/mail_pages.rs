@@ -11,10 +11,6 @@ use axum::response::Html;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-/// Links a client address may act on a minute (a token is 128 random bits; this only keeps the
-/// store from being asked thousands of times a second).
-pub const MAIL_LINKS_PER_MINUTE: f64 = 30.0;
-
 type Page = (StatusCode, Html<String>);
 
 /// The token a link carries, when it looks like one.

@@ -16,6 +16,7 @@ mod password_work;
 mod people;
 mod rate_limit;
 mod rating;
+mod smtp;
 mod store;
 mod time;
 mod upkeep;
@@ -23,11 +24,11 @@ mod vacations;
 mod web_root;
 
 pub use connection::REQUESTS_PER_SECOND;
-pub use digest::SmtpOptions;
 pub use hub::INVITES_PER_ADDRESS;
 pub use ids::normalise_code;
 pub use lobby::CHALLENGES_PER_PLAYER;
 pub use people::LISTED_CHALLENGES;
+pub use smtp::SmtpOptions;
 pub use store::{Backend, GameStore};
 pub use time::{ManualClock, ServerClock, system_ms};
 pub use upkeep::{

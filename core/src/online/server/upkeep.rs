@@ -8,7 +8,6 @@ use super::hub::Hub;
 use super::store::{Backend, GameStore, StoreError};
 use crate::online::clock::DAY_MS;
 use sqlx::Row;
-use std::collections::HashMap;
 use std::sync::Arc;
 
 /// How often the store is swept.
@@ -113,10 +112,6 @@ impl GameStore {
     }
 }
 
-/// When this instance last looked at each idle live game, and when its clock runs out next.
-#[derive(Default)]
-pub(super) struct IdleGames(std::sync::Mutex<HashMap<String, i64>>);
-
 impl Hub {
     /// Sweeps the store every few seconds of the server's clock (runs for the server's life).
     pub async fn upkeep_forever(self: Arc<Hub>) {
@@ -181,7 +176,7 @@ impl Hub {
     async fn end_if_out_of_time(&self, ids: Vec<String>, now: i64) {
         let mut due = Vec::new();
         {
-            let mut checked = self.idle_games.0.lock().expect("idle games lock");
+            let mut checked = self.idle_games.lock().expect("idle games lock");
             checked.retain(|id, _| ids.contains(id));
             for id in ids {
                 if self.loaded_room(&id).is_none() && checked.get(&id).is_none_or(|&next| next <= now) {
@@ -192,7 +187,7 @@ impl Hub {
         for id in due {
             let room = self.room(&id);
             let deadline = self.flag_if_out_of_time(&room).await;
-            self.idle_games.0.lock().expect("idle games lock").insert(id, deadline);
+            self.idle_games.lock().expect("idle games lock").insert(id, deadline);
         }
     }
 }
