@@ -76,8 +76,8 @@ fn parse_clock(text: &str) -> Result<TimeControl, String> {
     Ok(control)
 }
 
-/// The challenges a poster keeps open at most (the server allows ten).
-const POSTER_OPEN: usize = 5;
+/// The challenges a poster keeps open at most (as many as the server allows).
+const POSTER_OPEN: usize = crate::online::server::CHALLENGES_PER_PLAYER as usize;
 
 /// The game a table plays now, for its spectators: its id and when each ply was first sent.
 struct LiveTable {
