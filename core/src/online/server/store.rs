@@ -194,7 +194,7 @@ const VERSION_5: [&str; 5] = [
 /// like an existing one is refused. An address is confirmed before any digest goes to it, and the
 /// store keeps hashes of the links' tokens (each digest's way out is a token of its own). Who
 /// created a game (an address's hash), to cap the invites nobody joined per address.
-const VERSION_6: [&str; 11] = [
+const VERSION_6: [&str; 12] = [
     "ALTER TABLE players ADD COLUMN vacation_from_ms BIGINT",
     "ALTER TABLE players ADD COLUMN vacation_to_ms BIGINT",
     "ALTER TABLE players ADD COLUMN name_skeleton TEXT",
@@ -209,6 +209,8 @@ const VERSION_6: [&str; 11] = [
     "CREATE INDEX IF NOT EXISTS email_tokens_player ON email_tokens (player_id)",
     "ALTER TABLE games ADD COLUMN creator TEXT",
     "CREATE INDEX IF NOT EXISTS games_creator ON games (creator)",
+    // The upkeep's sweep reads the games going on, not every game ever played.
+    "CREATE INDEX IF NOT EXISTS games_going ON games (clock_start_ms) WHERE ending IS NULL",
     // An address given before addresses were confirmed is asked for again.
     "UPDATE players SET email = NULL",
 ];

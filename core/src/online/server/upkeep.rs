@@ -69,7 +69,7 @@ impl GameStore {
         let sql = format!(
             "SELECT id FROM (
                 SELECT g.id, COALESCE((SELECT MAX(m.at_ms) FROM moves m WHERE m.game_id = g.id), g.clock_start_ms) AS last_ms
-                FROM games g WHERE g.ending IS NULL AND g.clock_start_ms IS NOT NULL AND g.{LIVE}
+                FROM games g WHERE g.ending IS NULL AND g.clock_start_ms < $1 AND g.{LIVE}
              ) idle WHERE last_ms < $1 ORDER BY last_ms, id LIMIT $2"
         );
         let rows = sqlx::query(&sql).bind(idle_since).bind(limit).fetch_all(&self.pool).await?;
@@ -84,13 +84,21 @@ impl GameStore {
         listed_before: i64,
         invite_before: i64,
     ) -> Result<Vec<String>, StoreError> {
+        // The first condition reads the games created before the latest of the three times
+        // (through the index on `created_ms`), not every game.
         let sql = format!(
-            "DELETE FROM games WHERE {UNJOINED} AND created_ms <= CASE
+            "DELETE FROM games WHERE created_ms <= $4 AND {UNJOINED} AND created_ms <= CASE
                 WHEN {LISTED} AND {LIVE} THEN $1 WHEN {LISTED} THEN $2 ELSE $3 END
              RETURNING id"
         );
-        let rows =
-            sqlx::query(&sql).bind(live_before).bind(listed_before).bind(invite_before).fetch_all(&self.pool).await?;
+        let latest = live_before.max(listed_before).max(invite_before);
+        let rows = sqlx::query(&sql)
+            .bind(live_before)
+            .bind(listed_before)
+            .bind(invite_before)
+            .bind(latest)
+            .fetch_all(&self.pool)
+            .await?;
         rows.iter().map(|r| r.try_get("id")).collect()
     }
 
