@@ -321,9 +321,19 @@ async fn a_live_player_who_disconnects_has_a_grace_period_then_the_opponent_may_
     running.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "needs a PostgreSQL server: STONEYARD_TEST_POSTGRES=postgres://… (make test-postgres)"]
-async fn two_instances_flag_a_live_clock_once() {
+/// Two instances sharing the test's PostgreSQL, on one clock, and a live 3+2 game between a player
+/// on each after White's first move.
+struct TwoInstances {
+    clock: Arc<ManualClock>,
+    first: Running,
+    second: Running,
+    url_2: String,
+    names: [String; 2],
+    ada: Player,
+    bob: Player,
+}
+
+async fn live_game_on_two_instances() -> TwoInstances {
     let database = std::env::var("STONEYARD_TEST_POSTGRES").expect("STONEYARD_TEST_POSTGRES is set");
     // One clock for both instances, as one machine's time: each has its own timer on it. It starts
     // at the real time, as the other tests' servers sharing the database run on it (and sweep it).
@@ -336,6 +346,13 @@ async fn two_instances_flag_a_live_clock_once() {
     let first_move = ada.seat.legal()[0].clone();
     ada.play(&first_move).await;
     bob.until("Ada's move", |s| s.moves.len() == 1).await;
+    TwoInstances { clock, first, second, url_2, names, ada, bob }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a PostgreSQL server: STONEYARD_TEST_POSTGRES=postgres://… (make test-postgres)"]
+async fn two_instances_flag_a_live_clock_once() {
+    let TwoInstances { clock, first, second, mut ada, mut bob, .. } = live_game_on_two_instances().await;
     // Bob's time runs out: both instances' timers see it; the game ends once, the same for both.
     clock.advance(200_000);
     ada.until("the flag", |s| s.ended.is_some()).await;
@@ -504,16 +521,7 @@ async fn challenges_and_invites_nobody_takes_expire() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs a PostgreSQL server: STONEYARD_TEST_POSTGRES=postgres://… (make test-postgres)"]
 async fn two_instances_end_an_abandoned_live_game_once() {
-    let database = std::env::var("STONEYARD_TEST_POSTGRES").expect("STONEYARD_TEST_POSTGRES is set");
-    let clock = ManualClock::starting_at(system_ms());
-    let (url_1, first) = timed_server(database.clone(), &clock).await;
-    let (url_2, second) = timed_server(database, &clock).await;
-    let names = [online_support::unique("Ada"), online_support::unique("Bob")];
-    let (mut ada, mut bob) =
-        timed_game_across(&url_1, &url_2, "red-stone", THREE_PLUS_TWO, [&names[0], &names[1]]).await;
-    let first_move = ada.seat.legal()[0].clone();
-    ada.play(&first_move).await;
-    bob.until("Ada's move", |s| s.moves.len() == 1).await;
+    let TwoInstances { clock, first, second, url_2, names, ada, bob } = live_game_on_two_instances().await;
     let game_id = ada.seat.game_id.clone();
     // Both leave; nobody follows the game on either instance. Bob's time runs out: one of the
     // two sweeps ends it, once.

@@ -38,11 +38,6 @@ fn ask(path: &str, token: &str, title: &str, question: &str, button: &str) -> Pa
     page(StatusCode::OK, title, &body)
 }
 
-/// Whether the client may act on one more link now.
-fn allowed(hub: &Hub, peer: SocketAddr, headers: &HeaderMap) -> bool {
-    hub.mail_links.allow(listener::client_address(peer, headers, &hub.trusted_proxies))
-}
-
 fn too_many() -> Page {
     page(StatusCode::TOO_MANY_REQUESTS, "Stoneyard", "<p>Too many links from your address; try again in a minute.</p>")
 }
@@ -74,17 +69,11 @@ pub async fn unsubscribe(
     headers: HeaderMap,
     uri: Uri,
 ) -> Page {
-    let Some(token) = token_in(&uri) else { return not_a_link("a way out of Stoneyard's digest") };
-    if !allowed(&hub, peer, &headers) {
-        return too_many();
-    }
-    match hub.store.unsubscribe(&super::ids::token_hash(&token)).await {
-        Ok(true) => page(StatusCode::OK, "Done", "<p>Stoneyard will send you no more e-mails.</p>"),
-        Ok(false) => {
-            page(StatusCode::OK, "Nothing to do", "<p>This address already gets no e-mails from Stoneyard.</p>")
-        }
-        Err(e) => unavailable(e),
-    }
+    let link = Link { hub: &hub, peer, headers: &headers, uri: &uri, what: "a way out of Stoneyard's digest" };
+    let done = ("Done", "<p>Stoneyard will send you no more e-mails.</p>");
+    let nothing = ("Nothing to do", "<p>This address already gets no e-mails from Stoneyard.</p>");
+    let store = hub.store.clone();
+    link.act(|hash| async move { store.unsubscribe(&hash).await }, done, nothing).await
 }
 
 /// `GET /confirm?token=…`: asks.
@@ -108,17 +97,40 @@ pub async fn confirm(
     headers: HeaderMap,
     uri: Uri,
 ) -> Page {
-    let Some(token) = token_in(&uri) else { return not_a_link("a confirmation of an address for Stoneyard") };
-    if !allowed(&hub, peer, &headers) {
-        return too_many();
-    }
-    match hub.store.confirm_email(&super::ids::token_hash(&token)).await {
-        Ok(true) => page(StatusCode::OK, "Confirmed", "<p>Your daily digest is on. Every mail has a way out.</p>"),
-        Ok(false) => page(
-            StatusCode::OK,
-            "Nothing to confirm",
-            "<p>This link was used already, or a newer address was given since.</p>",
-        ),
-        Err(e) => unavailable(e),
+    let link =
+        Link { hub: &hub, peer, headers: &headers, uri: &uri, what: "a confirmation of an address for Stoneyard" };
+    let done = ("Confirmed", "<p>Your daily digest is on. Every mail has a way out.</p>");
+    let nothing = ("Nothing to confirm", "<p>This link was used already, or a newer address was given since.</p>");
+    let store = hub.store.clone();
+    link.act(|hash| async move { store.confirm_email(&hash).await }, done, nothing).await
+}
+
+/// A link of a mail, followed by a `POST`.
+struct Link<'a> {
+    hub: &'a Hub,
+    peer: SocketAddr,
+    headers: &'a HeaderMap,
+    uri: &'a Uri,
+    /// What the link is, in words, for a link that is not one.
+    what: &'a str,
+}
+
+impl Link<'_> {
+    /// Acts on the link's token (`act` is given its hash) within the client's limit; the page
+    /// says `done` or, when no address had the token, `nothing` (each a title and a paragraph).
+    async fn act<F, Fut>(self, act: F, done: (&str, &str), nothing: (&str, &str)) -> Page
+    where
+        F: FnOnce(String) -> Fut,
+        Fut: std::future::Future<Output = Result<bool, super::store::StoreError>>,
+    {
+        let Some(token) = token_in(self.uri) else { return not_a_link(self.what) };
+        if !self.hub.mail_links.allow(listener::client_address(self.peer, self.headers, &self.hub.trusted_proxies)) {
+            return too_many();
+        }
+        match act(super::ids::token_hash(&token)).await {
+            Ok(true) => page(StatusCode::OK, done.0, done.1),
+            Ok(false) => page(StatusCode::OK, nothing.0, nothing.1),
+            Err(e) => unavailable(e),
+        }
     }
 }
