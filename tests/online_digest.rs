@@ -164,6 +164,9 @@ async fn a_daily_digest_lists_the_games_waiting_and_its_way_out_is_honoured() {
     assert!(matches!(&card, ServerMessage::SignedIn { player, .. } if !player.email_confirmed), "{card:?}");
     let confirmed = http(running.addr, "POST", &format!("/confirm?token={confirm}")).await;
     assert!(confirmed.contains("digest is on"), "{confirmed}");
+    // Ada's open screen hears of it at once, and her card says so from now on.
+    let told = ada.recv_until(|m| matches!(m, ServerMessage::EmailSet { .. })).await.unwrap();
+    assert_eq!(told, ServerMessage::EmailSet { address: Some("ada@example.org".into()), confirmed: true });
     let card = ada.request(&ClientMessage::SignIn { key: ada_key.clone() }).await.unwrap();
     assert!(matches!(&card, ServerMessage::SignedIn { player, .. } if player.email_confirmed), "{card:?}");
 

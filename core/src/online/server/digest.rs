@@ -64,15 +64,17 @@ impl GameStore {
         }
     }
 
-    /// Confirms the address whose confirmation token hashes to `hash`. `Ok(false)`: none does.
-    pub async fn confirm_email(&self, hash: &str) -> Result<bool, super::store::StoreError> {
-        let done = sqlx::query(
-            "UPDATE players SET email_confirmed = 1, email_confirm_hash = NULL WHERE email_confirm_hash = $1 AND email IS NOT NULL",
+    /// Confirms the address whose confirmation token hashes to `hash`: its player and the
+    /// address. `Ok(None)`: no address has that token.
+    pub async fn confirm_email(&self, hash: &str) -> Result<Option<(String, String)>, super::store::StoreError> {
+        let row = sqlx::query(
+            "UPDATE players SET email_confirmed = 1, email_confirm_hash = NULL WHERE email_confirm_hash = $1 AND email IS NOT NULL
+             RETURNING id, email",
         )
         .bind(hash)
-        .execute(&self.pool)
+        .fetch_optional(&self.pool)
         .await?;
-        Ok(done.rows_affected() > 0)
+        row.map(|r| Ok((r.try_get("id")?, r.try_get("email")?))).transpose()
     }
 
     /// Forgets the address whose way-out token hashes to `hash`. `Ok(false)`: no address has it.

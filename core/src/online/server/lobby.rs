@@ -162,6 +162,14 @@ impl LobbyFeed {
     fn connections_of(&self, player: &str) -> Vec<SignedConnection> {
         self.signed_in.lock().expect("signed-in lock").get(player).cloned().unwrap_or_default()
     }
+
+    /// Tells every connection of a player signed in here.
+    pub(super) fn tell_player(&self, player: &str, message: &ServerMessage) {
+        let text = message.to_json();
+        for connection in self.connections_of(player) {
+            connection.out.send(Out::Text(text.clone()));
+        }
+    }
 }
 
 impl Hub {

@@ -5,6 +5,7 @@
 
 use super::hub::Hub;
 use super::listener;
+use crate::online::protocol::ServerMessage;
 use axum::extract::{ConnectInfo, State};
 use axum::http::{HeaderMap, StatusCode, Uri};
 use axum::response::Html;
@@ -101,8 +102,14 @@ pub async fn confirm(
         Link { hub: &hub, peer, headers: &headers, uri: &uri, what: "a confirmation of an address for Stoneyard" };
     let done = ("Confirmed", "<p>Your daily digest is on. Every mail has a way out.</p>");
     let nothing = ("Nothing to confirm", "<p>This link was used already, or a newer address was given since.</p>");
-    let store = hub.store.clone();
-    link.act(|hash| async move { store.confirm_email(&hash).await }, done, nothing).await
+    let confirming = hub.clone();
+    let confirm = |hash: String| async move {
+        let Some((player, address)) = confirming.store.confirm_email(&hash).await? else { return Ok(false) };
+        // The player's open screens say so at once (on this instance).
+        confirming.lobby.tell_player(&player, &ServerMessage::EmailSet { address: Some(address), confirmed: true });
+        Ok(true)
+    };
+    link.act(confirm, done, nothing).await
 }
 
 /// A link of a mail, followed by a `POST`.
