@@ -331,9 +331,17 @@ struct TwoInstances {
     names: [String; 2],
     ada: Player,
     bob: Player,
+    /// This test's turn, until it ends.
+    _turn: tokio::sync::MutexGuard<'static, ()>,
 }
 
+/// The tests on two instances take turns: each moves its own clock minutes ahead, and its
+/// instances' sweeps read every game of the shared database, so they would flag the other test's
+/// game as out of time.
+static ONE_CLOCK_AHEAD_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
 async fn live_game_on_two_instances() -> TwoInstances {
+    let turn = ONE_CLOCK_AHEAD_AT_A_TIME.lock().await;
     let database = std::env::var("STONEYARD_TEST_POSTGRES").expect("STONEYARD_TEST_POSTGRES is set");
     // One clock for both instances, as one machine's time: each has its own timer on it. It starts
     // at the real time, as the other tests' servers sharing the database run on it (and sweep it).
@@ -346,13 +354,13 @@ async fn live_game_on_two_instances() -> TwoInstances {
     let first_move = ada.seat.legal()[0].clone();
     ada.play(&first_move).await;
     bob.until("Ada's move", |s| s.moves.len() == 1).await;
-    TwoInstances { clock, first, second, url_2, names, ada, bob }
+    TwoInstances { clock, first, second, url_2, names, ada, bob, _turn: turn }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs a PostgreSQL server: STONEYARD_TEST_POSTGRES=postgres://… (make test-postgres)"]
 async fn two_instances_flag_a_live_clock_once() {
-    let TwoInstances { clock, first, second, mut ada, mut bob, .. } = live_game_on_two_instances().await;
+    let TwoInstances { clock, first, second, mut ada, mut bob, _turn, .. } = live_game_on_two_instances().await;
     // Bob's time runs out: both instances' timers see it; the game ends once, the same for both.
     clock.advance(200_000);
     ada.until("the flag", |s| s.ended.is_some()).await;
@@ -521,7 +529,7 @@ async fn challenges_and_invites_nobody_takes_expire() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs a PostgreSQL server: STONEYARD_TEST_POSTGRES=postgres://… (make test-postgres)"]
 async fn two_instances_end_an_abandoned_live_game_once() {
-    let TwoInstances { clock, first, second, url_2, names, ada, bob } = live_game_on_two_instances().await;
+    let TwoInstances { clock, first, second, url_2, names, ada, bob, _turn } = live_game_on_two_instances().await;
     let game_id = ada.seat.game_id.clone();
     // Both leave; nobody follows the game on either instance. Bob's time runs out: one of the
     // two sweeps ends it, once.
