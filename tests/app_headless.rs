@@ -1834,6 +1834,75 @@ mod online_play {
         assert!(status.clock_left(0).is_some_and(|left| left > 180_000 - 10_000), "{status:?}");
         drop(server);
     }
+
+    /// Posts `count` open Gravel challenges from throwaway names (a player may hold only
+    /// `CHALLENGES_PER_PLAYER`), over the protocol as other players' apps would.
+    fn post_challenges(url: &str, count: i64) {
+        use stoneyard::online::client::Client;
+        use stoneyard::online::protocol::{ClientMessage, ServerMessage};
+        use stoneyard::online::server::CHALLENGES_PER_PLAYER;
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        runtime.block_on(async {
+            let mut left = count;
+            for poster in 0.. {
+                if left == 0 {
+                    break;
+                }
+                let mut client = Client::connect(url).await.unwrap();
+                let named = client.request(&ClientMessage::Register { name: format!("Poster{poster}") }).await;
+                assert!(matches!(named, Ok(ServerMessage::SignedIn { .. })), "{named:?}");
+                for _ in 0..left.min(CHALLENGES_PER_PLAYER) {
+                    let challenge = ClientMessage::Challenge {
+                        game: GameKind::named("gravel"),
+                        options: vec![],
+                        seat: SeatChoice::First,
+                        rated: false,
+                        time_control: None,
+                        to: None,
+                    };
+                    let posted = client.request(&challenge).await;
+                    assert!(matches!(posted, Ok(ServerMessage::Created { .. })), "{posted:?}");
+                    left -= 1;
+                }
+            }
+        });
+    }
+
+    #[test]
+    fn a_crowded_lobby_lists_the_newest_challenges_and_pages_to_the_older_ones() {
+        use stoneyard::online::directory::LISTED_CHALLENGES;
+        use stoneyard::online::server::ServeOptions;
+        let options = ServeOptions { sign_ins_per_minute: 1_000.0, ..ServeOptions::local(scratch_database("crowded")) };
+        let server = Background::start_with(options).unwrap();
+        let url = server.socket_url();
+        let posted = LISTED_CHALLENGES + 7;
+        post_challenges(&url, posted);
+        let mut app = player(&url);
+        run_until(&mut [&mut app], "the newest challenges", |apps| {
+            apps[0].world().resource::<OpenGames>().challenges.len() as i64 == LISTED_CHALLENGES
+        });
+        app.update(); // the rows follow the list
+        // The list ends with "Older challenges"; selecting it brings the seven older ones.
+        let older = row(&app, LobbyRow::OlderChallenges);
+        assert_eq!(older, row(&app, LobbyRow::Challenge(LISTED_CHALLENGES as usize - 1)) + 1);
+        focus_row(&mut app, older);
+        press(&mut app, &[Select]);
+        run_until(&mut [&mut app], "the older challenges", |apps| {
+            apps[0].world().resource::<OpenGames>().shown_challenges().count() as i64 == posted
+        });
+        app.update();
+        let games = app.world().resource::<OpenGames>();
+        let shown: Vec<i64> = games.shown_challenges().map(|c| c.posted_ms).collect();
+        assert!(shown.windows(2).all(|w| w[0] >= w[1]), "newest first");
+        let mut ids: Vec<&str> = games.shown_challenges().map(|c| c.game_id.as_str()).collect();
+        ids.sort();
+        ids.dedup();
+        assert_eq!(ids.len() as i64, posted, "each challenge once");
+        // All are listed now: the row is gone, and the last challenge can be chosen.
+        let rows = &app.world().resource::<OnlineLobby>().shown_rows;
+        assert!(!rows.contains(&LobbyRow::OlderChallenges), "{rows:?}");
+        assert!(rows.contains(&LobbyRow::Challenge(posted as usize - 1)), "{rows:?}");
+    }
 }
 
 /// One timeline of effects: sounds, animations and flourishes of a decision on one clock.

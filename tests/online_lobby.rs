@@ -533,6 +533,17 @@ async fn a_direct_challenge_shows_to_its_two_players_only() {
     assert_eq!(listed.iter().map(|c| c.game_id.as_str()).collect::<Vec<_>>(), [game_id.as_str()]);
     let (listed, _) = watch_lobby(&mut Client::connect(&url).await.unwrap()).await;
     assert!(listed.is_empty(), "{listed:?}");
+    // The older pages too (asked from the start here): only its two players see it.
+    let from_the_start = ClientMessage::OlderChallenges { before_ms: i64::MAX, before_id: String::new() };
+    for (viewer, sees) in [(&mut bea, true), (&mut ada, true), (&mut cal, false), (&mut anonymous, false)] {
+        let is_older = |m: &ServerMessage| matches!(m, ServerMessage::OlderChallenges { .. });
+        let ServerMessage::OlderChallenges { challenges, more } = ask(viewer, from_the_start.clone(), is_older).await
+        else {
+            unreachable!()
+        };
+        assert_eq!(challenges.iter().any(|c| c.game_id == game_id), sees, "{challenges:?}");
+        assert!(!more);
+    }
     // Cal cannot take it; Bea can.
     assert_eq!(code_of(&accept(&mut cal, &game_id).await), ErrorCode::Taken);
     let token = accepted(&mut bea, &game_id).await;
@@ -1352,5 +1363,28 @@ async fn a_flood_of_challenges_hides_no_new_one_and_the_lobby_answer_stays_small
     assert_eq!(challenges[0].game_id, newest);
     assert!(challenges.windows(2).all(|w| w[0].posted_ms >= w[1].posted_ms), "newest first");
     assert!(size < 40_000, "the lobby's answer is {size} bytes");
+    // The rest is paged, from the oldest listed on: every open challenge once, newest first.
+    let mut seen: Vec<Challenge> = challenges;
+    loop {
+        let last = seen.last().unwrap();
+        let older = ClientMessage::OlderChallenges { before_ms: last.posted_ms, before_id: last.game_id.clone() };
+        let ServerMessage::OlderChallenges { challenges: page, more } = look.request(&older).await.unwrap() else {
+            panic!("no page of older challenges")
+        };
+        assert!(
+            page.iter()
+                .all(|c| (c.posted_ms, std::cmp::Reverse(&c.game_id))
+                    < (last.posted_ms, std::cmp::Reverse(&last.game_id)))
+        );
+        seen.extend(page);
+        if !more {
+            break;
+        }
+    }
+    let mut ids: Vec<&str> = seen.iter().map(|c| c.game_id.as_str()).collect();
+    assert_eq!(ids.len() as i64, 25 * CHALLENGES_PER_PLAYER + 1);
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len() as i64, 25 * CHALLENGES_PER_PLAYER + 1, "a challenge listed twice");
     running.stop().await;
 }

@@ -12,6 +12,9 @@ pub const NAME_LENGTH: std::ops::RangeInclusive<usize> = 3..=20;
 /// The shortest and longest password, in bytes (argon2 takes any length; a bound keeps a request
 /// from making the server hash megabytes).
 pub const PASSWORD_LENGTH: std::ops::RangeInclusive<usize> = 8..=128;
+/// The open challenges the lobby lists and follows: the newest, so a flood of old ones hides no
+/// new one, and every answer stays small (about 25 kB); `OlderChallenges` pages by as many.
+pub const LISTED_CHALLENGES: i64 = 100;
 /// A rating stays provisional (shown with "?") while its deviation is at least this (lichess's
 /// threshold): a new player's 350 falls under it after a dozen or so rated games.
 pub const PROVISIONAL_DEVIATION: f64 = 110.0;

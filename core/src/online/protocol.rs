@@ -15,7 +15,8 @@ use serde::{Deserialize, Serialize};
 /// The protocol this build speaks (sent in `Welcome`). Version 2: a Hidden Intention commitment
 /// is one `move`, its decisions joined by `;` (`online::table::COMMITMENT_SEPARATOR`). Version 3:
 /// players, challenges, quick play, watching, phrases and ratings (older messages unchanged).
-pub const PROTOCOL_VERSION: u32 = 4;
+/// Version 5: the lobby lists the newest challenges; `OlderChallenges` pages through the rest.
+pub const PROTOCOL_VERSION: u32 = 5;
 
 /// The largest message either side accepts, in bytes; a bigger one closes the connection.
 pub const MAX_MESSAGE_BYTES: usize = 8 * 1024;
@@ -129,6 +130,13 @@ pub enum ClientMessage {
     /// Follows the lobby: `Lobby`, then `ChallengeAdded`, `ChallengeRemoved` and `LiveGames`.
     WatchLobby {},
     LeaveLobby {},
+    /// The open challenges posted before the one at (`before_ms`, `before_id`) in the lobby's
+    /// order (newest first): `OlderChallenges`. The lobby follows only the newest
+    /// (`directory::LISTED_CHALLENGES`); this pages through the rest, once, not followed.
+    OlderChallenges {
+        before_ms: i64,
+        before_id: String,
+    },
     /// Waits for an opponent of similar rating at `game` (signed in): `QuickPlayWaiting`, then
     /// `Joined` when paired, or `QuickPlayOffer` (the computer) when nobody came in time.
     QuickPlay {
@@ -339,6 +347,11 @@ pub enum ServerMessage {
         challenges: Vec<Challenge>,
         live: Vec<LiveGame>,
     },
+    /// A page of older open challenges, newest first; `more` when there may be older still.
+    OlderChallenges {
+        challenges: Vec<Challenge>,
+        more: bool,
+    },
     ChallengeAdded {
         challenge: Box<Challenge>,
     },
@@ -467,6 +480,7 @@ struct ServerWire {
     left_ms: Option<i64>,
     address: Option<String>,
     confirmed: Option<bool>,
+    more: Option<bool>,
 }
 
 impl TryFrom<ServerWire> for ServerMessage {
@@ -519,6 +533,9 @@ impl TryFrom<ServerWire> for ServerMessage {
             "signed_in" => M::SignedIn { player: need(w.player, "player")?, key: w.key },
             "password_set" => M::PasswordSet {},
             "lobby" => M::Lobby { challenges: need(w.challenges, "challenges")?, live: need(w.live, "live")? },
+            "older_challenges" => {
+                M::OlderChallenges { challenges: need(w.challenges, "challenges")?, more: need(w.more, "more")? }
+            }
             "challenge_added" => M::ChallengeAdded { challenge: need(w.challenge, "challenge")? },
             "challenge_removed" => M::ChallengeRemoved { game_id: game_id()? },
             "live_games" => M::LiveGames { live: need(w.live, "live")? },
@@ -658,6 +675,7 @@ mod tests {
             ClientMessage::Cancel { game_id: g(), token: t() },
             ClientMessage::WatchLobby {},
             ClientMessage::LeaveLobby {},
+            ClientMessage::OlderChallenges { before_ms: 1_700_000_000_000, before_id: g() },
             ClientMessage::QuickPlay { game: GameKind::named("hidden-intention") },
             ClientMessage::StopQuickPlay {},
             ClientMessage::Say { game_id: g(), token: t(), phrase: Phrase::TakeYourTime },
@@ -839,6 +857,8 @@ mod tests {
             ServerMessage::PasswordSet {},
             ServerMessage::Lobby { challenges: vec![challenge.clone(), direct.clone()], live: vec![live.clone()] },
             ServerMessage::Lobby { challenges: vec![], live: vec![] },
+            ServerMessage::OlderChallenges { challenges: vec![challenge.clone()], more: true },
+            ServerMessage::OlderChallenges { challenges: vec![], more: false },
             ServerMessage::ChallengeAdded { challenge: Box::new(direct) },
             ServerMessage::ChallengeAdded { challenge: Box::new(challenge) },
             ServerMessage::ChallengeRemoved { game_id: g() },

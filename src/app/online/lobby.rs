@@ -152,6 +152,8 @@ pub enum LobbyRow {
     /// Quick play found nobody: the computer instead.
     PlayComputer,
     Challenge(usize),
+    /// Asks for the next page of older challenges.
+    OlderChallenges,
     PostGame,
     PostOption(usize),
     PostSide,
@@ -180,7 +182,7 @@ impl LobbyRow {
             Name | LogIn | MyPage => "You",
             Password | HideRatings | Vacation | TurnNotices | Email => "Your account",
             QuickGame | QuickPlay | PlayComputer => "Quick play",
-            Challenge(_) => "Open challenges",
+            Challenge(_) | OlderChallenges => "Open challenges",
             PostGame | PostOption(_) | PostSide | PostRated | PostTime | PostTo | Post | Invite => "Post a challenge",
             Live(_) => "Games being played",
             Mine(_) => "My online games",
@@ -220,7 +222,10 @@ pub fn lobby_rows(lobby: &OnlineLobby, player: &OnlinePlayer, games: &OpenGames,
     } else {
         rows.extend([Name, LogIn]);
     }
-    rows.extend((0..games.challenges.len()).map(Challenge));
+    rows.extend((0..games.shown_challenges().count()).map(Challenge));
+    if games.may_have_older() {
+        rows.push(OlderChallenges);
+    }
     rows.extend((0..games.live.len()).map(Live));
     rows.extend((0..kept).map(Mine));
     // The long form last.
@@ -537,7 +542,7 @@ fn lobby_input(
                 }
             }
             Challenge(i) if activate => {
-                let Some(challenge) = games.challenges.get(i).cloned() else { continue };
+                let Some(challenge) = games.shown_challenges().nth(i).cloned() else { continue };
                 let own = player.name().is_some_and(|n| name_key(n) == name_key(&challenge.by));
                 if own {
                     if let Some(seat) = kept.find(&challenge.game_id) {
@@ -549,6 +554,11 @@ fn lobby_input(
                 } else {
                     lobby.message = Some("Choose a name first: the challenge's player will see it.".to_string());
                     focus.0 = 0;
+                }
+            }
+            OlderChallenges if activate => {
+                if let Some(ask) = games.ask_older() {
+                    to.out.write(ToServer(ask));
                 }
             }
             PostGame => {

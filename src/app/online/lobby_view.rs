@@ -362,11 +362,16 @@ fn draw_row(
             );
         }
         Challenge(i) => {
-            if let Some(challenge) = games.challenges.get(i) {
+            if let Some(challenge) = games.shown_challenges().nth(i) {
                 let own = player.name().is_some_and(|n| name_key(n) == name_key(&challenge.by));
                 let (title, detail) = challenge_words(challenge, own, settings);
                 item(ui, index, focused, &title, &detail, clicks);
             }
+        }
+        OlderChallenges => {
+            let shown = games.shown_challenges().count();
+            let detail = format!("The {shown} newest are listed; more were posted before them.");
+            item(ui, index, focused, "Older challenges", &detail, clicks);
         }
         PostGame => {
             let kind = lobby.create.kind;

@@ -8,7 +8,7 @@ use super::{FromServer, SocketOpened, ToServer};
 use crate::app::AppSystems;
 use crate::app::screen::Screen;
 use crate::games::GameKind;
-use crate::online::directory::{Challenge, Leader, LiveGame, PlayerPage};
+use crate::online::directory::{Challenge, LISTED_CHALLENGES, Leader, LiveGame, PlayerPage};
 use crate::online::protocol::{ClientMessage, ErrorCode, ServerMessage};
 use bevy::prelude::*;
 
@@ -26,7 +26,12 @@ pub enum QuickPlayState {
 /// The lobby as the server last told it.
 #[derive(Resource, Debug, Default, Clone, PartialEq)]
 pub struct OpenGames {
+    /// The newest open challenges, followed as they change.
     pub challenges: Vec<Challenge>,
+    /// Older ones, as far as asked for (as they were then: taking one already taken says so).
+    pub older: Vec<Challenge>,
+    /// Whether older challenges may remain beyond those shown.
+    pub more_older: bool,
     pub live: Vec<LiveGame>,
     /// The server sends this connection the lobby's changes.
     pub following: bool,
@@ -37,6 +42,30 @@ pub struct OpenGames {
     pub leaders: Option<(GameKind, Vec<Leader>)>,
     /// A refused accept ("already taken"), a missing player.
     pub problem: Option<String>,
+}
+
+impl OpenGames {
+    /// Every challenge shown, newest first: the followed ones, then the older pages.
+    pub fn shown_challenges(&self) -> impl Iterator<Item = &Challenge> {
+        self.challenges.iter().chain(&self.older)
+    }
+
+    /// Whether the screen offers older challenges: the followed list is full (the server lists
+    /// only `LISTED_CHALLENGES`), and the older pages asked for so far did not reach the end.
+    pub fn may_have_older(&self) -> bool {
+        self.challenges.len() as i64 >= LISTED_CHALLENGES && (self.older.is_empty() || self.more_older)
+    }
+
+    /// The request for the page after the oldest challenge shown.
+    pub fn ask_older(&self) -> Option<ClientMessage> {
+        let last = self.shown_challenges().last()?;
+        Some(ClientMessage::OlderChallenges { before_ms: last.posted_ms, before_id: last.game_id.clone() })
+    }
+
+    fn forget(&mut self, game_id: &str) {
+        self.challenges.retain(|c| c.game_id != game_id);
+        self.older.retain(|c| c.game_id != game_id);
+    }
 }
 
 pub fn plugin(app: &mut App) {
@@ -78,16 +107,26 @@ fn hear_server(mut heard: MessageReader<FromServer>, mut games: ResMut<OpenGames
         match message {
             ServerMessage::Lobby { challenges, live } => {
                 games.challenges = challenges.clone();
+                games.older.clear();
                 games.live = live.clone();
                 games.heard = true;
             }
+            ServerMessage::OlderChallenges { challenges, more } => {
+                let page: Vec<Challenge> = challenges
+                    .iter()
+                    .filter(|c| !games.shown_challenges().any(|s| s.game_id == c.game_id))
+                    .cloned()
+                    .collect();
+                games.older.extend(page);
+                games.more_older = *more;
+            }
             ServerMessage::ChallengeAdded { challenge } => {
-                games.challenges.retain(|c| c.game_id != challenge.game_id);
+                games.forget(&challenge.game_id);
                 games.challenges.push((**challenge).clone());
                 // Newest first, as the server lists them.
                 games.challenges.sort_by_key(|c| std::cmp::Reverse(c.posted_ms));
             }
-            ServerMessage::ChallengeRemoved { game_id } => games.challenges.retain(|c| c.game_id != *game_id),
+            ServerMessage::ChallengeRemoved { game_id } => games.forget(game_id),
             ServerMessage::LiveGames { live } => games.live = live.clone(),
             ServerMessage::QuickPlayWaiting { game } => games.quick = QuickPlayState::Waiting(*game),
             ServerMessage::QuickPlayOffer { game, level } => {
@@ -96,7 +135,11 @@ fn hear_server(mut heard: MessageReader<FromServer>, mut games: ResMut<OpenGames
             ServerMessage::Joined { .. } => games.quick = QuickPlayState::Idle,
             ServerMessage::Page { page } => games.page = Some(page.clone()),
             ServerMessage::Leaders { game, leaders } => games.leaders = Some((*game, leaders.clone())),
-            ServerMessage::Error { code: ErrorCode::Taken | ErrorCode::NoSuchPlayer, message, .. } => {
+            ServerMessage::Error { code: ErrorCode::Taken | ErrorCode::NoSuchPlayer, message, game_id, .. } => {
+                // An older challenge is shown as it was when asked for: one taken since goes.
+                if let Some(game_id) = game_id {
+                    games.older.retain(|c| c.game_id != *game_id);
+                }
                 games.problem = Some(message.clone());
             }
             _ => {}

@@ -402,6 +402,10 @@ impl Hub {
                 self.lobby.leave(session.conn);
                 return;
             }
+            ClientMessage::OlderChallenges { before_ms, before_id } => {
+                let viewer = session.player.as_ref().map(|p| p.id.clone());
+                self.older_challenges(before_ms, &before_id, viewer.as_deref()).await
+            }
             ClientMessage::QuickPlay { game } => self.quick_play(session, game).await,
             ClientMessage::StopQuickPlay {} => {
                 self.stop_quick_play(session).await;

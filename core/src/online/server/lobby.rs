@@ -257,6 +257,19 @@ impl Hub {
         Ok(ServerMessage::Lobby { challenges, live })
     }
 
+    /// A page of the challenges older than the lobby's newest: read from the store each time,
+    /// not followed (a crowded lobby's tail changes rarely and is seldom looked at).
+    pub(super) async fn older_challenges(
+        &self,
+        before_ms: i64,
+        before_id: &str,
+        viewer: Option<&str>,
+    ) -> Result<ServerMessage, ServerMessage> {
+        let (challenges, more) =
+            self.store.older_challenges(before_ms, before_id, viewer).await.map_err(unavailable)?;
+        Ok(ServerMessage::OlderChallenges { challenges, more })
+    }
+
     /// Posts a challenge: a game whose other seat waits in the lobby.
     #[allow(clippy::too_many_arguments)] // one parameter per field of the request
     pub(super) async fn challenge(

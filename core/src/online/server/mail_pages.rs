@@ -20,32 +20,50 @@ fn token_in(uri: &Uri) -> Option<String> {
     (token.len() == 32 && token.bytes().all(|b| b.is_ascii_hexdigit())).then(|| token.to_string())
 }
 
+/// The pages wear the game's light theme, as its loading page does (parchment, ink, the
+/// terracotta of its buttons), in a card the width of a phone.
+const PAGE_STYLE: &str = "body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;\
+background:#dec8a0;color:#281e14;font:18px/1.45 system-ui,sans-serif}\
+main{background:#fbf3e2;border-radius:12px;box-shadow:0 2px 10px #0003;max-width:30em;margin:1em;padding:1.5em 2em}\
+.brand{margin:0;font-size:14px;letter-spacing:.12em;text-transform:uppercase;color:#963c1e}\
+h1{margin:.2em 0 .5em;font-size:28px}\
+button{font:inherit;font-size:20px;padding:10px 28px;border:0;border-radius:8px;background:#963c1e;color:#fbf3e2;cursor:pointer}\
+button:focus-visible{outline:3px solid #281e14;outline-offset:2px}";
+
 fn page(status: StatusCode, title: &str, body: &str) -> Page {
     let html = format!(
-        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><title>{title}</title></head><body style=\"font-family:sans-serif;max-width:36em;margin:3em auto;padding:0 1em\"><h1>{title}</h1>{body}</body></html>\n"
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><meta name=\"theme-color\" content=\"#963c1e\"><title>{title} · Stoneyard</title><style>{PAGE_STYLE}</style></head><body><main><p class=\"brand\">Stoneyard</p><h1>{title}</h1>{body}</main></body></html>\n"
     );
     (status, Html(html))
 }
 
 fn not_a_link(what: &str) -> Page {
-    page(StatusCode::BAD_REQUEST, "Stoneyard", &format!("<p>This link is not {what}.</p>"))
+    page(StatusCode::BAD_REQUEST, "Not a working link", &format!("<p>This link is not {what}.</p>"))
 }
 
 /// A page whose button sends the same link as a `POST`.
 fn ask(path: &str, token: &str, title: &str, question: &str, button: &str) -> Page {
     let body = format!(
-        "<p>{question}</p><form method=\"post\" action=\"{path}?token={token}\"><button type=\"submit\" style=\"font-size:1.2em;padding:.5em 1em\">{button}</button></form>"
+        "<p>{question}</p><form method=\"post\" action=\"{path}?token={token}\"><button type=\"submit\">{button}</button></form>"
     );
     page(StatusCode::OK, title, &body)
 }
 
 fn too_many() -> Page {
-    page(StatusCode::TOO_MANY_REQUESTS, "Stoneyard", "<p>Too many links from your address; try again in a minute.</p>")
+    page(
+        StatusCode::TOO_MANY_REQUESTS,
+        "Too many tries",
+        "<p>Too many links from your address; try again in a minute.</p>",
+    )
 }
 
 fn unavailable(e: impl std::fmt::Display) -> Page {
     eprintln!("stoneyard serve: a mail link: {e}");
-    page(StatusCode::SERVICE_UNAVAILABLE, "Stoneyard", "<p>The server could not reach its store; try again.</p>")
+    page(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "Not available just now",
+        "<p>The server could not reach its store; try again.</p>",
+    )
 }
 
 /// `GET /unsubscribe?token=…`: asks.

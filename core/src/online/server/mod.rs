@@ -23,11 +23,11 @@ mod upkeep;
 mod vacations;
 mod web_root;
 
+pub use crate::online::directory::LISTED_CHALLENGES;
 pub use connection::REQUESTS_PER_SECOND;
 pub use hub::INVITES_PER_ADDRESS;
 pub use ids::normalise_code;
 pub use lobby::CHALLENGES_PER_PLAYER;
-pub use people::LISTED_CHALLENGES;
 pub use smtp::SmtpOptions;
 pub use store::{Backend, GameStore};
 pub use time::{ManualClock, ServerClock, system_ms};
@@ -382,6 +382,11 @@ pub struct Background {
 impl Background {
     /// Starts a server on 127.0.0.1 (any free port) with the given store.
     pub fn start(database: String, web: Option<PathBuf>) -> Result<Background, String> {
+        Background::start_with(ServeOptions { web, ..ServeOptions::local(database) })
+    }
+
+    /// Starts a server with these options.
+    pub fn start_with(options: ServeOptions) -> Result<Background, String> {
         let (ready_tx, ready_rx) = std::sync::mpsc::channel();
         let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
         let thread = std::thread::spawn(move || {
@@ -394,7 +399,6 @@ impl Background {
                 }
             };
             runtime.block_on(async move {
-                let options = ServeOptions { web, ..ServeOptions::local(database) };
                 match start(options).await {
                     Ok(running) => {
                         let _ = ready_tx.send(Ok(running.addr));

@@ -5,12 +5,15 @@
 use super::store::{Backend, GameStore, StoreError, side_of, unique_violation_is_false};
 use crate::games::GameKind;
 use crate::online::directory::{
-    Challenge, Leader, LiveGame, PROVISIONAL_DEVIATION, Rating, RatingChange, RatingPoint, RecentGame, START_DEVIATION,
-    START_RATING, START_VOLATILITY,
+    Challenge, LISTED_CHALLENGES, Leader, LiveGame, PROVISIONAL_DEVIATION, Rating, RatingChange, RatingPoint,
+    RecentGame, START_DEVIATION, START_RATING, START_VOLATILITY,
 };
 use crate::online::protocol::Ending;
 use crate::rules::Side;
 use sqlx::Row;
+
+/// A query on the store with its parameters bound so far.
+type AnyQuery<'q> = sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>>;
 
 /// A player as the store has them.
 #[derive(Clone, Debug, PartialEq)]
@@ -37,9 +40,6 @@ impl Default for Glicko {
     }
 }
 
-/// The open challenges the lobby lists: the newest, so a flood of old ones hides no new one, and
-/// every answer stays small (about 25 kB).
-pub const LISTED_CHALLENGES: i64 = 100;
 /// Games being played shown in the lobby.
 pub const LIVE_GAMES: i64 = 10;
 /// Finished games on a player page.
@@ -279,7 +279,38 @@ impl GameStore {
 
     /// The newest open challenges: listed (public or direct), not ended, one seat free; newest first.
     pub async fn open_challenges(&self) -> Result<Vec<Challenge>, StoreError> {
-        let rows = sqlx::query(
+        self.challenges_where("1 = 1", |q| q).await
+    }
+
+    /// A page of the open challenges after (`before_ms`, `before_id`) in the lobby's order,
+    /// public or direct to or from `viewer` (a player id); and whether there may be more.
+    pub async fn older_challenges(
+        &self,
+        before_ms: i64,
+        before_id: &str,
+        viewer: Option<&str>,
+    ) -> Result<(Vec<Challenge>, bool), StoreError> {
+        // No player id is empty: an empty viewer sees the public challenges only.
+        let viewer = viewer.unwrap_or("");
+        let page = self
+            .challenges_where(
+                "(g.created_ms < $2 OR (g.created_ms = $2 AND g.id > $3))
+                 AND (g.public = 1 OR g.for_player = $4 OR g.player_first = $4 OR g.player_second = $4)",
+                |q| q.bind(before_ms).bind(before_id.to_string()).bind(viewer.to_string()),
+            )
+            .await?;
+        let more = page.len() as i64 == LISTED_CHALLENGES;
+        Ok((page, more))
+    }
+
+    /// The lobby's open challenges that also meet `condition` (its parameters from `$2`, bound
+    /// by `bind`), the newest `LISTED_CHALLENGES`.
+    async fn challenges_where(
+        &self,
+        condition: &str,
+        bind: impl for<'q> FnOnce(AnyQuery<'q>) -> AnyQuery<'q>,
+    ) -> Result<Vec<Challenge>, StoreError> {
+        let sql = format!(
             "SELECT g.id, g.game, g.options, g.token_first, g.rated, g.time_control, g.created_ms,
                     p.name AS by_name, t.name AS to_name, r.rating, r.deviation
              FROM games g
@@ -287,13 +318,11 @@ impl GameStore {
              LEFT JOIN players t ON t.id = g.for_player
              LEFT JOIN ratings r ON r.player_id = p.id AND r.game = g.game
              WHERE (g.public = 1 OR g.for_player IS NOT NULL) AND g.ending IS NULL
-               AND (g.token_first IS NULL OR g.token_second IS NULL)
+               AND (g.token_first IS NULL OR g.token_second IS NULL) AND {condition}
              ORDER BY g.created_ms DESC, g.id
-             LIMIT $1",
-        )
-        .bind(LISTED_CHALLENGES)
-        .fetch_all(&self.pool)
-        .await?;
+             LIMIT $1"
+        );
+        let rows = bind(sqlx::query(&sql).bind(LISTED_CHALLENGES)).fetch_all(&self.pool).await?;
         rows.iter()
             .map(|r| {
                 let first: Option<String> = r.try_get("token_first")?;
