@@ -648,6 +648,46 @@ fn path_extension_check_agrees_with_brute_force() {
     assert!(outcomes[0] > 300 && outcomes[1] > 300, "both answers well represented: {outcomes:?}");
 }
 
+/// The same as the board fills cell by cell around a few stacks, as in a game: the check keeps
+/// the chains it found and tries them first, so this asks again and again with chains that are
+/// still free, half free and gone, of every length around the one asked.
+#[test]
+fn path_extension_check_agrees_with_brute_force_as_a_board_fills() {
+    use stoneyard::games::inchworm::{Topology, can_extend};
+    use stoneyard::rules::pick_index;
+    fn brute(geom: &stoneyard::games::inchworm::Geometry, free: u64, end: u8, remaining: u32) -> bool {
+        remaining == 0
+            || (0..64u8).any(|n| {
+                geom.king[end as usize] & free & (1 << n) != 0 && brute(geom, free & !(1 << n), n, remaining - 1)
+            })
+    }
+    let mut rng = seeded(78);
+    let mut outcomes = [0; 2];
+    for topology in [Topology::Flat, Topology::Cylinder, Topology::Torus] {
+        let geom = topology.geometry();
+        for _ in 0..12 {
+            let ends: Vec<u8> = (0..3).map(|_| pick_index(&mut rng, 64) as u8).collect();
+            let mut free = !ends.iter().fold(0u64, |m, &e| m | 1 << e);
+            // Fill until few cells are left, asking about each stack after every stone.
+            while free.count_ones() > 6 {
+                for &end in &ends {
+                    let remaining = 3 + pick_index(&mut rng, 8) as u32;
+                    let answer = can_extend(geom, free, end, remaining);
+                    assert_eq!(
+                        answer,
+                        brute(geom, free, end, remaining),
+                        "free {free:#x} end {end} remaining {remaining}"
+                    );
+                    outcomes[answer as usize] += 1;
+                }
+                let cells: Vec<u8> = (0..64u8).filter(|&c| free & (1 << c) != 0).collect();
+                free &= !(1u64 << cells[pick_index(&mut rng, cells.len())]);
+            }
+        }
+    }
+    assert!(outcomes[0] > 200 && outcomes[1] > 200, "both answers well represented: {outcomes:?}");
+}
+
 /// The literal perft: at each node the moves are all candidates the literal rule accepts.
 fn literal_perft(p: &Position, depth: u32) -> u64 {
     if depth == 0 || p.status().is_over() {

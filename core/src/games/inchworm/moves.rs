@@ -4,7 +4,7 @@
 //! then one cell at a time); plus exact enumeration and counting of whole distributions for the
 //! referee, without ever listing paths in `legal_moves`.
 
-use super::position::{CollectRun, DIRS, Geometry, NO_SQ, Position, Spread, Sq, bit, bits, opposite};
+use super::position::{CollectRun, DIRS, Geometry, MAX_HEIGHT, NO_SQ, Position, Spread, Sq, bit, bits, opposite};
 use crate::rules::{PlayError, Side};
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -130,12 +130,30 @@ pub fn can_extend(geom: &Geometry, free: u64, end: Sq, remaining: u32) -> bool {
         return true;
     }
     if remaining == 2 {
-        return bits(geom.king[end as usize] & free).any(|n| geom.king[n as usize] & free & !bit(n) != 0);
+        // A free neighbour with a free neighbour of its own (no cell neighbours itself).
+        return geom.king_spread(geom.king[end as usize] & free) & free != 0;
+    }
+    // The last chain found from this cell, if its cells are all still free: a game asks about the
+    // same stacks ply after ply while the board changes elsewhere.
+    let slot = witness_slot(geom, end, remaining);
+    // A longer chain from the same cell holds this one (its first cells).
+    let longest = (MAX_HEIGHT - 1).min(remaining as usize + 3) - remaining as usize;
+    let found = WITNESSES.with(|w| {
+        let w = w.borrow();
+        w[slot..=slot + longest].iter().any(|&chain| chain != 0 && chain & !free == 0)
+    });
+    if found {
+        return true;
     }
     // Most positions have room: a short greedy walk (fewest onward exits first) settles them.
     let mut budget = 2 * remaining + 8;
-    if let Some(found) = greedy_walk(geom, free, end, remaining, &mut budget) {
-        return found;
+    match greedy_walk(geom, free, end, remaining, &mut budget) {
+        Walk::Found(chain) => {
+            WITNESSES.with(|w| w.borrow_mut()[slot] = chain);
+            return true;
+        }
+        Walk::None => return false,
+        Walk::GaveUp => {}
     }
     // Crowded boards: too small a reachable area settles it at once.
     if geom.flood(geom.king[end as usize] & free, free, true).count_ones() < remaining {
@@ -145,14 +163,38 @@ pub fn can_extend(geom: &Geometry, free: u64, end: Sq, remaining: u32) -> bool {
     search.run(free, end, remaining)
 }
 
-/// Depth-first search preferring the neighbour with the fewest free neighbours (Warnsdorff).
-/// `Some(answer)` if it decided within `budget` nodes, `None` if the budget ran out.
-fn greedy_walk(geom: &Geometry, free: u64, end: Sq, remaining: u32, budget: &mut u32) -> Option<bool> {
+/// Chains found by [`can_extend`], one per (topology, end cell, length), as cell masks. Only a
+/// shortcut: a chain is used again only while every cell of it is free, so answers never
+/// depend on what is kept here.
+type Witnesses = [u64; 3 * 64 * MAX_HEIGHT];
+
+thread_local! {
+    static WITNESSES: std::cell::RefCell<Box<Witnesses>> = std::cell::RefCell::new(Box::new([0; 3 * 64 * MAX_HEIGHT]));
+}
+
+#[inline]
+fn witness_slot(geom: &Geometry, end: Sq, remaining: u32) -> usize {
+    (geom.topology as usize * 64 + end as usize) * MAX_HEIGHT + (remaining as usize).min(MAX_HEIGHT - 1)
+}
+
+/// What a greedy walk settled.
+enum Walk {
+    /// A chain: its cells.
+    Found(u64),
+    /// No chain at all.
+    None,
+    /// The budget ran out first.
+    GaveUp,
+}
+
+/// Depth-first search preferring the neighbour with the fewest free neighbours (Warnsdorff),
+/// within `budget` nodes.
+fn greedy_walk(geom: &Geometry, free: u64, end: Sq, remaining: u32, budget: &mut u32) -> Walk {
     if remaining == 0 {
-        return Some(true);
+        return Walk::Found(0);
     }
     if *budget == 0 {
-        return None;
+        return Walk::GaveUp;
     }
     *budget -= 1;
     let mut next = geom.king[end as usize] & free;
@@ -173,15 +215,15 @@ fn greedy_walk(geom: &Geometry, free: u64, end: Sq, remaining: u32, budget: &mut
             continue;
         }
         match greedy_walk(geom, free & !bit(best), best, remaining - 1, budget) {
-            Some(true) => return Some(true),
-            Some(false) => {}
-            None => gave_up = true,
+            Walk::Found(chain) => return Walk::Found(chain | bit(best)),
+            Walk::None => {}
+            Walk::GaveUp => gave_up = true,
         }
         if *budget == 0 {
-            return None;
+            return Walk::GaveUp;
         }
     }
-    if gave_up { None } else { Some(false) }
+    if gave_up { Walk::GaveUp } else { Walk::None }
 }
 
 struct ExtendSearch<'a> {
