@@ -49,6 +49,7 @@ mod describe;
 mod moves;
 mod notation;
 mod options;
+mod point_sets;
 mod position;
 mod record;
 mod reference;

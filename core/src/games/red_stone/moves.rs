@@ -1,6 +1,7 @@
 //! Moves, the legality rule of §4.3 (a fast local check and the literal definition), move
 //! generation, the eye classification of §4.5 and the capture preview for hover hints.
 
+use super::point_sets::{PointSet, beside};
 use super::position::{Position, Stone};
 use crate::rules::{Cell, Side};
 
@@ -103,6 +104,11 @@ impl Position {
     }
 
     /// Appends every legal decision of the side to move (`swap` first when offered).
+    ///
+    /// The rule of [`Self::legal_kinds_at`] on whole sets of points at once, from the sets the
+    /// position keeps: an own-colour stone is legal on an empty point that is no enemy group's
+    /// last liberty and has an empty neighbour (or, the rare rest, an own group beside it that
+    /// keeps a liberty); a red stone on an empty point that is some group's last liberty.
     pub(crate) fn generate(&self, out: &mut Vec<Move>) {
         out.clear();
         if self.result.is_some() {
@@ -112,25 +118,50 @@ impl Position {
             out.push(Move::Swap);
         }
         let side = self.to_move;
-        let can_red = self.stones[side.index()] > 0;
-        let mut cell: Cell = 0;
-        for y in 0..self.size {
-            let row = ((y + 1) * self.stride + 1) as u16;
-            for x in 0..self.size as u16 {
-                let at = row + x;
-                if self.stone(at) == Stone::Empty {
-                    let (own, red) = self.legal_kinds_at(at, side);
-                    if own {
-                        out.push(Move::stone(cell));
-                    }
-                    if red && can_red {
-                        out.push(Move::red(cell));
-                    }
-                }
-                cell += 1;
+        let empty = self.empty_points;
+        let own = empty.and_not(self.last_liberty[side.opponent().index()]);
+        let open = own.and(beside(empty, self.size));
+        let red = if self.stones[side.index()] > 0 {
+            empty.and(self.last_liberty[0].or(self.last_liberty[1]))
+        } else {
+            PointSet::NONE
+        };
+        for cell in own.or(red).cells() {
+            let own_legal = open.contains(cell)
+                || (own.contains(cell) && self.padded(cell).is_some_and(|at| self.own_legal_at(at, side)));
+            if own_legal {
+                out.push(Move::stone(cell));
+            }
+            if red.contains(cell) {
+                out.push(Move::red(cell));
             }
         }
         debug_assert!(!out.is_empty(), "no legal placement in a running game (impossible by §4.7)");
+        #[cfg(debug_assertions)]
+        assert_eq!(*out, self.generate_point_by_point(), "the kept point sets went wrong");
+    }
+
+    /// The same list point by point (what the kept sets are checked against in tests).
+    #[cfg(debug_assertions)]
+    fn generate_point_by_point(&self) -> Vec<Move> {
+        let mut out = Vec::new();
+        if self.swap_open {
+            out.push(Move::Swap);
+        }
+        let side = self.to_move;
+        for cell in self.cells() {
+            let at = self.padded(cell).expect("a cell of the board");
+            if self.stone(at) == Stone::Empty {
+                let (own, red) = self.legal_kinds_at(at, side);
+                if own {
+                    out.push(Move::stone(cell));
+                }
+                if red && self.stones[side.index()] > 0 {
+                    out.push(Move::red(cell));
+                }
+            }
+        }
+        out
     }
 
     /// Whether the side to move has any legal decision (stops at the first one found).

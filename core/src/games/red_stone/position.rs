@@ -8,6 +8,7 @@
 //! legality rule of §4.3 needs. Nothing is recomputed by flood fill on the hot path.
 
 use super::options::RedStoneOptions;
+use super::point_sets::PointSet;
 use super::record::RecordResult;
 use crate::rules::{Cell, Rules, Side, splitmix64_nth};
 
@@ -145,6 +146,12 @@ impl Liberties {
     pub(crate) fn is_single(self) -> bool {
         self.single
     }
+
+    /// The one liberty, when there is exactly one (every entry names it, so it is their mean).
+    #[inline]
+    pub(crate) fn single_point(self) -> Option<u16> {
+        self.single.then(|| (self.sum / self.count) as u16)
+    }
 }
 
 /// Everything the board keeps about one point (group fields are meaningful on representatives).
@@ -207,6 +214,10 @@ pub struct Position {
     pub(crate) result: Option<(Side, EndReason)>,
     pub(crate) hash: u64,
     pub(crate) pending: Pending,
+    /// The empty points, and for each colour the points that are the last liberty of one of its
+    /// groups: kept move by move for the move generator (only the points a move touches change).
+    pub(crate) empty_points: PointSet,
+    pub(crate) last_liberty: [PointSet; 2],
 }
 
 impl PartialEq for Position {
@@ -402,6 +413,17 @@ impl Position {
     /// neighbours and taking `at` from the pseudo-liberties of every neighbouring group.
     /// Never removes anything.
     pub(crate) fn put_coloured(&mut self, at: u16, side: Side) {
+        let mut touched = Touched::new(at);
+        touched.last_liberties_around(self, at);
+        self.put_coloured_groups(at, side);
+        touched.last_liberties_around(self, at);
+        touched.last_liberty_of(self, self.group(at));
+        self.empty_points.remove(self.public(at));
+        touched.refresh(self);
+    }
+
+    /// `put_coloured`'s groups and liberties.
+    fn put_coloured_groups(&mut self, at: u16, side: Side) {
         let stone = Stone::of(side);
         let mut slot = Slot { stone, group: at, next: at, size: 1, libs: Liberties::default() };
         for q in self.around(at) {
@@ -450,6 +472,8 @@ impl Position {
     /// Puts a red stone on the empty point `at`, taking `at` from the neighbouring groups'
     /// pseudo-liberties. Removes nothing: that is the capture sweep's job.
     pub(crate) fn put_red(&mut self, at: u16) {
+        let mut touched = Touched::new(at);
+        touched.last_liberties_around(self, at);
         self.board[at as usize].stone = Stone::Red;
         for q in self.around(at) {
             if self.stone(q).is_coloured() {
@@ -459,6 +483,10 @@ impl Position {
         }
         self.reds += 1;
         self.hash ^= self.zobrist_key(at, Stone::Red);
+        // A group beside it may be left with one liberty elsewhere.
+        touched.last_liberties_around(self, at);
+        self.empty_points.remove(self.public(at));
+        touched.refresh(self);
     }
 
     /// The distinct groups next to `at` that have no liberty (at most four), as representatives.
@@ -498,13 +526,18 @@ impl Position {
         }
         // Only now, with every bounded stone gone, do neighbours gain liberties: a group in Z
         // must not be "saved" by another's removal (the temporarily-bounded rule).
+        let mut touched = Vec::new();
         for &g in groups {
             let mut at = g;
             loop {
+                touched.push(at);
+                self.empty_points.insert(self.public(at));
                 for q in self.around(at) {
                     if self.stone(q).is_coloured() {
                         let h = self.group(q);
+                        touched.extend(self.libs(h).single_point());
                         self.board[h as usize].libs.add(at);
+                        touched.extend(self.libs(h).single_point());
                     }
                 }
                 at = self.board[at as usize].next;
@@ -512,6 +545,32 @@ impl Position {
                     break;
                 }
             }
+        }
+        for at in touched {
+            self.refresh_last_liberty(at);
+        }
+    }
+
+    /// Whether the empty point `at` is the last liberty of a group of each colour, again.
+    fn refresh_last_liberty(&mut self, at: u16) {
+        let cell = self.public(at);
+        for side in [Side::First, Side::Second] {
+            let colour = Stone::of(side);
+            let last = self.stone(at) == Stone::Empty
+                && self.around(at).into_iter().any(|q| self.stone(q) == colour && self.libs(self.group(q)).is_single());
+            self.last_liberty[side.index()].set(cell, last);
+        }
+    }
+
+    /// Both kinds of point set from the board alone.
+    pub(crate) fn recompute_point_sets(&mut self) {
+        self.empty_points = PointSet::NONE;
+        self.last_liberty = [PointSet::NONE; 2];
+        for at in self.points().collect::<Vec<_>>() {
+            if self.stone(at) == Stone::Empty {
+                self.empty_points.insert(self.public(at));
+            }
+            self.refresh_last_liberty(at);
         }
     }
 
@@ -535,5 +594,40 @@ impl Position {
         self.stones = fresh.stones;
         self.reds = fresh.reds;
         self.hash = self.compute_hash();
+        self.recompute_point_sets();
+    }
+}
+
+/// The points whose "last liberty" membership a placement may change: the point itself and the
+/// single liberties of the groups beside it, before and after (at most 1 + 4 + 4 + 1).
+struct Touched {
+    points: [u16; 10],
+    len: usize,
+}
+
+impl Touched {
+    fn new(at: u16) -> Self {
+        Touched { points: [at; 10], len: 1 }
+    }
+
+    fn last_liberty_of(&mut self, pos: &Position, group: u16) {
+        if let Some(point) = pos.libs(group).single_point() {
+            self.points[self.len] = point;
+            self.len += 1;
+        }
+    }
+
+    fn last_liberties_around(&mut self, pos: &Position, at: u16) {
+        for q in pos.around(at) {
+            if pos.stone(q).is_coloured() {
+                self.last_liberty_of(pos, pos.group(q));
+            }
+        }
+    }
+
+    fn refresh(&self, pos: &mut Position) {
+        for &at in &self.points[..self.len] {
+            pos.refresh_last_liberty(at);
+        }
     }
 }

@@ -44,8 +44,11 @@ impl Rules for Position {
             result: None,
             hash: 0,
             pending: Pending::Nothing,
+            empty_points: Default::default(),
+            last_liberty: Default::default(),
         };
         pos.hash = pos.compute_hash();
+        pos.recompute_point_sets();
         pos
     }
 
