@@ -152,7 +152,7 @@ mod tests {
             for seed in 0..8u64 {
                 let mut set = PointSet::NONE;
                 for cell in 0..(size * size) as Cell {
-                    if crate::rules::splitmix64_nth(seed, cell as u64) % 5 == 0 {
+                    if crate::rules::splitmix64_nth(seed, cell as u64).is_multiple_of(5) {
                         set.insert(cell);
                     }
                 }
