@@ -611,17 +611,19 @@ fn fast_generator_agrees_with_the_literal_rule() {
     assert!(checked > 300);
 }
 
+/// Whether a chain of `remaining` free cells follows `end`, by trying every chain.
+fn brute_chain(geom: &stoneyard::games::inchworm::Geometry, free: u64, end: u8, remaining: u32) -> bool {
+    remaining == 0
+        || (0..64u8).any(|n| {
+            geom.king[end as usize] & free & (1 << n) != 0 && brute_chain(geom, free & !(1 << n), n, remaining - 1)
+        })
+}
+
 /// The path-extension check (exact, with shortcuts) against plain brute force on random boards.
 #[test]
 fn path_extension_check_agrees_with_brute_force() {
     use stoneyard::games::inchworm::{Topology, can_extend};
     use stoneyard::rules::pick_index;
-    fn brute(geom: &stoneyard::games::inchworm::Geometry, free: u64, end: u8, remaining: u32) -> bool {
-        remaining == 0
-            || (0..64u8).any(|n| {
-                geom.king[end as usize] & free & (1 << n) != 0 && brute(geom, free & !(1 << n), n, remaining - 1)
-            })
-    }
     let mut rng = seeded(77);
     let mut agreed = 0;
     let mut outcomes = [0; 2];
@@ -639,7 +641,11 @@ fn path_extension_check_agrees_with_brute_force() {
             free &= !(1u64 << end);
             let remaining = 1 + pick_index(&mut rng, if density <= 4 { 14 } else { 9 }) as u32;
             let answer = can_extend(geom, free, end, remaining);
-            assert_eq!(answer, brute(geom, free, end, remaining), "free {free:#x} end {end} remaining {remaining}");
+            assert_eq!(
+                answer,
+                brute_chain(geom, free, end, remaining),
+                "free {free:#x} end {end} remaining {remaining}"
+            );
             agreed += 1;
             outcomes[answer as usize] += 1;
         }
@@ -655,12 +661,6 @@ fn path_extension_check_agrees_with_brute_force() {
 fn path_extension_check_agrees_with_brute_force_as_a_board_fills() {
     use stoneyard::games::inchworm::{Topology, can_extend};
     use stoneyard::rules::pick_index;
-    fn brute(geom: &stoneyard::games::inchworm::Geometry, free: u64, end: u8, remaining: u32) -> bool {
-        remaining == 0
-            || (0..64u8).any(|n| {
-                geom.king[end as usize] & free & (1 << n) != 0 && brute(geom, free & !(1 << n), n, remaining - 1)
-            })
-    }
     let mut rng = seeded(78);
     let mut outcomes = [0; 2];
     for topology in [Topology::Flat, Topology::Cylinder, Topology::Torus] {
@@ -675,7 +675,7 @@ fn path_extension_check_agrees_with_brute_force_as_a_board_fills() {
                     let answer = can_extend(geom, free, end, remaining);
                     assert_eq!(
                         answer,
-                        brute(geom, free, end, remaining),
+                        brute_chain(geom, free, end, remaining),
                         "free {free:#x} end {end} remaining {remaining}"
                     );
                     outcomes[answer as usize] += 1;
