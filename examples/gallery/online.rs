@@ -7,7 +7,7 @@ use stoneyard::online::client::Client;
 use stoneyard::online::directory::{Phrase, TimeControl};
 use stoneyard::online::protocol::{ClientMessage, SeatChoice, ServerMessage};
 use stoneyard::online::seat::OnlineSeat;
-use stoneyard::online::server::Background;
+use stoneyard::online::server::{Background, ServeOptions};
 use stoneyard::rules::{pick_index, seeded};
 use stoneyard::save::{KeptPlayer, Store, keep_player};
 
@@ -95,13 +95,42 @@ impl Seeded {
     }
 }
 
+/// Plays random decisions from two seats of one game, each seen by both, until `enough` holds
+/// for the plies played and which seats have moved.
+async fn play(
+    table: &mut [&mut Seeded; 2],
+    seats: &mut [OnlineSeat; 2],
+    rng: &mut stoneyard::rules::GameRng,
+    enough: impl Fn(usize, [bool; 2]) -> bool,
+) {
+    let (mut plies, mut moved) = (0, [false; 2]);
+    while !enough(plies, moved) {
+        let mover = if seats[0].legal().is_empty() { 1 } else { 0 };
+        let legal = seats[mover].legal();
+        assert!(!legal.is_empty(), "somebody moves in the gallery's game");
+        let decision = legal[pick_index(rng, legal.len())].clone();
+        for m in seats[mover].decide(decision) {
+            table[mover].client.send(&m).await.expect("the gallery's server takes a move");
+        }
+        table[mover].pump(&mut seats[mover], |s| s.pending.is_empty()).await;
+        plies += 1;
+        moved[mover] = true;
+        let total = seats[mover].moves.len();
+        table[1 - mover].pump(&mut seats[1 - mover], |s| s.moves.len() >= total).await;
+    }
+}
+
 /// Starts the server and seeds it; keeps `YOU`'s key in `store` as the app keeps it.
 pub fn stage(store: &mut Store) -> OnlineStage {
     let dir = std::env::temp_dir().join(format!("stoneyard-gallery-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("a scratch folder for the gallery's server");
-    let server = Background::start(format!("sqlite://{}", dir.join("games.sqlite3").display()), None)
-        .expect("the server starts");
+    // The seeding players play whole turns at once: more requests a second than a person makes.
+    let options = ServeOptions {
+        requests_per_second: 1_000.0,
+        ..ServeOptions::local(format!("sqlite://{}", dir.join("games.sqlite3").display()))
+    };
+    let server = Background::start_with(options).expect("the server starts");
     let url = server.socket_url();
     let runtime = tokio::runtime::Runtime::new().expect("a runtime for the seeding players");
     let (key, live_game) = runtime.block_on(seed(&url));
@@ -123,6 +152,20 @@ async fn seed(url: &str) -> (String, String) {
     for (first, second, loser) in results {
         let (game_id, first_token) = players[first].post(gravel, gravel.quick_pairs(), true, None).await;
         let second_token = players[second].accept(&game_id).await;
+        // Both sides move first: a game resigned before a side has moved is an unrated abort.
+        let mut seats = [
+            OnlineSeat::new(&game_id, Some(first_token.clone())),
+            OnlineSeat::new(&game_id, Some(second_token.clone())),
+        ];
+        {
+            let [a, b] = players.get_disjoint_mut([first, second]).expect("two players");
+            let mut table = [a, b];
+            for (player, seat) in table.iter_mut().zip(seats.iter_mut()) {
+                player.sit(seat).await;
+            }
+            let mut rng = seeded((first * 10 + second) as u64);
+            play(&mut table, &mut seats, &mut rng, |_, moved| moved == [true, true]).await;
+        }
         let (loser_index, token) = if loser == 0 { (first, first_token) } else { (second, second_token) };
         let resign = ClientMessage::Resign { game_id: game_id.clone(), token };
         players[loser_index]
@@ -155,20 +198,7 @@ async fn seed(url: &str) -> (String, String) {
         player.sit(seat).await;
     }
     let mut rng = seeded(19);
-    let mut plies = 0;
-    while plies < LIVE_PLIES {
-        let mover = if seats[0].legal().is_empty() { 1 } else { 0 };
-        let legal = seats[mover].legal();
-        assert!(!legal.is_empty(), "somebody moves in the gallery's game");
-        let decision = legal[pick_index(&mut rng, legal.len())].clone();
-        for m in seats[mover].decide(decision) {
-            table[mover].client.send(&m).await.expect("the gallery's server takes a move");
-        }
-        table[mover].pump(&mut seats[mover], |s| s.pending.is_empty()).await;
-        plies += 1;
-        let total = seats[mover].moves.len();
-        table[1 - mover].pump(&mut seats[1 - mover], |s| s.moves.len() >= total).await;
-    }
+    play(&mut table, &mut seats, &mut rng, |plies, _| plies >= LIVE_PLIES).await;
     // The seeding players stay connected (answering the server) while the gallery runs; Lena
     // says hello every few seconds, so whoever watches hears a phrase (a phrase is heard live).
     for (index, player) in players.into_iter().chain([you]).enumerate() {
