@@ -16,6 +16,8 @@ pub struct ReviewShown {
     pub problem: Option<String>,
     /// A review was asked for and waits for the game to be on the board.
     pub requested: bool,
+    /// The most positions analysed at the same time so far (one per core or worker).
+    pub most_at_once: usize,
 }
 
 /// What can be asked of the review.

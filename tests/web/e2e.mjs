@@ -403,6 +403,10 @@ try {
     window.localStorage.setItem(key, JSON.stringify({ format: 1, finished_unix_ms: 1795000000000, result: 'Black wins',
       moves: moves.length, record }));
   }, specMoves);
+  // A four-core machine: the page keeps one core and the review runs on three workers at once.
+  await reviewer.page.addInitScript(() => {
+    Object.defineProperty(Navigator.prototype, 'hardwareConcurrency', { get: () => 4 });
+  });
   await toTitle(reviewer, () => reviewer.page.keyboard.press('Enter'));
   await reviewer.page.focus('#bevy');
   const keys = async (list) => {
@@ -423,6 +427,7 @@ try {
   s = await reviewer.waitFor('the review', (s) => s.review && s.review.progress[0] === s.review.progress[1], 120);
   const reviewSeconds = (Date.now() - reviewStarted) / 1000;
   if (s.review.graph.length !== specMoves.length + 1) fail(`the review's graph has ${s.review.graph.length} points`);
+  if (s.review.at_once !== 3) fail(`the review analysed ${s.review.at_once} positions at once, not 3 (one worker per core but one)`);
   if (s.review.labels[10] !== 'blunder') fail(`A5 is labelled ${s.review.labels[10]}, not blunder (${s.review.labels})`);
   // The same review as natively (core/src/ai/review/tests.rs checks the desktop's against this file).
   const native = JSON.parse(await readFile(new URL('./review-red-stone.json', import.meta.url), 'utf8'));
@@ -434,7 +439,7 @@ try {
   const graphShot = await reviewer.shot('graph');
   const panel = await pixels(reviewer.page, graphShot);
   if (panel.colours < 50) fail('the review screen did not draw');
-  console.log(`web-test: review of ${specMoves.length} moves in the worker in ${reviewSeconds.toFixed(1)} s; labels ${s.review.labels.join(' ')}; graph ${s.review.graph.join(' ')}`);
+  console.log(`web-test: review of ${specMoves.length} moves on ${s.review.at_once} workers in ${reviewSeconds.toFixed(1)} s; labels ${s.review.labels.join(' ')}; graph ${s.review.graph.join(' ')}`);
   if (reviewer.problems.length) fail(`console errors or warnings:\n  ${reviewer.problems.join('\n  ')}`);
   await reviewer.context.close();
 

@@ -21,14 +21,19 @@ use std::sync::atomic::AtomicBool;
 pub struct AiGame {
     pub slug: &'static str,
     pub calibration: Calibration,
+    /// How the game's margins turn into win chances (`Knowledge::SHARPNESS`, `FIRST_SIDE_EDGE`,
+    /// `TEMPO`).
+    pub fit: super::calibration::Fit,
     session: SessionFn,
     analyse: AnalyseFn,
+    margin: MarginFn,
     /// The command line's arena (the browser has none: its download leaves it out).
     #[cfg(not(target_arch = "wasm32"))]
     arena: ArenaFn,
 }
 
 type SessionResult = Result<Box<dyn AiSession>, DecideError>;
+type MarginFn = fn(&dyn DynGame, Side) -> Option<f32>;
 type AnalyseFn = fn(&dyn DynGame, Side, &[String], &Calibration, u64, u64) -> Result<PositionAnalysis, DecideError>;
 type SessionFn = fn(&dyn DynGame, Side, Level, &Calibration, u64, Option<Arc<AtomicBool>>, Timing) -> SessionResult;
 #[cfg(not(target_arch = "wasm32"))]
@@ -40,8 +45,14 @@ impl AiGame {
         AiGame {
             slug: G::SLUG,
             calibration,
+            fit: super::calibration::Fit {
+                sharpness: G::SHARPNESS,
+                first_side_edge: G::FIRST_SIDE_EDGE,
+                tempo: G::TEMPO,
+            },
             session: session_as::<G>,
             analyse: analyse_as::<G>,
+            margin: margin_as::<G>,
             #[cfg(not(target_arch = "wasm32"))]
             arena: arena_as::<G>,
         }
@@ -59,6 +70,10 @@ fn session_as<G: About + Knowledge>(
 ) -> SessionResult {
     let position = game.as_any().downcast_ref::<G>().ok_or(DecideError::UnknownGame)?;
     start_session_timed(position, side, level, calibration, seed, stop, timing)
+}
+
+fn margin_as<G: Knowledge>(game: &dyn DynGame, side: Side) -> Option<f32> {
+    Some(game.as_any().downcast_ref::<G>()?.margin(side))
 }
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -90,34 +105,42 @@ fn arena_as<G: About + Knowledge>(
 /// of 24 with the influence evaluation lost 6–2–12 to full playouts at equal iterations. Its Easy
 /// at 1,000 iterations beat uniform random only 7 of 10 (2026-11-22): its games are short and
 /// noisy, so even the easiest level needs a few thousand iterations (still ~40 ms).
+/// The review (2026-12-06) scores each new position of its tree at once (`review_playout_cap` 0)
+/// with the calibrated evaluation, except Hidden Intention, which plays out to the end: its
+/// iterations are chosen so that five seeds' reviews of a game label at least 95% of its turns
+/// alike (`stoneyard bench --review`; docs/computer.md), each whole review a few seconds.
 pub static AI_GAMES: [AiGame; 5] = [
     AiGame::of::<gravel::Position>(Calibration {
         engines: [Mcts, Ab, Ab],
         iterations: [100, 150_000, 8_000_000],
         playouts: [Informed; 3],
         playout_caps: [60; 3],
-        review_iterations: 10_000,
+        review_iterations: 40_000,
+        review_playout_cap: 0,
     }),
     AiGame::of::<red_stone::Position>(Calibration {
         engines: [Mcts; 3],
         iterations: [300, 4_000, 45_000],
         playouts: [Informed; 3],
         playout_caps: [40; 3],
-        review_iterations: 4_000,
+        review_iterations: 16_000,
+        review_playout_cap: 0,
     }),
     AiGame::of::<throngs::Position>(Calibration {
         engines: [Mcts; 3],
         iterations: [400, 10_000, 140_000],
         playouts: [Informed; 3],
         playout_caps: [40; 3],
-        review_iterations: 10_000,
+        review_iterations: 30_000,
+        review_playout_cap: 0,
     }),
     AiGame::of::<inchworm::Position>(Calibration {
         engines: [Mcts; 3],
         iterations: [400, 12_000, 220_000],
         playouts: [Informed; 3],
         playout_caps: [60; 3],
-        review_iterations: 6_000,
+        review_iterations: 10_000,
+        review_playout_cap: 0,
     }),
     AiGame::of::<hidden_intention::Position>(Calibration {
         engines: [Mcts; 3],
@@ -125,6 +148,7 @@ pub static AI_GAMES: [AiGame; 5] = [
         playouts: [Uniform; 3],
         playout_caps: [1_000; 3],
         review_iterations: 20_000,
+        review_playout_cap: 1_000,
     }),
 ];
 
@@ -173,6 +197,12 @@ pub fn analyse(
     (row.analyse)(game, side, played, &row.calibration, iterations, seed)
 }
 
+/// How far `game`'s position stands in `side`'s favour, on the game's own scale
+/// (`Knowledge::margin`); `None` for a game the computer does not know.
+pub fn margin(game: &dyn DynGame, side: Side) -> Option<f32> {
+    (ai_game(game.kind())?.margin)(game, side)
+}
+
 /// [`session`] thought through to the end in one blocking call (run it off the frame).
 pub fn decide(
     game: &dyn DynGame,
@@ -197,6 +227,41 @@ pub fn decide_timed(
     let mut session = session_timed(game, side, level, seed, stop, timing)?;
     while !session.think(u64::MAX) {}
     Ok(session.decision())
+}
+
+/// A whole game of `kind` (from `options`) played by the computer at `level` against itself after
+/// `opening` uniformly random decisions (so that a seeded level's games differ), each decision
+/// reproducible from `seed` (no wall clock), stopped after `limit` decisions: the records the
+/// review's measurements and the calibration are made on.
+pub fn self_play(
+    kind: GameKind,
+    options: &[(String, String)],
+    (opening, level): (usize, Level),
+    seed: u64,
+    limit: usize,
+) -> Result<crate::session::Match, String> {
+    use crate::rules::ToMove;
+    use crate::session::{Match, Viewer};
+    let mut game = Match::open(kind, options, None).map_err(|e| e.to_string())?;
+    while !game.is_over() && game.len() < limit {
+        let position = game.position();
+        let side = match position.to_move() {
+            Some(ToMove::One(side)) => side,
+            // Both commit: the first side's commitment, then the second's, each from the public
+            // position (the second does not see the first's).
+            Some(ToMove::Both) if position.legal_decisions(Side::First).is_empty() => Side::Second,
+            Some(ToMove::Both) => Side::First,
+            None => break,
+        };
+        let public = game.position_for(Viewer::Seat(game.seat_of(side)));
+        let decision_seed = crate::rules::splitmix64_nth(seed, game.len() as u64);
+        let level = if game.len() < opening { Level::Random } else { level };
+        let d = decide_timed(public.as_ref(), side, level, decision_seed, None, Timing::Reproducible)
+            .map_err(|e| e.to_string())?;
+        let seat = game.seat_for(&d).ok_or_else(|| format!("the computer's '{d}' has no seat"))?;
+        game.decide(seat, &d, 0).map_err(|e| e.to_string())?;
+    }
+    Ok(game)
 }
 
 /// `stoneyard arena`: a seeded series from this position between `a` and `b`, sides alternating

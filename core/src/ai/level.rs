@@ -145,8 +145,12 @@ pub struct Calibration {
     /// Decisions a playout of Easy, Medium, Hard makes before the game's evaluation scores it.
     pub playout_caps: [u32; 3],
     /// MCTS iterations per position when the computer reviews a game (`ai::review`), with Hard's
-    /// playouts: about a quarter of a second a position on the machine the rows were measured on.
+    /// playout policy.
     pub review_iterations: u64,
+    /// Decisions a review's playout makes before the evaluation scores it: 0 scores each new
+    /// leaf of the tree at once, which gives the review's win chances far less noise from one
+    /// seed to another than random playouts (see `stoneyard bench --review`).
+    pub review_playout_cap: u32,
 }
 
 impl Calibration {
@@ -158,6 +162,7 @@ impl Calibration {
         playouts: [PlayoutQuality::Uniform, PlayoutQuality::Uniform, PlayoutQuality::Decisive],
         playout_caps: [1_000; 3],
         review_iterations: 3_000,
+        review_playout_cap: 1_000,
     };
 }
 

@@ -68,6 +68,7 @@
 mod alpha_beta;
 mod arena;
 mod budget;
+pub mod calibration;
 pub mod games;
 mod hint;
 pub mod job;
@@ -87,7 +88,7 @@ pub use budget::{Budget, SearchReport, StopReason};
 pub use hint::{
     DryRunError, HintReason, MAX_TURN_DECISIONS, TurnHint, hint_turn, hint_turn_in_match, still_deciding, turn_reason,
 };
-pub use knowledge::{GameEvaluator, GamePolicy, Knowledge, PlayoutQuality, prefer, squash};
+pub use knowledge::{CalibratedEvaluator, GameEvaluator, GamePolicy, Knowledge, PlayoutQuality, prefer};
 pub use level::{Calibration, Engine, Level, LevelBudget, budget_for, strategy_for};
 pub use mcts::{ArmStats, LineStep, MctsConfig, Searcher};
 pub use policy::{
@@ -98,6 +99,12 @@ pub use session::{AiSession, Timing, start_session, start_session_timed};
 
 use crate::rules::{GameRng, Rules, Side, ToMove, pick_index, seeded};
 use thiserror::Error;
+
+/// The cores this machine offers the computer (1 where it cannot tell, and in the browser, whose
+/// workers are counted by the page).
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
+}
 
 /// Why a strategy could not give a decision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]

@@ -9,7 +9,8 @@ use super::knowledge::{GameEvaluator, GamePolicy, Knowledge};
 use super::level::{Calibration, Engine, Level, LevelBudget, budget_for};
 use super::mcts::Searcher;
 use super::{DecideError, RandomStrategy, Strategy};
-use crate::rules::{Notation, Side, seeded};
+use crate::rules::{GameRng, Notation, Side, ToMove, seeded, splitmix64_nth};
+use rand::RngExt;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -93,6 +94,76 @@ impl<G: Notation + Knowledge> AiSession for SearchSession<G> {
     }
 }
 
+/// The session for an MCTS level on several cores (root parallelism): independent searchers of the
+/// same position, each from its own seed on its own thread with the level's whole budget, their
+/// root statistics summed for the decision. Each searcher's tree depends on its seed alone, so the
+/// same seed and thread count give the same decision (without a wall-clock limit).
+struct ParallelSearchSession<G: Notation + Knowledge> {
+    searchers: Vec<Searcher<G, GamePolicy, GameEvaluator>>,
+    position: G,
+    spent: Spent,
+    /// Draws the decision at a simultaneous root from the summed visits.
+    rng: GameRng,
+    /// Iterations of every searcher together.
+    total: u64,
+}
+
+impl<G: Notation + Knowledge> AiSession for ParallelSearchSession<G> {
+    fn think(&mut self, iterations: u64) -> bool {
+        if self.spent.finished {
+            return true;
+        }
+        let budget = self.spent.slice(iterations);
+        let reports: Vec<_> = std::thread::scope(|scope| {
+            let running: Vec<_> =
+                self.searchers.iter_mut().map(|searcher| scope.spawn(|| searcher.think(&budget))).collect();
+            running.into_iter().filter_map(|thread| thread.join().ok()).collect()
+        });
+        let Some(slowest) = reports.iter().min_by_key(|r| r.iterations) else {
+            self.spent.finished = true;
+            return true;
+        };
+        let seconds = reports.iter().map(|r| r.seconds).fold(0.0, f64::max);
+        self.total += reports.iter().map(|r| r.iterations).sum::<u64>();
+        self.spent.record(slowest.iterations, Duration::from_secs_f64(seconds), slowest.stopped_by)
+    }
+
+    fn iterations(&self) -> u64 {
+        self.total
+    }
+
+    fn decision(&mut self) -> String {
+        // Every searcher's visits of each root decision, summed (in the first searcher's order).
+        let mut summed: Vec<(G::Move, u64)> = Vec::new();
+        for searcher in &self.searchers {
+            for arm in searcher.root_statistics() {
+                match summed.iter_mut().find(|(mv, _)| *mv == arm.mv) {
+                    Some((_, visits)) => *visits += u64::from(arm.visits),
+                    None => summed.push((arm.mv, u64::from(arm.visits))),
+                }
+            }
+        }
+        let total: u64 = summed.iter().map(|(_, v)| v).sum();
+        let chosen = if total == 0 {
+            self.searchers[0].choice()
+        } else if self.position.to_move() == Some(ToMove::Both) {
+            // The mixed strategy at a simultaneous root, as one searcher draws it.
+            let mut roll = self.rng.random_range(0..total);
+            summed
+                .iter()
+                .find(|(_, v)| {
+                    let hit = roll < *v;
+                    roll = roll.saturating_sub(*v);
+                    hit
+                })
+                .map(|(mv, _)| mv.clone())
+        } else {
+            summed.iter().max_by_key(|(_, v)| *v).map(|(mv, _)| mv.clone())
+        };
+        chosen.map_or_else(String::new, |m| self.position.format_move(&m))
+    }
+}
+
 /// The session for an alpha-beta level.
 struct AlphaBetaSession<G: Notation + Knowledge> {
     search: AlphaBetaSearch<G>,
@@ -146,12 +217,14 @@ pub fn start_session<G: Notation + Knowledge>(
     start_session_timed(position, side, level, calibration, seed, stop, Timing::WallClock)
 }
 
-/// Whether a session keeps the level's wall-clock limit.
+/// Whether a session keeps the level's wall-clock limit, and how many cores it thinks on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Timing {
-    /// The level's time limit too, so a slow machine still answers in time (the app's opponent).
+    /// The level's time limit too, so a slow machine still answers in time, and (Hard's MCTS,
+    /// natively) a searcher on every core: the app's opponent.
     WallClock,
-    /// Iterations only: the same seed gives the same decision on every machine (hints, tests).
+    /// Iterations only, on one core: the same seed gives the same decision on every machine
+    /// (hints, tests).
     Reproducible,
 }
 
@@ -177,7 +250,58 @@ pub fn start_session_timed<G: Notation + Knowledge>(
         let search = AlphaBetaSearch::new(position, side, &mut seeded(seed))?;
         return Ok(Box::new(AlphaBetaSession { search, spent: Spent::new(preset, stop) }));
     }
+    // Easy and Medium answer well within their time at one core's iterations (and keep their
+    // ladder); Hard's 2 s buy more search on every core.
+    let threads = match timing {
+        Timing::WallClock if level == Level::Hard => super::cores(),
+        _ => 1,
+    };
+    if threads > 1 {
+        let mut searchers = Vec::with_capacity(threads);
+        for thread in 0..threads as u64 {
+            let seed = if thread == 0 { seed } else { splitmix64_nth(seed, thread) };
+            let mut searcher = Searcher::with_policy(preset.config(), preset.policy(), GameEvaluator, seed);
+            searcher.begin(position, side)?;
+            searchers.push(searcher);
+        }
+        return Ok(Box::new(ParallelSearchSession {
+            searchers,
+            position: position.clone(),
+            spent: Spent::new(preset, stop),
+            rng: seeded(splitmix64_nth(seed, threads as u64)),
+            total: 0,
+        }));
+    }
     let mut searcher = Searcher::with_policy(preset.config(), preset.policy(), GameEvaluator, seed);
     searcher.begin(position, side)?;
     Ok(Box::new(SearchSession { searcher, position: position.clone(), spent: Spent::new(preset, stop) }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::{GameKind, red_stone};
+
+    /// Red Stone's spec example S5: White's only winning decision is the red stone on A1.
+    fn s5() -> red_stone::Position {
+        let options = [("size".to_string(), "5".to_string())];
+        let game = GameKind::from_slug("red-stone").unwrap().open(&options, Some("XXO.O/XXOOO/XXOOO/XXOOO/.XO.O w"));
+        game.unwrap().as_any().downcast_ref::<red_stone::Position>().unwrap().clone()
+    }
+
+    #[test]
+    fn hard_thinks_on_every_core_and_the_same_seed_gives_the_same_decision() {
+        let calibration = Calibration { iterations: [100, 300, 2_000], ..Calibration::GENERIC };
+        let decide = || {
+            let mut session =
+                start_session_timed(&s5(), Side::Second, Level::Hard, &calibration, 7, None, Timing::WallClock).unwrap();
+            while !session.think(u64::MAX) {}
+            (session.decision(), session.iterations())
+        };
+        let (decision, iterations) = decide();
+        assert_eq!(decide().0, decision);
+        assert_eq!(decision, "A1*");
+        // Each core's searcher spends the whole budget (the time limit is far off here).
+        assert_eq!(iterations, 2_000 * super::super::cores() as u64);
+    }
 }

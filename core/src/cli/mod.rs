@@ -3,6 +3,7 @@
 
 mod arena;
 mod bench;
+mod calibrate;
 mod lessons;
 pub mod referee;
 mod review;
@@ -30,10 +31,14 @@ pub enum Command {
     Review(ReviewArgs),
     /// Count the sequences of atomic decisions to a fixed depth.
     Perft(PerftArgs),
-    /// Measure random playouts per second (one thread).
+    /// Measure random playouts per second (one thread) and the Hard search's iterations per
+    /// second (one thread and every core), or (--review) how fast and how sure a review is.
     Bench(BenchArgs),
     /// Play computer opponents against each other and estimate their Elo difference.
     Arena(ArenaArgs),
+    /// Fit how steeply each game's margins turn into win chances on self-played games, and report
+    /// how well the computer's win chances match the results.
+    Calibrate(CalibrateArgs),
     /// Check that every lesson and practice position still plays as written (assets/lessons,
     /// assets/practice), or find practice positions in the computer's self-play.
     Lessons(LessonsArgs),
@@ -210,6 +215,10 @@ pub struct ReviewArgs {
     /// The seed of the computer's random choices (the same seed gives the same review).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Positions analysed at once, one thread each (default: every core). The review does not
+    /// depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
 }
 
 #[derive(Debug, Args)]
@@ -235,6 +244,54 @@ pub struct BenchArgs {
     pub seconds: f64,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Measure the review instead: a game the computer plays at Easy against itself (from the
+    /// seed), reviewed on every core with --seeds seeds: the time of one review, how many turns
+    /// every seed labels alike and how far a position's win chance moves between seeds.
+    #[arg(long)]
+    pub review: bool,
+    /// Seeds the game is reviewed with (--review).
+    #[arg(long, default_value_t = 5)]
+    pub seeds: usize,
+    /// Iterations a reviewed position (--review; default: the game's review budget).
+    #[arg(long)]
+    pub budget: Option<u64>,
+}
+
+#[derive(Debug, Args)]
+pub struct CalibrateArgs {
+    /// A game slug, or "all".
+    #[arg(long, default_value = "all")]
+    pub game: String,
+    /// Self-played games per game (each from its own seed).
+    #[arg(long, default_value_t = 40)]
+    pub games: u32,
+    /// Uniformly random decisions each game opens with, so that the level's games differ.
+    #[arg(long, default_value_t = 6)]
+    pub opening: usize,
+    /// The level that plays them after the opening.
+    #[arg(long, default_value = "medium")]
+    pub level: crate::ai::Level,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games played at the same time (default: every core). The data do not depend on it.
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// A game still going after this many decisions is left out.
+    #[arg(long, default_value_t = 1_000)]
+    pub longest: usize,
+    /// Keep the positions before every Nth decision only (long games' data stay small).
+    #[arg(long, default_value_t = 1)]
+    pub every: u32,
+    /// Where each game's data go, as <game>.csv.
+    #[arg(long, default_value = "data/calibration")]
+    pub out: std::path::PathBuf,
+    /// Fit the data already in --out instead of playing new games.
+    #[arg(long)]
+    pub fit_only: bool,
+    /// Also review every game (the review's budget) and report how well the win chances the
+    /// review shows match the results.
+    #[arg(long)]
+    pub review: bool,
 }
 
 #[derive(Debug, Args)]
@@ -287,6 +344,7 @@ pub fn run(command: Command) -> ExitCode {
         Command::Perft(args) => bench::run_perft(args),
         Command::Bench(args) => bench::run_bench(args),
         Command::Arena(args) => arena::run(args),
+        Command::Calibrate(args) => calibrate::run(args),
         Command::Lessons(args) => lessons::run(args),
         #[cfg(all(feature = "server", not(target_arch = "wasm32")))]
         Command::Serve(args) => {

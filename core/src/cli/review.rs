@@ -28,34 +28,25 @@ pub fn run(args: ReviewArgs) -> ExitCode {
         Ok(review) => review,
         Err(e) => return fail(format!("{}: {e}", args.moves_file.display())),
     };
+    let threads = args.threads.unwrap_or_else(crate::ai::cores);
+    if threads == 0 {
+        return fail("--threads 0: give at least 1 thread");
+    }
     let mut printed = 0;
     let mut out = std::io::stdout().lock();
-    let mut failed = None;
-    // Print as the turns are judged, in order: analyse position by position.
-    while let Some(index) = review.next_probe() {
-        let analysis = match review.job(index).map(|job| job.run()) {
-            Some(Ok(analysis)) => analysis,
-            Some(Err(e)) => {
-                failed = Some(format!("position {index}: {e}"));
-                break;
-            }
-            None => break,
-        };
-        if let Err(e) = review.record(index, analysis) {
-            failed = Some(e);
-            break;
-        }
-        while printed < review.turns.len() {
-            let Some(line) = turn_line(&review, &game, printed) else { break };
-            if writeln!(out, "{line}").is_err() {
-                return ExitCode::from(1);
-            }
+    let mut broken_pipe = false;
+    // The positions are analysed on every core; the turns are printed in order as they are judged.
+    let finished = review.complete_with(threads, |review, _| {
+        while !broken_pipe && printed < review.turns.len() {
+            let Some(line) = turn_line(review, &game, printed) else { break };
+            broken_pipe = writeln!(out, "{line}").is_err();
             printed += 1;
         }
-    }
-    match failed {
-        Some(e) => fail(e),
-        None => ExitCode::SUCCESS,
+    });
+    match finished {
+        Err(e) => fail(format!("{}: {e}", args.moves_file.display())),
+        Ok(()) if broken_pipe => ExitCode::from(1),
+        Ok(()) => ExitCode::SUCCESS,
     }
 }
 

@@ -100,6 +100,7 @@ fn state_json(
         "review": review.review.as_ref().map(|r| json!({
             "progress": [r.progress().0, r.progress().1],
             "reloaded": review.reloaded,
+            "at_once": review.most_at_once,
             "labels": (0..r.turns.len()).map(|t| r.judgement(t).map(|j| j.label.name())).collect::<Vec<_>>(),
             "graph": r.first_side_curve().iter().flatten().map(|v| (v * 1000.0).round() / 1000.0).collect::<Vec<_>>(),
         })),

@@ -78,7 +78,7 @@ pub(super) fn drive_analysis(
     }
     let Some(current) = current else { return };
     let here = current.len();
-    if let Some((index, answer)) = run.runner.poll() {
+    for (index, answer) in run.runner.poll() {
         match answer {
             Ok(analysis) if index == here => {
                 if let Some(first) = analysis.best.first() {

@@ -1,5 +1,5 @@
-//! The computer reviews a game: it analyses the game's positions one after another off the frame
-//! (natively a background task, in the browser the page's Web Worker), fills `ReviewShown` in as
+//! The computer reviews a game: it analyses the game's positions off the frame, several at once
+//! (natively a thread per core, in the browser the page's analysis workers), fills `ReviewShown` in as
 //! it goes, and keeps the finished review with the game so that reopening it costs nothing.
 
 use super::search::AnswerAfterFrames;
@@ -14,75 +14,115 @@ use bevy::prelude::*;
 /// record prints the same review.
 pub const REVIEW_SEED: u64 = 1;
 
-/// The position being analysed.
+/// The positions being analysed, several at once: natively one thread per core, in the browser
+/// one per analysis worker of the page.
 #[derive(Resource, Default)]
 pub(super) struct ReviewRunner {
-    probe: Option<usize>,
-    #[cfg(not(target_arch = "wasm32"))]
-    task: Option<bevy::tasks::Task<Result<PositionAnalysis, String>>>,
-    #[cfg(target_arch = "wasm32")]
-    worker: Option<u32>,
+    running: Vec<Running>,
+}
+
+/// One position under analysis.
+struct Running {
+    probe: usize,
+    work: Work,
+}
+
+enum Work {
     /// Thought out on the frame's thread (tests; a browser without a worker).
-    inline: Option<Result<PositionAnalysis, String>>,
+    Done(Result<PositionAnalysis, String>),
+    #[cfg(not(target_arch = "wasm32"))]
+    Thread(std::thread::JoinHandle<Result<PositionAnalysis, String>>),
+    #[cfg(target_arch = "wasm32")]
+    Worker(u32),
 }
 
 impl ReviewRunner {
     pub(super) fn clear(&mut self) {
         #[cfg(target_arch = "wasm32")]
-        if let Some(id) = self.worker {
-            super::web_worker::forget(id);
+        for running in &self.running {
+            if let Work::Worker(id) = running.work {
+                super::web_worker::forget(id);
+            }
         }
-        *self = ReviewRunner::default();
+        // A thread still thinking finishes its one position and its answer is dropped.
+        self.running.clear();
     }
 
     pub(super) fn is_running(&self) -> bool {
-        self.probe.is_some()
+        !self.running.is_empty()
+    }
+
+    /// How many positions may be analysed at once.
+    fn capacity(inline: bool) -> usize {
+        if inline {
+            return 1;
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        return crate::ai::cores();
+        #[cfg(target_arch = "wasm32")]
+        return super::web_worker::analysis_workers();
+    }
+
+    /// The first position of `review` neither analysed nor under analysis.
+    fn next_probe(&self, review: &GameReview) -> Option<usize> {
+        (0..review.analyses.len()).find(|&i| review.analyses[i].is_none() && !self.running.iter().any(|r| r.probe == i))
     }
 
     pub(super) fn start(&mut self, index: usize, job: ProbeJob, inline: bool) {
-        self.clear();
-        self.probe = Some(index);
         let run = move |job: ProbeJob| job.run().map_err(|e| e.to_string());
-        if inline {
-            self.inline = Some(run(job));
-            return;
-        }
-        #[cfg(not(target_arch = "wasm32"))]
-        {
-            self.task = Some(bevy::tasks::AsyncComputeTaskPool::get().spawn(async move { run(job) }));
-        }
-        #[cfg(target_arch = "wasm32")]
-        {
+        let work = if inline {
+            Work::Done(run(job))
+        } else {
+            #[cfg(not(target_arch = "wasm32"))]
+            {
+                Work::Thread(std::thread::spawn(move || run(job)))
+            }
+            #[cfg(target_arch = "wasm32")]
             match super::web_worker::analyse(&job.to_json()) {
-                Some(id) => self.worker = Some(id),
+                Some(id) => Work::Worker(id),
                 // Without a worker the page thinks, one position a frame.
-                None => self.inline = Some(run(job)),
+                None => Work::Done(run(job)),
+            }
+        };
+        self.running.push(Running { probe: index, work });
+    }
+
+    /// The analyses finished since the last call.
+    pub(super) fn poll(&mut self) -> Vec<(usize, Result<PositionAnalysis, String>)> {
+        let mut finished = Vec::new();
+        let mut k = 0;
+        while k < self.running.len() {
+            match Self::poll_one(&mut self.running[k].work) {
+                Some(answer) => finished.push((self.running.swap_remove(k).probe, answer)),
+                None => k += 1,
             }
         }
+        finished.sort_by_key(|(probe, _)| *probe);
+        finished
     }
 
-    /// The analysis of the running probe, once done.
-    pub(super) fn poll(&mut self) -> Option<(usize, Result<PositionAnalysis, String>)> {
-        let probe = self.probe?;
-        let answer = self.inline.take().or_else(|| self.poll_inner())?;
-        self.clear();
-        Some((probe, answer))
-    }
-
-    #[cfg(not(target_arch = "wasm32"))]
-    fn poll_inner(&mut self) -> Option<Result<PositionAnalysis, String>> {
-        let task = self.task.as_mut()?;
-        bevy::tasks::block_on(bevy::tasks::futures_lite::future::poll_once(task))
-    }
-
-    #[cfg(target_arch = "wasm32")]
-    fn poll_inner(&mut self) -> Option<Result<PositionAnalysis, String>> {
-        use super::web_worker::{Answer, answer};
-        let id = self.worker?;
-        match answer(id)? {
-            Answer::Analysis(text) => Some(serde_json::from_str(&text).map_err(|e| e.to_string())),
-            Answer::Failed(why) => Some(Err(why)),
-            Answer::Decision { .. } => Some(Err("the worker answered with a decision".to_string())),
+    fn poll_one(work: &mut Work) -> Option<Result<PositionAnalysis, String>> {
+        match work {
+            Work::Done(answer) => Some(std::mem::replace(answer, Err(String::new()))),
+            #[cfg(not(target_arch = "wasm32"))]
+            Work::Thread(handle) => {
+                if !handle.is_finished() {
+                    return None;
+                }
+                let Work::Thread(handle) = std::mem::replace(work, Work::Done(Err(String::new()))) else {
+                    return None;
+                };
+                Some(handle.join().unwrap_or_else(|_| Err("the analysis stopped unexpectedly".to_string())))
+            }
+            #[cfg(target_arch = "wasm32")]
+            Work::Worker(id) => {
+                use super::web_worker::{Answer, answer};
+                match answer(*id)? {
+                    Answer::Analysis(text) => Some(serde_json::from_str(&text).map_err(|e| e.to_string())),
+                    Answer::Failed(why) => Some(Err(why)),
+                    Answer::Decision { .. } => Some(Err("the worker answered with a decision".to_string())),
+                }
+            }
         }
     }
 }
@@ -161,7 +201,7 @@ pub(super) fn drive_review(
             return;
         }
     }
-    if let Some((index, answer)) = runner.poll() {
+    for (index, answer) in runner.poll() {
         let Some(review) = shown.review.as_mut() else { return };
         match answer.and_then(|analysis| review.record(index, analysis)) {
             Ok(()) => {
@@ -175,20 +215,25 @@ pub(super) fn drive_review(
                 }
             }
             Err(e) => {
+                runner.clear();
                 shown.problem = Some(format!("The review stopped: {e}"));
                 return;
             }
         }
     }
     let Some(review) = shown.review.as_ref() else { return };
-    if runner.probe.is_none()
-        && shown.problem.is_none()
-        && let Some(index) = review.next_probe()
+    let capacity = ReviewRunner::capacity(inline.is_some());
+    while shown.problem.is_none()
+        && runner.running.len() < capacity
+        && let Some(index) = runner.next_probe(review)
         && let Some(job) = review.job(index)
     {
         runner.start(index, job, inline.is_some());
     }
-    if runner.probe.is_some() {
+    if runner.running.len() > shown.most_at_once {
+        shown.most_at_once = runner.running.len();
+    }
+    if runner.is_running() {
         redraw.write(bevy::window::RequestRedraw);
     }
 }

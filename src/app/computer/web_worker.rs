@@ -1,7 +1,8 @@
-//! The page's Web Worker for the computer (`web/ai-worker.js`, running the Bevy-free rules and AI
-//! of `ai-worker/`): started on first use, sent the decisions to think about, its answers kept
-//! until the search asks for them. If the worker cannot start or stops working, [`think`] says so
-//! and the search thinks on the page instead.
+//! The page's Web Workers for the computer (`web/ai-worker.js`, running the Bevy-free rules and AI
+//! of `ai-worker/`): the first started on first use, more when a review analyses several
+//! positions at once; sent the decisions to think about, their answers kept until the search asks
+//! for them. If the worker cannot start or stops working, [`think`] says so and the search thinks
+//! on the page instead.
 
 // The app draws no frames while it waits for the worker: its answers wake it.
 use crate::app::frame_pacing::wake_app;
@@ -31,27 +32,43 @@ struct Inbox {
     broken: bool,
 }
 
+/// The most workers a review analyses its positions on (each holds its own copy of the engine).
+const MAX_ANALYSIS_WORKERS: usize = 4;
+
+/// The page's workers: the first thinks about decisions and analyses; the others, started when a
+/// review first wants them, only analyse. Their answers share one inbox.
 struct Bridge {
-    worker: web_sys::Worker,
+    workers: Vec<Worker>,
     inbox: Rc<RefCell<Inbox>>,
     next_id: u32,
+    /// The worker each analysis under way was sent to.
+    analyses: HashMap<u32, usize>,
+}
+
+struct Worker {
+    worker: web_sys::Worker,
     // Kept alive as long as the worker: its message and error handlers.
     _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
     _on_error: Closure<dyn FnMut(web_sys::Event)>,
 }
 
 thread_local! {
-    /// The page's one worker: `None` before the first decision, `Some(None)` when it cannot start.
+    /// The page's workers: `None` before the first decision, `Some(None)` when none can start.
     static BRIDGE: RefCell<Option<Option<Bridge>>> = const { RefCell::new(None) };
 }
 
 fn start() -> Option<Bridge> {
+    let inbox = Rc::new(RefCell::new(Inbox::default()));
+    let worker = start_worker(&inbox)?;
+    Some(Bridge { workers: vec![worker], inbox, next_id: 0, analyses: HashMap::new() })
+}
+
+fn start_worker(inbox: &Rc<RefCell<Inbox>>) -> Option<Worker> {
     let options = web_sys::WorkerOptions::new();
     options.set_type(web_sys::WorkerType::Module);
     let worker = web_sys::Worker::new_with_options("./ai-worker.js", &options)
         .map_err(|e| bevy::log::warn!("the computer thinks on the page: no Web Worker ({e:?})"))
         .ok()?;
-    let inbox = Rc::new(RefCell::new(Inbox::default()));
     let on_message = {
         let inbox = inbox.clone();
         Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
@@ -90,10 +107,10 @@ fn start() -> Option<Bridge> {
     };
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-    Some(Bridge { worker, inbox, next_id: 0, _on_message: on_message, _on_error: on_error })
+    Some(Worker { worker, _on_message: on_message, _on_error: on_error })
 }
 
-/// Runs `f` on the worker, starting it first if needed; `None` when there is no working worker.
+/// Runs `f` on the workers, starting the first if needed; `None` when there is no working worker.
 fn with_bridge<R>(f: impl FnOnce(&mut Bridge) -> R) -> Option<R> {
     BRIDGE.with(|cell| {
         let mut slot = cell.borrow_mut();
@@ -105,8 +122,15 @@ fn with_bridge<R>(f: impl FnOnce(&mut Bridge) -> R) -> Option<R> {
     })
 }
 
-fn send(bridge: &Bridge, message: Value) -> bool {
-    bridge.worker.post_message(&message.to_string().into()).is_ok()
+fn send(worker: &Worker, message: Value) -> bool {
+    worker.worker.post_message(&message.to_string().into()).is_ok()
+}
+
+/// How many positions of a review the page analyses at once: one worker per core but one, which
+/// the page keeps for its own frames, and at most [`MAX_ANALYSIS_WORKERS`].
+pub fn analysis_workers() -> usize {
+    let cores = web_sys::window().map_or(1.0, |w| w.navigator().hardware_concurrency()) as usize;
+    cores.saturating_sub(1).clamp(1, MAX_ANALYSIS_WORKERS)
 }
 
 /// Starts the worker ahead of the first decision (a game begins: the computer or a hint will
@@ -124,7 +148,9 @@ pub fn hold_back(hold: bool) {
     BRIDGE.with(|cell| {
         if let Some(Some(bridge)) = cell.borrow().as_ref() {
             let message = if hold { r#"{"kind":"pause","ms":500}"# } else { r#"{"kind":"resume"}"# };
-            let _ = bridge.worker.post_message(&message.into());
+            for worker in &bridge.workers {
+                let _ = worker.worker.post_message(&message.into());
+            }
         }
     });
 }
@@ -143,30 +169,48 @@ pub fn think(job_json: &str) -> Option<u32> {
     with_bridge(|bridge| {
         bridge.next_id = bridge.next_id.wrapping_add(1);
         let id = bridge.next_id;
-        send(bridge, json!({ "kind": "think", "id": id, "job": job_json })).then_some(id)
+        send(&bridge.workers[0], json!({ "kind": "think", "id": id, "job": job_json })).then_some(id)
     })
     .flatten()
 }
 
-/// Sends a reviewed position to analyse (a `ProbeJob`'s JSON); its id, or `None` without a worker.
+/// Sends a reviewed position to analyse (a `ProbeJob`'s JSON) to the analysis worker with the
+/// fewest positions under way, starting another while there are fewer than
+/// [`analysis_workers`]; its id, or `None` without a worker.
 pub fn analyse(job_json: &str) -> Option<u32> {
     with_bridge(|bridge| {
         bridge.next_id = bridge.next_id.wrapping_add(1);
         let id = bridge.next_id;
-        send(bridge, json!({ "kind": "analyse", "id": id, "job": job_json })).then_some(id)
+        let load = |bridge: &Bridge, w: usize| bridge.analyses.values().filter(|&&on| on == w).count();
+        let mut chosen = (0..bridge.workers.len()).min_by_key(|&w| load(bridge, w)).unwrap_or(0);
+        if load(bridge, chosen) > 0
+            && bridge.workers.len() < analysis_workers()
+            && let Some(worker) = start_worker(&bridge.inbox)
+        {
+            bridge.workers.push(worker);
+            chosen = bridge.workers.len() - 1;
+        }
+        let sent = send(&bridge.workers[chosen], json!({ "kind": "analyse", "id": id, "job": job_json }));
+        sent.then(|| {
+            bridge.analyses.insert(id, chosen);
+            id
+        })
     })
     .flatten()
 }
 
 /// Asks for the decision now.
 pub fn move_now(id: u32) {
-    with_bridge(|bridge| send(bridge, json!({ "kind": "move-now", "id": id })));
+    with_bridge(|bridge| send(&bridge.workers[0], json!({ "kind": "move-now", "id": id })));
 }
 
 /// Drops a decision nobody waits for any more.
 pub fn forget(id: u32) {
     with_bridge(|bridge| {
-        send(bridge, json!({ "kind": "forget", "id": id }));
+        // An analysis runs whole once begun: only its answer is dropped.
+        if bridge.analyses.remove(&id).is_none() {
+            send(&bridge.workers[0], json!({ "kind": "forget", "id": id }));
+        }
         bridge.inbox.borrow_mut().answers.remove(&id);
     });
 }
@@ -174,15 +218,18 @@ pub fn forget(id: u32) {
 /// The worker's answer about decision `id`, once; a failure when the worker stopped working.
 pub fn answer(id: u32) -> Option<Answer> {
     BRIDGE.with(|cell| {
-        let slot = cell.borrow();
-        let Some(Some(bridge)) = slot.as_ref() else {
+        let mut slot = cell.borrow_mut();
+        let Some(Some(bridge)) = slot.as_mut() else {
             return Some(Answer::Failed("no worker".into()));
         };
         let mut inbox = bridge.inbox.borrow_mut();
-        match inbox.answers.remove(&id) {
-            Some(answer) => Some(answer),
-            None if inbox.broken => Some(Answer::Failed("the worker stopped".into())),
-            None => None,
-        }
+        let answer = match inbox.answers.remove(&id) {
+            Some(answer) => answer,
+            None if inbox.broken => Answer::Failed("the worker stopped".into()),
+            None => return None,
+        };
+        drop(inbox);
+        bridge.analyses.remove(&id);
+        Some(answer)
     })
 }

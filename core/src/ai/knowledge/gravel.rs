@@ -1,13 +1,19 @@
 //! Gravel: territory slack (occupied − lost, the loss condition) and control of enemy stacks.
 
-use super::{Knowledge, prefer, squash};
+use super::{Knowledge, prefer};
 use crate::games::gravel::{Action, Position};
 use crate::rules::{GameRng, Side};
 
 impl Knowledge for Position {
+    // Fitted by `stoneyard calibrate --game gravel` on 40 self-played games (medium); the data:
+    // data/calibration/gravel.csv, the figures: docs/computer.md#calibrated-win-chances.
+    const SHARPNESS: f32 = 0.528;
+    const FIRST_SIDE_EDGE: f32 = -0.655;
+    const TEMPO: f32 = 0.01;
+
     /// A side loses when `occupied < lost` (attrition implies it), so `occupied − lost` is how far
     /// each side stands from losing; enemy pieces a side controls are removals it threatens next.
-    fn evaluate(&self, side: Side) -> f32 {
+    fn margin(&self, side: Side) -> f32 {
         let opponent = side.opponent();
         let slack = |s: Side| f32::from(self.occupied(s)) - f32::from(self.lost(s));
         let mut threatened = [0.0f32; 2];
@@ -19,7 +25,7 @@ impl Knowledge for Position {
             }
         }
         let margin = slack(side) - slack(opponent) + 0.5 * (threatened[opponent.index()] - threatened[side.index()]);
-        squash(margin, 6.0)
+        margin / 6.0
     }
 
     /// Removals first (they are what wins), then placements from the pool (they gain territory);

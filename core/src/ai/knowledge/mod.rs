@@ -12,14 +12,47 @@ mod red_stone;
 mod throngs;
 
 use super::policy::{DecisivePolicy, Evaluator, PlayoutPolicy, UniformPolicy};
-use crate::rules::{GameRng, Rules, Side, pick_index};
+use crate::rules::{GameRng, Rules, Side, ToMove, pick_index};
 
 /// What a game tells the search about itself. Every method has a neutral default.
 pub trait Knowledge: Rules {
-    /// How good this ongoing position is for `side`, in [-1, 1]; 0 gives no opinion (a draw).
-    /// Called once per playout that reaches its ply cap, so it may cost about one decision's work.
-    fn evaluate(&self, _side: Side) -> f32 {
+    /// How far this ongoing position stands in `side`'s favour, on the game's own scale (0: even,
+    /// and the opponent's margin is its negative): the material and threats the game counts.
+    fn margin(&self, _side: Side) -> f32 {
         0.0
+    }
+
+    /// How steeply a margin turns into a win chance: the first side wins from its margin `m`
+    /// with chance `(1 + tanh(SHARPNESS · m + FIRST_SIDE_EDGE ± TEMPO)) / 2` (`+` when it is to
+    /// move). All three are fitted per game on the computer's self-play results (`stoneyard
+    /// calibrate`, its data in `data/calibration/`), as lichess fitted its centipawns to games.
+    const SHARPNESS: f32 = 1.0;
+    /// What being the first side is worth where the margins are even (negative where the second
+    /// side wins more often).
+    const FIRST_SIDE_EDGE: f32 = 0.0;
+    /// What being the side to move is worth (a margin counted just after a side moved flatters
+    /// it).
+    const TEMPO: f32 = 0.0;
+
+    /// How good this ongoing position is for `side`, in [-1, 1], for the levels' play: `tanh` of
+    /// the margin. Called once per playout that reaches its ply cap, so a margin may cost about
+    /// one decision's work. (The levels were tuned and measured in the arena with this shape;
+    /// the review and the analysis board score with [`Knowledge::expected_result`].)
+    fn evaluate(&self, side: Side) -> f32 {
+        // Portable: the same bits natively and in the browser (see Cargo.toml's libm).
+        libm::tanhf(self.margin(side))
+    }
+
+    /// `side`'s expected result here (−1 a loss … 1 a win) by the fitted calibration: twice its
+    /// win chance minus one, so that the review's win chances are win chances.
+    fn expected_result(&self, side: Side) -> f32 {
+        let edge = if side == Side::First { Self::FIRST_SIDE_EDGE } else { -Self::FIRST_SIDE_EDGE };
+        let tempo = match self.to_move() {
+            Some(ToMove::One(mover)) if mover == side => Self::TEMPO,
+            Some(ToMove::One(_)) => -Self::TEMPO,
+            _ => 0.0,
+        };
+        libm::tanhf(Self::SHARPNESS * self.margin(side) + edge + tempo)
     }
 
     /// The index in `moves` (every legal decision here, never empty) of the decision a playout
@@ -57,7 +90,7 @@ impl<R: Knowledge> PlayoutPolicy<R> for GamePolicy {
     }
 }
 
-/// Scores capped playouts with [`Knowledge::evaluate`].
+/// Scores capped playouts with [`Knowledge::evaluate`] (the levels' play).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct GameEvaluator;
 
@@ -67,10 +100,15 @@ impl<R: Knowledge> Evaluator<R> for GameEvaluator {
     }
 }
 
-/// A margin squashed into (-1, 1): `scale` is the margin worth about three quarters of a win.
-pub fn squash(margin: f32, scale: f32) -> f32 {
-    // Portable: the same bits natively and in the browser (see Cargo.toml's libm).
-    libm::tanhf(margin / scale)
+/// Scores capped playouts with [`Knowledge::expected_result`], the calibrated win chance (the
+/// review and the analysis board, which show it).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CalibratedEvaluator;
+
+impl<R: Knowledge> Evaluator<R> for CalibratedEvaluator {
+    fn evaluate(&self, pos: &R, side: Side) -> f32 {
+        pos.expected_result(side)
+    }
 }
 
 /// With probability `share`, a uniformly random index among those of `moves` that `preferred`
@@ -95,8 +133,8 @@ mod tests {
     use crate::games::{gravel, hidden_intention, inchworm, red_stone, throngs};
     use crate::rules::{Status, seeded};
 
-    /// Along random games of `R`: the evaluation is zero-sum, inside [-1, 1], and the playout
-    /// policy only picks listed decisions.
+    /// Along random games of `R`: the evaluation and the expected result are zero-sum, inside
+    /// [-1, 1], and the playout policy only picks listed decisions.
     fn check<R: Knowledge>(start: R) {
         let mut rng = seeded(5);
         let mut moves = Vec::new();
@@ -107,6 +145,9 @@ mod tests {
                     break;
                 }
                 let (first, second) = (pos.evaluate(Side::First), pos.evaluate(Side::Second));
+                assert!((-1.0..=1.0).contains(&first), "game {game} ply {ply}: {first}");
+                assert!((first + second).abs() < 1e-5, "game {game} ply {ply}: {first} vs {second}");
+                let (first, second) = (pos.expected_result(Side::First), pos.expected_result(Side::Second));
                 assert!((-1.0..=1.0).contains(&first), "game {game} ply {ply}: {first}");
                 assert!((first + second).abs() < 1e-5, "game {game} ply {ply}: {first} vs {second}");
                 pos.legal_moves(&mut moves);
@@ -124,12 +165,5 @@ mod tests {
         check(throngs::Position::new(&Default::default()));
         check(inchworm::Position::new(&Default::default()));
         check(hidden_intention::Position::new(&Default::default()));
-    }
-
-    #[test]
-    fn squash_is_odd_and_bounded() {
-        assert_eq!(squash(0.0, 3.0), 0.0);
-        assert!((squash(2.0, 3.0) + squash(-2.0, 3.0)).abs() < 1e-6);
-        assert!(squash(1e6, 1.0) <= 1.0 && squash(3.0, 3.0) > 0.7);
     }
 }

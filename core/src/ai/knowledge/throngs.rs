@@ -1,13 +1,19 @@
 //! Throngs: stones (the final count), power over empty sites (territory) and capture threats.
 
-use super::{Knowledge, prefer, squash};
+use super::{Knowledge, prefer};
 use crate::games::throngs::{Move, Position};
 use crate::rules::{Cell, GameRng, Side};
 
 impl Knowledge for Position {
+    // Fitted by `stoneyard calibrate --game throngs` on 40 self-played games (medium); the data:
+    // data/calibration/throngs.csv, the figures: docs/computer.md#calibrated-win-chances.
+    const SHARPNESS: f32 = 2.99;
+    const FIRST_SIDE_EDGE: f32 = 0.663;
+    const TEMPO: f32 = 0.258;
+
     /// Most stones wins at the end. Empty sites where a side has the power to place are its
     /// territory; enemy stones on sites where a side has power 2 can be captured next.
-    fn evaluate(&self, side: Side) -> f32 {
+    fn margin(&self, side: Side) -> f32 {
         let mut territory = 0i32;
         let mut threats = 0i32;
         for site in 0..self.geometry().len() as Cell {
@@ -19,7 +25,7 @@ impl Knowledge for Position {
             }
         }
         let stones = i32::from(self.stones_of(side)) - i32::from(self.stones_of(side.opponent()));
-        squash(stones as f32 + 0.25 * territory as f32 + 0.5 * threats as f32, 6.0)
+        (stones as f32 + 0.25 * territory as f32 + 0.5 * threats as f32) / 6.0
     }
 
     /// Passing out a won game when the opponent has just passed a whole turn (the game then

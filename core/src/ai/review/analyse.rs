@@ -4,7 +4,7 @@
 
 use crate::ai::budget::Budget;
 use crate::ai::knowledge::GamePolicy;
-use crate::ai::knowledge::{GameEvaluator, Knowledge};
+use crate::ai::knowledge::{CalibratedEvaluator, Knowledge};
 use crate::ai::level::{Calibration, Level, budget_for};
 use crate::ai::mcts::Searcher;
 use crate::ai::policy::playout_value;
@@ -49,7 +49,8 @@ fn chance(mean: f32) -> f32 {
 }
 
 /// Thinks about `game` for `side` (`played`: the decisions it played here) with MCTS of
-/// `iterations` iterations and Hard's playouts, from `seed`.
+/// `iterations` iterations, Hard's playout policy cut at the game's `review_playout_cap` and the
+/// calibrated evaluation (so that its means are win chances), from `seed`.
 pub(crate) fn analyse_as<G: Notation + Knowledge>(
     game: &dyn DynGame,
     side: Side,
@@ -87,8 +88,9 @@ pub(crate) fn analyse_as<G: Notation + Knowledge>(
         }
         None => return Err(DecideError::GameOver),
     };
-    let preset = budget_for(Level::Hard, calibration);
-    let mut searcher = Searcher::with_policy(preset.config(), preset.policy(), GameEvaluator, seed);
+    let mut preset = budget_for(Level::Hard, calibration);
+    preset.playout_cap = calibration.review_playout_cap;
+    let mut searcher = Searcher::with_policy(preset.config(), preset.policy(), CalibratedEvaluator, seed);
     searcher.begin(&pos, decider)?;
     let report = searcher.think(&Budget::iterations(iterations));
     // The side's own turn is followed to its end however few visits its last decisions had (a
@@ -143,7 +145,7 @@ pub(crate) fn analyse_as<G: Notation + Knowledge>(
                     p.play_unchecked(m);
                 }
                 let value =
-                    playout_value(&mut p, &preset.policy(), &GameEvaluator, preset.playout_cap, rng, &mut moves);
+                    playout_value(&mut p, &preset.policy(), &CalibratedEvaluator, preset.playout_cap, rng, &mut moves);
                 total += if side == Side::First { value } else { -value };
             }
             chance(total / answers.len().max(1) as f32)
@@ -205,7 +207,7 @@ fn parse_path<G: Notation>(pos: &G, played: &[String]) -> Vec<G::Move> {
 /// A commitment of `side` from `pos` drawn from the search's statistics: at each of its choices
 /// a decision in proportion to its visits, uniformly among the legal ones where the tree has none.
 fn sample_commitment<G: Notation + Knowledge>(
-    searcher: &Searcher<G, GamePolicy, GameEvaluator>,
+    searcher: &Searcher<G, GamePolicy, CalibratedEvaluator>,
     pos: &G,
     side: Side,
     rng: &mut GameRng,

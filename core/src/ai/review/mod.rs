@@ -21,22 +21,26 @@
 //!   (every choice lost as fast).
 
 mod analyse;
+mod noise;
 mod plan;
 
 pub use analyse::PositionAnalysis;
 pub(crate) use analyse::analyse_as;
+pub use noise::{SeedNoise, seed_noise};
 pub use plan::{Probe, ProbeJob, ReviewError, ReviewedTurn, decisions_text};
 
 use crate::rules::Side;
 use serde::{Deserialize, Serialize};
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicBool, AtomicUsize};
 
-/// Drops of win chance (0…1) at or above which a turn is an inaccuracy, a mistake, a blunder.
-/// Twice lichess's 0.1 / 0.2 / 0.3 on its −1…1 scale (that is 0.05 / 0.10 / 0.15 here): the
-/// computer's estimates at the review budget move by several points from one seed to another, so
-/// lichess's own thresholds would call sound turns inaccuracies.
-pub const INACCURACY: f32 = 0.10;
-pub const MISTAKE: f32 = 0.20;
-pub const BLUNDER: f32 = 0.30;
+/// Drops of win chance (0…1) at or above which a turn is an inaccuracy, a mistake, a blunder:
+/// lichess's 0.1 / 0.2 / 0.3 on its −1…1 scale. The win chances are calibrated on self-play
+/// (`ai::calibration`) and a review's estimates move by well under these steps from one seed to
+/// another (`stoneyard bench --review`).
+pub const INACCURACY: f32 = 0.05;
+pub const MISTAKE: f32 = 0.10;
+pub const BLUNDER: f32 = 0.15;
 /// A drop under this is as good as the computer's own choice.
 pub const BEST: f32 = 0.02;
 /// Key moments per side: its largest drops of at least [`INACCURACY`].
@@ -214,17 +218,69 @@ impl GameReview {
         Ok(())
     }
 
-    /// Analyses every position left, one after another (the command line and tests; the app runs
-    /// the jobs off the frame instead). `progress` hears each position done.
-    pub fn complete(&mut self, mut progress: impl FnMut(usize, usize)) -> Result<(), String> {
-        while let Some(index) = self.next_probe() {
-            let job = self.job(index).ok_or("no job")?;
-            let analysis = job.run().map_err(|e| format!("position {index}: {e}"))?;
-            self.record(index, analysis)?;
-            let (done, total) = self.progress();
+    /// Analyses every position left, one after another (the browser's fallback and tests; the app
+    /// and the command line use [`GameReview::complete_on`]). `progress` hears each position done.
+    pub fn complete(&mut self, progress: impl FnMut(usize, usize)) -> Result<(), String> {
+        self.complete_on(1, progress)
+    }
+
+    /// Analyses every position left on `threads` threads at once, taking them in game order. Each
+    /// position's analysis depends on its job alone (its own seed), so the review is the same
+    /// whatever the thread count. `progress` hears each position done (done, total), in the order
+    /// they finish; the first failure stops the review.
+    pub fn complete_on(&mut self, threads: usize, mut progress: impl FnMut(usize, usize)) -> Result<(), String> {
+        self.complete_with(threads, |review, _| {
+            let (done, total) = review.progress();
             progress(done, total);
+        })
+    }
+
+    /// As [`GameReview::complete_on`], `recorded` hearing the review and the index of each position
+    /// as it is recorded (the command line prints the turns it judges).
+    pub fn complete_with(
+        &mut self,
+        threads: usize,
+        mut recorded: impl FnMut(&GameReview, usize),
+    ) -> Result<(), String> {
+        let pending: Vec<usize> = (0..self.analyses.len()).filter(|&i| self.analyses[i].is_none()).collect();
+        let jobs: Vec<(usize, ProbeJob)> =
+            pending.iter().map(|&i| self.job(i).map(|job| (i, job)).ok_or("no job")).collect::<Result<_, _>>()?;
+        let run = |job: &ProbeJob, index: usize| job.run().map_err(|e| format!("position {index}: {e}"));
+        if threads <= 1 || jobs.len() <= 1 {
+            for (index, job) in &jobs {
+                self.record(*index, run(job, *index)?)?;
+                recorded(self, *index);
+            }
+            return Ok(());
         }
-        Ok(())
+        let next = AtomicUsize::new(0);
+        let stop = AtomicBool::new(false);
+        let (send, answers) = std::sync::mpsc::channel();
+        std::thread::scope(|scope| {
+            for _ in 0..threads.min(jobs.len()) {
+                let send = send.clone();
+                let (jobs, next, stop) = (&jobs, &next, &stop);
+                scope.spawn(move || {
+                    while !stop.load(Relaxed) {
+                        let Some((index, job)) = jobs.get(next.fetch_add(1, Relaxed)) else {
+                            break;
+                        };
+                        if send.send((*index, run(job, *index))).is_err() {
+                            break;
+                        }
+                    }
+                });
+            }
+            drop(send);
+            for (index, answer) in answers {
+                if let Err(e) = answer.and_then(|analysis| self.record(index, analysis)) {
+                    stop.store(true, Relaxed);
+                    return Err(e);
+                }
+                recorded(self, index);
+            }
+            Ok(())
+        })
     }
 
     /// Turn `t`'s judgement, once the analyses it needs are done.
