@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Reproduces every performance figure Stoneyard publishes and writes them as Markdown to
 # docs/performance.md (also printed). Run through `make bench`.
-#   engines + AI: release build without Bevy, one thread
+#   engines + AI: release build without Bevy, one thread (and Hard's search on every core)
+#   review:       a self-played game per game reviewed with five seeds on every core: the time of
+#                 one review, how alike the seeds' labels are, how far a win chance moves
+#   calibration:  each game's fit to the self-play data in data/calibration (Brier score)
 #   frames:       headless app, largest boards, animations running (release build, as players get
 #                 it; the build `make play` keeps warm)
 #   start-up/RSS: the release game under Xvfb with Mesa's software Vulkan
@@ -20,6 +23,12 @@ rustc_v=$(rustc --version)
 echo "== engines and AI (release, one thread, ${SECONDS_PER_GAME} s per game)" >&2
 cargo build --release --no-default-features -q
 engines=$("$TARGET/release/stoneyard" bench --game all --seconds "$SECONDS_PER_GAME")
+
+echo "== the review: five seeds per game, every core" >&2
+review=$("$TARGET/release/stoneyard" bench --review --game all --seeds 5)
+
+echo "== calibration (data/calibration)" >&2
+calibration=$("$TARGET/release/stoneyard" calibrate --game all --fit-only)
 
 echo "== headless frames (largest boards, animations on)" >&2
 cargo build --release --example frame_bench -q
@@ -63,14 +72,40 @@ field() { sed -n "s/.*\"$1\":\([0-9.e+-]*\).*/\1/p"; }
   echo
   echo "## Engines and AI (release, one thread)"
   echo
-  echo "| Game | Random playouts/s | Plies per playout | Legal decisions per state | MCTS iterations/s (Hard) |"
-  echo "|---|---:|---:|---:|---:|"
+  echo "| Game | Random playouts/s | Plies per playout | Legal decisions per state | MCTS iterations/s (Hard) | Hard on every core |"
+  echo "|---|---:|---:|---:|---:|---:|"
   while read -r line; do
     game=$(echo "$line" | sed -n 's/.*"game":"\([^"]*\)".*/\1/p')
-    printf '| %s | %.0f | %.0f | %.1f | %.0f |\n' "$game" \
+    printf '| %s | %.0f | %.0f | %.1f | %.0f | %.0f |\n' "$game" \
       "$(echo "$line" | field playouts_per_s)" "$(echo "$line" | field plies_per_playout)" \
-      "$(echo "$line" | field legal_per_state)" "$(echo "$line" | field ai_iterations_per_s)"
+      "$(echo "$line" | field legal_per_state)" "$(echo "$line" | field ai_iterations_per_s)" \
+      "$(echo "$line" | field ai_iterations_per_s_all_cores)"
   done <<< "$engines"
+  echo
+  echo "## The review (a game the computer played at Easy against itself, five seeds, every core)"
+  echo
+  echo "| Game | Decisions | Turns | Iterations a position | One review (s) | Turns labelled alike | Marked alike | Win chance sd (mean / max) |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+  while read -r line; do
+    game=$(echo "$line" | sed -n 's/.*"game":"\([^"]*\)".*/\1/p')
+    printf '| %s | %s | %s | %s | %s | %.1f%% | %.1f%% | %s / %s |\n' "$game" "$(echo "$line" | field decisions)" \
+      "$(echo "$line" | field turns)" "$(echo "$line" | field iterations)" "$(echo "$line" | field review_seconds)" \
+      "$(echo "$line" | field label_agreement | awk '{print $1 * 100}')" \
+      "$(echo "$line" | field mark_agreement | awk '{print $1 * 100}')" \
+      "$(echo "$line" | field win_sd_mean)" "$(echo "$line" | field win_sd_max)"
+  done <<< "$review"
+  echo
+  echo "## Calibration (the evaluation's win chances against self-play results, data/calibration)"
+  echo
+  echo "| Game | Positions | Games | Sharpness | First-side edge | Tempo | Brier |"
+  echo "|---|---:|---:|---:|---:|---:|---:|"
+  while read -r line; do
+    game=$(echo "$line" | sed -n 's/.*"game":"\([^"]*\)".*/\1/p')
+    printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$game" "$(echo "$line" | field positions)" \
+      "$(echo "$line" | field games)" "$(echo "$line" | field current_sharpness)" \
+      "$(echo "$line" | field current_first_side_edge)" "$(echo "$line" | field current_tempo)" \
+      "$(echo "$line" | sed -n 's/.*"current":{"bins":[^}]*"brier":\([0-9.]*\)}.*/\1/p')"
+  done <<< "$calibration"
   echo
   echo "## Frames of our systems (headless, largest board, a decision every 4 frames, animations on)"
   echo

@@ -294,7 +294,8 @@ mod tests {
         let calibration = Calibration { iterations: [100, 300, 2_000], ..Calibration::GENERIC };
         let decide = || {
             let mut session =
-                start_session_timed(&s5(), Side::Second, Level::Hard, &calibration, 7, None, Timing::WallClock).unwrap();
+                start_session_timed(&s5(), Side::Second, Level::Hard, &calibration, 7, None, Timing::WallClock)
+                    .unwrap();
             while !session.think(u64::MAX) {}
             (session.decision(), session.iterations())
         };

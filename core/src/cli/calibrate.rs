@@ -60,8 +60,8 @@ pub fn run(args: CalibrateArgs) -> ExitCode {
             "fitted_sharpness": round(fitted.sharpness), "fitted_first_side_edge": round(fitted.first_side_edge),
             "fitted_tempo": round(fitted.tempo),
             "fitted_log_loss": log_loss(&samples, fitted), "fitted": summary(&table(fitted)),
-            "current_sharpness": current.sharpness, "current_first_side_edge": current.first_side_edge,
-            "current_tempo": current.tempo,
+            "current_sharpness": round(current.sharpness), "current_first_side_edge": round(current.first_side_edge),
+            "current_tempo": round(current.tempo),
             "current": summary(&table(current)),
         });
         if args.review && !games.is_empty() {
