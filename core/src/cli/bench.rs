@@ -19,13 +19,9 @@ pub fn run_perft(args: PerftArgs) -> ExitCode {
 }
 
 pub fn run_bench(args: BenchArgs) -> ExitCode {
-    let kinds: Vec<GameKind> = if args.game == "all" {
-        GameKind::all().collect()
-    } else {
-        match args.game.parse() {
-            Ok(k) => vec![k],
-            Err(e) => return fail(e),
-        }
+    let kinds = match super::games_named(&args.game) {
+        Ok(kinds) => kinds,
+        Err(e) => return fail(e),
     };
     if !(args.seconds > 0.0 && args.seconds.is_finite()) {
         return fail("--seconds must be a positive number");

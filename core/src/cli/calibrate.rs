@@ -15,13 +15,9 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 pub fn run(args: CalibrateArgs) -> ExitCode {
-    let kinds: Vec<GameKind> = if args.game == "all" {
-        GameKind::all().collect()
-    } else {
-        match args.game.parse() {
-            Ok(k) => vec![k],
-            Err(e) => return fail(e),
-        }
+    let kinds = match super::games_named(&args.game) {
+        Ok(kinds) => kinds,
+        Err(e) => return fail(e),
     };
     let jobs = args.jobs.unwrap_or_else(crate::ai::cores).max(1);
     for kind in kinds {

@@ -321,6 +321,11 @@ fn parse_game(s: &str) -> Result<GameKind, String> {
     s.parse()
 }
 
+/// The games a `--game` argument names: one slug, or every game for "all".
+fn games_named(arg: &str) -> Result<Vec<GameKind>, String> {
+    if arg == "all" { Ok(GameKind::all().collect()) } else { arg.parse().map(|k| vec![k]) }
+}
+
 fn parse_option(s: &str) -> Result<(String, String), String> {
     let (k, v) = s.split_once('=').ok_or_else(|| format!("'{s}' is not key=value"))?;
     if k.trim().is_empty() {
