@@ -54,7 +54,7 @@ fn check_whole_turn(kind: GameKind, known: &dyn DynGame, hint: &TurnHint) {
 fn a_hint_is_the_whole_turn_legal_decision_by_decision_in_every_game() {
     for kind in GameKind::all() {
         let mut multi_decision_turns = 0;
-        for (i, plies) in [0usize, 3, 11, 24, 37].into_iter().enumerate() {
+        for (i, plies) in [0usize, 3, 11, 24, 37, 200].into_iter().enumerate() {
             let m = random_match(kind, plies, 41 + i as u64);
             let Some(side) = acting_side(m.position()) else { continue };
             for level in [Level::Random, Level::Easy] {

@@ -2,11 +2,11 @@
 
 use crate::rules::{GameRng, Outcome, Rules, Side, Status, pick_index};
 
-/// Chooses the decisions of a simulated game. `moves` holds every legal atomic decision of `pos`
-/// (at a simultaneous node: those of every side that has not sealed) and is never empty.
+/// Chooses the decisions of a simulated game.
 pub trait PlayoutPolicy<R: Rules>: Send + Sync {
-    /// The index in `moves` of the decision to play.
-    fn pick(&self, pos: &R, moves: &[R::Move], rng: &mut GameRng) -> usize;
+    /// The decision to play at `pos` (at a simultaneous node: one of any side that has not
+    /// sealed), or `None` when nobody can decide; `moves` is scratch.
+    fn decide(&self, pos: &R, moves: &mut Vec<R::Move>, rng: &mut GameRng) -> Option<R::Move>;
 }
 
 /// Scores a position where a playout was cut off by its ply cap.
@@ -20,8 +20,8 @@ pub trait Evaluator<R: Rules>: Send + Sync {
 pub struct UniformPolicy;
 
 impl<R: Rules> PlayoutPolicy<R> for UniformPolicy {
-    fn pick(&self, _pos: &R, moves: &[R::Move], rng: &mut GameRng) -> usize {
-        pick_index(rng, moves.len())
+    fn decide(&self, pos: &R, moves: &mut Vec<R::Move>, rng: &mut GameRng) -> Option<R::Move> {
+        pos.random_move(rng, moves)
     }
 }
 
@@ -40,7 +40,18 @@ impl Default for DecisivePolicy {
 }
 
 impl<R: Rules> PlayoutPolicy<R> for DecisivePolicy {
-    fn pick(&self, pos: &R, moves: &[R::Move], rng: &mut GameRng) -> usize {
+    fn decide(&self, pos: &R, moves: &mut Vec<R::Move>, rng: &mut GameRng) -> Option<R::Move> {
+        pos.legal_moves(moves);
+        if moves.is_empty() {
+            return None;
+        }
+        Some(moves[self.pick(pos, moves, rng)].clone())
+    }
+}
+
+impl DecisivePolicy {
+    /// The index in `moves` (every legal decision of `pos`, never empty) of the decision to play.
+    fn pick<R: Rules>(&self, pos: &R, moves: &[R::Move], rng: &mut GameRng) -> usize {
         let n = moves.len();
         if n <= 1 {
             return 0;
@@ -78,10 +89,10 @@ pub enum LevelPolicy {
 }
 
 impl<R: Rules> PlayoutPolicy<R> for LevelPolicy {
-    fn pick(&self, pos: &R, moves: &[R::Move], rng: &mut GameRng) -> usize {
+    fn decide(&self, pos: &R, moves: &mut Vec<R::Move>, rng: &mut GameRng) -> Option<R::Move> {
         match self {
-            LevelPolicy::Uniform(p) => p.pick(pos, moves, rng),
-            LevelPolicy::Decisive(p) => p.pick(pos, moves, rng),
+            LevelPolicy::Uniform(p) => p.decide(pos, moves, rng),
+            LevelPolicy::Decisive(p) => p.decide(pos, moves, rng),
         }
     }
 }
@@ -123,13 +134,9 @@ pub fn playout_value_and_length<R: Rules>(
         if let Status::Over(outcome) = pos.status() {
             return (outcome.score_for(Side::First), plies);
         }
-        pos.legal_moves(moves);
-        if moves.is_empty() {
-            // An ongoing game with nobody able to decide is an engine bug; score it, don't spin.
-            break;
-        }
-        let i = policy.pick(pos, moves, rng).min(moves.len() - 1);
-        pos.play_unchecked(&moves[i]);
+        // An ongoing game with nobody able to decide is an engine bug; score it, don't spin.
+        let Some(m) = policy.decide(pos, moves, rng) else { break };
+        pos.play_unchecked(&m);
         plies += 1;
     }
     let value = match pos.status() {

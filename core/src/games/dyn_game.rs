@@ -5,7 +5,7 @@
 use super::{About, GameKind, Warning};
 use crate::rules::{
     BoardView, Cell, DecisionInfo, DrawBoard, Effects, LegalTokens, OptionError, Outcome, ParseError, PlayoutStats,
-    RecordError, Side, Status, ToMove, random_playout,
+    RecordError, Side, Status, ToMove, counted_random_playout, random_playout,
 };
 use serde_json::{Value, json};
 use thiserror::Error;
@@ -92,6 +92,9 @@ pub struct BenchReport {
 
 /// No playout is allowed more decisions than this (a guard against a game that never ends).
 pub const PLAYOUT_PLY_LIMIT: u64 = 1_000_000;
+
+/// How many of a bench's playouts are played again to count the decisions per state.
+const BENCH_COUNTED_PLAYOUTS: u64 = 20;
 
 impl<G: About> DynGame for G {
     fn kind(&self) -> GameKind {
@@ -213,19 +216,26 @@ impl<G: About> DynGame for G {
         let mut playouts = 0u64;
         let start = web_time::Instant::now();
         while playouts == 0 || start.elapsed().as_secs_f64() < seconds {
-            let mut pos = self.clone();
             let mut one = PlayoutStats::default();
-            random_playout(&mut pos, &mut rng, &mut moves, PLAYOUT_PLY_LIMIT, &mut one);
+            random_playout(&mut self.clone(), &mut rng, &mut moves, PLAYOUT_PLY_LIMIT, &mut one);
             stats.plies += one.plies;
-            stats.legal_total += one.legal_total;
             playouts += 1;
         }
         let elapsed = start.elapsed().as_secs_f64().max(1e-9);
+        // Outside the timing: the same seed's first playouts again, listing every state's decisions.
+        let mut rng = crate::rules::seeded(seed);
+        let mut counted = PlayoutStats::default();
+        for _ in 0..playouts.min(BENCH_COUNTED_PLAYOUTS) {
+            let mut one = PlayoutStats::default();
+            counted_random_playout(&mut self.clone(), &mut rng, &mut moves, PLAYOUT_PLY_LIMIT, &mut one);
+            counted.plies += one.plies;
+            counted.legal_total += one.legal_total;
+        }
         BenchReport {
             playouts,
             playouts_per_s: playouts as f64 / elapsed,
             plies_per_playout: stats.plies as f64 / playouts as f64,
-            legal_per_state: stats.legal_total as f64 / stats.plies.max(1) as f64,
+            legal_per_state: counted.legal_total as f64 / counted.plies.max(1) as f64,
         }
     }
 }

@@ -1,8 +1,8 @@
 //! The rules API every game implements: atomic decisions, named resolution phases, notation.
 
 use super::{
-    Cell, DecisionInfo, DiscardEffects, EffectSink, Effects, ExactCount, OptionError, ParseError, PlayError,
-    RecordError, Side, Status, ToMove,
+    Cell, DecisionInfo, DiscardEffects, EffectSink, Effects, ExactCount, GameRng, OptionError, ParseError, PlayError,
+    RecordError, Side, Status, ToMove, pick_index,
 };
 use std::fmt::Debug;
 use std::hash::Hash;
@@ -137,6 +137,14 @@ pub trait Rules: Clone + Debug + Send + Sync + 'static {
         if self.to_move() == Some(ToMove::One(side)) {
             self.legal_moves(out);
         }
+    }
+
+    /// One legal decision chosen uniformly at random (as `legal_moves` and one `pick_index`
+    /// would), or `None` when nobody can decide. `scratch` is reusable space. Games whose lists
+    /// are costly to build sample without building them (random playouts call this every ply).
+    fn random_move(&self, rng: &mut GameRng, scratch: &mut Vec<Self::Move>) -> Option<Self::Move> {
+        self.legal_moves(scratch);
+        if scratch.is_empty() { None } else { Some(scratch[pick_index(rng, scratch.len())].clone()) }
     }
 
     /// The side that makes decision `m` (at a simultaneous node the move names its side).

@@ -36,7 +36,7 @@ pub use hash::{GOLDEN_GAMMA, mix64, splitmix64, splitmix64_nth};
 pub use help::{Illustration, RulesHelp, RulesSection};
 pub use outcome::{Outcome, Status, ToMove};
 pub use perft::perft;
-pub use playout::{PlayoutStats, random_playout};
+pub use playout::{PlayoutStats, counted_random_playout, random_playout};
 pub use record_text::{RESULT_MARKERS, RecordItem, RecordPiece, lex_record, strip_comments};
 pub use rng::{GameRng, pick_index, seeded};
 pub use side::{BySide, Side};

@@ -1,18 +1,20 @@
 //! Uniformly random playouts: the benchmark workload and the simplest AI policy.
 
-use super::{GameRng, Rules, Status, pick_index};
+use super::{GameRng, Rules, Status};
 
-/// What one random playout did.
+/// What random playouts did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PlayoutStats {
     /// Atomic decisions played.
     pub plies: u64,
-    /// Sum over the visited states of their number of legal decisions.
+    /// Sum over the visited states of their number of legal decisions (counted only by
+    /// [`counted_random_playout`]: listing them is what the fast playout avoids).
     pub legal_total: u64,
 }
 
-/// Plays uniformly random legal decisions from `pos` until the game ends or `max_plies` decisions
-/// were made; returns the final status. `moves` is scratch space reused across calls.
+/// Plays uniformly random legal decisions ([`Rules::random_move`]) from `pos` until the game ends
+/// or `stats` counts `max_plies` decisions; returns the final status.
+/// `moves` is scratch space reused across calls.
 pub fn random_playout<R: Rules>(
     pos: &mut R,
     rng: &mut GameRng,
@@ -21,13 +23,28 @@ pub fn random_playout<R: Rules>(
     stats: &mut PlayoutStats,
 ) -> Status {
     while !pos.status().is_over() && stats.plies < max_plies {
-        pos.legal_moves(moves);
-        if moves.is_empty() {
-            break;
-        }
-        stats.legal_total += moves.len() as u64;
-        let m = &moves[pick_index(rng, moves.len())];
-        pos.play_unchecked(m);
+        let Some(m) = pos.random_move(rng, moves) else { break };
+        pos.play_unchecked(&m);
+        stats.plies += 1;
+    }
+    pos.status()
+}
+
+/// [`random_playout`] listing every visited state's decisions to count them
+/// (`stats.legal_total`); the same game for the same seed.
+pub fn counted_random_playout<R: Rules>(
+    pos: &mut R,
+    rng: &mut GameRng,
+    moves: &mut Vec<R::Move>,
+    max_plies: u64,
+    stats: &mut PlayoutStats,
+) -> Status {
+    let mut listed = Vec::new();
+    while !pos.status().is_over() && stats.plies < max_plies {
+        pos.legal_moves(&mut listed);
+        let Some(m) = pos.random_move(rng, moves) else { break };
+        stats.legal_total += listed.len() as u64;
+        pos.play_unchecked(&m);
         stats.plies += 1;
     }
     pos.status()

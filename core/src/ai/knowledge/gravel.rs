@@ -1,6 +1,6 @@
 //! Gravel: territory slack (occupied − lost, the loss condition) and control of enemy stacks.
 
-use super::{Knowledge, prefer};
+use super::{Knowledge, listed_playout_decision, prefer};
 use crate::games::gravel::{Action, Position};
 use crate::rules::{GameRng, Side};
 
@@ -28,9 +28,16 @@ impl Knowledge for Position {
         margin / 6.0
     }
 
+    fn playout_decision(&self, moves: &mut Vec<Action>, rng: &mut GameRng) -> Option<Action> {
+        listed_playout_decision(self, moves, rng, Self::playout_preference)
+    }
+}
+
+/// How playouts choose (see `playout_decision`).
+impl Position {
     /// Removals first (they are what wins), then placements from the pool (they gain territory);
     /// the many on-board moves and returns only get the leftover share.
-    fn playout_pick(&self, moves: &[Action], rng: &mut GameRng) -> Option<usize> {
+    fn playout_preference(&self, moves: &[Action], rng: &mut GameRng) -> Option<usize> {
         prefer(moves, rng, 0.9, |m| matches!(m, Action::Remove(_)))
             .or_else(|| prefer(moves, rng, 0.6, |m| matches!(m, Action::Place(_))))
     }

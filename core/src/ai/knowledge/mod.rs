@@ -55,11 +55,28 @@ pub trait Knowledge: Rules {
         libm::tanhf(Self::SHARPNESS * self.margin(side) + edge + tempo)
     }
 
-    /// The index in `moves` (every legal decision here, never empty) of the decision a playout
-    /// plays, or `None` for a uniformly random one. It must be cheap: it runs at every ply.
-    fn playout_pick(&self, _moves: &[Self::Move], _rng: &mut GameRng) -> Option<usize> {
-        None
+    /// The decision an informed playout plays here (`None` when nobody can decide); `moves` is
+    /// scratch. Uniformly random by default ([`Rules::random_move`]); a game that prefers some
+    /// decisions lists them with [`listed_playout_decision`]. It must be cheap: it runs at every ply.
+    fn playout_decision(&self, moves: &mut Vec<Self::Move>, rng: &mut GameRng) -> Option<Self::Move> {
+        self.random_move(rng, moves)
     }
+}
+
+/// A playout decision from the list of every legal one: `preference`'s index into it, or a
+/// uniformly random one when it has none. `None` when the list is empty.
+pub fn listed_playout_decision<R: Rules>(
+    pos: &R,
+    moves: &mut Vec<R::Move>,
+    rng: &mut GameRng,
+    preference: impl FnOnce(&R, &[R::Move], &mut GameRng) -> Option<usize>,
+) -> Option<R::Move> {
+    pos.legal_moves(moves);
+    if moves.is_empty() {
+        return None;
+    }
+    let i = preference(pos, moves, rng).unwrap_or_else(|| pick_index(rng, moves.len()));
+    moves.get(i).cloned()
 }
 
 /// How simulated games choose their decisions.
@@ -81,11 +98,11 @@ pub struct GamePolicy {
 }
 
 impl<R: Knowledge> PlayoutPolicy<R> for GamePolicy {
-    fn pick(&self, pos: &R, moves: &[R::Move], rng: &mut GameRng) -> usize {
+    fn decide(&self, pos: &R, moves: &mut Vec<R::Move>, rng: &mut GameRng) -> Option<R::Move> {
         match self.quality {
-            PlayoutQuality::Uniform => UniformPolicy.pick(pos, moves, rng),
-            PlayoutQuality::Decisive => DecisivePolicy::default().pick(pos, moves, rng),
-            PlayoutQuality::Informed => pos.playout_pick(moves, rng).unwrap_or_else(|| pick_index(rng, moves.len())),
+            PlayoutQuality::Uniform => UniformPolicy.decide(pos, moves, rng),
+            PlayoutQuality::Decisive => DecisivePolicy::default().decide(pos, moves, rng),
+            PlayoutQuality::Informed => pos.playout_decision(moves, rng),
         }
     }
 }
@@ -150,10 +167,11 @@ mod tests {
                 let (first, second) = (pos.expected_result(Side::First), pos.expected_result(Side::Second));
                 assert!((-1.0..=1.0).contains(&first), "game {game} ply {ply}: {first}");
                 assert!((first + second).abs() < 1e-5, "game {game} ply {ply}: {first} vs {second}");
-                pos.legal_moves(&mut moves);
-                let i = pos.playout_pick(&moves, &mut rng).unwrap_or_else(|| pick_index(&mut rng, moves.len()));
-                assert!(i < moves.len());
-                pos.play_unchecked(&moves[i]);
+                let mut listed = Vec::new();
+                pos.legal_moves(&mut listed);
+                let m = pos.playout_decision(&mut moves, &mut rng).expect("an ongoing game has a decision");
+                assert!(listed.contains(&m), "game {game} ply {ply}: {m:?} is not legal");
+                pos.play_unchecked(&m);
             }
         }
     }

@@ -1,6 +1,6 @@
 //! Red Stone: material (annihilation wins) and red stones that capture enemy groups.
 
-use super::Knowledge;
+use super::{Knowledge, listed_playout_decision};
 use crate::games::red_stone::{Move, Position};
 use crate::rules::{GameRng, Side, pick_index};
 
@@ -19,11 +19,18 @@ impl Knowledge for Position {
         (own - enemy) / (2.0 + 0.15 * (own + enemy))
     }
 
+    fn playout_decision(&self, moves: &mut Vec<Move>, rng: &mut GameRng) -> Option<Move> {
+        listed_playout_decision(self, moves, rng, Self::playout_preference)
+    }
+}
+
+/// How playouts choose (see `playout_decision`).
+impl Position {
     /// A red stone that removes more enemy stones than own ones is nearly always right, and
     /// uniform playouts mostly miss them (few of the many legal decisions are red); a red stone
     /// that removes own stones is seldom right. So: the best capturing red stone most of the time,
     /// otherwise a uniformly random own-colour stone.
-    fn playout_pick(&self, moves: &[Move], rng: &mut GameRng) -> Option<usize> {
+    fn playout_preference(&self, moves: &[Move], rng: &mut GameRng) -> Option<usize> {
         let mover = self.side_to_move();
         let mut best: Option<(usize, i32)> = None;
         for (i, m) in moves.iter().enumerate() {

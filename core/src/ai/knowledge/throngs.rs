@@ -1,6 +1,6 @@
 //! Throngs: stones (the final count), power over empty sites (territory) and capture threats.
 
-use super::{Knowledge, prefer};
+use super::{Knowledge, listed_playout_decision, prefer};
 use crate::games::throngs::{Move, Position};
 use crate::rules::{Cell, GameRng, Side};
 
@@ -28,10 +28,17 @@ impl Knowledge for Position {
         (stones as f32 + 0.25 * territory as f32 + 0.5 * threats as f32) / 6.0
     }
 
+    fn playout_decision(&self, moves: &mut Vec<Move>, rng: &mut GameRng) -> Option<Move> {
+        listed_playout_decision(self, moves, rng, Self::playout_preference)
+    }
+}
+
+/// How playouts choose (see `playout_decision`).
+impl Position {
     /// Passing out a won game when the opponent has just passed a whole turn (the game then
     /// ends); otherwise captures first (each swings the count by two), then placements (passing
     /// and shuffling stones seldom change the count).
-    fn playout_pick(&self, moves: &[Move], rng: &mut GameRng) -> Option<usize> {
+    fn playout_preference(&self, moves: &[Move], rng: &mut GameRng) -> Option<usize> {
         let mover = self.side_to_move();
         // Passing the rest of this turn ends the game when the parts passed in a row already
         // cover the opponent's whole turn and this turn so far (2 before part 1, 3 before part 2).

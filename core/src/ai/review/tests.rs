@@ -919,3 +919,15 @@ fn reviews_with_other_seeds_mark_the_spec_game_alike() {
     assert!(noise.mean_sd <= 0.02 && noise.max_sd <= 0.05, "{noise:?}");
     assert!(noise.labels.iter().all(|labels| labels[10] == Label::Blunder), "A5 is a blunder for every seed");
 }
+
+#[test]
+fn hidden_intention_reviews_with_other_seeds_agree_on_win_chances() {
+    // Both sides' commitments judged against the searches' mixed strategies (several searches
+    // averaged): a position's win chance moved by 3 points between seeds when one search's best
+    // commitment was played against one draw of the other side's.
+    let kind = GameKind::from_slug("hidden-intention").unwrap();
+    let game = crate::ai::games::self_play(kind, &[], (0, crate::ai::Level::Easy), 1, 36).unwrap();
+    let noise = seed_noise(&game, None, 3, 2).unwrap();
+    assert!(noise.turns >= 12, "{noise:?}");
+    assert!(noise.mean_sd <= 0.01 && noise.max_sd <= 0.03, "{noise:?}");
+}

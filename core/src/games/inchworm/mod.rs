@@ -57,6 +57,7 @@ mod position;
 mod record;
 mod reference;
 mod resolve;
+mod sample;
 mod view;
 
 pub use moves::{Move, all_candidate_moves, can_extend, canonical_path, distribution_sets};

@@ -138,20 +138,17 @@ pub fn can_extend(geom: &Geometry, free: u64, end: Sq, remaining: u32) -> bool {
     let slot = witness_slot(geom, end, remaining);
     // A longer chain from the same cell holds this one (its first cells).
     let longest = (MAX_HEIGHT - 1).min(remaining as usize + 3) - remaining as usize;
-    let found = WITNESSES.with(|w| {
-        let w = w.borrow();
-        w[slot..=slot + longest].iter().any(|&chain| chain != 0 && chain & !free == 0)
-    });
-    if found {
-        return true;
-    }
-    // Most positions have room: a short greedy walk (fewest onward exits first) settles them.
-    let mut budget = 2 * remaining + 8;
-    match greedy_walk(geom, free, end, remaining, &mut budget) {
-        Walk::Found(chain) => {
-            WITNESSES.with(|w| w.borrow_mut()[slot] = chain);
-            return true;
+    let walked = WITNESSES.with(|w| {
+        let mut w = w.borrow_mut();
+        if w[slot..=slot + longest].iter().any(|&chain| chain != 0 && chain & !free == 0) {
+            return Walk::Found(0);
         }
+        // Most positions have room: a short greedy walk (fewest onward exits first) settles them.
+        let mut budget = 2 * remaining + 8;
+        greedy_walk(geom, free, end, remaining, &mut budget, &mut w)
+    });
+    match walked {
+        Walk::Found(_) => return true,
         Walk::None => return false,
         Walk::GaveUp => {}
     }
@@ -188,8 +185,16 @@ enum Walk {
 }
 
 /// Depth-first search preferring the neighbour with the fewest free neighbours (Warnsdorff),
-/// within `budget` nodes.
-fn greedy_walk(geom: &Geometry, free: u64, end: Sq, remaining: u32, budget: &mut u32) -> Walk {
+/// within `budget` nodes. A chain found is kept in `witnesses` for its end and for each of its
+/// cells (the rest of it goes on from there): a spread's next steps ask about exactly those.
+fn greedy_walk(
+    geom: &Geometry,
+    free: u64,
+    end: Sq,
+    remaining: u32,
+    budget: &mut u32,
+    witnesses: &mut Witnesses,
+) -> Walk {
     if remaining == 0 {
         return Walk::Found(0);
     }
@@ -214,8 +219,12 @@ fn greedy_walk(geom: &Geometry, free: u64, end: Sq, remaining: u32, budget: &mut
         if best_exits == 0 && remaining > 1 {
             continue;
         }
-        match greedy_walk(geom, free & !bit(best), best, remaining - 1, budget) {
-            Walk::Found(chain) => return Walk::Found(chain | bit(best)),
+        match greedy_walk(geom, free & !bit(best), best, remaining - 1, budget, witnesses) {
+            Walk::Found(chain) => {
+                let chain = chain | bit(best);
+                witnesses[witness_slot(geom, end, remaining)] = chain;
+                return Walk::Found(chain);
+            }
             Walk::None => {}
             Walk::GaveUp => gave_up = true,
         }

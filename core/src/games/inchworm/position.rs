@@ -204,6 +204,9 @@ impl CollectRun {
 pub struct PendingResolution {
     pub was_pass: bool,
     pub captured: u32,
+    /// The cells the action filled (empty before it): only a group holding or touching one of
+    /// them can have lost its last liberty.
+    pub filled: u64,
 }
 
 /// A complete game state (spec §3). Side::First is Black, Side::Second is White.
@@ -309,6 +312,28 @@ impl Position {
             let own = self.occupied[i];
             let alive = geom.flood(own & touching_liberty, own, false);
             *d = own & !alive;
+        }
+        dead
+    }
+
+    /// [`Position::dead_stones`] after an action that filled the cells `filled` in a position
+    /// where every group had a liberty: only the groups holding or touching a filled cell are looked at.
+    pub(crate) fn dead_stones_after_filling(&self, filled: u64) -> [u64; 2] {
+        let mut dead = [0; 2];
+        if filled == 0 {
+            return dead;
+        }
+        let geom = self.geometry();
+        let near = filled | geom.orth_spread(filled);
+        let touching_liberty = geom.orth_spread(self.empty_mask());
+        for (i, d) in dead.iter_mut().enumerate() {
+            let own = self.occupied[i];
+            // A stone next to a liberty keeps its whole group alive.
+            let suspects = own & near & !touching_liberty;
+            if suspects != 0 {
+                let groups = geom.flood(suspects, own, false);
+                *d = groups & !geom.flood(groups & touching_liberty, groups, false);
+            }
         }
         dead
     }

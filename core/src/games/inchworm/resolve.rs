@@ -9,7 +9,7 @@ use super::moves::{self, Move, direction_between, start_spread};
 use super::notation::piece_char;
 use super::options::InchwormOptions;
 use super::position::{CollectRun, PendingResolution, Position, Sq, bit, bits};
-use crate::rules::{Cell, EffectKind, EffectSink, Outcome, PlayError, Rules, Side, Status, ToMove};
+use crate::rules::{Cell, EffectKind, EffectSink, GameRng, Outcome, PlayError, Rules, Side, Status, ToMove};
 
 /// The wave of captures and scoring (after the action's wave 0).
 const CAPTURE_WAVE: u16 = 1;
@@ -56,6 +56,10 @@ impl Rules for Position {
         self.generate(out);
     }
 
+    fn random_move(&self, rng: &mut GameRng, _scratch: &mut Vec<Move>) -> Option<Move> {
+        self.random_decision(rng)
+    }
+
     fn mover(&self, _m: &Move) -> Side {
         moves::mover(self)
     }
@@ -69,6 +73,7 @@ impl Rules for Position {
     fn place(&mut self, m: &Move, effects: &mut impl EffectSink) {
         let me = self.side;
         let i = me.index();
+        let occupied_before = self.occupied[0] | self.occupied[1];
         // Staged steps of a collect or a distribution change nothing on the board until the
         // action is complete; only a complete action goes on to the capture sweep.
         let complete = match *m {
@@ -124,17 +129,16 @@ impl Rules for Position {
             }
         };
         if complete {
-            self.resolution = Some(PendingResolution { was_pass: *m == Move::Pass, captured: 0 });
+            let filled = (self.occupied[0] | self.occupied[1]) & !occupied_before;
+            self.resolution = Some(PendingResolution { was_pass: *m == Move::Pass, captured: 0, filled });
         }
     }
 
     /// Phase 2 (spec §7): marks every liberty-less group of both colours, then removes them all;
     /// the opponent of each removed group holds its stones and scores one point per stone.
     fn capture_sweep(&mut self, effects: &mut impl EffectSink) {
-        if self.resolution.is_none() {
-            return;
-        }
-        let dead = self.dead_stones();
+        let Some(resolution) = &self.resolution else { return };
+        let dead = self.dead_stones_after_filling(resolution.filled);
         if dead == [0, 0] {
             return;
         }
