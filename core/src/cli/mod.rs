@@ -199,8 +199,10 @@ pub struct RefereeArgs {
 
 #[derive(Debug, Args)]
 pub struct ReviewArgs {
-    /// The game record: JSON, the plain text export, or the rules' own record notation (with its
-    /// tags, or the moves alone of the game given by --game).
+    /// The game record: JSON, the plain text export, the rules' own record notation (with its
+    /// tags, or the moves alone of the game given by --game), or a plain move list of the game
+    /// given by --game as `stoneyard referee --moves-file` reads it (one move per line or
+    /// ';'-separated, in the rules' notation).
     #[arg(long, value_name = "RECORD")]
     pub moves_file: std::path::PathBuf,
     /// The game, when the record does not name it.

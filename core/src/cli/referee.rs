@@ -3,7 +3,7 @@
 use super::{RefereeArgs, fail};
 use crate::games::{self, DynGame, GameKind, status_json};
 use crate::rules::{ExactCount, LegalTokens, Side, ToMove};
-use crate::save::{MAX_RECORD_BYTES, read_text_file};
+use crate::save::{MAX_RECORD_BYTES, is_move_list, move_list_tokens, read_text_file};
 use serde_json::{Map, Value, json};
 use std::process::ExitCode;
 
@@ -29,7 +29,7 @@ pub fn run(args: RefereeArgs) -> ExitCode {
     };
     // A game record in any form instead of a move list: its own options and start position
     // (checked against those given here), its moves as record tokens.
-    if looks_like_record(&moves) {
+    if !is_move_list(&moves) {
         let source = args.moves_file.as_ref().map_or("--moves".to_string(), |f| f.display().to_string());
         return match record_moves(&moves, args.game.game, &args.game.options, position.as_deref()) {
             Ok((start, tokens)) => print_referee(start, &tokens, args.legal),
@@ -46,20 +46,6 @@ fn print_referee(game: Box<dyn DynGame>, moves: &str, legal: bool) -> ExitCode {
     let (out, code) = referee(game, moves, legal);
     println!("{out}");
     code
-}
-
-/// Whether a move text is a game record rather than a move list: JSON (`{`), a header (`[…]`,
-/// `game:`) or a move number first (`1.`, `1.1`, `1B`). No game's move token starts with a digit.
-fn looks_like_record(text: &str) -> bool {
-    if crate::save::looks_like_json(text) {
-        return true;
-    }
-    // Leading `{comments}` say nothing about the form.
-    let mut t = text.trim_start();
-    while let Some(rest) = t.strip_prefix('{').and_then(|r| r.split_once('}')).map(|(_, rest)| rest.trim_start()) {
-        t = rest;
-    }
-    t.starts_with('[') || t.starts_with("game:") || t.starts_with(|c: char| c.is_ascii_digit())
 }
 
 /// The start position of a record (in any form, see [`crate::save::read_record`]) and its moves as
@@ -90,15 +76,10 @@ fn record_moves(
     Ok((start, grouped.moves.into_iter().map(|m| m.token).collect::<Vec<_>>().join(";")))
 }
 
-/// Splits a move list on `;` and newlines, dropping empty tokens.
-pub fn split_tokens(moves: &str) -> Vec<&str> {
-    moves.split([';', '\n']).map(str::trim).filter(|t| !t.is_empty()).collect()
-}
-
 /// Applies `moves` and returns the JSON to print and the exit status.
 pub fn referee(mut game: Box<dyn DynGame>, moves: &str, legal: bool) -> (Value, ExitCode) {
     let mut effects = Vec::new();
-    for (i, token) in split_tokens(moves).into_iter().enumerate() {
+    for (i, token) in move_list_tokens(moves).into_iter().enumerate() {
         let before = game.position_text();
         match game.play_token(token) {
             Ok(e) => effects = e,
@@ -181,7 +162,7 @@ mod tests {
             .map(|d| crate::save::RecordedMove { decision: d.to_string(), at_ms: 0 })
             .collect();
         let json = record.to_json();
-        assert!(looks_like_record(&json) && looks_like_record(&record.to_text()));
+        assert!(!is_move_list(&json) && !is_move_list(&record.to_text()));
         let red_stone = GameKind::named("red-stone");
         let (start, moves) = record_moves(&json, red_stone, &[], None).unwrap();
         assert_eq!(moves, "C3;A1;B1");
@@ -189,8 +170,8 @@ mod tests {
         assert_eq!(out["position"], json!(game.position_text()));
         let e = record_moves(&json, GameKind::named("gravel"), &[], None).err().expect("wrong game refused");
         assert!(e.contains("red-stone"), "{e}");
-        assert!(!looks_like_record("C3;A1"));
-        assert!(looks_like_record("{from the spec} 1. Da1 Db1 *") && !looks_like_record("{a comment}\nDa1;Db1"));
+        assert!(is_move_list("C3;A1"));
+        assert!(!is_move_list("{from the spec} 1. Da1 Db1 *") && is_move_list("{a comment}\nDa1;Db1"));
     }
 
     #[test]
@@ -214,7 +195,7 @@ mod tests {
 
     #[test]
     fn tokens_split_on_semicolons_and_newlines() {
-        assert_eq!(split_tokens("+d4*2,+e5; pass\n\n R ;"), vec!["+d4*2,+e5", "pass", "R"]);
-        assert!(split_tokens("  ").is_empty());
+        assert_eq!(move_list_tokens("+d4*2,+e5; pass\n\n R ;"), vec!["+d4*2,+e5", "pass", "R"]);
+        assert!(move_list_tokens("  ").is_empty());
     }
 }

@@ -23,7 +23,9 @@ pub use in_progress::{
 };
 pub use online_players::{KeptPlayer, PLAYERS_FILE, forget_player, keep_player, load_players};
 pub use online_seats::{KeptSeat, SEATS_FILE, forget_seat, keep_seat, load_seats};
-pub use reading::{MAX_RECORD_BYTES, looks_like_json, read_record, read_record_file, read_text_file};
+pub use reading::{
+    MAX_RECORD_BYTES, is_move_list, looks_like_json, move_list_tokens, read_record, read_record_file, read_text_file,
+};
 pub use record::{GameRecord, Player, RECORD_FORMAT, RecordError as RecordLoadError, RecordedMove};
 pub use reviews::{KEEP_REVIEWS, REVIEWS_FOLDER, keep_review, load_review, review_key};
 pub use saves::{

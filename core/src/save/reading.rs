@@ -1,7 +1,8 @@
-//! The one reader of a record brought in from outside (`play --load`, `referee --moves-file`, the
-//! import dialog, the browser's upload): it tells the three forms apart (JSON, the plain text
-//! export, a game's own record notation with or without its header), reads and replays the
-//! record, and checks it against the game and options the player already named.
+//! The one reader of a record brought in from outside (`play --load`, `referee --moves-file`,
+//! `review --moves-file`, the import dialog, the browser's upload): it tells the forms apart (JSON,
+//! the plain text export, a game's own record notation with or without its header, a plain move
+//! list of a named game), reads and replays the record, and checks it against the game and
+//! options the player already named.
 
 use super::record::{GameRecord, RecordError};
 use crate::games::GameKind;
@@ -40,9 +41,18 @@ pub fn read_record(
     } else if trimmed.starts_with("game:") {
         GameRecord::from_text(text)?
     } else if let Some(kind) = game {
-        GameRecord::from_spec_text_of(kind, text, options)?
+        if is_move_list(text) {
+            GameRecord::from_move_list(kind, &move_list_tokens(text), options)?
+        } else {
+            GameRecord::from_spec_text_of(kind, text, options)?
+        }
     } else {
-        GameKind::all().find_map(|kind| GameRecord::from_spec_text_of(kind, text, &[]).ok()).ok_or_else(|| {
+        let read_as = |kind: GameKind| {
+            GameRecord::from_spec_text_of(kind, text, &[])
+                .or_else(|_| GameRecord::from_move_list(kind, &move_list_tokens(text), &[]))
+                .ok()
+        };
+        GameKind::all().find_map(read_as).ok_or_else(|| {
             RecordError::NotARecord(
                 "it is not JSON, has no header naming its game, and reads as no game's moves".to_string(),
             )
@@ -56,6 +66,26 @@ pub fn read_record(
     record.replay(None)?;
     check_options(&record, options)?;
     Ok(record)
+}
+
+/// Whether a text is a plain move list (`stoneyard referee --moves`' form: the rule book's move
+/// tokens separated by `;` or new lines) rather than a record: not JSON, no header (`[…]`,
+/// `game:`) and no move number first (`1.`, `1.1`, `1B`). No game's move token starts with a digit.
+pub fn is_move_list(text: &str) -> bool {
+    if looks_like_json(text) {
+        return false;
+    }
+    // Leading `{comments}` say nothing about the form.
+    let mut t = text.trim_start();
+    while let Some(rest) = t.strip_prefix('{').and_then(|r| r.split_once('}')).map(|(_, rest)| rest.trim_start()) {
+        t = rest;
+    }
+    !(t.starts_with('[') || t.starts_with("game:") || t.starts_with(|c: char| c.is_ascii_digit()))
+}
+
+/// The tokens of a move list: split on `;` and new lines, trimmed, empty ones dropped.
+pub fn move_list_tokens(moves: &str) -> Vec<&str> {
+    moves.split([';', '\n']).map(str::trim).filter(|t| !t.is_empty()).collect()
 }
 
 /// Whether a text is JSON rather than a record opening with a `{comment}`: a JSON object's `{`
@@ -140,6 +170,48 @@ mod tests {
         assert!(read_record(text, inchworm, &pairs(&[("target", "60")])).is_ok());
         let torus = read_record(text, inchworm, &pairs(&[("topology", "torus")])).unwrap();
         assert!(torus.options.contains(&("topology".to_string(), "torus".to_string())), "{:?}", torus.options);
+    }
+
+    /// Every game's plain move list (the referee's notation, one token per line or `;`-separated)
+    /// reads as the record of the same decisions: what `stoneyard review --moves-file` and
+    /// `stoneyard referee --moves-file` both accept.
+    #[test]
+    fn every_games_plain_move_list_reads_as_its_record() {
+        for kind in GameKind::all() {
+            let mut position = kind.open(&[], None).unwrap();
+            let mut rng = crate::rules::seeded(7);
+            let mut decisions = Vec::new();
+            while decisions.len() < 40 && !position.status().is_over() {
+                // At a simultaneous node: the first side that has not sealed.
+                let legal = crate::rules::Side::BOTH
+                    .into_iter()
+                    .map(|side| position.legal_decisions(side))
+                    .find(|legal| !legal.is_empty())
+                    .expect("an ongoing game has a decision");
+                let pick = legal[crate::rules::pick_index(&mut rng, legal.len())].clone();
+                position.play_decision(&pick).unwrap();
+                decisions.push(pick);
+            }
+            let start = kind.open(&[], None).unwrap();
+            let tokens = start.record_tokens(&decisions).unwrap();
+            let whole = decisions.len() - tokens.pending;
+            let list: Vec<String> = tokens.moves.iter().map(|m| m.token.clone()).collect();
+            for separator in ["\n", ";"] {
+                let text = list.join(separator);
+                assert!(is_move_list(&text), "{kind}: {text}");
+                let record = read_record(&text, Some(kind), &[]).unwrap_or_else(|e| panic!("{kind}: {e}\n{text}"));
+                let read: Vec<&str> = record.moves.iter().map(|m| m.decision.as_str()).collect();
+                assert_eq!(read, decisions[..whole], "{kind}: {text}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_move_list_with_a_move_that_does_not_play_is_refused_naming_it() {
+        let err = read_record("+a1\n+zz9", Some(GameKind::named("gravel")), &[]).unwrap_err();
+        assert!(matches!(&err, RecordError::BadMove { index: 2, decision, .. } if decision == "+zz9"), "{err:?}");
+        let err = read_record(" ; \n", Some(GameKind::named("gravel")), &[]).unwrap_err();
+        assert!(matches!(err, RecordError::NotARecord(_)), "{err:?}");
     }
 
     #[test]

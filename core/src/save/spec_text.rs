@@ -67,10 +67,32 @@ impl GameRecord {
     pub fn from_spec_text_of(game: GameKind, text: &str, base: &[(String, String)]) -> Result<GameRecord, RecordError> {
         let (options, tokens) =
             game.read_record_text(text, base).map_err(|e| RecordError::NotARecord(e.to_string()))?;
+        Self::from_tokens(game, options, &tokens)
+    }
+
+    /// A plain move list of `game` under `options` (the rule book's move tokens, as
+    /// `stoneyard referee` plays them), each token replayed.
+    pub fn from_move_list(
+        game: GameKind,
+        tokens: &[&str],
+        options: &[(String, String)],
+    ) -> Result<GameRecord, RecordError> {
+        if tokens.is_empty() {
+            return Err(RecordError::NotARecord("the move list has no moves".to_string()));
+        }
+        Self::from_tokens(game, options.to_vec(), tokens)
+    }
+
+    /// The record of `tokens` (rule-book moves) played from `game`'s start under `options`.
+    fn from_tokens(
+        game: GameKind,
+        options: Vec<(String, String)>,
+        tokens: &[impl AsRef<str>],
+    ) -> Result<GameRecord, RecordError> {
         let mut position = game.open(&options, None).map_err(setup_error)?;
         let mut moves = Vec::new();
-        for (index, token) in tokens.iter().enumerate() {
-            let bad = |reason: String| RecordError::BadMove { index: index + 1, decision: token.clone(), reason };
+        for (index, token) in tokens.iter().map(AsRef::as_ref).enumerate() {
+            let bad = |reason: String| RecordError::BadMove { index: index + 1, decision: token.to_string(), reason };
             let decisions = token_decisions(position.as_ref(), token).map_err(bad)?;
             for d in decisions {
                 position.play_decision(&d).map_err(|e| bad(e.to_string()))?;
