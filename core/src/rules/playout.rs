@@ -22,12 +22,7 @@ pub fn random_playout<R: Rules>(
     max_plies: u64,
     stats: &mut PlayoutStats,
 ) -> Status {
-    while !pos.status().is_over() && stats.plies < max_plies {
-        let Some(m) = pos.random_move(rng, moves) else { break };
-        pos.play_unchecked(&m);
-        stats.plies += 1;
-    }
-    pos.status()
+    playout(pos, rng, moves, max_plies, stats, None)
 }
 
 /// [`random_playout`] listing every visited state's decisions to count them
@@ -39,11 +34,24 @@ pub fn counted_random_playout<R: Rules>(
     max_plies: u64,
     stats: &mut PlayoutStats,
 ) -> Status {
-    let mut listed = Vec::new();
+    playout(pos, rng, moves, max_plies, stats, Some(&mut Vec::new()))
+}
+
+/// The random playout, listing each state's decisions into `listed` when given.
+fn playout<R: Rules>(
+    pos: &mut R,
+    rng: &mut GameRng,
+    moves: &mut Vec<R::Move>,
+    max_plies: u64,
+    stats: &mut PlayoutStats,
+    mut listed: Option<&mut Vec<R::Move>>,
+) -> Status {
     while !pos.status().is_over() && stats.plies < max_plies {
-        pos.legal_moves(&mut listed);
+        if let Some(listed) = listed.as_deref_mut() {
+            pos.legal_moves(listed);
+            stats.legal_total += listed.len() as u64;
+        }
         let Some(m) = pos.random_move(rng, moves) else { break };
-        stats.legal_total += listed.len() as u64;
         pos.play_unchecked(&m);
         stats.plies += 1;
     }

@@ -384,10 +384,8 @@ impl Position {
         let geom = self.geometry();
         let empty = self.empty_mask();
         if let Some(spread) = &self.spread {
-            let h = self.height[spread.source() as usize] as u32;
-            let remaining = h - spread.len as u32;
-            let free = empty & !spread.visited;
-            for n in bits(geom.king[spread.end() as usize] & free) {
+            let (free, remaining, candidates) = self.spread_steps(spread);
+            for n in bits(candidates) {
                 if can_extend(geom, free & !bit(n), n, remaining - 1) {
                     out.push(Move::SpreadStep(n));
                 }
@@ -422,6 +420,14 @@ impl Position {
         if out.is_empty() {
             out.push(Move::Pass);
         }
+    }
+
+    /// For the distribution under way: the cells still free for its path, how many more cells it
+    /// needs, and the free king neighbours of its last cell (the next steps to check for room).
+    pub(crate) fn spread_steps(&self, spread: &Spread) -> (u64, u32, u64) {
+        let h = self.height[spread.source() as usize] as u32;
+        let free = self.empty_mask() & !spread.visited;
+        (free, h - spread.len as u32, self.geometry().king[spread.end() as usize] & free)
     }
 
     /// The cells that can extend a collect under way: any own neighbour of the first cell, then

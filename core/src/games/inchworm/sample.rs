@@ -64,10 +64,7 @@ impl Position {
         let geom = self.geometry();
         let empty = self.empty_mask();
         if let Some(spread) = &self.spread {
-            let h = self.height[spread.source() as usize] as u32;
-            let remaining = h - spread.len as u32;
-            let free = empty & !spread.visited;
-            let mut candidates = geom.king[spread.end() as usize] & free;
+            let (free, remaining, mut candidates) = self.spread_steps(spread);
             while candidates != 0 {
                 let n = nth_cell(candidates, pick_index(rng, count(candidates)));
                 if can_extend(geom, free & !bit(n), n, remaining - 1) {
