@@ -1837,19 +1837,24 @@ mod online_play {
 
     /// Posts `count` open Gravel challenges from throwaway names (a player may hold only
     /// `CHALLENGES_PER_PLAYER`), over the protocol as other players' apps would.
-    fn post_challenges(url: &str, count: i64) {
+    fn post_challenges(url: &str, poster_name: &str, count: i64) {
         use stoneyard::online::client::Client;
         use stoneyard::online::protocol::{ClientMessage, ServerMessage};
         use stoneyard::online::server::CHALLENGES_PER_PLAYER;
         let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
         runtime.block_on(async {
+            // A follower of the lobby, to know when the server's list holds the last challenge.
+            let mut follower = Client::connect(url).await.unwrap();
+            let lobby = follower.request(&ClientMessage::WatchLobby {}).await;
+            assert!(matches!(lobby, Ok(ServerMessage::Lobby { .. })), "{lobby:?}");
+            let mut newest = String::new();
             let mut left = count;
             for poster in 0.. {
                 if left == 0 {
                     break;
                 }
                 let mut client = Client::connect(url).await.unwrap();
-                let named = client.request(&ClientMessage::Register { name: format!("Poster{poster}") }).await;
+                let named = client.request(&ClientMessage::Register { name: format!("{poster_name}{poster}") }).await;
                 assert!(matches!(named, Ok(ServerMessage::SignedIn { .. })), "{named:?}");
                 for _ in 0..left.min(CHALLENGES_PER_PLAYER) {
                     let challenge = ClientMessage::Challenge {
@@ -1861,10 +1866,14 @@ mod online_play {
                         to: None,
                     };
                     let posted = client.request(&challenge).await;
-                    assert!(matches!(posted, Ok(ServerMessage::Created { .. })), "{posted:?}");
+                    let Ok(ServerMessage::Created { game_id, .. }) = posted else { panic!("{posted:?}") };
+                    newest = game_id;
                     left -= 1;
                 }
             }
+            // The lobby lists the newest: a player who opens it now sees all of them settled.
+            let listed = |m: &ServerMessage| matches!(m, ServerMessage::ChallengeAdded { challenge } if challenge.game_id == newest);
+            follower.recv_until(listed).await.unwrap();
         });
     }
 
@@ -1876,7 +1885,7 @@ mod online_play {
         let server = Background::start_with(options).unwrap();
         let url = server.socket_url();
         let posted = LISTED_CHALLENGES + 7;
-        post_challenges(&url, posted);
+        post_challenges(&url, "Poster", posted);
         let mut app = player(&url);
         run_until(&mut [&mut app], "the newest challenges", |apps| {
             apps[0].world().resource::<OpenGames>().challenges.len() as i64 == LISTED_CHALLENGES
@@ -1902,6 +1911,16 @@ mod online_play {
         let rows = &app.world().resource::<OnlineLobby>().shown_rows;
         assert!(!rows.contains(&LobbyRow::OlderChallenges), "{rows:?}");
         assert!(rows.contains(&LobbyRow::Challenge(posted as usize - 1)), "{rows:?}");
+        // A newer challenge pushes the oldest followed one onto the older ones: it stays in view.
+        let before: Vec<String> = games.shown_challenges().map(|c| c.game_id.clone()).collect();
+        post_challenges(&url, "Latecomer", 1);
+        run_until(&mut [&mut app], "the latest challenge", |apps| {
+            let games = apps[0].world().resource::<OpenGames>();
+            games.shown_challenges().count() as i64 == posted + 1 && games.challenges.len() as i64 == LISTED_CHALLENGES
+        });
+        let games = app.world().resource::<OpenGames>();
+        let shown: Vec<String> = games.shown_challenges().map(|c| c.game_id.clone()).collect();
+        assert_eq!(shown[1..], before[..], "the newest first, then every one shown before, in order");
     }
 }
 

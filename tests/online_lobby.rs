@@ -1348,19 +1348,32 @@ async fn a_flood_of_challenges_hides_no_new_one_and_the_lobby_answer_stays_small
     assert_eq!(code_of(&refused.await), ErrorCode::RateLimited);
     // A newcomer's challenge is the first anyone sees, and every answer is bounded.
     let mut follower = Client::connect(&url).await.unwrap();
-    watch_lobby(&mut follower).await;
+    let (mut followed, _) = watch_lobby(&mut follower).await;
     let (mut ada, _) = register(&url, "Ada").await;
     let (newest, _) = post(&mut ada, gravel(), false, None).await;
-    follower
-        .recv_until(|m| matches!(m, ServerMessage::ChallengeAdded { challenge } if challenge.game_id == newest))
-        .await
-        .unwrap();
+    // The follower keeps the newest LISTED_CHALLENGES from the news alone: a challenge pushed out
+    // by a newer one is "aged" (still open, on the older pages), never "removed".
+    let mut aged = Vec::new();
+    while !(followed.iter().any(|c| c.game_id == newest) && followed.len() as i64 == LISTED_CHALLENGES) {
+        match follower.recv().await.unwrap() {
+            ServerMessage::ChallengeAdded { challenge } => followed.insert(0, *challenge),
+            ServerMessage::ChallengeAged { game_id } => {
+                followed.retain(|c| c.game_id != game_id);
+                aged.push(game_id);
+            }
+            ServerMessage::ChallengeRemoved { game_id } => panic!("{game_id} was removed, though still open"),
+            _ => {}
+        }
+    }
+    assert!(!aged.is_empty());
     let mut look = Client::connect(&url).await.unwrap();
     let answer = look.request(&ClientMessage::WatchLobby {}).await.unwrap();
     let size = answer.to_json().len();
     let ServerMessage::Lobby { challenges, .. } = answer else { panic!("{answer:?}") };
     assert_eq!(challenges.len() as i64, LISTED_CHALLENGES);
     assert_eq!(challenges[0].game_id, newest);
+    let ids = |list: &[Challenge]| list.iter().map(|c| c.game_id.clone()).collect::<std::collections::BTreeSet<_>>();
+    assert_eq!(ids(&followed), ids(&challenges), "the news kept the follower's list as the server's");
     assert!(challenges.windows(2).all(|w| w[0].posted_ms >= w[1].posted_ms), "newest first");
     assert!(size < 40_000, "the lobby's answer is {size} bytes");
     // The rest is paged, from the oldest listed on: every open challenge once, newest first.

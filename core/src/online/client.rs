@@ -113,6 +113,7 @@ impl Client {
                     | ServerMessage::Rated { .. }
                     | ServerMessage::ChallengeAdded { .. }
                     | ServerMessage::ChallengeRemoved { .. }
+                    | ServerMessage::ChallengeAged { .. }
                     | ServerMessage::LiveGames { .. }
                     | ServerMessage::Clock { .. }
             )

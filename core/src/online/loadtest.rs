@@ -648,7 +648,10 @@ async fn run_follower(
                         t.lobby_us.push(at.elapsed().as_micros() as u64);
                     }
                 }
-                Ok(ServerMessage::ChallengeRemoved { .. } | ServerMessage::LiveGames { .. } | ServerMessage::Lobby { .. }) => {
+                Ok(ServerMessage::ChallengeRemoved { .. }
+                | ServerMessage::ChallengeAged { .. }
+                | ServerMessage::LiveGames { .. }
+                | ServerMessage::Lobby { .. }) => {
                     totals.lock().expect("totals").lobby_messages += 1;
                 }
                 Ok(_) => {}

@@ -127,7 +127,8 @@ pub enum ClientMessage {
         game_id: String,
         token: String,
     },
-    /// Follows the lobby: `Lobby`, then `ChallengeAdded`, `ChallengeRemoved` and `LiveGames`.
+    /// Follows the lobby: `Lobby`, then `ChallengeAdded`, `ChallengeRemoved`, `ChallengeAged` and
+    /// `LiveGames`.
     WatchLobby {},
     LeaveLobby {},
     /// The open challenges posted before the one at (`before_ms`, `before_id`) in the lobby's
@@ -359,6 +360,11 @@ pub enum ServerMessage {
     ChallengeRemoved {
         game_id: String,
     },
+    /// Still open, but newer ones pushed it out of the newest `LISTED_CHALLENGES`: it now belongs
+    /// to the older pages.
+    ChallengeAged {
+        game_id: String,
+    },
     LiveGames {
         live: Vec<LiveGame>,
     },
@@ -538,6 +544,7 @@ impl TryFrom<ServerWire> for ServerMessage {
             }
             "challenge_added" => M::ChallengeAdded { challenge: need(w.challenge, "challenge")? },
             "challenge_removed" => M::ChallengeRemoved { game_id: game_id()? },
+            "challenge_aged" => M::ChallengeAged { game_id: game_id()? },
             "live_games" => M::LiveGames { live: need(w.live, "live")? },
             "cancelled" => M::Cancelled { game_id: game_id()? },
             "quick_play_waiting" => M::QuickPlayWaiting { game: need(w.game, "game")? },
@@ -862,6 +869,7 @@ mod tests {
             ServerMessage::ChallengeAdded { challenge: Box::new(direct) },
             ServerMessage::ChallengeAdded { challenge: Box::new(challenge) },
             ServerMessage::ChallengeRemoved { game_id: g() },
+            ServerMessage::ChallengeAged { game_id: g() },
             ServerMessage::LiveGames { live: vec![live] },
             ServerMessage::Cancelled { game_id: g() },
             ServerMessage::QuickPlayWaiting { game: GameKind::named("inchworm") },

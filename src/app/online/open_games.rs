@@ -62,6 +62,21 @@ impl OpenGames {
         Some(ClientMessage::OlderChallenges { before_ms: last.posted_ms, before_id: last.game_id.clone() })
     }
 
+    /// Newer challenges pushed `game_id` out of the followed list: it stays in view, heading the
+    /// older ones (it is the newest of them; an in-flight page asked for after it fills in behind).
+    fn age(&mut self, game_id: &str) {
+        let Some(at) = self.challenges.iter().position(|c| c.game_id == game_id) else { return };
+        if self.older.is_empty() {
+            // No page asked for yet: older ones may follow it.
+            self.more_older = true;
+        }
+        let aged = self.challenges.remove(at);
+        // In the lobby's order: newest first, then by id.
+        let place = |c: &Challenge| (std::cmp::Reverse(c.posted_ms), c.game_id.clone());
+        let at = self.older.partition_point(|o| place(o) < place(&aged));
+        self.older.insert(at, aged);
+    }
+
     fn forget(&mut self, game_id: &str) {
         self.challenges.retain(|c| c.game_id != game_id);
         self.older.retain(|c| c.game_id != game_id);
@@ -127,6 +142,7 @@ fn hear_server(mut heard: MessageReader<FromServer>, mut games: ResMut<OpenGames
                 games.challenges.sort_by_key(|c| std::cmp::Reverse(c.posted_ms));
             }
             ServerMessage::ChallengeRemoved { game_id } => games.forget(game_id),
+            ServerMessage::ChallengeAged { game_id } => games.age(game_id),
             ServerMessage::LiveGames { live } => games.live = live.clone(),
             ServerMessage::QuickPlayWaiting { game } => games.quick = QuickPlayState::Waiting(*game),
             ServerMessage::QuickPlayOffer { game, level } => {

@@ -397,7 +397,10 @@ impl Hub {
             }
             ClientMessage::Accept { game_id } => self.accept(session, &game_id).await,
             ClientMessage::Cancel { game_id, token } => self.cancel(&game_id, &token).await,
-            ClientMessage::WatchLobby {} => self.watch_lobby(session).await,
+            ClientMessage::WatchLobby {} => {
+                self.watch_lobby(session).await;
+                return;
+            }
             ClientMessage::LeaveLobby {} => {
                 self.lobby.leave(session.conn);
                 return;

@@ -10,7 +10,9 @@ use super::ids;
 use super::outbox::{Out, Outbox};
 use crate::games::GameKind;
 use crate::online::clock::check_time_control;
-use crate::online::directory::{Challenge, LiveGame, Phrase, TimeControl, computer_level_for, name_key};
+use crate::online::directory::{
+    Challenge, LISTED_CHALLENGES, LiveGame, Phrase, TimeControl, computer_level_for, name_key,
+};
 use crate::online::protocol::{ErrorCode, SeatChoice, ServerMessage};
 use crate::rules::Side;
 use std::collections::HashMap;
@@ -120,6 +122,17 @@ fn visible_to(challenge: &Challenge, viewer: Option<&str>) -> bool {
     }
 }
 
+/// Whether `challenge`, no longer among the `newest`, sorts after them in the lobby's order
+/// (newest first, then by id): newer challenges filled the list, so it is still open, on the
+/// older pages. (Taken at the same moment, it says so when someone tries to take it.)
+fn pushed_out(challenge: &Challenge, newest: &[Challenge]) -> bool {
+    let full = newest.len() as i64 >= LISTED_CHALLENGES;
+    newest.last().is_some_and(|last| {
+        full && (challenge.posted_ms, std::cmp::Reverse(&challenge.game_id))
+            < (last.posted_ms, std::cmp::Reverse(&last.game_id))
+    })
+}
+
 impl LobbyFeed {
     pub fn leave(&self, conn: u64) {
         self.state.lock().expect("lobby lock").followers.remove(&conn);
@@ -213,11 +226,15 @@ impl Hub {
             .iter()
             .filter(|c| !state.challenges.iter().any(|o| o.game_id == c.game_id))
             .map(|c| (c, ServerMessage::ChallengeAdded { challenge: Box::new(c.clone()) }.to_json()));
-        let removed = state
-            .challenges
-            .iter()
-            .filter(|o| !challenges.iter().any(|c| c.game_id == o.game_id))
-            .map(|c| (c, ServerMessage::ChallengeRemoved { game_id: c.game_id.clone() }.to_json()));
+        let removed = state.challenges.iter().filter(|o| !challenges.iter().any(|c| c.game_id == o.game_id)).map(|c| {
+            let game_id = c.game_id.clone();
+            let gone = if pushed_out(c, &challenges) {
+                ServerMessage::ChallengeAged { game_id }
+            } else {
+                ServerMessage::ChallengeRemoved { game_id }
+            };
+            (c, gone.to_json())
+        });
         let changes: Vec<(&Challenge, String)> = added.chain(removed).collect();
         let same_games = live.len() == state.live.len()
             && live.iter().zip(&state.live).all(|(a, b)| a.game_id == b.game_id && a.names == b.names);
@@ -241,8 +258,10 @@ impl Hub {
         state.loaded = true;
     }
 
-    /// Follows the lobby: what it holds now, then its changes.
-    pub(super) async fn watch_lobby(&self, session: &mut Session) -> Result<ServerMessage, ServerMessage> {
+    /// Follows the lobby: what it holds now, then its changes. The list is sent before the
+    /// follower is added, under the lobby's lock, so no change can reach the follower before the
+    /// list it changes.
+    pub(super) async fn watch_lobby(&self, session: &mut Session) {
         let loaded = self.lobby.state.lock().expect("lobby lock").loaded;
         if !loaded {
             self.refresh_lobby().await;
@@ -253,8 +272,8 @@ impl Hub {
         let challenges =
             state.challenges.iter().filter(|c| visible_to(c, name.as_deref())).cloned().collect::<Vec<_>>();
         let live = state.live.clone();
+        session.out.send(Out::Text(ServerMessage::Lobby { challenges, live }.to_json()));
         state.followers.insert(session.conn, LobbyFollower { out: session.out.clone(), name });
-        Ok(ServerMessage::Lobby { challenges, live })
     }
 
     /// A page of the challenges older than the lobby's newest: read from the store each time,
