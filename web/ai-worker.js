@@ -12,7 +12,9 @@
 //   {"kind":"resume"}                    the renderer has caught up: think on
 //   {"kind":"analyse","id":N,"job":"{…}"} analyse one position of a reviewed game (a ProbeJob)
 //                                        and answer {"kind":"analysis","id":N,"analysis":"{…}"}
-// and gets back {"kind":"decision","id":N,"decision":"C3","iterations":…,"ms":…} or
+// and gets back {"kind":"decision","id":N,"decision":"C3","iterations":…,"ms":…,"visits":"[…]"}
+// (visits: each root decision's visits, as JSON text, which the page sums over the workers thinking
+// about the same decision from their own seeds) or
 // {"kind":"failed","id":N,"error":"…"} (the game then thinks on the page instead).
 import init, { Thinker, analyse } from './pkg/ai_worker.js';
 
@@ -106,7 +108,7 @@ async function run() {
       }
       if (done) {
         const answer = { kind: 'decision', id, decision: entry.thinker.decision(), iterations: entry.thinker.iterations(),
-          ms: Math.round(performance.now() - entry.started) };
+          ms: Math.round(performance.now() - entry.started), visits: entry.thinker.visits() };
         entry.thinker.free();
         thinking.delete(id);
         self.postMessage(JSON.stringify(answer));

@@ -41,6 +41,12 @@ impl Thinker {
     pub fn iterations(&self) -> f64 {
         self.session.iterations() as f64
     }
+
+    /// Each root decision's visits so far, as JSON (`[["C3", 812], …]`): the page sums those of
+    /// its workers thinking about the same decision from their own seeds.
+    pub fn visits(&self) -> String {
+        serde_json::to_string(&self.session.root_visits()).unwrap_or_default()
+    }
 }
 
 /// Analyses one position of a reviewed game (a `ProbeJob`'s JSON) and returns the analysis as

@@ -192,6 +192,9 @@ pub struct ThinkingReport {
     pub iterations: u64,
     /// From the start of the search to the answer on the app's side.
     pub millis: u64,
+    /// The browser's workers that searched it together (1 elsewhere: natively Hard's threads are
+    /// inside the one task).
+    pub searchers: usize,
 }
 
 impl ComputerStatus {

@@ -7,7 +7,7 @@ use super::DecideError;
 #[cfg(not(target_arch = "wasm32"))]
 use super::arena::{ArenaPlayer, ArenaProgress, ArenaReport, ArenaSeries, run_arena};
 use super::knowledge::{Knowledge, PlayoutQuality};
-use super::level::{Calibration, Engine, Level};
+use super::level::{Calibration, Engine, Level, budget_for};
 use super::review::{PositionAnalysis, analyse_as};
 use super::session::{AiSession, Timing, start_session_timed};
 use crate::games::{About, DynGame, GameKind, gravel, hidden_intention, inchworm, red_stone, throngs};
@@ -155,6 +155,14 @@ pub static AI_GAMES: [AiGame; 5] = [
 /// The computer's row for a game.
 pub fn ai_game(kind: GameKind) -> Option<&'static AiGame> {
     AI_GAMES.iter().find(|g| g.slug == kind.slug)
+}
+
+/// How many independent searchers think about one decision of `kind` at `level` where
+/// `available` could (cores natively, workers in the browser): Hard's tree search uses them all;
+/// Easy and Medium (which keep their ladder at one core's iterations) and alpha-beta, one.
+pub fn searchers_for(kind: GameKind, level: Level, available: usize) -> usize {
+    let tree_search = ai_game(kind).is_some_and(|row| budget_for(level, &row.calibration).engine == Mcts);
+    if level == Level::Hard && tree_search { available.max(1) } else { 1 }
 }
 
 /// Starts the computer's next atomic decision for `side` at `level`: think in slices with

@@ -6,10 +6,10 @@
 //! at the sender's position text before it thinks. The same job gives the same decision wherever
 //! it runs: the levels' budgets are iterations and every random choice comes from `seed`.
 
-use super::games::session;
-use super::{AiSession, DecideError, Level};
+use super::games::{searchers_for, session};
+use super::{AiSession, DecideError, Level, decide_by_visits, merge_seed, searcher_seed};
 use crate::games::{DynGame, GameError, GameKind};
-use crate::rules::Side;
+use crate::rules::{Side, seeded};
 use crate::session::Match;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -110,6 +110,26 @@ impl DecisionJob {
         let game = self.position()?;
         Ok(session(game.as_ref(), self.side, self.level, self.seed, stop)?)
     }
+
+    /// How many independent searchers think about this decision where `available` could (the
+    /// browser's workers): Hard's tree search uses them all, as it uses every core natively;
+    /// the other levels, and alpha-beta, one.
+    pub fn searchers(&self, available: usize) -> usize {
+        GameKind::from_slug(&self.game).map_or(1, |kind| searchers_for(kind, self.level, available))
+    }
+
+    /// The job of searcher `index` of several: the same decision from that searcher's seed.
+    pub fn for_searcher(&self, index: usize) -> DecisionJob {
+        DecisionJob { seed: searcher_seed(self.seed, index as u64), ..self.clone() }
+    }
+
+    /// The decision of the searchers of this job (`for_searcher(0)`, `for_searcher(1)`…) from
+    /// their root visits, listed in that order (`simultaneous`: both sides decide here), as
+    /// natively on that many threads. `None` without visits.
+    pub fn decision_of_searchers(&self, visits: Vec<Vec<(String, u64)>>, simultaneous: bool) -> Option<String> {
+        let mut rng = seeded(merge_seed(self.seed, visits.len() as u64));
+        decide_by_visits(visits.into_iter().flatten(), simultaneous, &mut rng)
+    }
 }
 
 #[cfg(test)]
@@ -168,6 +188,42 @@ mod tests {
             }
         }
         assert!(decided >= 13, "only {decided} of 15 positions had a decision to compare");
+    }
+
+    #[test]
+    fn hards_tree_search_splits_over_searchers_whose_summed_visits_decide() {
+        let job_of = |slug: &str, level: Level| {
+            let (start, now, moves) = random_game(GameKind::named(slug), 2, 5);
+            let side = acting_side(now.as_ref()).unwrap();
+            DecisionJob::new(start.as_ref(), None, &moves, now.as_ref(), side, level, 41)
+        };
+        let hard = job_of("red-stone", Level::Hard);
+        assert_eq!(hard.searchers(3), 3);
+        assert_eq!(hard.searchers(0), 1);
+        assert_eq!(job_of("red-stone", Level::Medium).searchers(3), 1, "Medium keeps its ladder");
+        assert_eq!(job_of("gravel", Level::Hard).searchers(3), 1, "Gravel's Hard is alpha-beta");
+        // Each searcher is the same decision from its own seed, the first from the job's.
+        assert_eq!(hard.for_searcher(0), hard);
+        let second = hard.for_searcher(1);
+        assert_eq!(second.seed, searcher_seed(41, 1));
+        assert_ne!(second.seed, hard.seed);
+        assert_eq!(DecisionJob { seed: hard.seed, ..second }, hard);
+        // Summed: b has 7 visits, a 6.
+        let visits = || {
+            let list = |pairs: &[(&str, u64)]| pairs.iter().map(|&(m, n)| (m.to_string(), n)).collect::<Vec<_>>();
+            vec![list(&[("a", 5), ("b", 4)]), list(&[("b", 3), ("a", 1)])]
+        };
+        assert_eq!(hard.decision_of_searchers(visits(), false).as_deref(), Some("b"));
+        assert_eq!(hard.decision_of_searchers(vec![vec![], vec![]], false), None);
+        // At a simultaneous root, a draw in proportion to the summed visits, the same for a seed.
+        let drawn = (0..2_000u64)
+            .filter(|&seed| {
+                let job = DecisionJob { seed, ..hard.clone() };
+                job.decision_of_searchers(visits(), true).as_deref() == Some("b")
+            })
+            .count();
+        assert!((1_000..1_150).contains(&drawn), "b drawn {drawn} times of 2000 (7/13 expected: 1077)");
+        assert_eq!(hard.decision_of_searchers(visits(), true), hard.decision_of_searchers(visits(), true));
     }
 
     #[test]

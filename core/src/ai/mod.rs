@@ -95,7 +95,7 @@ pub use policy::{
     DecisivePolicy, DrawEvaluator, Evaluator, LevelPolicy, PlayoutPolicy, UniformPolicy, playout_value,
     playout_value_and_length,
 };
-pub use session::{AiSession, Timing, start_session, start_session_timed};
+pub use session::{AiSession, Timing, decide_by_visits, merge_seed, searcher_seed, start_session, start_session_timed};
 
 use crate::rules::{GameRng, Rules, Side, ToMove, pick_index, seeded};
 use thiserror::Error;

@@ -30,6 +30,64 @@ pub trait AiSession: Send {
     fn iterations(&self) -> u64 {
         0
     }
+
+    /// Each root decision's visits so far, in notation (empty for levels that do not search the
+    /// tree): independent searchers of one position, elsewhere, sum them for their decision
+    /// ([`decide_by_visits`]).
+    fn root_visits(&self) -> Vec<(String, u64)> {
+        Vec::new()
+    }
+}
+
+/// The decision of independent searchers of one position (root parallelism) from their root
+/// decisions' `visits`, summed: the most visited; at a simultaneous root (`simultaneous`) a
+/// draw from the summed visits, the mixed strategy one searcher would play. `None` without visits.
+pub fn decide_by_visits<M: PartialEq + Clone>(
+    visits: impl IntoIterator<Item = (M, u64)>,
+    simultaneous: bool,
+    rng: &mut GameRng,
+) -> Option<M> {
+    let summed = sum_visits(visits);
+    let total: u64 = summed.iter().map(|(_, v)| v).sum();
+    if total == 0 {
+        None
+    } else if simultaneous {
+        let mut roll = rng.random_range(0..total);
+        summed
+            .into_iter()
+            .find(|(_, v)| {
+                let hit = roll < *v;
+                roll = roll.saturating_sub(*v);
+                hit
+            })
+            .map(|(mv, _)| mv)
+    } else {
+        summed.into_iter().max_by_key(|(_, v)| *v).map(|(mv, _)| mv)
+    }
+}
+
+/// Each decision's visits summed, in the order first met (the first searcher's, so that ties
+/// fall the same way everywhere).
+fn sum_visits<M: PartialEq>(visits: impl IntoIterator<Item = (M, u64)>) -> Vec<(M, u64)> {
+    let mut summed: Vec<(M, u64)> = Vec::new();
+    for (mv, n) in visits {
+        match summed.iter_mut().find(|(seen, _)| *seen == mv) {
+            Some((_, total)) => *total += n,
+            None => summed.push((mv, n)),
+        }
+    }
+    summed
+}
+
+/// The seed of searcher `index` of several thinking about one decision from `seed` (the first
+/// keeps it): the same in threads natively and in the browser's workers.
+pub fn searcher_seed(seed: u64, index: u64) -> u64 {
+    if index == 0 { seed } else { splitmix64_nth(seed, index) }
+}
+
+/// The seed of the draw at a simultaneous root among `searchers` searchers' summed visits.
+pub fn merge_seed(seed: u64, searchers: u64) -> u64 {
+    splitmix64_nth(seed, searchers)
 }
 
 /// What a level's session has spent of its budget, over all the slices it thought in.
@@ -85,6 +143,11 @@ impl<G: Notation + Knowledge> AiSession for SearchSession<G> {
         self.spent.iterations
     }
 
+    fn root_visits(&self) -> Vec<(String, u64)> {
+        let arms = self.searcher.root_statistics().into_iter();
+        arms.map(|arm| (self.position.format_move(&arm.mv), u64::from(arm.visits))).collect()
+    }
+
     fn decision(&mut self) -> String {
         match self.searcher.choice() {
             Some(m) => self.position.format_move(&m),
@@ -132,34 +195,17 @@ impl<G: Notation + Knowledge> AiSession for ParallelSearchSession<G> {
         self.total
     }
 
+    fn root_visits(&self) -> Vec<(String, u64)> {
+        let arms = self.searchers.iter().flat_map(|searcher| searcher.root_statistics());
+        let summed = sum_visits(arms.map(|arm| (arm.mv, u64::from(arm.visits))));
+        summed.into_iter().map(|(mv, n)| (self.position.format_move(&mv), n)).collect()
+    }
+
     fn decision(&mut self) -> String {
-        // Every searcher's visits of each root decision, summed (in the first searcher's order).
-        let mut summed: Vec<(G::Move, u64)> = Vec::new();
-        for searcher in &self.searchers {
-            for arm in searcher.root_statistics() {
-                match summed.iter_mut().find(|(mv, _)| *mv == arm.mv) {
-                    Some((_, visits)) => *visits += u64::from(arm.visits),
-                    None => summed.push((arm.mv, u64::from(arm.visits))),
-                }
-            }
-        }
-        let total: u64 = summed.iter().map(|(_, v)| v).sum();
-        let chosen = if total == 0 {
-            self.searchers[0].choice()
-        } else if self.position.to_move() == Some(ToMove::Both) {
-            // The mixed strategy at a simultaneous root, as one searcher draws it.
-            let mut roll = self.rng.random_range(0..total);
-            summed
-                .iter()
-                .find(|(_, v)| {
-                    let hit = roll < *v;
-                    roll = roll.saturating_sub(*v);
-                    hit
-                })
-                .map(|(mv, _)| mv.clone())
-        } else {
-            summed.iter().max_by_key(|(_, v)| *v).map(|(mv, _)| mv.clone())
-        };
+        let arms = self.searchers.iter().flat_map(|searcher| searcher.root_statistics());
+        let simultaneous = self.position.to_move() == Some(ToMove::Both);
+        let visits = arms.map(|arm| (arm.mv, u64::from(arm.visits)));
+        let chosen = decide_by_visits(visits, simultaneous, &mut self.rng).or_else(|| self.searchers[0].choice());
         chosen.map_or_else(String::new, |m| self.position.format_move(&m))
     }
 }
@@ -259,7 +305,7 @@ pub fn start_session_timed<G: Notation + Knowledge>(
     if threads > 1 {
         let mut searchers = Vec::with_capacity(threads);
         for thread in 0..threads as u64 {
-            let seed = if thread == 0 { seed } else { splitmix64_nth(seed, thread) };
+            let seed = searcher_seed(seed, thread);
             let mut searcher = Searcher::with_policy(preset.config(), preset.policy(), GameEvaluator, seed);
             searcher.begin(position, side)?;
             searchers.push(searcher);
@@ -268,7 +314,7 @@ pub fn start_session_timed<G: Notation + Knowledge>(
             searchers,
             position: position.clone(),
             spent: Spent::new(preset, stop),
-            rng: seeded(splitmix64_nth(seed, threads as u64)),
+            rng: seeded(merge_seed(seed, threads as u64)),
             total: 0,
         }));
     }

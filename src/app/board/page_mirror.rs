@@ -107,7 +107,7 @@ fn state_json(
         "computer": {
             "thinking": computer.is_thinking(),
             "hint": hint.suggestion.as_ref().map(|(_, decision)| decision),
-            "last": computer.last.map(|r| json!({ "place": r.place, "iterations": r.iterations, "ms": r.millis })),
+            "last": computer.last.map(|r| json!({ "place": r.place, "iterations": r.iterations, "ms": r.millis, "searchers": r.searchers })),
         },
     })
     .to_string()

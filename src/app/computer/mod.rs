@@ -114,8 +114,15 @@ fn wait_for_the_worker(
         super::frame_pacing::on_renderer_lag(web_worker::hold_back);
         *hooked = true;
     }
-    if *screen.get() == Screen::Playing {
-        web_worker::warm_up();
+    if *screen.get() == Screen::Playing
+        && let Some(current) = &current
+    {
+        // As many as the computer's level thinks on (hints, at Medium, on one).
+        let kind = current.session.kind();
+        let thinks_on = |level: &Option<Level>| {
+            level.map_or(1, |level| crate::ai::games::searchers_for(kind, level, web_worker::worker_count()))
+        };
+        web_worker::warm_up(current.players.iter().map(thinks_on).max().unwrap_or(1));
     }
     let Some(mut settings) = settings else { return };
     // For the whole of a game against the computer, not only while it thinks: changing the mode

@@ -60,7 +60,7 @@ impl ReviewRunner {
         #[cfg(not(target_arch = "wasm32"))]
         return crate::ai::cores();
         #[cfg(target_arch = "wasm32")]
-        return super::web_worker::analysis_workers();
+        return super::web_worker::worker_count();
     }
 
     /// The first position of `review` neither analysed nor under analysis.

@@ -16,8 +16,15 @@ use std::sync::atomic::{AtomicBool, Ordering};
 enum OnPage {
     #[default]
     Nowhere,
-    /// In the worker, as decision `id`; the session is the fallback should the worker fail.
-    Worker { id: u32, fallback: std::sync::Mutex<Box<dyn AiSession>> },
+    /// In the workers, one searcher each, as decisions `ids`; their answers as they come; the
+    /// session is the fallback should every worker fail.
+    Workers {
+        ids: Vec<u32>,
+        answers: Vec<Option<super::web_worker::Answer>>,
+        job: crate::ai::job::DecisionJob,
+        simultaneous: bool,
+        fallback: std::sync::Mutex<Box<dyn AiSession>>,
+    },
     /// On the page, a slice per frame.
     Slices(std::sync::Mutex<Box<dyn AiSession>>),
 }
@@ -65,18 +72,18 @@ impl Search {
         return self.is_running();
     }
 
-    /// Whether it thinks in the page's Web Worker.
+    /// Whether it thinks in the page's Web Workers.
     #[cfg(target_arch = "wasm32")]
     pub fn in_worker(&self) -> bool {
-        matches!(self.on_page, OnPage::Worker { .. })
+        matches!(self.on_page, OnPage::Workers { .. })
     }
 
     /// Asks the search to answer with what it has.
     pub fn move_now(&self) {
         self.stop.store(true, Ordering::Relaxed);
         #[cfg(target_arch = "wasm32")]
-        if let OnPage::Worker { id, .. } = self.on_page {
-            super::web_worker::move_now(id);
+        if let OnPage::Workers { ids, .. } = &self.on_page {
+            ids.iter().for_each(|&id| super::web_worker::move_now(id));
         }
     }
 
@@ -84,8 +91,8 @@ impl Search {
     pub fn clear(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
         #[cfg(target_arch = "wasm32")]
-        if let OnPage::Worker { id, .. } = self.on_page {
-            super::web_worker::forget(id);
+        if let OnPage::Workers { ids, .. } = &self.on_page {
+            ids.iter().for_each(|&id| super::web_worker::forget(id));
         }
         *self = Search::default();
     }
@@ -121,9 +128,13 @@ impl Search {
         {
             let job = crate::ai::job::DecisionJob::of_match(current, side, level, seed);
             let session = std::sync::Mutex::new(session);
-            self.on_page = match super::web_worker::think(&job.to_json()) {
-                Some(id) => OnPage::Worker { id, fallback: session },
-                None => OnPage::Slices(session),
+            let ids = super::web_worker::think(&job);
+            self.on_page = if ids.is_empty() {
+                OnPage::Slices(session)
+            } else {
+                let simultaneous = current.position().to_move() == Some(crate::rules::ToMove::Both);
+                let answers = ids.iter().map(|_| None).collect();
+                OnPage::Workers { ids, answers, job, simultaneous, fallback: session }
             };
         }
     }
@@ -136,11 +147,11 @@ impl Search {
                 return None;
             }
             let (decision, iterations) = answer;
-            return Some((decision, ThinkingReport { place: "frame", iterations, millis: 0 }));
+            return Some((decision, ThinkingReport { place: "frame", iterations, millis: 0, searchers: 1 }));
         }
-        let answer = self.poll_inner().map(|(decision, place, iterations)| {
+        let answer = self.poll_inner().map(|(decision, place, iterations, searchers)| {
             let millis = self.started.map_or(0, |t| t.elapsed().as_millis() as u64);
-            (decision, ThinkingReport { place, iterations, millis })
+            (decision, ThinkingReport { place, iterations, millis, searchers })
         });
         if answer.is_some() {
             #[cfg(not(target_arch = "wasm32"))]
@@ -155,27 +166,53 @@ impl Search {
         answer
     }
 
-    /// The decision, where it was thought about and its iterations.
+    /// The decision, where it was thought about, its iterations and how many searched it.
     #[cfg(not(target_arch = "wasm32"))]
-    fn poll_inner(&mut self) -> Option<(String, &'static str, u64)> {
+    fn poll_inner(&mut self) -> Option<(String, &'static str, u64, usize)> {
         let task = self.task.as_mut()?;
         let (decision, iterations) = bevy::tasks::block_on(bevy::tasks::futures_lite::future::poll_once(task))?;
-        Some((decision, "task", iterations))
+        Some((decision, "task", iterations, 1))
     }
 
     #[cfg(target_arch = "wasm32")]
-    fn poll_inner(&mut self) -> Option<(String, &'static str, u64)> {
+    fn poll_inner(&mut self) -> Option<(String, &'static str, u64, usize)> {
         use super::web_worker::{Answer, answer};
-        if let OnPage::Worker { id, .. } = self.on_page {
-            match answer(id)? {
-                Answer::Decision { decision, iterations } => return Some((decision, "worker", iterations)),
-                Answer::Analysis(_) => warn!("the computer's worker answered a decision with an analysis"),
-                Answer::Failed(why) => {
-                    warn!("the computer thinks on the page: its worker could not ({why})");
-                    if let OnPage::Worker { fallback, .. } = std::mem::take(&mut self.on_page) {
-                        self.on_page = OnPage::Slices(fallback);
-                    }
+        if let OnPage::Workers { ids, answers, job, simultaneous, .. } = &mut self.on_page {
+            for (id, slot) in ids.iter().zip(answers.iter_mut()) {
+                if slot.is_none() {
+                    *slot = answer(*id);
                 }
+            }
+            if answers.iter().any(Option::is_none) {
+                return None;
+            }
+            // Every searcher has answered: their summed root visits decide, as natively on as
+            // many threads; a failed worker's searcher is left out.
+            let (mut visits, mut iterations, mut decisions) = (Vec::new(), 0, Vec::new());
+            for answer in answers.iter_mut().filter_map(Option::take) {
+                match answer {
+                    Answer::Decision { decision, iterations: n, visits: v } => {
+                        visits.push(v);
+                        iterations += n;
+                        decisions.push(decision);
+                    }
+                    Answer::Analysis(_) => warn!("the computer's worker answered a decision with an analysis"),
+                    Answer::Failed(why) => warn!("one of the computer's workers could not think ({why})"),
+                }
+            }
+            // One searcher's own decision is the one it would take natively (its choice may weigh
+            // more than visits).
+            let searchers = decisions.len();
+            let merged = match searchers {
+                1 => decisions.pop(),
+                _ => job.decision_of_searchers(visits, *simultaneous).or_else(|| decisions.first().cloned()),
+            };
+            if let Some(decision) = merged {
+                return Some((decision, "worker", iterations, searchers));
+            }
+            warn!("the computer thinks on the page: its workers could not");
+            if let OnPage::Workers { fallback, .. } = std::mem::take(&mut self.on_page) {
+                self.on_page = OnPage::Slices(fallback);
             }
         }
         let OnPage::Slices(session) = &mut self.on_page else { return None };
@@ -184,7 +221,7 @@ impl Search {
         loop {
             // Small chunks keep the slice close to its time whatever one iteration costs.
             if session.think(16) {
-                return Some((session.decision(), "page", session.iterations()));
+                return Some((session.decision(), "page", session.iterations(), 1));
             }
             if start.elapsed() >= SLICE {
                 return None;

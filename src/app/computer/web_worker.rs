@@ -1,8 +1,9 @@
 //! The page's Web Workers for the computer (`web/ai-worker.js`, running the Bevy-free rules and AI
-//! of `ai-worker/`): the first started on first use, more when a review analyses several
-//! positions at once; sent the decisions to think about, their answers kept until the search asks
-//! for them. If the worker cannot start or stops working, [`think`] says so and the search thinks
-//! on the page instead.
+//! of `ai-worker/`): the first started on first use, more when Hard thinks (each worker one
+//! searcher of the decision, from its own seed) or a review analyses several positions at once;
+//! sent the decisions to think about, their answers kept until the search asks for them. If the
+//! worker cannot start or stops working, [`think`] says so and the search thinks on the page
+//! instead.
 
 // The app draws no frames while it waits for the worker: its answers wake it.
 use crate::app::frame_pacing::wake_app;
@@ -18,6 +19,8 @@ pub enum Answer {
     Decision {
         decision: String,
         iterations: u64,
+        /// Each root decision's visits (summed over the workers thinking about one decision).
+        visits: Vec<(String, u64)>,
     },
     /// A reviewed position's analysis (a `PositionAnalysis`'s JSON).
     Analysis(String),
@@ -32,17 +35,20 @@ struct Inbox {
     broken: bool,
 }
 
-/// The most workers a review analyses its positions on (each holds its own copy of the engine).
-const MAX_ANALYSIS_WORKERS: usize = 4;
+/// The most workers the computer thinks or a review analyses on (each holds its own copy of the
+/// engine).
+const MAX_WORKERS: usize = 4;
 
-/// The page's workers: the first thinks about decisions and analyses; the others, started when a
-/// review first wants them, only analyse. Their answers share one inbox.
+/// The page's workers: the first started on first use, the others when Hard or a review first
+/// wants them. Their answers share one inbox.
 struct Bridge {
     workers: Vec<Worker>,
     inbox: Rc<RefCell<Inbox>>,
     next_id: u32,
     /// The worker each analysis under way was sent to.
     analyses: HashMap<u32, usize>,
+    /// The worker each decision under way was sent to.
+    thinking: HashMap<u32, usize>,
 }
 
 struct Worker {
@@ -60,7 +66,7 @@ thread_local! {
 fn start() -> Option<Bridge> {
     let inbox = Rc::new(RefCell::new(Inbox::default()));
     let worker = start_worker(&inbox)?;
-    Some(Bridge { workers: vec![worker], inbox, next_id: 0, analyses: HashMap::new() })
+    Some(Bridge { workers: vec![worker], inbox, next_id: 0, analyses: HashMap::new(), thinking: HashMap::new() })
 }
 
 fn start_worker(inbox: &Rc<RefCell<Inbox>>) -> Option<Worker> {
@@ -80,7 +86,8 @@ fn start_worker(inbox: &Rc<RefCell<Inbox>>) -> Option<Worker> {
             match (message["kind"].as_str(), id) {
                 (Some("decision"), Some(id)) => {
                     let iterations = message["iterations"].as_f64().unwrap_or(0.0) as u64;
-                    inbox.answers.insert(id, Answer::Decision { decision: text("decision"), iterations });
+                    let visits = serde_json::from_str(&text("visits")).unwrap_or_default();
+                    inbox.answers.insert(id, Answer::Decision { decision: text("decision"), iterations, visits });
                 }
                 (Some("analysis"), Some(id)) => {
                     inbox.answers.insert(id, Answer::Analysis(text("analysis")));
@@ -126,18 +133,28 @@ fn send(worker: &Worker, message: Value) -> bool {
     worker.worker.post_message(&message.to_string().into()).is_ok()
 }
 
-/// How many positions of a review the page analyses at once: one worker per core but one, which
-/// the page keeps for its own frames, and at most [`MAX_ANALYSIS_WORKERS`].
-pub fn analysis_workers() -> usize {
+/// How many workers the computer thinks on (Hard) and a review analyses on at once: one per core
+/// but one, which the page keeps for its own frames, and at most [`MAX_WORKERS`].
+pub fn worker_count() -> usize {
     let cores = web_sys::window().map_or(1.0, |w| w.navigator().hardware_concurrency()) as usize;
-    cores.saturating_sub(1).clamp(1, MAX_ANALYSIS_WORKERS)
+    cores.saturating_sub(1).clamp(1, MAX_WORKERS)
 }
 
-/// Starts the worker ahead of the first decision (a game begins: the computer or a hint will
-/// want it): its module then loads and compiles beside the board's first frames, not beside the
-/// first move's animation, where on a slow machine it held the page's frames up for 100-200 ms.
-pub fn warm_up() {
-    with_bridge(|_| ());
+/// Starts `workers` workers (at most [`worker_count`]) ahead of the first decision (a game begins:
+/// the computer or a hint will want them): their module then loads and compiles beside the
+/// board's first frames, not beside the first move's animation, where on a slow machine it held
+/// the page's frames up for 100-200 ms.
+pub fn warm_up(workers: usize) {
+    with_bridge(|bridge| grow(bridge, workers.min(worker_count())));
+}
+
+/// Starts workers until there are `workers` (fewer if one cannot start); how many there are.
+fn grow(bridge: &mut Bridge, workers: usize) -> usize {
+    while bridge.workers.len() < workers {
+        let Some(worker) = start_worker(&bridge.inbox) else { break };
+        bridge.workers.push(worker);
+    }
+    bridge.workers.len()
 }
 
 /// Holds the worker's thinking back while the page's renderer lags (`true`: it pauses between
@@ -164,19 +181,32 @@ pub fn usable() -> bool {
     })
 }
 
-/// Sends a decision to think about (a `DecisionJob`'s JSON); its id, or `None` without a worker.
-pub fn think(job_json: &str) -> Option<u32> {
+/// Sends a decision to think about to as many workers as it takes (Hard: [`worker_count`], each
+/// one searcher from its own seed, `DecisionJob::for_searcher`); an id per searcher, in order,
+/// or none without a worker.
+pub fn think(job: &crate::ai::job::DecisionJob) -> Vec<u32> {
     with_bridge(|bridge| {
-        bridge.next_id = bridge.next_id.wrapping_add(1);
-        let id = bridge.next_id;
-        send(&bridge.workers[0], json!({ "kind": "think", "id": id, "job": job_json })).then_some(id)
+        let wanted = job.searchers(worker_count());
+        let searchers = grow(bridge, wanted).min(wanted);
+        let mut ids = Vec::with_capacity(searchers);
+        for searcher in 0..searchers {
+            bridge.next_id = bridge.next_id.wrapping_add(1);
+            let id = bridge.next_id;
+            let job_json = job.for_searcher(searcher).to_json();
+            if !send(&bridge.workers[searcher], json!({ "kind": "think", "id": id, "job": job_json })) {
+                break;
+            }
+            bridge.thinking.insert(id, searcher);
+            ids.push(id);
+        }
+        ids
     })
-    .flatten()
+    .unwrap_or_default()
 }
 
-/// Sends a reviewed position to analyse (a `ProbeJob`'s JSON) to the analysis worker with the
-/// fewest positions under way, starting another while there are fewer than
-/// [`analysis_workers`]; its id, or `None` without a worker.
+/// Sends a reviewed position to analyse (a `ProbeJob`'s JSON) to the worker with the fewest
+/// positions under way, starting another while there are fewer than [`worker_count`]; its id,
+/// or `None` without a worker.
 pub fn analyse(job_json: &str) -> Option<u32> {
     with_bridge(|bridge| {
         bridge.next_id = bridge.next_id.wrapping_add(1);
@@ -184,7 +214,7 @@ pub fn analyse(job_json: &str) -> Option<u32> {
         let load = |bridge: &Bridge, w: usize| bridge.analyses.values().filter(|&&on| on == w).count();
         let mut chosen = (0..bridge.workers.len()).min_by_key(|&w| load(bridge, w)).unwrap_or(0);
         if load(bridge, chosen) > 0
-            && bridge.workers.len() < analysis_workers()
+            && bridge.workers.len() < worker_count()
             && let Some(worker) = start_worker(&bridge.inbox)
         {
             bridge.workers.push(worker);
@@ -201,15 +231,20 @@ pub fn analyse(job_json: &str) -> Option<u32> {
 
 /// Asks for the decision now.
 pub fn move_now(id: u32) {
-    with_bridge(|bridge| send(&bridge.workers[0], json!({ "kind": "move-now", "id": id })));
+    with_bridge(|bridge| {
+        if let Some(&worker) = bridge.thinking.get(&id) {
+            send(&bridge.workers[worker], json!({ "kind": "move-now", "id": id }));
+        }
+    });
 }
 
-/// Drops a decision nobody waits for any more.
+/// Drops a decision or analysis nobody waits for any more.
 pub fn forget(id: u32) {
     with_bridge(|bridge| {
         // An analysis runs whole once begun: only its answer is dropped.
-        if bridge.analyses.remove(&id).is_none() {
-            send(&bridge.workers[0], json!({ "kind": "forget", "id": id }));
+        bridge.analyses.remove(&id);
+        if let Some(worker) = bridge.thinking.remove(&id) {
+            send(&bridge.workers[worker], json!({ "kind": "forget", "id": id }));
         }
         bridge.inbox.borrow_mut().answers.remove(&id);
     });
@@ -230,6 +265,7 @@ pub fn answer(id: u32) -> Option<Answer> {
         };
         drop(inbox);
         bridge.analyses.remove(&id);
+        bridge.thinking.remove(&id);
         Some(answer)
     })
 }
