@@ -2252,7 +2252,7 @@ mod lessons_by_actions {
     use stoneyard::app::testing::Action::*;
     use stoneyard::app::testing::{
         Answer, CurrentMatch, CurrentSettings, LearnChoice, LessonBooks, LessonRun, PracticeBooks, PracticeRun, Screen,
-        as_newcomer,
+        Secrecy, as_newcomer,
     };
     use stoneyard::games::GameKind;
     use stoneyard::lessons::Standing;
@@ -2291,6 +2291,8 @@ mod lessons_by_actions {
                 return;
             }
             assert_eq!(lesson.standing, Standing::OnTheWay, "{}", lesson.lesson.id);
+            // A lesson has one learner: the board never hides behind a hand-over screen.
+            assert_eq!(app.world().resource::<Secrecy>().handover, None, "{}", lesson.lesson.id);
             let m = app.world().resource::<CurrentMatch>();
             let next = lesson.plan.lines[0][m.len()].clone();
             if m.acting_side().is_some_and(|side| m.person_plays(side)) {
@@ -2380,6 +2382,25 @@ mod lessons_by_actions {
         assert_eq!(lesson.way_shown(&[]), Some(lesson.plan.lines[0][0].as_str()));
         play_by_keys(&mut app, "+b1");
         assert_eq!(run(&app).standing, Standing::Astray);
+        press(&mut app, &[Undo]);
+        assert!(app.world().resource::<CurrentMatch>().is_empty());
+        assert_eq!(run(&app).standing, Standing::OnTheWay);
+    }
+
+    #[test]
+    fn a_sealed_commitment_off_the_lesson_s_way_is_taken_back() {
+        let mut app = headless_app();
+        open_lesson(&mut app, GameKind::named("hidden-intention"), "burn");
+        let lesson = run(&app);
+        let legal = app.world().resource::<CurrentMatch>().session.legal_for(lesson.learner);
+        let off = legal.into_iter().find(|d| lesson.plan.lines.iter().all(|line| line[0] != *d)).unwrap();
+        play_by_keys(&mut app, &off);
+        for _ in 0..60 {
+            app.update();
+        }
+        assert_eq!(run(&app).standing, Standing::Astray);
+        assert_eq!(app.world().resource::<Secrecy>().handover, None);
+        // The script does not answer a commitment off its way: Undo takes the learner's back.
         press(&mut app, &[Undo]);
         assert!(app.world().resource::<CurrentMatch>().is_empty());
         assert_eq!(run(&app).standing, Standing::OnTheWay);

@@ -69,6 +69,9 @@ enum Scene {
     Practice(GameKind),
     /// The gallery's lesson with the rules opened from it at the section it teaches.
     Rules(GameKind),
+    /// Hidden Intention's gallery lesson after a commitment off its way: the card names it and
+    /// offers to take it back.
+    LessonAstray,
     /// The game-over scene's game reviewed by the computer, at its first key moment.
     Review(GameKind),
     /// The analysis board opened at that key moment, the computer's first look done.
@@ -99,6 +102,7 @@ impl Scene {
             Scene::Lesson(k) => format!("{k}-7-lesson.png"),
             Scene::Practice(k) => format!("{k}-8-practice.png"),
             Scene::Rules(k) => format!("{k}-9-rules.png"),
+            Scene::LessonAstray => "hidden-intention-12-lesson-astray.png".into(),
             Scene::Review(k) => format!("{k}-10-review.png"),
             Scene::Analysis(k) => format!("{k}-11-analysis.png"),
         }
@@ -198,7 +202,7 @@ fn main() {
                 scenes.push(Scene::Practice(kind));
             }
         }
-        scenes.extend([Scene::GravelWarning, Scene::Queens, Scene::Zoomed]);
+        scenes.extend([Scene::GravelWarning, Scene::Queens, Scene::LessonAstray, Scene::Zoomed]);
         // Last: by now the scenes have left games in progress and finished games to list.
         scenes.extend([Scene::Continue, Scene::History]);
         // After the offline scenes: watching leaves the connection following a game.
@@ -356,12 +360,18 @@ fn begin(world: &mut World, scene: Scene, theme: Theme) -> Vec<String> {
             next = Screen::Learn;
         }
         Scene::Lesson(kind) | Scene::Rules(kind) => {
-            // The desktop holds the books: asked for, the book is read before the lesson opens.
-            world.write_message(BookWanted(kind));
-            let book = stoneyard::lessons::LessonBook::parse(&lesson_text(kind)).expect("the book reads");
-            let index = book.lessons.iter().position(|l| l.id == gallery_lesson(kind)).expect("the gallery's lesson");
-            world.write_message(LessonCommand::Open { game: kind, index });
+            open_gallery_lesson(world, kind);
             return pending;
+        }
+        Scene::LessonAstray => {
+            let kind = GameKind::named("hidden-intention");
+            let lesson = open_gallery_lesson(world, kind);
+            // The learner's first legal commitment that no solution starts with.
+            let start = lesson.open(kind).expect("the lesson opens");
+            let plan = lesson.plan(start.as_ref()).expect("the lesson plans");
+            let learner = lesson.learner(start.as_ref()).expect("the lesson has a learner");
+            let off = start.legal_decisions(learner).into_iter().find(|d| plan.lines.iter().all(|l| l[0] != *d));
+            return off.into_iter().collect();
         }
         Scene::Practice(kind) => {
             world.write_message(BookWanted(kind));
@@ -371,6 +381,16 @@ fn begin(world: &mut World, scene: Scene, theme: Theme) -> Vec<String> {
     }
     world.resource_mut::<NextState<Screen>>().set(next);
     pending
+}
+
+/// Opens the game's gallery lesson (the desktop holds the books: asked for, the book is read
+/// before the lesson opens); the lesson.
+fn open_gallery_lesson(world: &mut World, kind: GameKind) -> stoneyard::lessons::Lesson {
+    world.write_message(BookWanted(kind));
+    let book = stoneyard::lessons::LessonBook::parse(&lesson_text(kind)).expect("the book reads");
+    let index = book.lessons.iter().position(|l| l.id == gallery_lesson(kind)).expect("the gallery's lesson");
+    world.write_message(LessonCommand::Open { game: kind, index });
+    book.lessons[index].clone()
 }
 
 /// The lesson each game's picture shows: one with marks or arrows and a hint.

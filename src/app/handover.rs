@@ -61,14 +61,20 @@ fn start_secrecy(
 ) {
     let Some(current) = current else { return };
     let simultaneous = current.position().to_move() == Some(ToMove::Both);
-    let hot_seat = !replay.active
+    let handover =
+        (simultaneous && hot_seat(&current, &replay) && !current.is_empty()).then(|| current.acting_side()).flatten();
+    *secrecy = Secrecy { revealed: current.session.public_len(Viewer::Spectator), handover };
+    *tracker = Tracker { last_acting: current.acting_side() };
+}
+
+/// Whether both sides are people at this device: not the computer, a remote player or a lesson's
+/// scripted side (a lesson has one learner: nobody to hand over to), and not a replay (a game
+/// already played).
+fn hot_seat(current: &CurrentMatch, replay: &Replay) -> bool {
+    !replay.active
         && current.players.iter().all(Option::is_none)
         && current.remote.is_none()
         && current.scripted.is_none()
-        && current.scripted.is_none();
-    let handover = (simultaneous && hot_seat && !current.is_empty()).then(|| current.acting_side()).flatten();
-    *secrecy = Secrecy { revealed: current.session.public_len(Viewer::Spectator), handover };
-    *tracker = Tracker { last_acting: current.acting_side() };
 }
 
 fn track_secrecy(
@@ -86,8 +92,7 @@ fn track_secrecy(
         &mut t,
         &Observed {
             simultaneous: current.position().to_move() == Some(ToMove::Both),
-            // A replay shows a game already played: nobody hands over.
-            hot_seat: !replay.active && current.players.iter().all(Option::is_none) && current.remote.is_none(),
+            hot_seat: hot_seat(&current, &replay),
             acting: current.acting_side(),
             public: current.session.public_len(Viewer::Spectator),
         },

@@ -277,9 +277,13 @@ impl CurrentMatch {
             MatchCommand::UndoToPerson => {
                 happened.push(self.session.undo()?);
                 let withdrew = matches!(happened[0], Happened::ResignationWithdrawn);
+                // Back to a person's decision: past the computer's and a lesson's script's
+                // replies (which would only be played again).
+                let script_acts = |m: &Self| m.acting_side().is_some_and(|side| m.is_scripted(side));
                 while !withdrew
                     && !self.session.is_empty()
                     && ((self.computer_to_act().is_some() && self.players.iter().any(Option::is_none))
+                        || script_acts(self)
                         || self.forced_continuation().is_some())
                 {
                     happened.push(self.session.undo()?);

@@ -158,14 +158,16 @@ impl Secrecy {
     }
 }
 
-/// Whether undo is allowed now: always in sequential games; in a simultaneous node only for the
-/// acting player's own unresolved decisions, so nobody steps back into another's sealed choice.
+/// Whether undo is allowed now: always in sequential games and lessons; in a simultaneous node
+/// only for the acting player's own unresolved decisions, so nobody steps back into another's
+/// sealed choice (a lesson's other side is its script: it keeps no secret from the learner).
 pub fn undo_allowed(current: &CurrentMatch, secrecy: &Secrecy) -> bool {
     // Online, a decision is the server's once sent: there is no taking it back.
     if !current.can_undo() || current.remote.is_some() {
         return false;
     }
-    current.position().to_move() != Some(ToMove::Both)
+    current.scripted.is_some()
+        || current.position().to_move() != Some(ToMove::Both)
         || (current.len() > secrecy.revealed && current.last_maker() == current.acting_side())
 }
 

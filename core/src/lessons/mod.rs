@@ -64,6 +64,11 @@ pub struct Lesson {
     /// Every solution wins the game for the learner (the check holds the lesson to it).
     #[serde(default)]
     pub wins: bool,
+    /// What the panel shows after every solution, where the success text states a number: a
+    /// side's counter as `Black score: 1`, a counter of no side as `Red stones: 2` (the check holds
+    /// the lesson to each).
+    #[serde(default)]
+    pub shows: Vec<String>,
     /// The learner's side as the game names it (`White`); by default the side to move at the
     /// start. Games whose sides move at once (Hidden Intention) name it.
     #[serde(default)]
@@ -232,7 +237,8 @@ fn maker(game: &dyn DynGame, decision: &str) -> Option<(Side, bool)> {
 /// learner; every solution must be legal decision by decision, made by the side whose turn it is,
 /// and end with the learner's decision (or the scripted commitment that completes it); every wrong
 /// move must be legal after a solution's start, not be a solution's move there, and say why; every
-/// marked space must exist; a lesson that `wins` must win.
+/// marked space must exist; a lesson that `wins` must win, and the panel must show what a lesson
+/// says it `shows` after every solution.
 pub fn problems(book: &LessonBook) -> Vec<String> {
     let kind = match book.kind() {
         Ok(kind) => kind,
@@ -275,12 +281,19 @@ pub fn problems(book: &LessonBook) -> Vec<String> {
             }
         };
         for (line, tokens) in plan.lines.iter().zip(&lesson.solutions) {
-            match replay(start.as_ref(), line, learner) {
-                Err(e) => say(format!("solution {tokens:?}: {e}")),
-                Ok(end) if lesson.wins && end != Status::Over(Outcome::Winner(learner)) => {
-                    say(format!("solution {tokens:?} does not win: {end:?}"));
+            let end = match replay(start.as_ref(), line, learner) {
+                Ok(end) => end,
+                Err(e) => {
+                    say(format!("solution {tokens:?}: {e}"));
+                    continue;
                 }
-                Ok(_) => {}
+            };
+            if lesson.wins && end.status() != Status::Over(Outcome::Winner(learner)) {
+                say(format!("solution {tokens:?} does not win: {:?}", end.status()));
+            }
+            let shown = panel_lines(end.as_ref());
+            for claim in lesson.shows.iter().filter(|claim| !shown.contains(claim)) {
+                say(format!("after solution {tokens:?} the panel does not show '{claim}' (it shows {shown:?})"));
             }
         }
         for (wrong, written) in plan.wrong.iter().zip(&lesson.wrong) {
@@ -311,10 +324,21 @@ pub fn problems(book: &LessonBook) -> Vec<String> {
     found
 }
 
+/// The panel's counters of `game` as a lesson states them: `Black score: 1`, `Red stones: 2`.
+fn panel_lines(game: &dyn DynGame) -> Vec<String> {
+    let counters = game.board_view().counters.into_iter();
+    counters
+        .map(|c| match c.side {
+            Some(side) => format!("{} {}: {}", game.kind().side_name(side), c.label, c.value),
+            None => format!("{}: {}", c.label, c.value),
+        })
+        .collect()
+}
+
 /// Plays `line` from `start`: each decision legal and made by the side whose turn it is, the last
 /// one the learner's (or, at a simultaneous node, the scripted commitment that completes the
-/// learner's); returns how the game stands at its end.
-fn replay(start: &dyn DynGame, line: &[String], learner: Side) -> Result<Status, String> {
+/// learner's); returns the game at its end.
+fn replay(start: &dyn DynGame, line: &[String], learner: Side) -> Result<Box<dyn DynGame>, String> {
     let mut game = start.clone_box();
     let mut last = None;
     let mut learner_decided = false;
@@ -326,7 +350,7 @@ fn replay(start: &dyn DynGame, line: &[String], learner: Side) -> Result<Status,
         last = Some((by, simultaneous));
     }
     match last {
-        Some((side, simultaneous)) if learner_decided && (side == learner || simultaneous) => Ok(game.status()),
+        Some((side, simultaneous)) if learner_decided && (side == learner || simultaneous) => Ok(game),
         Some(_) => Err("it ends with the opponent's reply, not the learner's decision".into()),
         None => Err("a solution is empty".into()),
     }
@@ -348,6 +372,7 @@ mod tests {
             success: "Red took both white stones.",
             marks: ["D3"],
             wrong: [(decision: "D2", why: "A black stone there takes nothing: the white group still breathes at D3.")],
+            shows: ["White stones: 1", "Red stones: 1"],
         )],
     )"#;
 
@@ -392,6 +417,15 @@ mod tests {
         book.lessons[0].wins = true;
         let found = problems(&book);
         assert!(found.iter().any(|p| p.contains("does not win")), "{found:?}");
+        // A count the panel does not show after the solution (White keeps one stone, not none).
+        let mut book = LessonBook::parse(BOOK).unwrap();
+        book.lessons[0].shows.push("White stones: 0".into());
+        let found = problems(&book);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0].contains("does not show 'White stones: 0'") && found[0].contains("White stones: 1"),
+            "{found:?}"
+        );
     }
 
     #[test]

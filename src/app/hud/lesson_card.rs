@@ -72,7 +72,7 @@ pub(super) fn lesson_card(
                 });
             }
         });
-        standing(ui, run, act, compact);
+        standing(ui, current, run, act, compact);
     });
     ui.add_space(4.0);
 }
@@ -95,7 +95,7 @@ pub(super) fn intro(ui: &mut egui::Ui, view: &PanelView) {
 }
 
 /// The learner's standing and what they can do about it.
-fn standing(ui: &mut egui::Ui, run: &LessonRun, act: &mut PanelActions, compact: bool) {
+fn standing(ui: &mut egui::Ui, current: &CurrentMatch, run: &LessonRun, act: &mut PanelActions, compact: bool) {
     let mut press = None;
     match &run.standing {
         Standing::Solved => {
@@ -131,11 +131,28 @@ fn standing(ui: &mut egui::Ui, run: &LessonRun, act: &mut PanelActions, compact:
             }
         }
         Standing::Astray => {
-            let text = "That is not this lesson's way. Take it back (Undo) or start again.";
+            // What the learner played, in words (a sealed commitment too: a lesson keeps no
+            // secret from its learner), then the way back.
+            let played = current.session.played().iter().rev().find(|p| p.side == run.learner);
+            let words = played.map(|p| {
+                let mover = side_label(current.start(), run.learner);
+                run.game.decision_words(&p.decision, &mover).unwrap_or_else(|| p.decision.clone())
+            });
+            let text = match words {
+                Some(words) => {
+                    format!("You chose {words}. That is not this lesson's way: take it back or start again.")
+                }
+                None => "That is not this lesson's way: take it back or start again.".to_string(),
+            };
             ui.label(egui::RichText::new(text).size(text_size::BODY).color(ui.visuals().warn_fg_color));
-            if crate::app::ui::button(ui, "Retry").clicked() {
-                press = Some(LessonCommand::Retry);
-            }
+            ui.horizontal_wrapped(|ui| {
+                if crate::app::ui::button(ui, &labelled(ui, "Take it back", "Z")).clicked() {
+                    act.commands.write(crate::app::match_state::MatchCommand::UndoToPerson);
+                }
+                if crate::app::ui::button(ui, "Start again").clicked() {
+                    press = Some(LessonCommand::Retry);
+                }
+            });
         }
         Standing::OnTheWay => {}
     }
