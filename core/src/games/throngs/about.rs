@@ -58,11 +58,13 @@ impl About for Position {
                 return Some(format!("Pie with {n} black and {} white stones set by one player", n + 1));
             }
             ("pass_rule", "progress") => {
-                return words("Progress: after three parts without a placement, place or capture");
+                return words("Often: after three parts without placing, place or capture");
             }
-            ("pass_rule", "legacy") => return words("Legacy: the older rule after a passed turn"),
-            ("adjudication", "off") => return words("Off: play until both players pass"),
-            ("adjudication", "ludii") => return words("Ludii: end early once one side is sure to win"),
+            ("pass_rule", "legacy") => {
+                return words("Older rule: after the opponent passes a whole turn, place or capture");
+            }
+            ("adjudication", "off") => return words("No: play until both players pass"),
+            ("adjudication", "ludii") => return words("Yes: end once one side is sure to win"),
             ("board", _) => {}
             _ => return None,
         }

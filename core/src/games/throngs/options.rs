@@ -72,19 +72,19 @@ const SPECS: &[OptionSpec] = &[
     OptionSpec {
         key: "opening",
         label: "Opening",
-        help: "The fixed start, or the pie rule: one player sets the opening stones, the other picks a colour (a record may ask for any pie-n whose 2n + 1 stones fit on the board).",
+        help: "The fixed start, or the pie rule: one player sets the opening stones, the other picks which colour to play.",
         kind: OptionKind::Choice(&["standard", "pie", "pie-2", "pie-3", "pie-4", "pie-5", "pie-6"]),
     },
     OptionSpec {
         key: "pass_rule",
-        label: "Pass restriction",
-        help: "When a player must place or capture rather than pass.",
+        label: "When you must place",
+        help: "How often a player must place a stone (or capture) instead of passing or moving.",
         kind: OptionKind::Choice(&["progress", "legacy"]),
     },
     OptionSpec {
         key: "adjudication",
-        label: "Auto-adjudication",
-        help: "Whether the game may end before both players pass.",
+        label: "Early end",
+        help: "Whether the game may end as soon as one side is sure to win, or only when both players pass.",
         kind: OptionKind::Choice(&["off", "ludii"]),
     },
 ];

@@ -270,7 +270,7 @@ const SECTIONS: &[RulesSection] = &[
     RulesSection {
         id: "here",
         heading: "Here",
-        text: "Click or tap a site to start a part: an empty site to place, an opponent's stone to capture, one of your stones to move it. When the stone may travel, it waits see-through on its site with the power it has left on a badge, and the sites it can reach are highlighted: click one to end there, or click the see-through stone to stop at once (placements and captures). You can also drag a stone from where the part starts to where it ends.\n\nThe arrow keys move a cursor: Left and Right along the row, Up and Down along the numbered line; Enter chooses. Pass is a button in the panel.\n\nThe site under the cursor shows its power for the side to move; \"Show the power map\" in the panel shows it on every site. The panel also counts each side's stones and how many parts you may play before you must place.",
+        text: "Click or tap a site to start a part: an empty site to place, an opponent's stone to capture, one of your stones to move it. When the stone may travel, it waits see-through on its site with the power it has left on a badge, and the sites it can reach are highlighted: click one to end there, or click the see-through stone to stop at once (placements and captures). You can also drag a stone from where the part starts to where it ends.\n\nThe arrow keys move a cursor: Left and Right along the row, Up and Down along the numbered line; Enter chooses. Pass is a button in the panel.\n\nThe site under the cursor shows its power for the side to move; \"Show the power map\" in the panel shows it on every site. The panel also counts each side's stones and says when you must place next.",
         examples: &[],
     },
 ];

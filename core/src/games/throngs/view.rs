@@ -68,8 +68,12 @@ impl DrawBoard for Position {
             let left = 4u16.saturating_sub(self.idle(mover));
             counters.push(Counter {
                 side: Some(mover),
-                label: "parts you may play before you must place".into(),
-                value: if left == 0 { "none: place or capture now".to_string() } else { left.to_string() },
+                label: "must place".into(),
+                value: match left {
+                    0 => "now (or capture)".to_string(),
+                    1 => "in this part (or capture)".to_string(),
+                    _ => format!("within {left} parts"),
+                },
             });
         }
         BoardView { layout: Layout::Lattice { lines }, cells, counters, wraps }
