@@ -239,3 +239,57 @@ fn hidden_intention_places_the_last_figure_where_it_wins_whatever_the_reply() {
 fn gravel_calibration() -> Calibration {
     ai_game(GameKind::named("gravel")).expect("Gravel is in the computer's table").calibration
 }
+
+/// `stoneyard` with `args`: its stdout (on success) or its stderr.
+fn stoneyard(args: &[&str]) -> Result<String, String> {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_stoneyard")).args(args).output().unwrap();
+    let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+    if out.status.success() { Ok(text(&out.stdout)) } else { Err(text(&out.stderr)) }
+}
+
+#[test]
+fn think_answers_the_computers_decision_on_top_of_a_commitment_under_way() {
+    // Red Stone's S5: White's only winning decision is the red stone on A1.
+    let s5 = "--position=XXO.O/XXOOO/XXOOO/XXOOO/.XO.O w";
+    let answer = stoneyard(&["think", "--game", "red-stone", "--option", "size=5", s5, "--side", "White"]).unwrap();
+    let answer: serde_json::Value = serde_json::from_str(&answer).unwrap();
+    assert_eq!(answer["decision"], "A1*", "{answer}");
+    assert!(answer["iterations"].as_u64().unwrap() > 0, "{answer}");
+    // Hidden Intention: Black has chosen its rook (sealed: the position text does not show it),
+    // so the next decision is the rook's square.
+    let start = "--position=- ; - ; P8R2B2N1Q1 P8R2B2N1Q1 ; 2 2 ; - ; 1.1";
+    let args = ["think", "--game", "hidden-intention", start, "--then=B:R", "--side", "second", "--level", "easy"];
+    let answer: serde_json::Value = serde_json::from_str(&stoneyard(&args).unwrap()).unwrap();
+    let square = answer["decision"].as_str().unwrap();
+    let named =
+        square.strip_prefix("B:").filter(|sq| sq.len() == 2 && ('a'..='h').contains(&sq.chars().next().unwrap()));
+    assert!(named.is_some(), "Black's square for the rook, not {square}");
+    // Refusals name the problem.
+    let wrong = stoneyard(&["think", "--game", "red-stone", "--option", "size=5", s5, "--side", "Red"]).unwrap_err();
+    assert!(wrong.contains("'Red' is not a side of red-stone"), "{wrong}");
+    let wrong = stoneyard(&["think", "--game", "red-stone", "--option", "size=5", s5, "--side", "w", "--then=A1"]);
+    assert!(wrong.unwrap_err().contains("--then: A1"));
+}
+
+#[test]
+fn an_arena_plays_another_program_through_its_think_command() {
+    // This build against itself as another program, at Easy: whole games, no forfeit.
+    let external = format!("external:easy:{}", env!("CARGO_BIN_EXE_stoneyard"));
+    for (game, options) in [("red-stone", "size=5"), ("hidden-intention", "")] {
+        let mut args = vec!["arena", "--game", game, "--a", "timed:easy", "--b", &external, "--games", "2"];
+        if !options.is_empty() {
+            args.extend(["--option", options]);
+        }
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_stoneyard")).args(&args).output().unwrap();
+        let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert!(out.status.success(), "{stderr}");
+        assert!(!stderr.contains("gave no decision"), "{stderr}");
+        let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        assert_eq!(report["games"], 2, "{report}");
+        // Every game was played out: each lasted more than a handful of decisions.
+        for line in stderr.lines().filter(|l| l.starts_with("game ")) {
+            let decisions: u64 = line.split(" after ").nth(1).and_then(|r| r.split(' ').next()?.parse().ok()).unwrap();
+            assert!(decisions > 8, "{game}: {line}");
+        }
+    }
+}

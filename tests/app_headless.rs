@@ -658,17 +658,22 @@ mod animations {
     }
 
     #[test]
-    fn a_new_stone_drops_in_and_a_press_skips_to_the_end() {
+    fn a_new_stone_drops_in_and_a_press_skips_to_the_end_and_acts() {
         let mut app = headless_app();
         press(&mut app, &[Down, Select]);
         press(&mut app, &[Left, Left, Left, Left, Left, Left, Down, Down, Down, Select]);
         app.world_mut().resource_mut::<CurrentSettings>().0.animation_speed = AnimationSpeed::Slow;
         press(&mut app, &[Select]);
         assert!(app.world().resource::<BoardAnimating>().0, "the placed stone animates");
-        // The next press only finishes the animation: no second stone.
-        press(&mut app, &[Right, Select]);
-        assert_eq!(app.world().resource::<CurrentMatch>().len(), 1);
+        // A press finishes the animation and does what it asks: the cursor steps right and the
+        // next stone is placed there, without a press lost to the animation.
+        press(&mut app, &[Right]);
         assert!(!app.world().resource::<BoardAnimating>().0, "the animation ended");
+        press(&mut app, &[Select]);
+        assert_eq!(app.world().resource::<CurrentMatch>().len(), 2);
+        assert!(app.world().resource::<BoardAnimating>().0, "the second stone animates");
+        press(&mut app, &[Left, Select]);
+        assert_eq!(app.world().resource::<CurrentMatch>().len(), 3, "a press mid-animation acts");
     }
 }
 

@@ -8,7 +8,7 @@ use super::alpha_beta::AlphaBeta;
 use super::budget::Budget;
 use super::knowledge::Knowledge;
 use super::level::{Calibration, Level, budget_for, strategy_for};
-use crate::rules::{GOLDEN_GAMMA, Outcome, Rules, Side, Status, ToMove, mix64};
+use crate::rules::{GOLDEN_GAMMA, Notation, Outcome, Rules, Side, Status, ToMove, mix64};
 use crate::session::Seating;
 use serde::Serialize;
 use std::sync::Mutex;
@@ -97,12 +97,17 @@ impl ArenaGame {
 /// Called after each game with that game and the tally of all games finished so far.
 pub type ArenaProgress<'a> = dyn Fn(&ArenaGame, &ArenaTally) + Sync + 'a;
 
-/// A player of the arena: a level of the app, or the alpha-beta searcher with a node budget
-/// (written `alphabeta:NODES`), which the arena measures against the levels' MCTS.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A player of the arena: a level of the app on its iterations alone (one core, the same seed
+/// the same game), the alpha-beta searcher with a node budget (written `alphabeta:NODES`), a
+/// level as the app's opponent plays it (`timed:LEVEL`: its time limit, Hard on every core), or
+/// a level of another Stoneyard program asked through its `think` command
+/// (`external:LEVEL:PROGRAM`: an older build at the same time per decision).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ArenaPlayer {
     Level(Level),
     AlphaBeta { nodes: u64 },
+    Timed(Level),
+    External { level: Level, program: std::path::PathBuf },
 }
 
 impl ArenaPlayer {
@@ -111,6 +116,8 @@ impl ArenaPlayer {
         match self {
             ArenaPlayer::Level(level) => level.slug().to_string(),
             ArenaPlayer::AlphaBeta { nodes } => format!("alphabeta:{nodes}"),
+            ArenaPlayer::Timed(level) => format!("timed:{}", level.slug()),
+            ArenaPlayer::External { level, program } => format!("external:{}:{}", level.slug(), program.display()),
         }
     }
 }
@@ -118,8 +125,18 @@ impl ArenaPlayer {
 impl std::str::FromStr for ArenaPlayer {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
+        #[cfg(not(target_arch = "wasm32"))]
+        if let Some(player) = super::arena_players::parse_session_player(s.trim()) {
+            return player.map(|(level, program)| match program {
+                Some(program) => ArenaPlayer::External { level, program },
+                None => ArenaPlayer::Timed(level),
+            });
+        }
         let Some(nodes) = s.trim().strip_prefix("alphabeta:") else {
-            return s.parse::<Level>().map(ArenaPlayer::Level).map_err(|e| format!("{e}, or alphabeta:NODES"));
+            return s
+                .parse::<Level>()
+                .map(ArenaPlayer::Level)
+                .map_err(|e| format!("{e}, or alphabeta:NODES, timed:LEVEL, external:LEVEL:PROGRAM"));
         };
         match nodes.parse::<u64>() {
             Ok(nodes) if nodes > 0 => Ok(ArenaPlayer::AlphaBeta { nodes }),
@@ -153,8 +170,9 @@ pub struct ArenaReport {
 }
 
 /// A series between levels `a` and `b` from `start`; A plays `First` in even-numbered games.
-/// Budgets are iterations only, so the same seed gives the same report, on any number of threads.
-pub fn run_arena<R: Knowledge>(
+/// Budgets of levels and alpha-beta are iterations only, so with them the same seed gives the same
+/// report, on any number of threads; timed and external players think against the clock.
+pub fn run_arena<R: Knowledge + Notation>(
     start: &R,
     game_slug: &str,
     calibration: &Calibration,
@@ -163,17 +181,31 @@ pub fn run_arena<R: Knowledge>(
     series: ArenaSeries,
     progress: &ArenaProgress<'_>,
 ) -> ArenaReport {
-    let player = |player: ArenaPlayer| {
+    let player = |player: &ArenaPlayer| {
+        let player = player.clone();
         move |player_seed: u64| -> (Box<dyn Strategy<R>>, Budget) {
-            match player {
-                ArenaPlayer::Level(level) => {
-                    (strategy_for::<R>(level, calibration, player_seed), budget_for(level, calibration).fixed_budget())
-                }
-                ArenaPlayer::AlphaBeta { nodes } => (Box::new(AlphaBeta::new(player_seed)), Budget::iterations(nodes)),
+            match &player {
+                ArenaPlayer::Level(level) => (
+                    strategy_for::<R>(*level, calibration, player_seed),
+                    budget_for(*level, calibration).fixed_budget(),
+                ),
+                ArenaPlayer::AlphaBeta { nodes } => (Box::new(AlphaBeta::new(player_seed)), Budget::iterations(*nodes)),
+                #[cfg(not(target_arch = "wasm32"))]
+                ArenaPlayer::Timed(level) => (
+                    Box::new(super::arena_players::SessionPlayer::new(*level, calibration, player_seed)),
+                    Budget::iterations(0),
+                ),
+                #[cfg(not(target_arch = "wasm32"))]
+                ArenaPlayer::External { level, program } => (
+                    Box::new(super::arena_players::ExternalPlayer::new(*level, program.clone(), player_seed, start)),
+                    Budget::iterations(0),
+                ),
+                #[cfg(target_arch = "wasm32")]
+                ArenaPlayer::Timed(_) | ArenaPlayer::External { .. } => unreachable!("the browser has no arena"),
             }
         }
     };
-    let tally = run_arena_with(start, series, &player(a), &player(b), progress);
+    let tally = run_arena_with(start, series, &player(&a), &player(&b), progress);
     let (elo, elo_ci95) = elo_estimate(&tally);
     let round = |x: f64| (x * 10.0).round() / 10.0;
     ArenaReport {
@@ -356,7 +388,7 @@ pub fn elo_estimate(tally: &ArenaTally) -> (f64, [f64; 2]) {
 
 /// A seed derived from two numbers (SplitMix64's output function), so games and players get
 /// unrelated seeds. The recorded arena runs were made with exactly this derivation.
-fn mix(a: u64, b: u64) -> u64 {
+pub(super) fn mix(a: u64, b: u64) -> u64 {
     mix64(a ^ b.wrapping_add(GOLDEN_GAMMA).wrapping_mul(0xBF58_476D_1CE4_E5B9))
 }
 

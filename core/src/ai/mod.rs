@@ -67,6 +67,8 @@
 
 mod alpha_beta;
 mod arena;
+#[cfg(not(target_arch = "wasm32"))]
+mod arena_players;
 mod budget;
 pub mod calibration;
 pub mod games;
@@ -120,6 +122,9 @@ pub enum DecideError {
     /// The strategy plays sequential games only (alpha-beta) and this is a simultaneous node.
     #[error("this player does not make simultaneous decisions")]
     Simultaneous,
+    /// An arena player (another program) gave no legal decision.
+    #[error("the player gave no legal decision")]
+    NoAnswer,
     /// A game without a row in the computer's table (`ai::games`).
     #[error("the computer does not know how to play this game")]
     UnknownGame,

@@ -7,6 +7,7 @@ mod calibrate;
 mod lessons;
 pub mod referee;
 mod review;
+mod think;
 
 use crate::games::GameKind;
 use clap::{Args, Parser, Subcommand};
@@ -36,6 +37,9 @@ pub enum Command {
     Bench(BenchArgs),
     /// Play computer opponents against each other and estimate their Elo difference.
     Arena(ArenaArgs),
+    /// The computer's next decision in a position, as the app's opponent takes it (the level's
+    /// time limit, Hard on every core): one JSON line (decision, iterations, ms)
+    Think(ThinkArgs),
     /// Fit how steeply each game's margins turn into win chances on self-played games, and report
     /// how well the computer's win chances match the results.
     Calibrate(CalibrateArgs),
@@ -297,10 +301,34 @@ pub struct CalibrateArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct ThinkArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// The position, in the game's position text.
+    #[arg(long)]
+    pub position: String,
+    /// The side that decides: as the position text writes it (b), as the game names it (Black),
+    /// or first or second.
+    #[arg(long)]
+    pub side: String,
+    /// The side's decisions already made on top of the position, `;`-separated (a commitment
+    /// under way, which a position text does not show).
+    #[arg(long, default_value = "")]
+    pub then: String,
+    /// random, easy, medium or hard.
+    #[arg(long, default_value = "hard")]
+    pub level: String,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+#[derive(Debug, Args)]
 pub struct ArenaArgs {
     #[command(flatten)]
     pub game: GameArgs,
-    /// Player A: a level (random, easy, medium, hard) or alphabeta:NODES (sequential games).
+    /// Player A: a level (random, easy, medium, hard) on its iterations, alphabeta:NODES
+    /// (sequential games), timed:LEVEL (the app's opponent: its time limit, Hard on every core) or
+    /// external:LEVEL:PROGRAM (another Stoneyard program's `think`, e.g. an older build).
     #[arg(long)]
     pub a: String,
     /// Player B, as A.
@@ -351,6 +379,7 @@ pub fn run(command: Command) -> ExitCode {
         Command::Perft(args) => bench::run_perft(args),
         Command::Bench(args) => bench::run_bench(args),
         Command::Arena(args) => arena::run(args),
+        Command::Think(args) => think::run(args),
         Command::Calibrate(args) => calibrate::run(args),
         Command::Lessons(args) => lessons::run(args),
         #[cfg(all(feature = "server", not(target_arch = "wasm32")))]

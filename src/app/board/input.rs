@@ -85,10 +85,10 @@ fn board_input(
         return;
     }
     if timeline.elapsed < timeline.end && presses.any() {
-        // A press while the board animates only skips to the end: animations, flourishes, sounds.
+        // A press while the board animates skips to the end (animations, flourishes, sounds) and
+        // then acts where it landed: the match is already past what is being shown, and a second
+        // tap to do what the first asked read as a lost tap (a newcomer playtest).
         timeline.skip();
-        presses.clear();
-        return;
     }
     let mut actions: Vec<Action> = presses.actions.read().map(|a| a.0).collect();
     if out.warning.pending.is_some() {
