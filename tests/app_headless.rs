@@ -672,8 +672,13 @@ mod animations {
         press(&mut app, &[Select]);
         assert_eq!(app.world().resource::<CurrentMatch>().len(), 2);
         assert!(app.world().resource::<BoardAnimating>().0, "the second stone animates");
-        press(&mut app, &[Left, Select]);
-        assert_eq!(app.world().resource::<CurrentMatch>().len(), 3, "a press mid-animation acts");
+        let cursor = |app: &bevy::prelude::App| app.world().resource::<stoneyard::app::testing::BoardCursor>().index;
+        let before = cursor(&app);
+        press(&mut app, &[Right]);
+        assert_ne!(cursor(&app), before, "the press mid-animation moved the cursor");
+        assert!(!app.world().resource::<BoardAnimating>().0);
+        press(&mut app, &[Select]);
+        assert_eq!(app.world().resource::<CurrentMatch>().len(), 3);
     }
 }
 
