@@ -293,3 +293,25 @@ fn an_arena_plays_another_program_through_its_think_command() {
         }
     }
 }
+
+#[test]
+fn the_review_bench_writes_the_games_it_reviews_as_records_the_review_reads() {
+    let dir = std::env::temp_dir().join(format!("stoneyard-bench-records-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let args = ["bench", "--review", "--game", "red-stone", "--option", "size=5", "--seeds", "1", "--budget", "100"];
+    let line = stoneyard(&[&args[..], &["--records", dir.to_str().unwrap()]].concat()).unwrap();
+    let line: serde_json::Value = serde_json::from_str(line.trim()).unwrap();
+    let file = dir.join("red-stone.json");
+    let record = stoneyard::save::GameRecord::from_json(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(record.moves.len() as u64, line["decisions"].as_u64().unwrap(), "{line}");
+    assert_eq!(record.options, vec![("size".to_string(), "5".to_string())]);
+    assert!(record.load().unwrap().is_over(), "the bench's game was played out: {line}");
+    // The review command reads it as the record of that game.
+    let reviewed =
+        stoneyard(&["review", "--game", "red-stone", "--moves-file", file.to_str().unwrap(), "--budget", "50"]);
+    assert_eq!(reviewed.unwrap().lines().count() as u64, line["turns"].as_u64().unwrap());
+    // A directory that cannot be made is refused with its name.
+    let blocked = stoneyard(&[&args[..], &["--records", file.join("x").to_str().unwrap()]].concat()).unwrap_err();
+    assert!(blocked.contains("cannot be written") && blocked.contains("red-stone.json"), "{blocked}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -23,7 +23,13 @@ pub fn plugin(_app: &mut App) {
 }
 
 #[cfg(target_arch = "wasm32")]
-pub use web::{on_renderer_lag, wake_app};
+pub use web::{on_frame_drawn, on_renderer_lag, wake_app};
+
+/// Where, in `Last`, the app's requests for another frame are taken to be paced: a request
+/// must be made before it.
+#[cfg(target_arch = "wasm32")]
+#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
+pub struct PaceFrames;
 
 /// A frame still being drawn this long (ms) after it was presented lags the screen's refresh.
 #[cfg(any(target_arch = "wasm32", test))]
@@ -61,6 +67,8 @@ struct Look {
     wake: bool,
     /// Tell the lag hooks: `Some(true)` the renderer lags, `Some(false)` it has caught up.
     lag: Option<bool>,
+    /// The renderer finished the last frame, this long (ms) after it was presented.
+    drawn_in: Option<f64>,
 }
 
 #[cfg(any(target_arch = "wasm32", test))]
@@ -117,7 +125,7 @@ impl Pacing {
                 self.lagging = true;
                 true
             });
-            return Look { again: true, wake: false, lag };
+            return Look { again: true, wake: false, lag, drawn_in: None };
         }
         self.fence_since = None;
         self.last_frame_ms = elapsed;
@@ -127,7 +135,7 @@ impl Pacing {
             self.lagging = false;
             false
         });
-        Look { again: false, wake, lag }
+        Look { again: false, wake, lag, drawn_in: Some(elapsed) }
     }
 }
 
@@ -159,6 +167,8 @@ mod web {
         wake: Option<Box<dyn Fn()>>,
         /// Told when a frame lags the refresh (`true`) and when the renderer has caught up.
         on_lag: Option<fn(bool)>,
+        /// Told how long (ms) the renderer took over each frame, once it has finished it.
+        on_drawn: Option<fn(f64)>,
         look: Option<Closure<dyn FnMut()>>,
         delayed: Option<Closure<dyn FnMut()>>,
     }
@@ -170,7 +180,7 @@ mod web {
     pub fn plugin(app: &mut App) {
         app.add_systems(First, || PACER.with(|p| p.borrow_mut().pacing.update_started()));
         // Last: after every feature (and egui) has asked for its next frame.
-        app.add_systems(Last, pace_requests);
+        app.add_systems(Last, pace_requests.in_set(super::PaceFrames));
         if let Some(render_app) = app.get_sub_app_mut(RenderApp) {
             render_app.add_systems(Render, fence_the_frame.in_set(RenderSystems::Cleanup));
         }
@@ -189,6 +199,11 @@ mod web {
     /// `hook(false)` once the renderer has finished it and no other frame waits.
     pub fn on_renderer_lag(hook: fn(bool)) {
         PACER.with(|pacer| pacer.borrow_mut().on_lag = Some(hook));
+    }
+
+    /// `hook(ms)` runs once the renderer has finished each frame, `ms` after it was presented.
+    pub fn on_frame_drawn(hook: fn(f64)) {
+        PACER.with(|pacer| pacer.borrow_mut().on_drawn = Some(hook));
     }
 
     fn tell_lag(lagging: bool) {
@@ -309,7 +324,7 @@ mod web {
 
     /// The page's timer: has the renderer finished the last frame?
     fn look() {
-        let Look { wake, lag, .. } = PACER.with(|pacer| {
+        let Look { wake, lag, drawn_in, .. } = PACER.with(|pacer| {
             let pacer = &mut *pacer.borrow_mut();
             let done = match (&pacer.gl, &pacer.fence) {
                 (Some(gl), Some(fence)) => {
@@ -326,6 +341,9 @@ mod web {
             }
             look
         });
+        if let (Some(ms), Some(hook)) = (drawn_in, PACER.with(|pacer| pacer.borrow().on_drawn)) {
+            hook(ms);
+        }
         if let Some(lagging) = lag {
             tell_lag(lagging);
         }
@@ -351,9 +369,9 @@ mod tests {
         let mut p = Pacing::default();
         assert_eq!(frame(&mut p, 0.0), None);
         // Being drawn: nothing to do yet.
-        assert_eq!(p.look(false, 4.0), Look { again: true, wake: false, lag: None });
+        assert_eq!(p.look(false, 4.0), Look { again: true, ..Look::default() });
         // Drawn within a refresh: the app is woken for its next frame, nothing lagged.
-        assert_eq!(p.look(true, 8.0), Look { again: false, wake: true, lag: None });
+        assert_eq!(p.look(true, 8.0), Look { wake: true, drawn_in: Some(8.0), ..Look::default() });
         // Nothing held any more: a later look wakes nobody.
         assert_eq!(p.look(true, 9.0), Look::default());
     }
@@ -364,18 +382,18 @@ mod tests {
         frame(&mut p, 0.0);
         assert_eq!(p.look(false, 4.0).lag, None);
         // Past a refresh: the renderer lags, said once for this frame.
-        assert_eq!(p.look(false, 16.0), Look { again: true, wake: false, lag: Some(true) });
+        assert_eq!(p.look(false, 16.0), Look { again: true, lag: Some(true), ..Look::default() });
         assert_eq!(p.look(false, 40.0).lag, None);
         // Drawn, and the app wants the next one: still lagging, the app is woken.
-        assert_eq!(p.look(true, 75.0), Look { again: false, wake: true, lag: None });
+        assert_eq!(p.look(true, 75.0), Look { wake: true, drawn_in: Some(75.0), ..Look::default() });
         // The next frame is expected to lag as the last one did: said at once.
         assert_eq!(frame(&mut p, 90.0), Some(true));
         assert_eq!(p.look(false, 120.0).lag, None);
-        assert_eq!(p.look(true, 160.0), Look { again: false, wake: true, lag: None });
+        assert_eq!(p.look(true, 160.0), Look { wake: true, drawn_in: Some(70.0), ..Look::default() });
         // The last frame of the animation asks for none after it: caught up once it is drawn.
         p.update_started();
         assert_eq!(p.fenced(170.0), Some(true));
-        assert_eq!(p.look(true, 240.0), Look { again: false, wake: false, lag: Some(false) });
+        assert_eq!(p.look(true, 240.0), Look { lag: Some(false), drawn_in: Some(70.0), ..Look::default() });
     }
 
     #[test]

@@ -11,7 +11,9 @@
 //!   `input` (actions and key bindings), `match_state` (the game being played), `playing` (the
 //!   messages and state the playing screen's features exchange), `ui` (egui widgets and menu
 //!   focus), `page_spinner` (the busy spinner, drawn by the page in the browser), `frame_pacing`
-//!   (in the browser, frames wait for the renderer; it says when the renderer lags), `labels`
+//!   (in the browser, frames wait for the renderer; it says when the renderer lags and how long
+//!   it took over each frame), `render_scale` (in the browser, a renderer too slow for every
+//!   pixel draws fewer), `labels`
 //!   (decisions and spaces in words), `theme` (colours), `lesson_state` (the lessons' books, the
 //!   lesson on the board and the commands about lessons).
 //! - **Features**, each one plugin that joins the root's sets and talks to the others only
@@ -42,6 +44,7 @@ mod menus;
 mod online;
 mod page_spinner;
 mod playing;
+mod render_scale;
 mod replay;
 mod review_state;
 mod screen;
@@ -240,6 +243,7 @@ pub fn app_plugin(app: &mut App) {
         core_plugin,
         theme::plugin,
         frame_pacing::plugin,
+        render_scale::plugin,
     ));
     app.add_systems(Startup, spawn_camera);
     app.add_systems(Last, quit_after_title.run_if(|l: Option<Res<Launch>>| l.is_some_and(|l| l.quit_after_title)));

@@ -213,6 +213,12 @@ async function toTitle(game, start) {
   }
 }
 
+/** The canvas's drawing buffer: its size and the share of the page's device pixels it draws. */
+const drawnAt = async (page) => page.evaluate(() => {
+  const c = document.getElementById('bevy');
+  return `${c.width}×${c.height} (${Math.round(Number(c.dataset.renderScale ?? 1) * 100)}% of the device pixels across)`;
+});
+
 /** Waits for the computer's reply to decision `n`, measuring the page's frames meanwhile. */
 async function computerReply(game, n, what) {
   const before = await game.startFrames();
@@ -358,7 +364,7 @@ try {
   await desk.shot('4-reply');
   if (s.history[0] !== 'C3') fail(`the click played ${s.history[0]}, not C3`);
   if (hard.last.searchers !== 2) fail(`Hard thought on ${hard.last.searchers} workers, not 2 (one per core but one)`);
-  report.push(`desktop: Hard's reply (${hard.last.iterations} iterations on ${hard.last.searchers} workers) took ${hard.last.ms} ms; while it thought ${hard.fps.toFixed(1)} frames per second (the spinner in ${hard.spinner}), longest gap ${hard.gap.toFixed(0)} ms (gaps over 50 ms, as [ended ms after the click was sent, ms long]: ${JSON.stringify(hard.longGaps)}), longest task ${hard.task.toFixed(0)} ms; idle ${idle.fps.toFixed(1)} frames per second, longest gap ${idle.gap.toFixed(0)} ms`);
+  report.push(`desktop drawn at ${await drawnAt(page)}: Hard's reply (${hard.last.iterations} iterations on ${hard.last.searchers} workers) took ${hard.last.ms} ms; while it thought ${hard.fps.toFixed(1)} frames per second (the spinner in ${hard.spinner}), longest gap ${hard.gap.toFixed(0)} ms (gaps over 50 ms, as [ended ms after the click was sent, ms long]: ${JSON.stringify(hard.longGaps)}), longest task ${hard.task.toFixed(0)} ms; idle ${idle.fps.toFixed(1)} frames per second, longest gap ${idle.gap.toFixed(0)} ms`);
   console.log(`web-test: ${report.at(-1)}`);
 
   // The game in progress is kept in the page's localStorage (its own slot under games/) after
@@ -479,7 +485,7 @@ try {
     await phone.page.waitForTimeout(800);
   }
   await phone.shot('4-played');
-  report.push(`phone: while the computer thought, slowest ${worst.fps.toFixed(1)} frames per second, longest gap ${worst.gap.toFixed(0)} ms (gaps over 50 ms in each reply, as above: ${JSON.stringify(longGaps)}), longest task ${worst.task.toFixed(0)} ms; idle ${phoneIdle.fps.toFixed(1)} frames per second, longest gap ${phoneIdle.gap.toFixed(0)} ms`);
+  report.push(`phone drawn at ${await drawnAt(phone.page)}: while the computer thought, slowest ${worst.fps.toFixed(1)} frames per second, longest gap ${worst.gap.toFixed(0)} ms (gaps over 50 ms in each reply, as above: ${JSON.stringify(longGaps)}), longest task ${worst.task.toFixed(0)} ms; idle ${phoneIdle.fps.toFixed(1)} frames per second, longest gap ${phoneIdle.gap.toFixed(0)} ms`);
   console.log(`web-test: phone moves ${JSON.stringify(s.history)}; ${report.at(-1)}`);
   if (phone.problems.length) fail(`phone console errors or warnings:\n  ${phone.problems.join('\n  ')}`);
   await phone.context.close();

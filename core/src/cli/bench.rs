@@ -81,6 +81,11 @@ fn review_noise(kinds: &[GameKind], args: &BenchArgs) -> ExitCode {
             Ok(game) => game,
             Err(e) => return fail(format!("{kind}: {e}")),
         };
+        if let Some(dir) = &args.records
+            && let Err(e) = write_record(dir, kind, &game)
+        {
+            return fail(format!("{kind}: the record cannot be written to {}: {e}", dir.display()));
+        }
         let noise = match seed_noise(&game, args.budget, args.seeds, threads) {
             Ok(noise) => noise,
             Err(e) => return fail(format!("{kind}: {e}")),
@@ -98,6 +103,19 @@ fn review_noise(kinds: &[GameKind], args: &BenchArgs) -> ExitCode {
         );
     }
     ExitCode::SUCCESS
+}
+
+/// The self-played game as a record in `dir/<slug>.json`, the computer at Easy on both sides.
+fn write_record(dir: &std::path::Path, kind: GameKind, game: &crate::session::Match) -> std::io::Result<()> {
+    use crate::save::{GameRecord, Player, RecordedMove};
+    let easy = || Player::Computer(crate::ai::Level::Easy.slug().to_string());
+    let mut record = GameRecord::new(game.start(), [easy(), easy()], 1, 0);
+    record.start = game.start_text().map(str::to_string);
+    record.moves =
+        game.played().iter().map(|p| RecordedMove { decision: p.decision.clone(), at_ms: p.at_ms }).collect();
+    record.result = game.result();
+    std::fs::create_dir_all(dir)?;
+    std::fs::write(dir.join(format!("{}.json", kind.slug())), record.to_json())
 }
 
 /// The longest self-played game the review measures (an Inchworm game can run for thousands).

@@ -261,6 +261,10 @@ pub struct BenchArgs {
     /// Iterations a reviewed position (--review; default: the game's review budget).
     #[arg(long)]
     pub budget: Option<u64>,
+    /// Also write each reviewed game's record to DIR/<game>.json (--review), to review the same
+    /// games elsewhere (the browser's review times).
+    #[arg(long, value_name = "DIR")]
+    pub records: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, Args)]
