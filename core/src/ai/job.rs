@@ -224,6 +224,26 @@ mod tests {
             .count();
         assert!((1_000..1_150).contains(&drawn), "b drawn {drawn} times of 2000 (7/13 expected: 1077)");
         assert_eq!(hard.decision_of_searchers(visits(), true), hard.decision_of_searchers(visits(), true));
+        // A decision the searchers only explored (under a tenth of the most visited's summed
+        // visits) is never drawn, as one searcher never draws it.
+        let explored = || {
+            let list = |pairs: &[(&str, u64)]| pairs.iter().map(|&(m, n)| (m.to_string(), n)).collect::<Vec<_>>();
+            vec![list(&[("a", 600), ("c", 40), ("b", 30)]), list(&[("a", 500), ("b", 150), ("c", 60)])]
+        };
+        let c_drawn = (0..2_000u64)
+            .filter(|&seed| {
+                let job = DecisionJob { seed, ..hard.clone() };
+                job.decision_of_searchers(explored(), true).as_deref() == Some("c")
+            })
+            .count();
+        assert_eq!(c_drawn, 0, "c has 100 of a's 1,100 summed visits");
+        let b_drawn = (0..2_000u64)
+            .filter(|&seed| {
+                let job = DecisionJob { seed, ..hard.clone() };
+                job.decision_of_searchers(explored(), true).as_deref() == Some("b")
+            })
+            .count();
+        assert!((200..340).contains(&b_drawn), "b drawn {b_drawn} of 2000 (180/1280 expected: 281)");
     }
 
     #[test]

@@ -853,10 +853,18 @@ fn most_visited<M>(arms: &[Arm<M>]) -> usize {
 
 /// An arm drawn with probability proportional to its visits, ignoring arms visited less than a
 /// tenth as often as the most-visited one (what exploration alone spent on them).
+/// The weight in the draw at a simultaneous root of a decision with `visits`, where the most
+/// visited has `most`: its visits, or none below a tenth of the most visited (those visits are
+/// the search's exploration, not the strategy it found). Root parallelism's summed visits draw
+/// the same way ([`super::decide_by_visits`]); drawing from raw visits played Hidden
+/// Intention's Hard 4–1–9 against one searcher's purified draw.
+pub(crate) fn drawn_weight(visits: u64, most: u64) -> u64 {
+    if visits >= (most / 10).max(1) { visits } else { 0 }
+}
+
 fn sample_by_visits<M>(arms: &[Arm<M>], rng: &mut GameRng) -> usize {
-    let max = arms.iter().map(|a| a.visits).max().unwrap_or(0);
-    let floor = max / 10;
-    let weight = |a: &Arm<M>| if a.visits >= floor.max(1) { u64::from(a.visits) } else { 0 };
+    let max = arms.iter().map(|a| u64::from(a.visits)).max().unwrap_or(0);
+    let weight = |a: &Arm<M>| drawn_weight(u64::from(a.visits), max);
     let total: u64 = arms.iter().map(weight).sum();
     if total == 0 {
         return most_visited(arms);

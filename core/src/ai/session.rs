@@ -41,23 +41,28 @@ pub trait AiSession: Send {
 
 /// The decision of independent searchers of one position (root parallelism) from their root
 /// decisions' `visits`, summed: the most visited; at a simultaneous root (`simultaneous`) a
-/// draw from the summed visits, the mixed strategy one searcher would play. `None` without visits.
+/// draw from the summed visits as one searcher draws from its own (those under a tenth of the
+/// most visited's left out), the mixed strategy it would play. `None` without visits.
 pub fn decide_by_visits<M: PartialEq + Clone>(
     visits: impl IntoIterator<Item = (M, u64)>,
     simultaneous: bool,
     rng: &mut GameRng,
 ) -> Option<M> {
     let summed = sum_visits(visits);
-    let total: u64 = summed.iter().map(|(_, v)| v).sum();
-    if total == 0 {
+    let most = summed.iter().map(|(_, v)| *v).max().unwrap_or(0);
+    if most == 0 {
         None
     } else if simultaneous {
+        // As one searcher draws: decisions with a tenth of the most visited's visits or more.
+        let weighed: Vec<(M, u64)> =
+            summed.into_iter().map(|(mv, v)| (mv, super::mcts::drawn_weight(v, most))).collect();
+        let total: u64 = weighed.iter().map(|(_, w)| w).sum();
         let mut roll = rng.random_range(0..total);
-        summed
+        weighed
             .into_iter()
-            .find(|(_, v)| {
-                let hit = roll < *v;
-                roll = roll.saturating_sub(*v);
+            .find(|(_, w)| {
+                let hit = roll < *w;
+                roll = roll.saturating_sub(*w);
                 hit
             })
             .map(|(mv, _)| mv)
