@@ -142,35 +142,76 @@ mod web {
         static DRAWN: RefCell<Vec<f64>> = const { RefCell::new(Vec::new()) };
     }
 
+    /// The share chosen and how far the page has carried it out.
+    #[derive(Resource, Default)]
+    struct DrawingShare {
+        chosen: RenderScale,
+        /// The share the canvas's box has now.
+        boxed: Option<f32>,
+        /// The box was changed and its drawing buffer not yet resized: the window's physical size
+        /// then, and the frames since.
+        resizing: Option<(UVec2, u32)>,
+    }
+
+    /// Frames to wait for the drawing buffer's resize before the scale factor follows anyway.
+    const RESIZE_WAIT: u32 = 30;
+
     pub fn plugin(app: &mut App) {
         crate::app::frame_pacing::on_frame_drawn(|ms| DRAWN.with(|drawn| drawn.borrow_mut().push(ms)));
-        // Last: the frame being made was laid out for the canvas as it is; the next one finds
-        // the canvas resized (the page's resize observer runs before it paints).
+        app.init_resource::<DrawingShare>();
+        // First: the frame that brings the resized drawing buffer (winit's resize is applied
+        // before the update) is laid out with the scale factor that goes with it, never with one
+        // of the two alone (a frame laid out at twice or half the page's size).
+        app.add_systems(First, follow_the_resized_canvas);
+        // Last: a new share resizes the canvas's box; the page's resize observer tells winit
+        // before the next frame.
         app.add_systems(Last, fit_drawing_to_the_renderer.before(crate::app::frame_pacing::PaceFrames));
     }
 
-    fn fit_drawing_to_the_renderer(
+    fn follow_the_resized_canvas(
         mut windows: Query<&mut Window, With<PrimaryWindow>>,
-        mut scale: Local<RenderScale>,
-        mut redraw: MessageWriter<bevy::window::RequestRedraw>,
+        mut share: ResMut<DrawingShare>,
     ) {
         let Ok(mut window) = windows.single_mut() else { return };
+        if let Some((size, frames)) = share.resizing {
+            if window.resolution.physical_size() == size && frames < RESIZE_WAIT {
+                return;
+            }
+            share.resizing = None;
+        }
+        // Also when the page's own device ratio changed (a zoom, another screen).
+        let boxed = share.boxed.unwrap_or(1.0);
+        let wanted = (boxed < 1.0).then(|| window.resolution.base_scale_factor() * boxed);
+        if window.resolution.scale_factor_override() != wanted {
+            window.resolution.set_scale_factor_override(wanted);
+        }
+    }
+
+    fn fit_drawing_to_the_renderer(
+        windows: Query<&Window, With<PrimaryWindow>>,
+        mut share: ResMut<DrawingShare>,
+        mut redraw: MessageWriter<bevy::window::RequestRedraw>,
+    ) {
+        let Ok(window) = windows.single() else { return };
         let device_ratio = window.resolution.base_scale_factor();
         for ms in DRAWN.with(|drawn| std::mem::take(&mut *drawn.borrow_mut())) {
-            if let Some(now) = scale.frame_drawn(ms, device_ratio) {
+            if let Some(now) = share.chosen.frame_drawn(ms, device_ratio) {
                 info!(
                     "the renderer took {ms:.0} ms over a frame: drawing {:.0}% of the page's pixels across",
                     now * 100.0
                 );
             }
         }
-        // Also when the page's own device ratio changed (a zoom, another screen).
-        let wanted = (scale.scale() < 1.0).then(|| device_ratio * scale.scale());
-        if window.resolution.scale_factor_override() != wanted {
-            window.resolution.set_scale_factor_override(wanted);
-            stretch_canvas(scale.scale());
+        let chosen = share.chosen.scale();
+        if share.boxed.unwrap_or(1.0) != chosen {
+            stretch_canvas(chosen);
+            share.boxed = Some(chosen);
+            share.resizing = Some((window.resolution.physical_size(), 0));
         }
-        if scale.settling() {
+        if let Some((_, frames)) = &mut share.resizing {
+            *frames += 1;
+        }
+        if share.chosen.settling() || share.resizing.is_some() {
             redraw.write(bevy::window::RequestRedraw);
         }
     }
