@@ -264,8 +264,9 @@ mod computer_helpers {
             position.play_decision(d).unwrap_or_else(|e| panic!("{d} of {:?} does not play: {e}", shown.turn));
         }
         assert_ne!(position.to_move(), m.position().to_move(), "the turn passed to the other side");
+        // A sentence for "Why:" (the first turn of a game takes, threatens and gains nothing).
         let reason = shown.reason.expect("a reason");
-        assert!(!reason.is_empty() && reason.chars().next().unwrap().is_lowercase(), "{reason}");
+        assert!(reason.chars().next().unwrap().is_uppercase() && reason.ends_with('.'), "{reason}");
     }
 
     #[test]

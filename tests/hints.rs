@@ -189,3 +189,19 @@ fn the_computer_hints_a_winning_move_and_says_so() {
     assert_eq!(hint.reason, HintReason::Wins, "{:?}", hint.decisions);
     assert_eq!(hint.decisions.last().map(String::as_str), Some("end"));
 }
+
+#[test]
+fn a_turn_that_only_gains_ground_says_how_much_and_one_that_does_nothing_says_so() {
+    // Light's placement beside its two pieces wins two spaces' control; one in the far corner none.
+    let gravel = game("gravel", &[("N", "5"), ("X", "4")], "5 4 ...../...../..D1../.L1L1../..... L 11 12 0 0 3");
+    let gains = turn_reason(gravel.as_ref(), Side::First, &["+a3".to_string(), "end".to_string()]).unwrap();
+    assert_eq!(gains, HintReason::Controls { spaces: 2, more: 2 });
+    assert_eq!(gains.sentence(), "It brings 2 more spaces under your control (2 in all).");
+    let one = turn_reason(gravel.as_ref(), Side::First, &["+a2".to_string(), "end".to_string()]).unwrap();
+    assert_eq!(one.words(), "brings 1 more space under your control (1 in all)");
+    let idle = turn_reason(gravel.as_ref(), Side::First, &["+e5".to_string(), "end".to_string()]).unwrap();
+    assert_eq!(idle.words(), "place a piece on e5");
+    assert_eq!(idle.sentence(), "Nothing is taken, threatened or gained at once: the computer's search rates it best.");
+    // Other reasons read as sentences of their own.
+    assert_eq!(HintReason::Takes { count: 3, removes: false }.sentence(), "It captures 3 stones.");
+}

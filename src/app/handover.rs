@@ -177,7 +177,10 @@ fn draw_handover(
             }
             ui.add_space(16.0);
             ready = ui.button(egui::RichText::new(format!("I am {who} — show the board")).size(22.0)).clicked();
-            ui.label(egui::RichText::new("Enter or A button · Esc or B: back to the title, the game is kept").weak());
+            if let Some(device) = super::ui::playing_with(ui) {
+                let controls = [("Enter", "A", "show the board"), ("Esc", "B", "back to the title, the game is kept")];
+                ui.label(egui::RichText::new(super::ui::controls_words(device, &controls)).weak());
+            }
         });
     });
     if ready {

@@ -1,6 +1,7 @@
 //! Decisions and spaces in words for the choice list, the panel's buttons and its readout of the
 //! space under the cursor ("Red stone on C3", "f6 · empty · power 6 for Black"). Each game gives
-//! the words of its own decisions (`About::decision_words`); the token stays visible in brackets.
+//! the words of its own decisions (`About::decision_words`); the rule books' notation stays in the
+//! move list's switch and in records, not in these words ("(A:Q)" read as a gamepad's buttons).
 
 use crate::ai::Level;
 use crate::games::GameKind;
@@ -9,10 +10,7 @@ use crate::rules::{CellValue, CellView, HintMark, PieceShape, Side};
 /// A player-readable label for the atomic decision `token` of `kind`; `mover` names the side
 /// ("Black") for decisions that place its own colour.
 pub fn decision_label(kind: GameKind, token: &str, mover: &str) -> String {
-    match kind.decision_words(token, mover) {
-        Some(w) if w != token => format!("{w}  ({token})"),
-        _ => token.to_string(),
-    }
+    kind.decision_words(token, mover).unwrap_or_else(|| token.to_string())
 }
 
 /// What the board says about the space under the cursor, in words: its name, what stands there,
@@ -101,24 +99,18 @@ mod tests {
     }
 
     #[test]
-    fn labels_name_the_action_and_keep_the_token() {
-        assert_eq!(decision_label(GameKind::named("red-stone"), "C3*", "Black"), "Red stone on C3  (C3*)");
-        assert_eq!(decision_label(GameKind::named("red-stone"), "C3", "White"), "White stone on C3  (C3)");
-        assert_eq!(decision_label(GameKind::named("gravel"), "b2>c2", ""), "Move a piece b2 → c2  (b2>c2)");
-        assert_eq!(decision_label(GameKind::named("gravel"), "end", ""), "End turn  (end)");
-        assert_eq!(
-            decision_label(GameKind::named("throngs"), "choose Black", ""),
-            "Take Black (move first)  (choose Black)"
-        );
-        assert_eq!(
-            decision_label(GameKind::named("inchworm"), "R", ""),
-            "Rescue all your stones the opponent holds  (R)"
-        );
+    fn labels_name_the_action_in_words_without_the_notation() {
+        assert_eq!(decision_label(GameKind::named("red-stone"), "C3*", "Black"), "Red stone on C3");
+        assert_eq!(decision_label(GameKind::named("red-stone"), "C3", "White"), "White stone on C3");
+        assert_eq!(decision_label(GameKind::named("gravel"), "b2>c2", ""), "Move a piece b2 → c2");
+        assert_eq!(decision_label(GameKind::named("gravel"), "end", ""), "End turn");
+        assert_eq!(decision_label(GameKind::named("throngs"), "choose Black", ""), "Take Black (move first)");
+        assert_eq!(decision_label(GameKind::named("inchworm"), "R", ""), "Rescue all your stones the opponent holds");
         assert_eq!(
             decision_label(GameKind::named("hidden-intention"), "A:c3<>f4", ""),
-            "Swap the figures on c3 and f4  (A:c3<>f4)"
+            "Swap the figures on c3 and f4"
         );
-        assert_eq!(decision_label(GameKind::named("hidden-intention"), "B:N", ""), "Knight  (B:N)");
+        assert_eq!(decision_label(GameKind::named("hidden-intention"), "B:N", ""), "Knight");
     }
 
     #[test]

@@ -8,7 +8,7 @@ use crate::ai::Level;
 use crate::games::{DynGame, EventContext, GameKind, LineCounter, describe_effects, removed_pieces, touched_cells};
 // The Bevy-free online layer (not the app's online feature, which reads this module).
 use crate::online as net;
-use crate::rules::{BoardView, Cell, DecisionInfo, Effect, PieceView, RecordMove, Side, ToMove};
+use crate::rules::{BoardView, Cell, DecisionInfo, Effect, HintMark, PieceView, RecordMove, Side, ToMove};
 use crate::save::GameRecord;
 use crate::session::{Happened, Match};
 use bevy::prelude::*;
@@ -770,4 +770,32 @@ pub enum RematchOffer {
     None,
     ByYou,
     ByOpponent,
+}
+
+/// The board as it is shown: the engine's view with the danger marks added.
+pub fn shown_view(current: &CurrentMatch, warning: &TurnWarning) -> BoardView {
+    let mut view = current.position().board_view();
+    mark_danger(&mut view, current, warning);
+    view
+}
+
+/// Marks the pieces of the person playing (in a game between two people here, of the side to act)
+/// that the opponent could remove on its next turn, and the spaces a pending warning is about.
+fn mark_danger(view: &mut BoardView, current: &CurrentMatch, warning: &TurnWarning) {
+    let people: Vec<Side> = Side::BOTH.into_iter().filter(|&s| current.person_plays(s)).collect();
+    let watched = match people[..] {
+        [one] => Some(one),
+        [_, _] => current.acting_side(),
+        _ => None,
+    };
+    let mut cells = match watched {
+        Some(side) if !current.is_over() => current.position().threatened(side),
+        _ => Vec::new(),
+    };
+    if let Some((_, said, _)) = &warning.pending {
+        cells.extend(&said.cells);
+    }
+    for c in view.cells.iter_mut().filter(|c| cells.contains(&c.cell) && c.marks.hint.is_none()) {
+        c.marks.hint = Some(HintMark::Threatened);
+    }
 }

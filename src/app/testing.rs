@@ -147,7 +147,7 @@ pub fn shown_pieces(app: &mut App) -> Vec<(Cell, PieceView)> {
 /// The pieces on the board entities agree with the engine's position, cell by cell, every stack
 /// has one child entity per piece, and the board shows the engine's current view.
 pub fn assert_projection_matches(app: &mut App) {
-    let view = super::board::shown_view(
+    let view = super::playing::shown_view(
         app.world().resource::<CurrentMatch>(),
         app.world().resource::<super::playing::TurnWarning>(),
     );

@@ -2,7 +2,7 @@
 //! rows) and the menu focus that keys, gamepad and mouse move alike.
 
 use super::fonts::figure_symbols;
-use super::input::{Action, ActionPressed};
+use super::input::{Action, ActionPressed, PlayingWith};
 use super::theme::{TOUCH, board_palette, egui_rgb, text_size};
 use crate::games::GameKind;
 use crate::rules::{BoardView, Layout, PieceShape};
@@ -247,11 +247,15 @@ fn clickable_card(
         contents(ui);
     });
     let response = ui.interact(shown.response.rect, egui::Id::new(("menu-item", index)), egui::Sense::click());
+    // The pointer over a card that has not the focus: a grey edge and a faint shade, not the
+    // focus's coloured frame (a playtest saw two cards "selected" at once).
     if response.hovered() && !focused {
-        ui.painter().rect_stroke(
+        let painter = ui.painter();
+        painter.rect_filled(shown.response.rect, egui::CornerRadius::same(10), egui::Color32::from_black_alpha(8));
+        painter.rect_stroke(
             shown.response.rect,
             egui::CornerRadius::same(10),
-            egui::Stroke::new(1.5, ui.visuals().widgets.hovered.bg_stroke.color),
+            egui::Stroke::new(1.5, ui.visuals().weak_text_color()),
             egui::StrokeKind::Inside,
         );
     }
@@ -420,18 +424,65 @@ fn coarse_pointer() -> bool {
     false
 }
 
-/// A button's label with its key ("Hint (Q)"), or without it for a player who plays by touch.
-pub fn with_key(ui: &egui::Ui, label: &str, key: &str) -> String {
-    if by_touch(ui) { label.to_string() } else { format!("{label} ({key})") }
+/// Where egui's context keeps [`PlayingWith`] for the widgets, which see no resources.
+fn device_id() -> egui::Id {
+    egui::Id::new("stoneyard playing with")
 }
 
-/// The key hints line at the bottom of menus (none for a player who plays by touch).
-pub fn key_hints(ui: &mut egui::Ui, text: &str) {
-    if by_touch(ui) {
-        return;
+/// Gives the widgets the device in use (one frame late, which nobody sees).
+pub fn tell_egui_the_device(mut contexts: bevy_egui::EguiContexts, device: Res<PlayingWith>) {
+    if let Ok(ctx) = contexts.ctx_mut() {
+        ctx.data_mut(|d| d.insert_temp(device_id(), *device));
     }
+}
+
+/// The device whose controls the screens name now: `None` for a player who plays by touch.
+pub fn playing_with(ui: &egui::Ui) -> Option<PlayingWith> {
+    if by_touch(ui) {
+        return None;
+    }
+    Some(ui.ctx().data(|d| d.get_temp(device_id())).unwrap_or_default())
+}
+
+/// A button's label with its key ("Hint (Q)") at the keyboard; without it by touch or with a
+/// gamepad (whose buttons the menus' hint lines name).
+pub fn with_key(ui: &egui::Ui, label: &str, key: &str) -> String {
+    match playing_with(ui) {
+        Some(PlayingWith::Keyboard) => format!("{label} ({key})"),
+        _ => label.to_string(),
+    }
+}
+
+/// One control in a hint line: the keyboard's keys, the gamepad's (`""`: none) and what it does.
+pub type Control<'a> = (&'a str, &'a str, &'a str);
+
+/// A menu's controls: move the focus, choose, back.
+pub const MENU_CONTROLS: &[Control] = &[("Arrows", "D-pad", "choose"), ("Enter", "A", "select"), ("Esc", "B", "back")];
+/// A menu of options: move the focus, change the focused option, choose, back.
+pub const OPTION_CONTROLS: &[Control] = &[
+    ("Up/Down", "D-pad up/down", "choose"),
+    ("Left/Right", "D-pad left/right", "change"),
+    ("Enter", "A", "select"),
+    ("Esc", "B", "back"),
+];
+
+/// A hint line's words for `device`: "Enter: select · Esc: back", or "A: select · B: back".
+pub fn controls_words(device: PlayingWith, controls: &[Control]) -> String {
+    let words: Vec<String> = controls
+        .iter()
+        .filter_map(|&(keys, pad, what)| {
+            let named = if device == PlayingWith::Gamepad { pad } else { keys };
+            (!named.is_empty()).then(|| format!("{named}: {what}"))
+        })
+        .collect();
+    words.join(" · ")
+}
+
+/// The controls line at the bottom of menus, for the device in use (none by touch).
+pub fn key_hints(ui: &mut egui::Ui, controls: &[Control]) {
+    let Some(device) = playing_with(ui) else { return };
     ui.add_space(8.0);
-    ui.label(egui::RichText::new(text).size(text_size::SMALL).weak());
+    ui.label(egui::RichText::new(controls_words(device, controls)).size(text_size::SMALL).weak());
 }
 
 /// A button of the one style, at least `TOUCH` high.
@@ -575,5 +626,19 @@ fn paint_names(
         if (c.x - x0).abs() < 0.01 {
             painter.text(at(x0 - 0.95, c.y), egui::Align2::CENTER_CENTER, rank(&c.name), font.clone(), colour);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_hint_line_names_the_controls_of_the_device_in_use_only() {
+        assert_eq!(controls_words(PlayingWith::Keyboard, MENU_CONTROLS), "Arrows: choose · Enter: select · Esc: back");
+        assert_eq!(controls_words(PlayingWith::Gamepad, MENU_CONTROLS), "D-pad: choose · A: select · B: back");
+        // A control the gamepad does not have is left out of its line.
+        let keys_only = [("Enter on a control", "", "new key"), ("Esc", "B", "back")];
+        assert_eq!(controls_words(PlayingWith::Gamepad, &keys_only), "B: back");
     }
 }

@@ -54,6 +54,9 @@ pub enum HintReason {
     Saves { what: &'static str, on: String },
     /// An enemy group or stack comes into danger.
     Threatens { what: &'static str, on: String },
+    /// More spaces come under the side's control (Gravel, Hidden Intention): `spaces` in all
+    /// after the turn, `more` than before it.
+    Controls { spaces: u32, more: u32 },
     /// Nothing stands out: the game's own words for the turn.
     Plays(String),
 }
@@ -68,7 +71,22 @@ impl HintReason {
             HintReason::Takes { count, removes: true } => format!("removes {}", plural(*count as usize, "enemy piece")),
             HintReason::Saves { what, on } => format!("saves the {what} on {on}"),
             HintReason::Threatens { what, on } => format!("threatens the {what} on {on}"),
+            HintReason::Controls { spaces, more } => {
+                let spaces_word = if *more == 1 { "space" } else { "spaces" };
+                format!("brings {more} more {spaces_word} under your control ({spaces} in all)")
+            }
             HintReason::Plays(words) => words.clone(),
+        }
+    }
+
+    /// The reason as a sentence for the hint's "Why:" ("It captures 3 stones."); a turn where
+    /// nothing stands out says so rather than repeating the turn.
+    pub fn sentence(&self) -> String {
+        match self {
+            HintReason::Plays(_) => {
+                "Nothing is taken, threatened or gained at once: the computer's search rates it best.".to_string()
+            }
+            reason => format!("It {}.", reason.words()),
         }
     }
 }
@@ -206,6 +224,11 @@ pub fn turn_reason(game: &dyn DynGame, side: Side, decisions: &[String]) -> Resu
         .find(|(cell, _)| !before_enemy.iter().any(|(c, _)| c == cell));
     if let Some((cell, what)) = threatened {
         return Ok(HintReason::Threatens { what, on: cell_name(&end_view, cell) });
+    }
+    let controlled = |view: &BoardView| view.cells.iter().filter(|c| c.marks.control == Some(side)).count() as u32;
+    let (before, after) = (controlled(&start_view), controlled(&end_view));
+    if after > before {
+        return Ok(HintReason::Controls { spaces: after, more: after - before });
     }
     Ok(HintReason::Plays(plain_words(kind, side, decisions)))
 }

@@ -5,8 +5,9 @@
 //! changes.
 
 use super::board_text::BoardText;
+use super::drag_ghost::PieceDrag;
 use super::drawing;
-use super::project::{BoardState, Hinted};
+use super::project::{BoardCell, BoardState, Hinted};
 use crate::app::AppSystems;
 use crate::app::match_state::CurrentMatch;
 use crate::app::playing::TurnWarning;
@@ -97,17 +98,20 @@ fn show_hint_marks(
 }
 
 /// The marks show with the hints on, and while a warning before a losing end of turn is up (the
-/// warning names the spaces it marks, hints or not).
+/// warning names the spaces it marks, hints or not); never on the space a piece is being dragged
+/// from (its flag goes with the piece, not with the emptied space).
 fn hide_hint_marks(
     settings: Res<CurrentSettings>,
     warning: Res<TurnWarning>,
-    mut marks: Query<(&mut Visibility, Ref<HintMarkShown>)>,
+    drag: Res<PieceDrag>,
+    cells: Query<&BoardCell>,
+    mut marks: Query<(&mut Visibility, Ref<HintMarkShown>, &ChildOf)>,
 ) {
     let shown = settings.0.show_hints || warning.pending.is_some();
-    let want = if shown { Visibility::Inherited } else { Visibility::Hidden };
-    for (mut v, mark) in &mut marks {
-        if settings.is_changed() || warning.is_changed() || mark.is_added() {
-            v.set_if_neq(want);
+    for (mut v, mark, parent) in &mut marks {
+        if settings.is_changed() || warning.is_changed() || drag.is_changed() || mark.is_added() {
+            let dragged_from = drag.from.is_some() && cells.get(parent.parent()).ok().map(|c| c.index) == drag.from;
+            v.set_if_neq(if shown && !dragged_from { Visibility::Inherited } else { Visibility::Hidden });
         }
     }
 }

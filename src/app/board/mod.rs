@@ -29,7 +29,6 @@ pub use fx::Tween;
 pub use gestures::BoardZoom;
 pub use project::{
     BoardCell, BoardState, Burned, Controlled, Figure, Influence, Piece, Power, Stack, StackPiece, Stone, shown_piece,
-    shown_view,
 };
 
 use bevy::prelude::*;

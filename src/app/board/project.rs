@@ -5,7 +5,7 @@
 
 use crate::app::AppSystems;
 use crate::app::match_state::CurrentMatch;
-use crate::app::playing::{BoardAnimating, BoardCursor, Secrecy, TurnWarning};
+use crate::app::playing::{BoardAnimating, BoardCursor, Secrecy, TurnWarning, shown_view};
 use crate::app::screen::Screen;
 use crate::app::ui::ScreenLayout;
 use crate::rules::{BoardView, Cell, CellMarks, CellValue, HintMark, PieceShape, PieceView, Side};
@@ -232,34 +232,6 @@ fn project_board(
         }
     }
     state.view = Some(view);
-}
-
-/// The board as it is shown: the engine's view with the danger marks added.
-pub fn shown_view(current: &CurrentMatch, warning: &TurnWarning) -> BoardView {
-    let mut view = current.position().board_view();
-    mark_danger(&mut view, current, warning);
-    view
-}
-
-/// Marks the pieces of the person playing (in a game between two people here, of the side to act)
-/// that the opponent could remove on its next turn, and the spaces a pending warning is about.
-fn mark_danger(view: &mut BoardView, current: &CurrentMatch, warning: &TurnWarning) {
-    let people: Vec<Side> = Side::BOTH.into_iter().filter(|&s| current.person_plays(s)).collect();
-    let watched = match people[..] {
-        [one] => Some(one),
-        [_, _] => current.acting_side(),
-        _ => None,
-    };
-    let mut cells = match watched {
-        Some(side) if !current.is_over() => current.position().threatened(side),
-        _ => Vec::new(),
-    };
-    if let Some((_, said, _)) = &warning.pending {
-        cells.extend(&said.cells);
-    }
-    for c in view.cells.iter_mut().filter(|c| cells.contains(&c.cell) && c.marks.hint.is_none()) {
-        c.marks.hint = Some(HintMark::Threatened);
-    }
 }
 
 /// A fresh board: the root and a cell entity per space, laid out for the window.

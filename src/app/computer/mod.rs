@@ -290,7 +290,7 @@ fn drive_hint(
     // The whole turn is found: why it is worth playing, from a dry run on the position the side
     // may know.
     let known = current.session.position_for(crate::session::Viewer::Seat(current.session.seat_of(side)));
-    let reason = crate::ai::turn_reason(known.as_ref(), side, &hint.turn).ok().map(|r| r.words());
+    let reason = crate::ai::turn_reason(known.as_ref(), side, &hint.turn).ok().map(|r| r.sentence());
     let turn = std::mem::take(&mut hint.turn);
     *shown = HintShown { suggestion: turn.first().map(|d| (n, d.clone())), turn, reason, searching: false };
     hint.clear();

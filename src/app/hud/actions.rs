@@ -7,7 +7,7 @@ use crate::app::labels::decision_label;
 use crate::app::match_state::{CurrentMatch, side_label};
 use crate::app::playing::{Choice, DecisionChosen, PACES, Spectating, offers_now, single_spaceless, spaceless};
 use crate::app::theme::text_size;
-use crate::app::ui::{MenuClicked, button, by_touch, card, with_key};
+use crate::app::ui::{MenuClicked, button, card, with_key};
 use crate::games::GameKind;
 use bevy::prelude::*;
 use bevy_egui::egui;
@@ -74,7 +74,7 @@ fn hint_row(ui: &mut egui::Ui, current: &CurrentMatch, view: &PanelView) {
     if view.hint.current(current).is_some()
         && let Some(reason) = &view.hint.reason
     {
-        ui.label(egui::RichText::new(format!("Why: it {reason}.")).size(text_size::SMALL));
+        ui.label(egui::RichText::new(format!("Why: {reason}")).size(text_size::SMALL));
     }
 }
 
@@ -190,8 +190,9 @@ fn spaceless_choices(
             }
         }
     });
-    if !by_touch(ui) && keyed.is_none() {
-        ui.label(egui::RichText::new("Tab or X button: these choices").weak().size(text_size::SMALL));
+    if let (Some(device), None) = (crate::app::ui::playing_with(ui), keyed) {
+        let line = crate::app::ui::controls_words(device, &[("Tab", "X", "these choices")]);
+        ui.label(egui::RichText::new(line).weak().size(text_size::SMALL));
     }
     ui.add_space(6.0);
 }

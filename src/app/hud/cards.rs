@@ -98,7 +98,14 @@ fn player_card(
     act: &mut PanelActions,
 ) {
     let kind = current.position().kind();
-    let to_move = !current.is_over() && current.acting_side() == Some(side);
+    // Where both sides choose at once, each side still to choose is (the computer seals first).
+    let at_once = current.position().to_move() == Some(crate::rules::ToMove::Both);
+    let to_move = !current.is_over()
+        && if at_once {
+            current.acting_side().is_some() && !current.position().legal_decisions(side).is_empty()
+        } else {
+            current.acting_side() == Some(side)
+        };
     let thinking = to_move && current.player_of(side).is_some() && view.computer.is_thinking();
     let pal = board_palette(act.settings.0.theme);
     let (fill, _) = pal.piece(kind, Some(side));
@@ -117,9 +124,8 @@ fn player_card(
             painter.circle_stroke(rect.center(), 10.0, egui::Stroke::new(1.0, egui_rgb(fill).gamma_multiply(0.55)));
             ui.label(egui::RichText::new(side_label(current.position(), side)).size(18.0).strong());
             if to_move {
-                ui.label(
-                    egui::RichText::new("to move").size(text_size::SMALL).color(ui.visuals().selection.stroke.color),
-                );
+                let words = if at_once { "to choose" } else { "to move" };
+                ui.label(egui::RichText::new(words).size(text_size::SMALL).color(ui.visuals().selection.stroke.color));
             }
             // Beside the board, who plays the side ends the same line: the cards stay short.
             if !compact {
@@ -218,6 +224,11 @@ pub(super) fn status(ui: &mut egui::Ui, current: &CurrentMatch, view: &PanelView
     said
 }
 
+/// What the red "!" on a piece means, under the board's readout while one shows.
+pub(super) const DANGER_LEGEND: &str = "Red ! on a piece: the opponent could remove it on its next turn";
+/// The red of the board's danger flags, for their legend.
+const DANGER_RED: egui::Color32 = egui::Color32::from_rgb(0xd9, 0x1a, 0x1a);
+
 /// The online lines of a phone's panel, at the top of its tab's scrolling room.
 pub(super) fn online_status(ui: &mut egui::Ui, current: &CurrentMatch, view: &PanelView) -> Option<OnlineRequest> {
     online_lines(ui, current, &view.online, true)
@@ -227,7 +238,8 @@ pub(super) fn online_status(ui: &mut egui::Ui, current: &CurrentMatch, view: &Pa
 /// shows its number on every space), the keys of a triangular board, and the event log.
 pub(super) fn details(ui: &mut egui::Ui, current: &CurrentMatch, view: &PanelView, act: &mut PanelActions) {
     let game = current.position();
-    let board = game.board_view();
+    // As the board shows it: with the danger flags on the pieces the opponent could remove next.
+    let board = crate::app::playing::shown_view(current, &crate::app::playing::TurnWarning::default());
     number_map(ui, &board, act);
     let shared: Vec<String> =
         board.counters.iter().filter(|c| c.side.is_none()).map(|c| format!("{}: {}", c.label, c.value)).collect();
@@ -237,6 +249,11 @@ pub(super) fn details(ui: &mut egui::Ui, current: &CurrentMatch, view: &PanelVie
     if let (Some(cell), Some(mover)) = (board.cells.get(view.cursor.index), current.acting_side()) {
         let summary = space_summary(cell, mover, |s| side_label(game, s));
         ui.label(egui::RichText::new(summary).size(text_size::SMALL).weak());
+    }
+    // The flags show with the hints on (a warning's own card explains its flags).
+    if act.settings.0.show_hints && board.cells.iter().any(|c| c.marks.hint == Some(crate::rules::HintMark::Threatened))
+    {
+        ui.label(egui::RichText::new(DANGER_LEGEND).size(text_size::SMALL).color(DANGER_RED));
     }
     if matches!(board.layout, crate::rules::Layout::Lattice { .. }) && !crate::app::ui::by_touch(ui) {
         ui.label(

@@ -133,12 +133,18 @@ pub(super) fn draw(
     keys: bool,
     watching: bool,
 ) -> (Option<Command>, egui::Rect) {
-    draw_placed(ui, buttons, keys.then_some(keys_line(watching)), &mut Vec::new())
+    let device = crate::app::ui::playing_with(ui).unwrap_or_default();
+    draw_placed(ui, buttons, keys.then(|| keys_line(watching, device)).as_deref(), &mut Vec::new())
 }
 
-/// What the keys do on the board: a watcher only looks.
-fn keys_line(watching: bool) -> &'static str {
-    if watching { "Arrows: look at a space · Esc: back" } else { "Arrows: cursor · Enter: choose · Esc: back" }
+/// What the keys (or the gamepad's buttons) do on the board: a watcher only looks.
+fn keys_line(watching: bool, device: crate::app::input::PlayingWith) -> String {
+    let controls: &[crate::app::ui::Control] = if watching {
+        &[("Arrows", "D-pad", "look at a space"), ("Esc", "B", "back")]
+    } else {
+        &[("Arrows", "D-pad", "cursor"), ("Enter", "A", "choose"), ("Esc", "B", "back")]
+    };
+    crate::app::ui::controls_words(device, controls)
 }
 
 /// `draw`, noting where each command's button went.
@@ -255,7 +261,8 @@ mod tests {
         let mut placed = Vec::new();
         super::super::lay_out(egui::vec2(width, 700.0), |ui| {
             placed.clear();
-            draw_placed(ui, &buttons(state, keys), keys.then_some(keys_line(false)), &mut placed);
+            let line = keys.then(|| keys_line(false, Default::default()));
+            draw_placed(ui, &buttons(state, keys), line.as_deref(), &mut placed);
         });
         // In reading order (the rows are drawn from the bottom up).
         placed.sort_by(|(_, a), (_, b)| a.min.y.total_cmp(&b.min.y).then(a.min.x.total_cmp(&b.min.x)));

@@ -15,7 +15,7 @@ use bevy_egui::egui;
 /// The green of a solved lesson's words.
 const SOLVED: egui::Color32 = egui::Color32::from_rgb(0x3a, 0xa0, 0x55);
 
-/// A decision as the panel's choices name it ("Red stone on C3  (C3*)").
+/// A decision as the panel's choices name it ("Red stone on C3").
 fn decision_words(current: &CurrentMatch, decision: &str) -> String {
     decision_words_in(current.position(), decision)
 }

@@ -41,7 +41,7 @@ pub(super) fn move_list(ui: &mut egui::Ui, moves: &MoveList) {
             }
             if moves.pending > 0 {
                 // A turn, part or commitment under way: sealed choices stay hidden.
-                ui.monospace(egui::RichText::new("     … under way").weak());
+                ui.monospace(egui::RichText::new("     (in progress)").weak());
             }
             if grew {
                 ui.scroll_to_cursor(Some(egui::Align::BOTTOM));
@@ -60,8 +60,9 @@ pub(super) fn replay_controls(
 ) {
     let at = current.len();
     let total = at + current.redo_len();
-    // One numbering for the list, the record and the steps: the record's numbered moves.
-    let shown = whole.lines.iter().filter(|l| l.end <= at).count();
+    // One numbering for the list, the record and the steps: the record's numbered moves, a move
+    // counted as soon as the board shows any of it (Gravel's "1." holds both sides' first turns).
+    let shown = moves_begun(whole, at);
     ui.separator();
     let heading = format!("Replay — move {shown} of {}", whole.lines.len());
     ui.label(egui::RichText::new(heading).size(18.0).strong());
@@ -105,6 +106,19 @@ pub(super) fn replay_controls(
             }
         });
     }
+}
+
+/// How many of the list's numbered moves the board shows some of, after `at` decisions.
+fn moves_begun(list: &MoveList, at: usize) -> usize {
+    let mut start = 0;
+    list.lines
+        .iter()
+        .take_while(|line| {
+            let begun = start < at;
+            start = line.end;
+            begun
+        })
+        .count()
 }
 
 /// The whole move list, each move a jump (with the review's marks when there is one).
@@ -164,4 +178,22 @@ pub(super) fn replay_list(
             }
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::{GameKind, open};
+
+    #[test]
+    fn the_replay_counts_a_move_once_the_board_shows_part_of_it() {
+        // Gravel's first numbered move holds both sides' first turns, each a placement and its end.
+        let start = open(GameKind::named("gravel"), &[], None).unwrap();
+        let decisions: Vec<String> = ["+d4", "end", "+d5", "end"].map(String::from).to_vec();
+        let list = MoveList::of(start.as_ref(), &decisions);
+        assert_eq!(list.lines.len(), 1, "{:?}", list.lines);
+        assert_eq!(moves_begun(&list, 0), 0);
+        assert_eq!(moves_begun(&list, 2), 1, "Light's first turn is on the board");
+        assert_eq!(moves_begun(&list, 4), 1);
+    }
 }

@@ -222,7 +222,14 @@ fn this_move(ui: &mut egui::Ui, shown: &ReviewShown, current: &CurrentMatch) {
             .strong(),
         );
         if j.label > Label::Best && !j.best.is_empty() {
-            ui.label(better_text(review, current, t, &j));
+            // Made once per turn shown (the reason replays the better turn), kept in egui's memory.
+            let id = egui::Id::new(("review-better", t, review.turns[t].end, current.len()));
+            let text = ui.ctx().data(|d| d.get_temp::<String>(id)).unwrap_or_else(|| {
+                let text = better_text(review, current, t, &j);
+                ui.ctx().data_mut(|d| d.insert_temp(id, text.clone()));
+                text
+            });
+            ui.label(text);
         }
     }
     if let Some(analysis) = shown.analysis_at(current.len())
@@ -247,12 +254,18 @@ fn this_move(ui: &mut egui::Ui, shown: &ReviewShown, current: &CurrentMatch) {
     }
 }
 
-/// "Better: D4 (then D3); the answer B5* wins at once."
+/// "Better: D4 — it captures 3 stones; the answer B5* wins at once."
 fn better_text(review: &GameReview, current: &CurrentMatch, t: usize, j: &Judgement) -> String {
     let turn = &review.turns[t];
     let prefix = review.probes[turn.probe].prefix;
     let before = current.position_before(prefix).unwrap_or(current.position());
     let mut text = format!("Better: {}", decisions_text(before, &j.best));
+    // What the better turn achieves, when something stands out (a capture, a threat, ground).
+    if let Ok(reason) = crate::ai::turn_reason(before, turn.side, &j.best)
+        && !matches!(reason, crate::ai::HintReason::Plays(_))
+    {
+        text.push_str(&format!(" — it {}", reason.words()));
+    }
     if !j.reply.is_empty() {
         let reply = decisions_text(current.position(), &j.reply);
         let wins = review.turns.get(t + 1).is_some_and(|next| next.over_after.is_some())

@@ -100,6 +100,16 @@ impl Action {
 #[derive(Resource, Debug, Default, PartialEq, Eq)]
 pub struct TypingText(pub bool);
 
+/// The device the player last pressed something on: the screens name its controls only ("Enter:
+/// select" at the keyboard, "A: select" with a gamepad; nothing by touch, see `ui::by_touch`).
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PlayingWith {
+    /// The keyboard and the mouse.
+    #[default]
+    Keyboard,
+    Gamepad,
+}
+
 /// The entity that owns the player's `InputMap` and `ActionState`.
 #[derive(Component)]
 struct PlayerInput;
@@ -108,6 +118,7 @@ pub fn plugin(app: &mut App) {
     app.add_plugins(bindings::plugin);
     app.add_message::<ActionPressed>();
     app.init_resource::<TypingText>();
+    app.init_resource::<PlayingWith>();
     // Registered by Bevy's input plugin in the game; headless apps read none.
     app.add_message::<KeyboardInput>();
     app.add_systems(Update, record_actions.in_set(AppSystems::RecordInput));
@@ -117,7 +128,7 @@ pub fn plugin(app: &mut App) {
 pub fn devices_plugin(app: &mut App) {
     app.add_plugins(InputManagerPlugin::<Action>::default());
     app.add_systems(Startup, spawn_player_input);
-    app.add_systems(bevy_egui::EguiPrimaryContextPass, note_typing);
+    app.add_systems(bevy_egui::EguiPrimaryContextPass, (note_typing, crate::app::ui::tell_egui_the_device));
     app.add_systems(
         PreUpdate,
         keep_keys_for_the_game
@@ -159,11 +170,12 @@ const STICK_THRESHOLD: f32 = 0.6;
 
 fn record_actions(
     players: Query<&ActionState<Action>, With<PlayerInput>>,
-    bindings: Res<KeyBindings>,
-    typing: Res<TypingText>,
+    (bindings, typing): (Res<KeyBindings>, Res<TypingText>),
     mut keyboard: MessageReader<KeyboardInput>,
+    mouse: Option<Res<ButtonInput<MouseButton>>>,
     mut stick_was: Local<Option<Action>>,
     mut out: MessageWriter<ActionPressed>,
+    mut device: ResMut<PlayingWith>,
 ) {
     // Keys come from the keyboard events themselves, one action per press: leafwing samples held
     // state once a frame, so on a slow frame a quick tap is missed and two taps become one.
@@ -172,17 +184,22 @@ fn record_actions(
         if event.state != ButtonState::Pressed || event.repeat || typing.0 {
             continue;
         }
+        device.set_if_neq(PlayingWith::Keyboard);
         for action in bindings.actions_of(event.key_code) {
             debug!("action pressed: {action:?}");
             out.write(ActionPressed(action));
             from_keys.push(action);
         }
     }
+    if mouse.is_some_and(|m| m.get_just_pressed().next().is_some()) {
+        device.set_if_neq(PlayingWith::Keyboard);
+    }
     for state in &players {
         // Every button action (the stick is read below).
         for action in BINDABLE {
             // Keyboard presses were counted above; this adds the gamepad's.
             if state.just_pressed(&action) && !from_keys.contains(&action) {
+                device.set_if_neq(PlayingWith::Gamepad);
                 debug!("action pressed: {action:?}");
                 out.write(ActionPressed(action));
             }
@@ -201,6 +218,7 @@ fn record_actions(
         };
         if now != *stick_was {
             if let Some(a) = now {
+                device.set_if_neq(PlayingWith::Gamepad);
                 out.write(ActionPressed(a));
             }
             *stick_was = now;

@@ -185,7 +185,7 @@ fn draw_continue(
         for p in &list.problems {
             ui.colored_label(ui.visuals().warn_fg_color, p);
         }
-        key_hints(ui, "Enter or A: play on    Tab or X: delete    Esc or B: back");
+        key_hints(ui, &[("Enter", "A", "play on"), ("Tab", "X", "delete"), ("Esc", "B", "back")]);
     });
     Ok(())
 }

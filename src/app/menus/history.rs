@@ -143,7 +143,7 @@ fn draw_history(
         for p in &list.problems {
             ui.colored_label(ui.visuals().warn_fg_color, p);
         }
-        key_hints(ui, "Enter or A: replay    Tab or X: delete    Esc or B: back");
+        key_hints(ui, &[("Enter", "A", "replay"), ("Tab", "X", "delete"), ("Esc", "B", "back")]);
     });
     Ok(())
 }

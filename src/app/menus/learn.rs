@@ -7,7 +7,9 @@ use crate::app::input::ActionPressed;
 use crate::app::lesson_state::{BookState, BookWanted, LearnChoice, LessonBooks, LessonCommand, PracticeBooks};
 use crate::app::screen::Screen;
 use crate::app::settings::CurrentSettings;
-use crate::app::ui::{MenuClicked, MenuFocus, MenuInput, item, key_hints, read_menu_inputs, reset_focus, screen_frame};
+use crate::app::ui::{
+    MENU_CONTROLS, MenuClicked, MenuFocus, MenuInput, item, key_hints, read_menu_inputs, reset_focus, screen_frame,
+};
 use crate::games::GameKind;
 use crate::save::Settings;
 use bevy::prelude::*;
@@ -101,7 +103,7 @@ fn draw_learn(
     mut clicks: MessageWriter<MenuClicked>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    let hints = "Arrows or D-pad: choose · Enter or A: select · Esc or B: back";
+    let hints = MENU_CONTROLS;
     let Some(kind) = choice.game else {
         screen_frame(ctx, "Learn", "Short lessons on the real board: about ten minutes a game", |ui| {
             for (i, kind) in GameKind::all().enumerate() {

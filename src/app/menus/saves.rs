@@ -321,7 +321,7 @@ fn draw_saves(
         for p in &list.problems {
             ui.colored_label(ui.visuals().warn_fg_color, p);
         }
-        key_hints(ui, "Enter or A: open    Tab or X: delete    Esc or B: back");
+        key_hints(ui, &[("Enter", "A", "open"), ("Tab", "X", "delete"), ("Esc", "B", "back")]);
     });
     Ok(())
 }

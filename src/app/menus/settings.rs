@@ -218,7 +218,15 @@ fn draw_settings(
             };
             value_item(ui, i, focused, (label, help), &value, None, &mut clicks);
         }
-        key_hints(ui, "Up/Down: choose    Left/Right: change    Enter on a control: new key    Esc or B: back");
+        key_hints(
+            ui,
+            &[
+                ("Up/Down", "D-pad up/down", "choose"),
+                ("Left/Right", "D-pad left/right", "change"),
+                ("Enter on a control", "", "new key"),
+                ("Esc", "B", "back"),
+            ],
+        );
     });
     Ok(())
 }

@@ -10,8 +10,8 @@ use crate::app::screen::Screen;
 use crate::app::settings::CurrentSettings;
 use crate::app::theme::text_size;
 use crate::app::ui::{
-    MenuClicked, MenuFocus, MenuInput, card_row, item, key_hints, number_item, paint_board, read_menu_inputs,
-    reset_focus, screen_frame, value_item,
+    MenuClicked, MenuFocus, MenuInput, OPTION_CONTROLS, card_row, item, key_hints, number_item, paint_board,
+    read_menu_inputs, reset_focus, screen_frame, value_item,
 };
 use crate::app::{AppSystems, Launch};
 use crate::games::GameKind;
@@ -32,6 +32,8 @@ pub struct SetupChoice {
     pub players: [Option<Level>; 2],
     /// The sides' names in this game ("Black", "Light", "White").
     pub side_names: [String; 2],
+    /// Both sides choose at once (Hidden Intention): nobody moves first.
+    pub simultaneous: bool,
 }
 
 impl Default for SetupChoice {
@@ -43,6 +45,7 @@ impl Default for SetupChoice {
             message: None,
             players: [None, None],
             side_names: ["First player".into(), "Second player".into()],
+            simultaneous: false,
         }
     }
 }
@@ -55,6 +58,7 @@ impl SetupChoice {
         self.side_names = Side::BOTH.map(|side| kind.side_name(side).to_string());
         match kind.open(&[], None) {
             Ok(game) => {
+                self.simultaneous = game.to_move() == Some(crate::rules::ToMove::Both);
                 self.specs = kind.option_specs();
                 self.values = game.option_pairs();
                 for (k, v) in overrides {
@@ -130,6 +134,8 @@ impl SetupChoice {
     fn who_plays(&self) -> String {
         match self.players {
             [None, None] => "Two players on this device".into(),
+            [None, Some(_)] if self.simultaneous => format!("You play {}", self.side_names[0]),
+            [Some(_), None] if self.simultaneous => format!("You play {}", self.side_names[1]),
             [None, Some(_)] => format!("You play {} (first)", self.side_names[0]),
             [Some(_), None] => format!("You play {} (second)", self.side_names[1]),
             [Some(_), Some(_)] => "Watch the computer play itself".into(),
@@ -326,7 +332,11 @@ fn draw_setup(
                 None => "A person".to_string(),
                 Some(level) => format!("Computer · {}", crate::app::labels::level_name(level)),
             };
-            let help = if seat == 0 { "Moves first." } else { "Moves second." };
+            let help = match (setup.simultaneous, seat) {
+                (true, _) => "Both sides choose at once, in secret.",
+                (false, 0) => "Moves first.",
+                (false, _) => "Moves second.",
+            };
             let label = setup.side_names[seat].clone();
             value_item(ui, n + seat, focus.0 == n + seat, (&label, help), &who, None, &mut clicks);
         }
@@ -338,7 +348,7 @@ fn draw_setup(
             ui.add_space(8.0);
             ui.colored_label(ui.visuals().warn_fg_color, message);
         }
-        key_hints(ui, "Up/Down: choose · Left/Right: change · Enter or A: select · Esc or B: back");
+        key_hints(ui, OPTION_CONTROLS);
     });
     if let Some((index, value)) = typed {
         setup.set(index, value);

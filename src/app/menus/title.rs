@@ -8,8 +8,8 @@ use crate::app::lesson_state::LearnChoice;
 use crate::app::screen::Screen;
 use crate::app::settings::CurrentSettings;
 use crate::app::ui::{
-    MenuClicked, MenuFocus, MenuInput, item, item_with_picture, key_hints, paint_board, read_menu_inputs, reset_focus,
-    screen_frame, screen_frame_of_width,
+    MENU_CONTROLS, MenuClicked, MenuFocus, MenuInput, item, item_with_picture, key_hints, paint_board,
+    read_menu_inputs, reset_focus, screen_frame, screen_frame_of_width,
 };
 use crate::games::GameKind;
 use crate::rules::BoardView;
@@ -179,7 +179,7 @@ fn draw_title(
                 // Under the menu's last item: the right column has room to spare.
                 version_line(&mut columns[1]);
             });
-            key_hints(ui, "Arrows or D-pad: choose · Enter or A: select · Esc or B: back");
+            key_hints(ui, MENU_CONTROLS);
         });
         return Ok(());
     }
@@ -189,7 +189,7 @@ fn draw_title(
         for (i, it) in items.iter().enumerate() {
             look.item(ui, i, *it, side, &mut clicks);
         }
-        key_hints(ui, "Arrows or D-pad: choose · Enter or A: select · Esc or B: back");
+        key_hints(ui, MENU_CONTROLS);
         version_line(ui);
     });
     Ok(())

@@ -12,7 +12,8 @@ use crate::app::Launch;
 use crate::app::settings::CurrentSettings;
 use crate::app::theme::text_size;
 use crate::app::ui::{
-    MenuClicked, MenuFocus, button, card_row, follow_focus, item, key_hints, number_item, screen_frame, value_item,
+    MenuClicked, MenuFocus, OPTION_CONTROLS, button, card_row, follow_focus, item, key_hints, number_item,
+    screen_frame, value_item,
 };
 use crate::online::clock::DAY_MS;
 use crate::online::directory::{Challenge, TimeControl, name_key, shown_rating, time_control_words};
@@ -36,6 +37,11 @@ struct Typed {
 /// The player's rating at a game in words, or nothing when ratings are hidden.
 pub(super) fn rating_words(settings: &CurrentSettings, rating: f64, deviation: f64) -> String {
     if settings.0.hide_ratings { String::new() } else { shown_rating(rating, deviation) }
+}
+
+/// A rating shown with "?" (its deviation still high: few rated games).
+pub(super) fn provisional(deviation: f64) -> bool {
+    deviation >= crate::online::directory::PROVISIONAL_DEVIATION
 }
 
 /// A challenge's two lines: "Gravel · Ada 1500?" and "Rated · Untimed · you play White · 9×9".
@@ -64,6 +70,9 @@ fn challenge_words(challenge: &Challenge, own: bool, settings: &CurrentSettings)
     detail.extend(options);
     if let Some(to) = &challenge.to {
         detail.push(if own { format!("for {to} only") } else { "for you".to_string() });
+    }
+    if !own && !settings.0.hide_ratings && provisional(challenge.deviation) {
+        detail.push(format!("{}'s rating is provisional (?): few rated games yet", challenge.by));
     }
     let action = if own { " · select to withdraw" } else { " · select to accept" };
     (title, format!("{}{action}", detail.join(" · ")))
@@ -129,7 +138,7 @@ pub fn draw_lobby(
         if let Some(problem) = &kept.problem {
             ui.colored_label(ui.visuals().warn_fg_color, problem);
         }
-        key_hints(ui, "Up/Down: choose · Left/Right: change · Enter or A: select · Esc or B: back");
+        key_hints(ui, OPTION_CONTROLS);
     });
     if let Some((index, value)) = typed.option {
         lobby.create.set(index, value);
@@ -137,8 +146,9 @@ pub fn draw_lobby(
     Ok(())
 }
 
-/// The lobby's sections in the order they show.
-const SECTIONS: [&str; 7] = [
+/// The lobby's sections in the order they show (`lobby_rows`): every one, or a section missing
+/// here counts as the start and the empty ones are listed again after it.
+const SECTIONS: [&str; 8] = [
     "You",
     "Quick play",
     "Open challenges",
@@ -146,6 +156,7 @@ const SECTIONS: [&str; 7] = [
     "My online games",
     "Post a challenge",
     "Join with a code",
+    "Your account",
 ];
 
 /// The sections that may be empty and come after `from` and before `to`.
@@ -261,6 +272,8 @@ fn draw_row(
                 .unwrap_or_default();
             let detail = if ratings.is_empty() || settings.0.hide_ratings {
                 "Your page: your games and ratings".to_string()
+            } else if ratings.iter().any(|r| r.ends_with('?')) {
+                format!("{} (? provisional)", ratings.join(" · "))
             } else {
                 ratings.join(" · ")
             };
@@ -538,4 +551,28 @@ fn text_row(
     });
     follow_focus(&shown.response, index, focused);
     ui.add_space(4.0);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_empty_section_is_listed_once_between_the_sections_around_it() {
+        assert_eq!(sections_between("", "Quick play"), Vec::<&str>::new());
+        assert_eq!(
+            sections_between("Quick play", "Post a challenge"),
+            ["Open challenges", "Games being played", "My online games"]
+        );
+        assert_eq!(sections_between("Open challenges", "My online games"), ["Games being played"]);
+        // A signed-in player's lobby ends with the account's rows, then Leaderboard and Back (no
+        // heading): nothing is listed again there.
+        assert_eq!(sections_between("Your account", ""), Vec::<&str>::new());
+        assert_eq!(sections_between("Join with a code", "Your account"), Vec::<&str>::new());
+        // Every section a row of the lobby can have is known.
+        use super::super::lobby::LobbyRow::*;
+        for row in [Name, LogIn, MyPage, Password, QuickPlay, Challenge(0), Live(0), Mine(0), PostGame, Join] {
+            assert!(SECTIONS.contains(&row.section()), "{}", row.section());
+        }
+    }
 }

@@ -37,7 +37,7 @@ pub fn draw_page(
         }
         let back = index_of(lobby, LobbyRow::Back);
         item(ui, back, focus == back, "Back", "", clicks);
-        key_hints(ui, "Up/Down: choose · Enter or A: watch the game again · Esc or B: back");
+        key_hints(ui, &[("Up/Down", "D-pad", "choose"), ("Enter", "A", "watch the game again"), ("Esc", "B", "back")]);
     });
 }
 
@@ -57,7 +57,10 @@ fn page_body(
         let words = rating_words(settings, rating.rating, rating.deviation);
         let games =
             if rating.games == 1 { "1 rated game".to_string() } else { format!("{} rated games", rating.games) };
-        ui.label(egui::RichText::new(format!("{} {words} · {games}", rating.game.name())).size(text_size::BODY));
+        let settled = if words.ends_with('?') { " · provisional (?) until a few more rated games" } else { "" };
+        ui.label(
+            egui::RichText::new(format!("{} {words} · {games}{settled}", rating.game.name())).size(text_size::BODY),
+        );
         let points: Vec<&RatingPoint> = page.history.iter().filter(|p| p.game == rating.game).collect();
         if !settings.0.hide_ratings && points.len() >= 2 {
             rating_graph(ui, &points);
@@ -152,6 +155,14 @@ pub fn draw_leaders(
         }
         let back = index_of(lobby, LobbyRow::Back);
         item(ui, back, focus == back, "Back", "", clicks);
-        key_hints(ui, "Up/Down: choose · Left/Right: game · Enter or A: select · Esc or B: back");
+        key_hints(
+            ui,
+            &[
+                ("Up/Down", "D-pad up/down", "choose"),
+                ("Left/Right", "D-pad left/right", "game"),
+                ("Enter", "A", "select"),
+                ("Esc", "B", "back"),
+            ],
+        );
     });
 }
