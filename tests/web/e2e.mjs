@@ -14,11 +14,11 @@
 // Screenshots go to $WEB_TEST_SHOTS (default /tmp/stoneyard-web-test), the phone's under phone-*.
 import { launchChromium } from './chromium.mjs';
 import { pixels } from './pixels.mjs';
-import { createServer } from 'node:http';
 import { spawn } from 'node:child_process';
 import { readFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { extname, join, normalize, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { serveStatic } from './static-server.mjs';
 
 const webRoot = resolve(process.argv[2] ?? '../../web');
 // Where "Start game" is at the end of a newcomer's setup on the phone (under it: "Learn …" with
@@ -29,8 +29,6 @@ const START_Y = 616;
 const LEARN_Y = 520;
 const LEARN_GAME_Y = [152, 234];
 const shots = resolve(process.env.WEB_TEST_SHOTS ?? '/tmp/stoneyard-web-test');
-const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.json': 'application/json',
-  '.webmanifest': 'application/manifest+json', '.png': 'image/png' };
 // While the computer thinks (in its worker) no task may hold the page's thread this long. Frame gaps
 // are reported, not checked: under SwiftShader they measure the software renderer (the page gets
 // frames no faster when idle), not the page's thread.
@@ -42,21 +40,8 @@ function fail(message) {
   throw new Error(message);
 }
 
-// A static server on a free loopback port (no Python, correct MIME type for .wasm).
-const server = createServer(async (req, res) => {
-  const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
-  const file = join(webRoot, path.endsWith('/') ? `${path}index.html` : path);
-  try {
-    const body = await readFile(file);
-    res.writeHead(200, { 'Content-Type': types[extname(file)] ?? 'application/octet-stream', 'Content-Length': body.length });
-    res.end(body);
-  } catch {
-    res.writeHead(404);
-    res.end();
-  }
-});
-await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
-const url = `http://127.0.0.1:${server.address().port}/`;
+// The page on a free loopback port.
+const { server, url } = await serveStatic(webRoot);
 await mkdir(shots, { recursive: true });
 console.log(`web-test: serving ${webRoot} at ${url}; screenshots in ${shots}`);
 

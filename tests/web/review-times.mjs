@@ -7,9 +7,9 @@
 //
 // CORES: the navigator.hardwareConcurrency each run tells the page (the review runs on one
 // worker per core but one, up to four); without it the machine's own.
-import { createServer } from 'node:http';
 import { readdir, readFile } from 'node:fs/promises';
-import { extname, join, normalize, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { serveStatic } from './static-server.mjs';
 import { launchChromium } from './chromium.mjs';
 
 const [webRoot, recordsDir, ...coreCounts] = process.argv.slice(2);
@@ -18,22 +18,7 @@ if (!webRoot || !recordsDir) {
   process.exit(2);
 }
 const root = resolve(webRoot);
-const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.json': 'application/json',
-  '.ttf': 'font/ttf', '.webmanifest': 'application/manifest+json', '.png': 'image/png' };
-const server = createServer(async (req, res) => {
-  const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
-  const file = join(root, path.endsWith('/') ? `${path}index.html` : path);
-  try {
-    const body = await readFile(file);
-    res.writeHead(200, { 'Content-Type': types[extname(file)] ?? 'application/octet-stream' });
-    res.end(body);
-  } catch {
-    res.writeHead(404);
-    res.end();
-  }
-});
-await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
-const url = `http://127.0.0.1:${server.address().port}/`;
+const { server, url } = await serveStatic(root);
 const browser = await launchChromium();
 
 /** One record reviewed in a fresh page that says it has `cores` cores (`null`: the machine's). */

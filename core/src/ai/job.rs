@@ -208,41 +208,29 @@ mod tests {
         assert_eq!(second.seed, searcher_seed(41, 1));
         assert_ne!(second.seed, hard.seed);
         assert_eq!(DecisionJob { seed: hard.seed, ..second }, hard);
+        let list = |pairs: &[(&str, u64)]| pairs.iter().map(|&(m, n)| (m.to_string(), n)).collect::<Vec<_>>();
         // Summed: b has 7 visits, a 6.
-        let visits = || {
-            let list = |pairs: &[(&str, u64)]| pairs.iter().map(|&(m, n)| (m.to_string(), n)).collect::<Vec<_>>();
-            vec![list(&[("a", 5), ("b", 4)]), list(&[("b", 3), ("a", 1)])]
-        };
+        let visits = || vec![list(&[("a", 5), ("b", 4)]), list(&[("b", 3), ("a", 1)])];
         assert_eq!(hard.decision_of_searchers(visits(), false).as_deref(), Some("b"));
         assert_eq!(hard.decision_of_searchers(vec![vec![], vec![]], false), None);
+        // How often 2,000 seeds draw `wanted` at a simultaneous root from these visits.
+        let times_drawn = |visits: &dyn Fn() -> Vec<Vec<(String, u64)>>, wanted: &str| {
+            (0..2_000u64)
+                .filter(|&seed| {
+                    let job = DecisionJob { seed, ..hard.clone() };
+                    job.decision_of_searchers(visits(), true).as_deref() == Some(wanted)
+                })
+                .count()
+        };
         // At a simultaneous root, a draw in proportion to the summed visits, the same for a seed.
-        let drawn = (0..2_000u64)
-            .filter(|&seed| {
-                let job = DecisionJob { seed, ..hard.clone() };
-                job.decision_of_searchers(visits(), true).as_deref() == Some("b")
-            })
-            .count();
+        let drawn = times_drawn(&visits, "b");
         assert!((1_000..1_150).contains(&drawn), "b drawn {drawn} times of 2000 (7/13 expected: 1077)");
         assert_eq!(hard.decision_of_searchers(visits(), true), hard.decision_of_searchers(visits(), true));
         // A decision the searchers only explored (under a tenth of the most visited's summed
         // visits) is never drawn, as one searcher never draws it.
-        let explored = || {
-            let list = |pairs: &[(&str, u64)]| pairs.iter().map(|&(m, n)| (m.to_string(), n)).collect::<Vec<_>>();
-            vec![list(&[("a", 600), ("c", 40), ("b", 30)]), list(&[("a", 500), ("b", 150), ("c", 60)])]
-        };
-        let c_drawn = (0..2_000u64)
-            .filter(|&seed| {
-                let job = DecisionJob { seed, ..hard.clone() };
-                job.decision_of_searchers(explored(), true).as_deref() == Some("c")
-            })
-            .count();
-        assert_eq!(c_drawn, 0, "c has 100 of a's 1,100 summed visits");
-        let b_drawn = (0..2_000u64)
-            .filter(|&seed| {
-                let job = DecisionJob { seed, ..hard.clone() };
-                job.decision_of_searchers(explored(), true).as_deref() == Some("b")
-            })
-            .count();
+        let explored = || vec![list(&[("a", 600), ("c", 40), ("b", 30)]), list(&[("a", 500), ("b", 150), ("c", 60)])];
+        assert_eq!(times_drawn(&explored, "c"), 0, "c has 100 of a's 1,100 summed visits");
+        let b_drawn = times_drawn(&explored, "b");
         assert!((200..340).contains(&b_drawn), "b drawn {b_drawn} of 2000 (180/1280 expected: 281)");
     }
 
