@@ -14,6 +14,7 @@ pub fn plugin(app: &mut App) {
     app.init_resource::<MenuFocus>().init_resource::<ScreenLayout>();
     app.add_message::<MenuClicked>();
     app.add_systems(PreUpdate, follow_the_window);
+    app.add_systems(bevy_egui::EguiPrimaryContextPass, tell_egui_the_device);
 }
 
 /// Windows narrower than this (logical pixels) are laid out in portrait: board on top.
@@ -430,7 +431,7 @@ fn device_id() -> egui::Id {
 }
 
 /// Gives the widgets the device in use (one frame late, which nobody sees).
-pub fn tell_egui_the_device(mut contexts: bevy_egui::EguiContexts, device: Res<PlayingWith>) {
+fn tell_egui_the_device(mut contexts: bevy_egui::EguiContexts, device: Res<PlayingWith>) {
     if let Ok(ctx) = contexts.ctx_mut() {
         ctx.data_mut(|d| d.insert_temp(device_id(), *device));
     }

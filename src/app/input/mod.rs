@@ -128,7 +128,7 @@ pub fn plugin(app: &mut App) {
 pub fn devices_plugin(app: &mut App) {
     app.add_plugins(InputManagerPlugin::<Action>::default());
     app.add_systems(Startup, spawn_player_input);
-    app.add_systems(bevy_egui::EguiPrimaryContextPass, (note_typing, crate::app::ui::tell_egui_the_device));
+    app.add_systems(bevy_egui::EguiPrimaryContextPass, note_typing);
     app.add_systems(
         PreUpdate,
         keep_keys_for_the_game
