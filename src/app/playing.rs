@@ -5,7 +5,9 @@
 
 use super::match_state::{CurrentMatch, MatchCommand, side_label};
 use crate::ai::Level;
-use crate::games::{DynGame, EventContext, GameKind, LineCounter, describe_effects, removed_pieces, touched_cells};
+use crate::games::{
+    DynGame, EventContext, GameKind, LineCounter, describe_effects, move_in_words, removed_pieces, touched_cells,
+};
 // The Bevy-free online layer (not the app's online feature, which reads this module).
 use crate::online as net;
 use crate::rules::{BoardView, Cell, DecisionInfo, Effect, HintMark, PieceView, RecordMove, Side, ToMove};
@@ -304,6 +306,9 @@ pub struct MoveLine {
     /// holds both sides' moves (Gravel's "1. +a1 ; +b1").
     pub who: String,
     pub tokens: Vec<String>,
+    /// Each token in plain words (`games::move_in_words`), with the name of the side that made
+    /// it (empty for both sides' secret choices revealed together, which the words name).
+    pub said: Vec<(String, String)>,
     /// How many decisions had been played when the line's last move was complete.
     pub end: usize,
 }
@@ -317,12 +322,64 @@ impl MoveLine {
             who => format!("{:>5} {who:<6} {moves}", self.label),
         }
     }
+
+    /// The line in plain words: "12. Black: placed a stone on d4, took 3 white stones"; a line
+    /// holding both sides' moves names each ("1. Light: placed a stone on d4 · Dark: …").
+    pub fn in_words(&self) -> String {
+        let said: Vec<String> = match self.who.as_str() {
+            "" | SIMULTANEOUS => self
+                .said
+                .iter()
+                .map(|(side, words)| if side.is_empty() { words.clone() } else { format!("{side}: {words}") })
+                .collect(),
+            who => vec![format!("{who}: {}", self.said.iter().map(|(_, w)| w.as_str()).collect::<Vec<_>>().join("; "))],
+        };
+        format!("{} {}", self.label, said.join(" · "))
+    }
+}
+
+/// The `who` of a line of secret choices both sides made at once.
+const SIMULTANEOUS: &str = "A|B";
+
+/// The `i`th record move of `session` in words, from the position before its first decision.
+fn session_words(session: &Match, moves: &[RecordMove], i: usize) -> String {
+    let first = i.checked_sub(1).map_or(0, |p| moves[p].end);
+    let decisions: Vec<String> =
+        session.decisions().skip(first).take(moves[i].end - first).map(str::to_string).collect();
+    session
+        .position_before(first)
+        .and_then(|before| move_in_words(before, &decisions))
+        .unwrap_or_else(|| moves[i].token.clone())
+}
+
+/// Each of `moves` (the record moves of `decisions` played from `start`) in words, replaying the
+/// game once.
+fn replayed_words(start: &dyn DynGame, decisions: &[String], moves: &[RecordMove]) -> Vec<String> {
+    let mut game = start.clone_box();
+    let mut first = 0;
+    moves
+        .iter()
+        .map(|m| {
+            let these = &decisions[first..m.end.min(decisions.len())];
+            first = m.end;
+            let words = move_in_words(game.as_ref(), these).unwrap_or_else(|| m.token.clone());
+            for d in these {
+                let _ = game.play_decision(d);
+            }
+            words
+        })
+        .collect()
 }
 
 impl MoveList {
     /// Every line as the side panel shows it.
     pub fn texts(&self) -> Vec<String> {
         self.lines.iter().map(|line| line.text(self.joiner)).collect()
+    }
+
+    /// Every line in plain words (`MoveLine::in_words`).
+    pub fn words(&self) -> Vec<String> {
+        self.lines.iter().map(MoveLine::in_words).collect()
     }
 
     /// The list of `current`'s moves; a no-op when the match has not changed. The record's moves
@@ -341,8 +398,9 @@ impl MoveList {
             return;
         }
         let start = session.start();
-        for m in &moves[self.covered..] {
-            self.add(start, m);
+        for (i, m) in moves.iter().enumerate().skip(self.covered) {
+            let said = session_words(session, moves, i);
+            self.add(start, m, said);
         }
         self.seen.truncate(common);
         self.seen.extend((common..session.len()).filter_map(|i| session.serial(i)));
@@ -353,7 +411,9 @@ impl MoveList {
 
     /// The numbered moves of a match's decisions.
     pub fn of_match(session: &Match) -> MoveList {
-        let mut list = MoveList::of_record(session.start(), session.record_moves(), session.len());
+        let moves = session.record_moves();
+        let said = (0..moves.len()).map(|i| session_words(session, moves, i)).collect();
+        let mut list = MoveList::of_record(session.start(), moves, said, session.len());
         list.version = session.version();
         list.pending = session.pending();
         list.seen = (0..session.len()).filter_map(|i| session.serial(i)).collect();
@@ -361,9 +421,11 @@ impl MoveList {
     }
 
     /// Numbers one more record move: a new line, or the next token of the last one.
-    fn add(&mut self, start: &dyn DynGame, m: &RecordMove) {
+    fn add(&mut self, start: &dyn DynGame, m: &RecordMove, words: String) {
         let kind = start.kind();
-        let who = if start.to_move() == Some(ToMove::Both) { "A|B".to_string() } else { side_label(start, m.side) };
+        let secret = start.to_move() == Some(ToMove::Both);
+        let who = if secret { SIMULTANEOUS.to_string() } else { side_label(start, m.side) };
+        let said = (if secret { String::new() } else { who.clone() }, words);
         self.covered += 1;
         match (kind.next_line(&mut self.counter, &m.token), self.lines.last_mut()) {
             (None, Some(line)) => {
@@ -371,12 +433,14 @@ impl MoveList {
                     line.who.clear(); // both sides' moves under one number
                 }
                 line.tokens.push(m.token.clone());
+                line.said.push(said);
                 line.end = m.end;
             }
             (label, _) => self.lines.push(MoveLine {
                 label: label.unwrap_or_default(),
                 who,
                 tokens: vec![m.token.clone()],
+                said: vec![said],
                 end: m.end,
             }),
         }
@@ -387,7 +451,12 @@ impl MoveList {
     pub fn of(start: &dyn DynGame, decisions: &[String]) -> MoveList {
         match start.record_tokens(decisions) {
             Ok(record) => {
-                let mut list = MoveList::of_record(start, &record.moves, decisions.len());
+                let mut list = MoveList::of_record(
+                    start,
+                    &record.moves,
+                    replayed_words(start, decisions, &record.moves),
+                    decisions.len(),
+                );
                 list.pending = record.pending;
                 list
             }
@@ -405,6 +474,7 @@ impl MoveList {
                         label: format!("{}.", i + 1),
                         who: String::new(),
                         tokens: vec![d.clone()],
+                        said: vec![(String::new(), d.clone())],
                         end: i + 1,
                     })
                     .collect(),
@@ -414,7 +484,7 @@ impl MoveList {
         }
     }
 
-    fn of_record(start: &dyn DynGame, moves: &[RecordMove], decisions: usize) -> MoveList {
+    fn of_record(start: &dyn DynGame, moves: &[RecordMove], said: Vec<String>, decisions: usize) -> MoveList {
         let mut list = MoveList {
             version: (0, 0),
             decisions,
@@ -425,8 +495,8 @@ impl MoveList {
             covered: 0,
             seen: Vec::new(),
         };
-        for m in moves {
-            list.add(start, m);
+        for (m, words) in moves.iter().zip(said) {
+            list.add(start, m, words);
         }
         list
     }

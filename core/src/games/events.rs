@@ -18,30 +18,30 @@ pub struct EventContext<'a> {
 
 impl EventContext<'_> {
     /// A side's short name for sentences: "A", "Black", "Light".
-    fn side(&self, side: Side) -> &'static str {
+    pub(super) fn side(&self, side: Side) -> &'static str {
         let name = self.kind.side_name(side);
         name.split(" (").next().unwrap_or(name)
     }
 
-    fn cell_name(&self, cell: Cell) -> String {
+    pub(super) fn cell_name(&self, cell: Cell) -> String {
         self.before.cells.get(usize::from(cell)).map_or_else(|| cell.to_string(), |c| c.name.clone())
     }
 
-    fn piece_before(&self, cell: Cell) -> Option<PieceView> {
+    pub(super) fn piece_before(&self, cell: Cell) -> Option<PieceView> {
         self.before.cells.get(usize::from(cell)).and_then(|c| c.piece)
     }
 
     /// What stood on `cell` when `effects` removed it.
-    fn piece_removed(&self, cell: Cell, effects: &[Effect]) -> Option<PieceView> {
+    pub(super) fn piece_removed(&self, cell: Cell, effects: &[Effect]) -> Option<PieceView> {
         piece_removed(self.before, cell, effects)
     }
 
-    fn piece_after(&self, cell: Cell) -> Option<PieceView> {
+    pub(super) fn piece_after(&self, cell: Cell) -> Option<PieceView> {
         self.after.cells.get(usize::from(cell)).and_then(|c| c.piece)
     }
 
     /// "A's knight", "a black stone", "the red stone", "White's stack of 3".
-    fn one_piece(&self, piece: PieceView) -> String {
+    pub(super) fn one_piece(&self, piece: PieceView) -> String {
         match (piece.owner, piece.shape) {
             (None, _) => "the red stone".to_string(),
             (Some(s), PieceShape::Stone) => format!("a {} stone", self.side(s).to_lowercase()),
@@ -53,9 +53,17 @@ impl EventContext<'_> {
 
     /// The pieces on `cells` before the decision, counted: "4 black stones", "2 white stacks (5
     /// stones)", "3 white stones and the red stone".
-    fn pieces_on(&self, cells: &[Cell]) -> String {
-        let mut parts = Vec::new();
+    pub(super) fn pieces_on(&self, cells: &[Cell]) -> String {
         let pieces: Vec<PieceView> = cells.iter().filter_map(|&c| self.piece_before(c)).collect();
+        if pieces.is_empty() {
+            return plural(cells.len(), "piece");
+        }
+        self.pieces_counted(&pieces)
+    }
+
+    /// `pieces` counted by owner, as [`Self::pieces_on`] says them.
+    pub(super) fn pieces_counted(&self, pieces: &[PieceView]) -> String {
+        let mut parts = Vec::new();
         for side in Side::BOTH {
             let own: Vec<&PieceView> = pieces.iter().filter(|p| p.owner == Some(side)).collect();
             if own.is_empty() {
@@ -78,9 +86,6 @@ impl EventContext<'_> {
             1 => parts.push("the red stone".to_string()),
             n => parts.push(format!("{n} red stones")),
         }
-        if parts.is_empty() {
-            return plural(cells.len(), "piece");
-        }
         join_words(&parts)
     }
 
@@ -100,7 +105,7 @@ pub fn plural(n: usize, noun: &str) -> String {
 }
 
 /// "a", "a and b", "a, b and c".
-fn join_words(parts: &[String]) -> String {
+pub(super) fn join_words(parts: &[String]) -> String {
     match parts {
         [] => String::new(),
         [one] => one.clone(),
@@ -109,7 +114,7 @@ fn join_words(parts: &[String]) -> String {
 }
 
 /// The figure a placed piece's letter names (Hidden Intention writes figures by letter).
-fn figure_of(letter: char) -> Option<Figure> {
+pub(super) fn figure_of(letter: char) -> Option<Figure> {
     [Figure::Pawn, Figure::DiagonalPawn, Figure::Rook, Figure::Bishop, Figure::Knight, Figure::Queen]
         .into_iter()
         .find(|f| f.letter() == letter.to_ascii_uppercase())

@@ -72,6 +72,8 @@ pub struct Settings {
     pub show_hints: bool,
     /// Every space's number (influence, power) on the board, not only the one under the cursor.
     pub show_numbers: bool,
+    /// The move list in the rule book's notation rather than in words.
+    pub moves_in_notation: bool,
     /// The keyboard keys of each action the player changed (empty: the default keys). Actions and
     /// keys are names (`"undo"`, `"KeyZ"`) so this layer needs no input library.
     pub key_bindings: Vec<KeyBinding>,
@@ -127,6 +129,7 @@ impl Default for Settings {
             show_coordinates: true,
             show_hints: true,
             show_numbers: false,
+            moves_in_notation: false,
             key_bindings: Vec::new(),
             online_server: String::new(),
             hide_ratings: false,

@@ -209,7 +209,8 @@ fn landscape(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &Panel
             let parts = (&replay, &view.replay_moves.list, &*view.review);
             moves::replay_controls(ui, current, parts, &mut act.replay_steps);
             review_panel::section(ui, current, view, act);
-            moves::replay_list(ui, current, (&view.replay_moves.list, &view.review), &mut act.replay_steps);
+            let lists = (&view.replay_moves.list, &*view.review);
+            moves::replay_list(ui, current, lists, (&mut act.replay_steps, &mut act.settings));
             return;
         }
         let room = (ui.available_height() - moves::min_height(ui, &view.moves)).max(0.0);
@@ -217,7 +218,7 @@ fn landscape(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &Panel
             cards::details(ui, current, view, act);
             actions::all(ui, current, view, act);
         });
-        moves::move_list(ui, &view.moves);
+        moves::move_list(ui, &view.moves, &mut act.settings);
     });
 }
 
@@ -296,7 +297,8 @@ fn portrait_tab(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &Pa
             // On a phone the review comes first: the few lines above the fold are its.
             review_panel::section(ui, current, view, act);
             moves::replay_controls(ui, current, parts, &mut act.replay_steps);
-            moves::replay_list(ui, current, (&view.replay_moves.list, &view.review), &mut act.replay_steps);
+            let lists = (&view.replay_moves.list, &*view.review);
+            moves::replay_list(ui, current, lists, (&mut act.replay_steps, &mut act.settings));
         }
         Tab::Actions => {
             if view.analysis.active {
@@ -313,7 +315,7 @@ fn portrait_tab(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &Pa
             lesson_card::intro(ui, view);
             cards::details(ui, current, view, act);
         }
-        Tab::Moves => moves::move_list(ui, &view.moves),
+        Tab::Moves => moves::move_list(ui, &view.moves, &mut act.settings),
     }
 }
 

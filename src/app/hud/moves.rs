@@ -1,9 +1,10 @@
-//! The panel's move list (in the game's record notation, numbered as the record numbers them) and
-//! the replay's controls with every move a jump.
+//! The panel's move list (in plain words, or in the game's record notation at the switch of a
+//! button, numbered as the record numbers them) and the replay's controls with every move a jump.
 
 use crate::app::match_state::CurrentMatch;
 use crate::app::playing::{MoveList, Replay, ReplayStep};
 use crate::app::review_state::ReviewShown;
+use crate::app::settings::CurrentSettings;
 use crate::app::theme::text_size;
 use bevy::prelude::*;
 use bevy_egui::egui;
@@ -14,15 +15,33 @@ const MOVES_ALWAYS_SHOWN: usize = 6;
 /// The least height the move list keeps beside the board: its heading and its moves up to
 /// `MOVES_ALWAYS_SHOWN` (early in a game the choices above it get the room it does not need yet).
 pub(super) fn min_height(ui: &egui::Ui, moves: &MoveList) -> f32 {
-    let line = ui.text_style_height(&egui::TextStyle::Monospace) + ui.spacing().item_spacing.y;
+    let line = ui.text_style_height(&egui::TextStyle::Body) + ui.spacing().item_spacing.y;
     let lines = (moves.lines.len() + usize::from(moves.pending > 0)).min(MOVES_ALWAYS_SHOWN);
-    ui.text_style_height(&egui::TextStyle::Body) + 2.0 * ui.spacing().item_spacing.y + 8.0 + line * lines as f32
+    // The heading's row holds the notation switch; a move in words may take two lines.
+    let heading = ui.spacing().interact_size.y.max(ui.text_style_height(&egui::TextStyle::Body));
+    heading + 2.0 * ui.spacing().item_spacing.y + 8.0 + line * (lines + lines.min(1)) as f32
 }
 
-/// The moves in the game's record notation, taking the height left.
-pub(super) fn move_list(ui: &mut egui::Ui, moves: &MoveList) {
+/// The switch between the moves in words and in the rule book's notation, kept with the settings;
+/// returns whether the notation is shown.
+fn notation_switch(ui: &mut egui::Ui, settings: &mut ResMut<CurrentSettings>) -> bool {
+    let shown = settings.0.moves_in_notation;
+    let switch = egui::Button::new(egui::RichText::new("Notation").size(text_size::SMALL)).selected(shown);
+    if ui.add(switch).on_hover_text("The moves as the rule book writes them (as records keep them)").clicked() {
+        settings.0.moves_in_notation = !shown;
+    }
+    settings.0.moves_in_notation
+}
+
+/// The moves in words (or the record's notation), taking the height left.
+pub(super) fn move_list(ui: &mut egui::Ui, moves: &MoveList, settings: &mut ResMut<CurrentSettings>) {
     ui.separator();
-    ui.label(egui::RichText::new("Moves").strong());
+    let notation = ui
+        .horizontal(|ui| {
+            ui.label(egui::RichText::new("Moves").strong());
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| notation_switch(ui, settings)).inner
+        })
+        .inner;
     // A new line scrolls the list to its end at once, and asks for the frame that shows it: the
     // window draws only when something happens (an online game waiting for the opponent, a
     // correspondence game), and sticking to the bottom alone left the newest move hidden.
@@ -36,8 +55,14 @@ pub(super) fn move_list(ui: &mut egui::Ui, moves: &MoveList) {
     egui::ScrollArea::vertical().id_salt("move list").stick_to_bottom(true).auto_shrink([false, false]).show(
         ui,
         |ui| {
-            for line in moves.texts() {
-                ui.monospace(line);
+            if notation {
+                for line in moves.texts() {
+                    ui.monospace(line);
+                }
+            } else {
+                for line in moves.words() {
+                    ui.label(line);
+                }
             }
             if moves.pending > 0 {
                 // A turn, part or commitment under way: sealed choices stay hidden.
@@ -126,11 +151,13 @@ pub(super) fn replay_list(
     ui: &mut egui::Ui,
     current: &CurrentMatch,
     (whole, review): (&MoveList, &ReviewShown),
-    steps: &mut MessageWriter<ReplayStep>,
+    (steps, settings): (&mut MessageWriter<ReplayStep>, &mut ResMut<CurrentSettings>),
 ) {
     let at = current.len();
     let shown = whole.lines.iter().filter(|l| l.end <= at).count();
     ui.separator();
+    let notation =
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| notation_switch(ui, settings)).inner;
     // The list follows the current move whenever it changes (and leaves the player's scrolling
     // alone otherwise).
     let followed = egui::Id::new("replay list follows");
@@ -153,12 +180,14 @@ pub(super) fn replay_list(
             line_start = line.end;
             let marks: String = judged.iter().map(|j| j.label.glyph()).collect::<Vec<_>>().join("");
             let worst = judged.iter().map(|j| j.label).max();
+            let said = if notation { line.text(whole.joiner) } else { line.in_words() };
             let mut text = egui::RichText::new(format!(
-                "{}{}",
-                line.text(whole.joiner),
+                "{said}{}",
                 if marks.is_empty() { String::new() } else { format!(" {marks}") }
-            ))
-            .monospace();
+            ));
+            if notation {
+                text = text.monospace();
+            }
             if let Some(label) = worst.filter(|&l| l >= crate::ai::review::Label::Inaccuracy) {
                 text = text.color(super::review_panel::label_colour(label));
             }
