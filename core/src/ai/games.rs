@@ -105,6 +105,10 @@ fn arena_as<G: About + Knowledge>(
 /// of 24 with the influence evaluation lost 6–2–12 to full playouts at equal iterations. Its Easy
 /// at 1,000 iterations beat uniform random only 7 of 10 (2026-11-22): its games are short and
 /// noisy, so even the easiest level needs a few thousand iterations (still ~40 ms).
+/// Red Stone's and Inchworm's Hard rose on 2026-12-07 (from 45,000 and 220,000) once their engines
+/// were faster (issue 61): each searcher's iterations take about 1.8 s again at the start of a
+/// game on the two-core machine with both searchers running (`stoneyard think`), as the old
+/// budgets did with the old engines; Throngs', Hidden Intention's and Gravel's already did.
 /// The review (2026-12-06) scores each new position of its tree at once (`review_playout_cap` 0)
 /// with the calibrated evaluation, except Hidden Intention, which plays out to the end: its
 /// iterations are chosen so that five seeds' reviews of a game label at least 95% of its turns
@@ -120,7 +124,7 @@ pub static AI_GAMES: [AiGame; 5] = [
     }),
     AiGame::of::<red_stone::Position>(Calibration {
         engines: [Mcts; 3],
-        iterations: [300, 4_000, 45_000],
+        iterations: [300, 4_000, 80_000],
         playouts: [Informed; 3],
         playout_caps: [40; 3],
         review_iterations: 16_000,
@@ -136,7 +140,7 @@ pub static AI_GAMES: [AiGame; 5] = [
     }),
     AiGame::of::<inchworm::Position>(Calibration {
         engines: [Mcts; 3],
-        iterations: [400, 12_000, 220_000],
+        iterations: [400, 12_000, 300_000],
         playouts: [Informed; 3],
         playout_caps: [60; 3],
         review_iterations: 10_000,
