@@ -143,19 +143,7 @@ pub fn describe_effects(context: &EventContext, effects: &[Effect]) -> Vec<Strin
         let effect = &effects[i];
         // Removals of one cause in one round read as one sentence.
         if let EffectKind::Removed { cause, .. } = effect.kind {
-            let same = effects[i..]
-                .iter()
-                .take_while(|e| {
-                    e.wave == effect.wave && matches!(e.kind, EffectKind::Removed { cause: c, .. } if c == cause)
-                })
-                .count();
-            let cells: Vec<Cell> = effects[i..i + same]
-                .iter()
-                .filter_map(|e| match e.kind {
-                    EffectKind::Removed { cell, .. } => Some(cell),
-                    _ => None,
-                })
-                .collect();
+            let (same, cells) = removals_alike(effects, i);
             let counts: u16 = effects[i..i + same]
                 .iter()
                 .map(|e| match e.kind {
@@ -229,19 +217,42 @@ fn removal_sentence(
     }
 }
 
+/// How many removals from `effects[i]` on share its cause and round (they read as one
+/// sentence), and the spaces they emptied.
+pub(super) fn removals_alike(effects: &[Effect], i: usize) -> (usize, Vec<Cell>) {
+    let EffectKind::Removed { cause, .. } = effects[i].kind else { return (0, Vec::new()) };
+    let wave = effects[i].wave;
+    let same = effects[i..]
+        .iter()
+        .take_while(|e| e.wave == wave && matches!(e.kind, EffectKind::Removed { cause: c, .. } if c == cause))
+        .count();
+    let cells = effects[i..i + same]
+        .iter()
+        .filter_map(|e| match e.kind {
+            EffectKind::Removed { cell, .. } => Some(cell),
+            _ => None,
+        })
+        .collect();
+    (same, cells)
+}
+
+/// The spaces the captures among `effects` took pieces from: those of side `by`, or of both.
+pub(super) fn captured_by(effects: &[Effect], by: Option<Side>) -> Vec<Cell> {
+    effects
+        .iter()
+        .flat_map(|e| match &e.kind {
+            EffectKind::Captured { cells, by: b } if by.is_none_or(|by| by == *b) => cells.clone(),
+            _ => Vec::new(),
+        })
+        .collect()
+}
+
 /// The sentence for one effect other than a removal, if it says more than the move list.
 fn sentence(context: &EventContext, effects: &[Effect], effect: &Effect) -> Option<String> {
     let line = match &effect.kind {
         EffectKind::Captured { by, .. } => {
             let by_name = context.side(*by);
-            let cells: Vec<Cell> = effects
-                .iter()
-                .flat_map(|e| match &e.kind {
-                    EffectKind::Captured { cells, by: b } if b == by => cells.clone(),
-                    _ => Vec::new(),
-                })
-                .collect();
-            let cells = &cells;
+            let cells = &captured_by(effects, Some(*by));
             // The piece that made the capture: the one this decision placed, still standing.
             let capturer = effects.iter().find_map(|e| match e.kind {
                 EffectKind::Placed { cell, by: placer, .. } if placer == *by => {

@@ -1,7 +1,7 @@
 //! A record move in plain words for the move list ("placed a stone on d4, took 3 white stones"),
 //! said from what its decisions did on the board (their effects), the same way for every game.
 
-use super::events::{EventContext, figure_of, join_words};
+use super::events::{EventContext, captured_by, figure_of, join_words, removals_alike};
 use super::{DynGame, plural};
 use crate::rules::{Cell, Effect, EffectKind, PieceShape, PieceView, RemoveCause, Side, ToMove};
 
@@ -123,20 +123,9 @@ fn words_of(context: &EventContext, effects: &[Effect]) -> String {
             }
             EffectKind::Removed { cause, .. } => {
                 // Removals of one cause in one round read as one phrase.
-                let same = effects[i..]
-                    .iter()
-                    .take_while(|e| {
-                        e.wave == effect.wave && matches!(e.kind, EffectKind::Removed { cause: c, .. } if c == *cause)
-                    })
-                    .count();
-                let cells: Vec<Cell> = effects[i..i + same]
-                    .iter()
-                    .filter_map(|e| match e.kind {
-                        EffectKind::Removed { cell, .. } => Some(cell),
-                        _ => None,
-                    })
-                    .filter(|c| !captured_cells(effects).contains(c))
-                    .collect();
+                let (same, cells) = removals_alike(effects, i);
+                let taken = captured_by(effects, None);
+                let cells: Vec<Cell> = cells.into_iter().filter(|c| !taken.contains(c)).collect();
                 if !cells.is_empty() {
                     let said = removal(context, (&effects[..i], &effects[i..i + same]), *cause, &cells, mover(effects));
                     say(&mut phrases, said, Vec::new());
@@ -152,13 +141,7 @@ fn words_of(context: &EventContext, effects: &[Effect]) -> String {
                     i += 1;
                     continue;
                 }
-                let cells: Vec<Cell> = effects
-                    .iter()
-                    .flat_map(|e| match &e.kind {
-                        EffectKind::Captured { cells, by: b } if b == by => cells.clone(),
-                        _ => Vec::new(),
-                    })
-                    .collect();
+                let cells = captured_by(effects, Some(*by));
                 // What stood there before this capture (a Throngs capture places after it).
                 let stood = |c: &Cell| context.piece_removed(*c, &effects[..i]).map(|p| (*c, p));
                 let (own, theirs): (Standing, Standing) =
@@ -227,17 +210,6 @@ fn mover(effects: &[Effect]) -> Option<Side> {
         EffectKind::Passed { side } => Some(side),
         _ => None,
     })
-}
-
-/// Every space a capture of the move named (its removals are said by the capture).
-fn captured_cells(effects: &[Effect]) -> Vec<Cell> {
-    effects
-        .iter()
-        .flat_map(|e| match &e.kind {
-            EffectKind::Captured { cells, .. } => cells.clone(),
-            _ => Vec::new(),
-        })
-        .collect()
 }
 
 /// What the move placed on `cell`: the piece standing there after it, or where it travelled to.
