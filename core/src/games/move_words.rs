@@ -100,7 +100,10 @@ fn words_of(context: &EventContext, effects: &[Effect]) -> String {
                 say(&mut phrases, format!("{saying} {} to {}", name(*from), name(*to)), Vec::new());
             }
             EffectKind::Hopped { path, .. } => {
-                let (Some(&from), Some(&to)) = (path.first(), path.last()) else { continue };
+                let (Some(&from), Some(&to)) = (path.first(), path.last()) else {
+                    i += 1;
+                    continue;
+                };
                 // A stone placed this move and travelling on reads as one action.
                 let placed_here = phrases
                     .last()
@@ -114,7 +117,10 @@ fn words_of(context: &EventContext, effects: &[Effect]) -> String {
                 }
             }
             EffectKind::Distributed { path, .. } => {
-                let Some((&from, over)) = path.split_first() else { continue };
+                let Some((&from, over)) = path.split_first() else {
+                    i += 1;
+                    continue;
+                };
                 say(&mut phrases, format!("spread {} over", name(from)), over.iter().map(|&c| name(c)).collect());
             }
             EffectKind::Collected { from, to, .. } => {
@@ -402,6 +408,19 @@ mod tests {
         assert_eq!(said, "White's queen on d4, Black's rook on e5");
         let said = words(&mut game, &["A:P", "A:c2", "B:X", "B:c2"]);
         assert_eq!(said, "c2 burned (both chose it)");
+    }
+
+    #[test]
+    fn a_travel_or_spread_with_no_path_says_nothing_and_ends() {
+        let view = open("throngs", &[], None).board_view();
+        let context =
+            EventContext { kind: GameKind::named("throngs"), before: &view, after: &view, simultaneous: false };
+        let effects = [
+            Effect::new(0, EffectKind::Hopped { path: Vec::new(), by: Side::First }),
+            Effect::new(0, EffectKind::Distributed { path: Vec::new(), by: Side::First }),
+            Effect::new(0, EffectKind::Passed { side: Side::First }),
+        ];
+        assert_eq!(words_of(&context, &effects), "passed");
     }
 
     #[test]
