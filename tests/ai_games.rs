@@ -1,9 +1,16 @@
 //! The computer opponents on the five real games: legal and reproducible decisions.
 
-use stoneyard::ai::games::{ai_game, decide, session};
+use stoneyard::ai::Timing;
+use stoneyard::ai::games::{ai_game, decide_timed, session_timed};
 use stoneyard::ai::{Calibration, Engine, Level, budget_for};
 use stoneyard::games::{DynGame, GameKind, open};
 use stoneyard::rules::{Outcome, Side, Status, ToMove};
+
+/// The computer's decision at `level` from `seed`, on its iterations alone: a busy machine (a
+/// test run beside a build) must not cut a level's search short and change what it plays.
+fn decide(game: &dyn DynGame, side: Side, level: Level, seed: u64) -> Result<String, stoneyard::ai::DecideError> {
+    decide_timed(game, side, level, seed, None, Timing::Reproducible)
+}
 
 /// The side the computer decides for here: the side to move, or at a simultaneous node the first
 /// side that has not sealed yet. `None` once the game is over.
@@ -53,8 +60,7 @@ fn every_game_gets_legal_decisions_from_the_search_in_random_positions() {
         for (i, plies) in [0usize, 7, 23, 61].into_iter().enumerate() {
             let game = random_position(kind, plies, 100 + i as u64);
             let Some(side) = deciding_side(game.as_ref()) else { continue };
-            let decision =
-                decide(game.as_ref(), side, Level::Easy, i as u64, None).expect("the side to move can decide");
+            let decision = decide(game.as_ref(), side, Level::Easy, i as u64).expect("the side to move can decide");
             let legal = game.legal_decisions(side);
             assert!(legal.contains(&decision), "{kind:?} after {plies} plies: {decision} not in {legal:?}");
             // And it plays: the engine accepts it.
@@ -71,8 +77,8 @@ fn every_game_same_seed_same_decision() {
     for kind in GameKind::all() {
         let game = random_position(kind, 11, 7);
         let side = deciding_side(game.as_ref()).expect("ongoing after 11 decisions");
-        let first = decide(game.as_ref(), side, Level::Easy, 42, None).expect("a decision");
-        let again = decide(game.as_ref(), side, Level::Easy, 42, None).expect("a decision");
+        let first = decide(game.as_ref(), side, Level::Easy, 42).expect("a decision");
+        let again = decide(game.as_ref(), side, Level::Easy, 42).expect("a decision");
         assert_eq!(first, again, "{kind:?}: the same seed gave two decisions");
     }
 }
@@ -84,7 +90,7 @@ fn computer_turn(mut game: Box<dyn DynGame>, side: Side, level: Level, seed: u64
         if deciding_side(game.as_ref()) != Some(side) {
             break;
         }
-        let decision = decide(game.as_ref(), side, level, seed, None).expect("a decision");
+        let decision = decide(game.as_ref(), side, level, seed).expect("a decision");
         game.play_decision(&decision).unwrap_or_else(|e| panic!("{decision} refused: {e:?}"));
     }
     game
@@ -101,8 +107,9 @@ fn gravel_alpha_beta_thinks_in_slices_as_at_once() {
     for (plies, seed) in [(0usize, 1u64), (9, 2), (24, 3)] {
         let game = random_position(GameKind::named("gravel"), plies, seed);
         let Some(side) = deciding_side(game.as_ref()) else { continue };
-        let at_once = decide(game.as_ref(), side, Level::Medium, seed, None).expect("a decision");
-        let mut session = session(game.as_ref(), side, Level::Medium, seed, None).expect("a session");
+        let at_once = decide(game.as_ref(), side, Level::Medium, seed).expect("a decision");
+        let mut session =
+            session_timed(game.as_ref(), side, Level::Medium, seed, None, Timing::Reproducible).expect("a session");
         let mut slices = 0;
         while !session.think(16) {
             slices += 1;
@@ -227,7 +234,7 @@ fn hidden_intention_places_the_last_figure_where_it_wins_whatever_the_reply() {
         let mut g = game.clone_box();
         let mut sealed = Vec::new();
         while !g.legal_decisions(Side::First).is_empty() && g.to_move() == Some(ToMove::Both) {
-            let d = decide(g.as_ref(), Side::First, Level::Medium, seed, None).expect("A decides");
+            let d = decide(g.as_ref(), Side::First, Level::Medium, seed).expect("A decides");
             g.play_decision(&d).expect("the decision plays");
             sealed.push(d);
         }

@@ -6,8 +6,8 @@
 //! at the sender's position text before it thinks. The same job gives the same decision wherever
 //! it runs: the levels' budgets are iterations and every random choice comes from `seed`.
 
-use super::games::{searchers_for, session};
-use super::{AiSession, DecideError, Level, decide_by_visits, merge_seed, searcher_seed};
+use super::games::{searchers_for, session_timed};
+use super::{AiSession, DecideError, Level, Timing, decide_by_visits, merge_seed, searcher_seed};
 use crate::games::{DynGame, GameError, GameKind};
 use crate::rules::{Side, seeded};
 use crate::session::Match;
@@ -107,8 +107,13 @@ impl DecisionJob {
 
     /// The computer's session for this decision (`stop` is its "move now" flag).
     pub fn session(&self, stop: Option<Arc<AtomicBool>>) -> Result<Box<dyn AiSession>, JobError> {
+        self.session_timed(stop, Timing::WallClock)
+    }
+
+    /// [`Self::session`] with the level's wall-clock limit kept or dropped.
+    pub fn session_timed(&self, stop: Option<Arc<AtomicBool>>, timing: Timing) -> Result<Box<dyn AiSession>, JobError> {
         let game = self.position()?;
-        Ok(session(game.as_ref(), self.side, self.level, self.seed, stop)?)
+        Ok(session_timed(game.as_ref(), self.side, self.level, self.seed, stop, timing)?)
     }
 
     /// How many independent searchers think about this decision where `available` could (the
@@ -174,15 +179,19 @@ mod tests {
                 let (start, now, moves) = random_game(kind, plies, seed);
                 let side = acting_side(now.as_ref()).expect("the game goes on after a few moves");
                 // (An error too must be the same: Hidden Intention's opponent may have sealed.)
-                let direct = crate::ai::games::decide(now.as_ref(), side, Level::Easy, 77 + seed, None)
-                    .map_err(|e| e.to_string());
+                // On iterations alone: a busy machine must not cut one search short and not the other.
+                let reproducible = crate::ai::Timing::Reproducible;
+                let direct =
+                    crate::ai::games::decide_timed(now.as_ref(), side, Level::Easy, 77 + seed, None, reproducible)
+                        .map_err(|e| e.to_string());
                 let job = DecisionJob::new(start.as_ref(), None, &moves, now.as_ref(), side, Level::Easy, 77 + seed);
                 let received = DecisionJob::from_json(&job.to_json()).expect("the job reads back");
                 assert_eq!(received, job);
-                let through_job = received.session(None).map_err(|e| e.to_string()).map(|mut session| {
-                    while !session.think(u64::MAX) {}
-                    session.decision()
-                });
+                let through_job =
+                    received.session_timed(None, reproducible).map_err(|e| e.to_string()).map(|mut session| {
+                        while !session.think(u64::MAX) {}
+                        session.decision()
+                    });
                 assert_eq!(through_job, direct, "{} after {moves:?}", kind.slug());
                 decided += usize::from(direct.is_ok());
             }
