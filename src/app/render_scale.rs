@@ -10,9 +10,12 @@
 //!
 //! How: [`RenderScale`] hears how long the renderer took over each frame (the frame pacing's
 //! fence) and chooses the share of the page's device pixels (per side) to draw; the browser's
-//! side sizes the canvas's box by it and stretches it back with a CSS transform (winit sizes the
-//! drawing buffer from the box before transforms), and overrides the window's scale factor by
-//! the same share, so that the layout in logical pixels stays the page's.
+//! side sizes the canvas's box by it ([`CanvasBox`]) and stretches it back with a CSS transform
+//! (winit sizes the drawing buffer from the box before transforms), and overrides the window's
+//! scale factor by the same share, so that the layout in logical pixels stays the page's. The box,
+//! the window's physical size and its scale factor change in one update: a click that came
+//! between a box changed in one update and the page's resize observer telling winit in a later
+//! one was mapped with the old scale factor and landed elsewhere on the board.
 
 use bevy::prelude::*;
 
@@ -131,7 +134,7 @@ fn steps_down(scale: f32) -> f32 {
 
 #[cfg(target_arch = "wasm32")]
 mod web {
-    use super::RenderScale;
+    use super::{CanvasBox, RenderScale};
     use bevy::prelude::*;
     use bevy::window::PrimaryWindow;
     use std::cell::RefCell;
@@ -142,57 +145,29 @@ mod web {
         static DRAWN: RefCell<Vec<f64>> = const { RefCell::new(Vec::new()) };
     }
 
-    /// The share chosen and how far the page has carried it out.
+    /// The share chosen and the canvas box that carries it out.
     #[derive(Resource, Default)]
     struct DrawingShare {
         chosen: RenderScale,
-        /// The share the canvas's box has now.
-        boxed: Option<f32>,
-        /// The box was changed and its drawing buffer not yet resized: the window's physical size
-        /// then, and the frames since.
-        resizing: Option<(UVec2, u32)>,
+        /// The box last given to the canvas; `None` while the page's own (every pixel) is kept.
+        applied: Option<CanvasBox>,
     }
-
-    /// Frames to wait for the drawing buffer's resize before the scale factor follows anyway.
-    const RESIZE_WAIT: u32 = 30;
 
     pub fn plugin(app: &mut App) {
         crate::app::frame_pacing::on_frame_drawn(|ms| DRAWN.with(|drawn| drawn.borrow_mut().push(ms)));
         app.init_resource::<DrawingShare>();
-        // First: the frame that brings the resized drawing buffer (winit's resize is applied
-        // before the update) is laid out with the scale factor that goes with it, never with one
-        // of the two alone (a frame laid out at twice or half the page's size).
-        app.add_systems(First, follow_the_resized_canvas);
-        // Last: a new share resizes the canvas's box; the page's resize observer tells winit
-        // before the next frame.
-        app.add_systems(Last, fit_drawing_to_the_renderer.before(crate::app::frame_pacing::PaceFrames));
-    }
-
-    fn follow_the_resized_canvas(
-        mut windows: Query<&mut Window, With<PrimaryWindow>>,
-        mut share: ResMut<DrawingShare>,
-    ) {
-        let Ok(mut window) = windows.single_mut() else { return };
-        if let Some((size, frames)) = share.resizing {
-            if window.resolution.physical_size() == size && frames < RESIZE_WAIT {
-                return;
-            }
-            share.resizing = None;
-        }
-        // Also when the page's own device ratio changed (a zoom, another screen).
-        let boxed = share.boxed.unwrap_or(1.0);
-        let wanted = (boxed < 1.0).then(|| window.resolution.base_scale_factor() * boxed);
-        if window.resolution.scale_factor_override() != wanted {
-            window.resolution.set_scale_factor_override(wanted);
-        }
+        // First, before anything is laid out: the canvas's box, the window's physical size and
+        // its scale factor change together, inside one update, so that the frame and every
+        // pointer event after it map page pixels the same way.
+        app.add_systems(First, fit_drawing_to_the_renderer);
     }
 
     fn fit_drawing_to_the_renderer(
-        windows: Query<&Window, With<PrimaryWindow>>,
+        mut windows: Query<&mut Window, With<PrimaryWindow>>,
         mut share: ResMut<DrawingShare>,
         mut redraw: MessageWriter<bevy::window::RequestRedraw>,
     ) {
-        let Ok(window) = windows.single() else { return };
+        let Ok(mut window) = windows.single_mut() else { return };
         let device_ratio = window.resolution.base_scale_factor();
         for ms in DRAWN.with(|drawn| std::mem::take(&mut *drawn.borrow_mut())) {
             if let Some(now) = share.chosen.frame_drawn(ms, device_ratio) {
@@ -202,41 +177,103 @@ mod web {
                 );
             }
         }
-        let chosen = share.chosen.scale();
-        if share.boxed.unwrap_or(1.0) != chosen {
-            stretch_canvas(chosen);
-            share.boxed = Some(chosen);
-            share.resizing = Some((window.resolution.physical_size(), 0));
-        }
-        if let Some((_, frames)) = &mut share.resizing {
-            *frames += 1;
-        }
-        if share.chosen.settling() || share.resizing.is_some() {
+        if share.chosen.settling() {
             redraw.write(bevy::window::RequestRedraw);
         }
-    }
-
-    /// The canvas's box shrunk to `scale` of the page and stretched back to fill it; its drawing
-    /// buffer follows the box.
-    fn stretch_canvas(scale: f32) {
-        let Some(canvas) = web_sys::window()
-            .and_then(|w| w.document())
-            .and_then(|d| d.get_element_by_id("bevy"))
-            .and_then(|c| c.dyn_into::<web_sys::HtmlElement>().ok())
+        let Some(canvas) = canvas() else { return };
+        let scale = pinned_scale(&canvas).unwrap_or_else(|| share.chosen.scale());
+        // Until the first change the page's own box (the whole page) stands; after it, the box is
+        // this module's, and follows the page's size too.
+        if share.applied.is_none() && scale >= 1.0 {
+            return;
+        }
+        let Some(page) = canvas.parent_element().map(|p| Vec2::new(p.client_width() as f32, p.client_height() as f32))
         else {
             return;
         };
-        let style = canvas.style();
-        let percent = format!("{}%", scale * 100.0);
-        let _ = style.set_property("width", &percent);
-        let _ = style.set_property("height", &percent);
-        // winit keeps the window's smallest size (Bevy's 180 × 120) as the box's: a smaller box
-        // holds the same layout now.
-        let _ = style.set_property("min-width", "0");
-        let _ = style.set_property("min-height", "0");
-        let _ = style.set_property("transform-origin", "0 0");
-        let _ = style.set_property("transform", &format!("scale({})", 1.0 / scale));
-        let _ = canvas.set_attribute("data-render-scale", &format!("{scale:.2}"));
+        let Some(wanted) = CanvasBox::for_page(page, device_ratio, scale) else { return };
+        if share.applied == Some(wanted) {
+            return;
+        }
+        wanted.apply_to(&canvas);
+        // The drawing buffer is the window's physical size: set here rather than waiting for the
+        // page's resize observer (Bevy then asks winit for the same box), so that no update maps
+        // a pointer in the new box with the old scale factor.
+        window.resolution.set_physical_resolution(wanted.physical.x, wanted.physical.y);
+        window.resolution.set_scale_factor_override(Some(wanted.scale_factor()));
+        share.applied = Some(wanted);
+        redraw.write(bevy::window::RequestRedraw);
+    }
+
+    fn canvas() -> Option<web_sys::HtmlElement> {
+        web_sys::window()?.document()?.get_element_by_id("bevy")?.dyn_into().ok()
+    }
+
+    /// A share pinned by the page (`data-pin-render-scale` on the canvas): the browser test
+    /// changes the scale at moments of its choosing with it.
+    fn pinned_scale(canvas: &web_sys::HtmlElement) -> Option<f32> {
+        let pinned: f32 = canvas.get_attribute("data-pin-render-scale")?.parse().ok()?;
+        (pinned.is_finite() && pinned > 0.0).then(|| pinned.min(1.0))
+    }
+
+    impl CanvasBox {
+        /// The canvas's box shrunk to the drawing buffer's size in page pixels and stretched back
+        /// to fill the page.
+        fn apply_to(&self, canvas: &web_sys::HtmlElement) {
+            let style = canvas.style();
+            let (width, height) = self.box_size();
+            let _ = style.set_property("width", &format!("{width}px"));
+            let _ = style.set_property("height", &format!("{height}px"));
+            // winit keeps the window's smallest size (Bevy's 180 × 120) as the box's: a smaller
+            // box holds the same layout now.
+            let _ = style.set_property("min-width", "0");
+            let _ = style.set_property("min-height", "0");
+            let _ = style.set_property("transform-origin", "0 0");
+            let (across, down) = self.stretch();
+            let _ = style.set_property("transform", &format!("scale({across}, {down})"));
+            let _ = canvas.set_attribute("data-render-scale", &format!("{:.2}", self.scale));
+        }
+    }
+}
+
+/// The canvas's box for one share of the page's device pixels: its drawing buffer in device
+/// pixels, and the page it is stretched to fill.
+#[cfg(any(target_arch = "wasm32", test))]
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct CanvasBox {
+    /// The drawing buffer (the window's physical size).
+    physical: UVec2,
+    /// The page's size in page (CSS) pixels.
+    page: Vec2,
+    device_ratio: f32,
+    scale: f32,
+}
+
+#[cfg(any(target_arch = "wasm32", test))]
+impl CanvasBox {
+    /// `None` for an empty page (a hidden one has nothing to draw).
+    fn for_page(page: Vec2, device_ratio: f32, scale: f32) -> Option<Self> {
+        if page.x < 1.0 || page.y < 1.0 || device_ratio <= 0.0 {
+            return None;
+        }
+        let physical = (page * device_ratio * scale).floor().max(Vec2::ONE).as_uvec2();
+        Some(Self { physical, page, device_ratio, scale })
+    }
+
+    /// The box in page pixels: winit sizes the drawing buffer from it at the device ratio.
+    fn box_size(&self) -> (f32, f32) {
+        (self.physical.x as f32 / self.device_ratio, self.physical.y as f32 / self.device_ratio)
+    }
+
+    /// The transform that stretches the box back over the page.
+    fn stretch(&self) -> (f32, f32) {
+        let (width, height) = self.box_size();
+        (self.page.x / width, self.page.y / height)
+    }
+
+    /// Device pixels per logical pixel, so that the layout keeps the page's size.
+    fn scale_factor(&self) -> f32 {
+        self.physical.x as f32 / self.page.x
     }
 }
 
@@ -322,6 +359,40 @@ mod tests {
         assert!(slow.settling(), "measuring again after a change");
         frames(&mut slow, SETTLED_AFTER, 50.0, 1.0);
         assert!(!slow.settling());
+    }
+
+    /// Where a pointer at page point `point` lands in the layout: the page hands winit the
+    /// point inside the untransformed box, winit scales it by the device ratio, and Bevy divides
+    /// by the window's scale factor.
+    fn pointer_in_layout(canvas: &CanvasBox, point: Vec2) -> Vec2 {
+        let (across, down) = canvas.stretch();
+        let in_box = Vec2::new(point.x / across, point.y / down);
+        in_box * canvas.device_ratio / canvas.scale_factor()
+    }
+
+    #[test]
+    fn a_shrunk_canvas_keeps_the_page_layout_and_maps_pointers_to_the_same_spot() {
+        for (page, ratio, scale) in [
+            (Vec2::new(1280.0, 720.0), 1.0, 0.8),
+            (Vec2::new(390.0, 844.0), 2.0, 0.3),
+            (Vec2::new(1366.0, 641.0), 1.25, 0.55),
+        ] {
+            let canvas = CanvasBox::for_page(page, ratio, scale).unwrap();
+            let logical = canvas.physical.as_vec2() / canvas.scale_factor();
+            assert!((logical - page).abs().max_element() < 2.0, "{canvas:?}: layout {logical} on a page of {page}");
+            let (width, height) = canvas.box_size();
+            let (across, down) = canvas.stretch();
+            assert!((width * across - page.x).abs() < 1e-3 && (height * down - page.y).abs() < 1e-3, "{canvas:?}");
+            let drawn = canvas.physical.as_vec2() / (page * ratio);
+            assert!((drawn - Vec2::splat(scale)).abs().max_element() < 0.01, "{canvas:?} draws {drawn}");
+            for point in [Vec2::ZERO, page / 2.0, page * 0.9, Vec2::new(page.x * 0.1, page.y * 0.7)] {
+                let landed = pointer_in_layout(&canvas, point);
+                assert!((landed - point).abs().max_element() < 1.0, "{canvas:?}: {point} lands at {landed}");
+            }
+        }
+        assert_eq!(CanvasBox::for_page(Vec2::ZERO, 1.0, 0.5), None, "a hidden page has no box");
+        let tiny = CanvasBox::for_page(Vec2::new(3.0, 3.0), 1.0, 0.05).unwrap();
+        assert_eq!(tiny.physical, UVec2::ONE, "never an empty drawing buffer");
     }
 
     #[test]

@@ -3,6 +3,7 @@
 // - desktop (1280×720, keyboard and mouse): the title, Red Stone 5×5 against the computer at Hard
 //   by keyboard, a stone placed by mouse, the computer's reply thought in its Web Worker while the
 //   page keeps drawing, "move now", a hint, the game kept in localStorage;
+//   then clicks on a two-person board, each as the drawing's share of the pixels changes;
 // - phone (390×844, touch, device scale factor 2): taps through the title and setup, a game
 //   against the computer played by tapping spaces, a 19×19 board zoomed by pinching and by its
 //   button and then played by tapping, and a Gravel stack dragged onto another.
@@ -385,6 +386,45 @@ try {
   console.log(`web-test: "move now" answered ${afterPress.toFixed(1)} s after the press, after ${quick.last.iterations} iterations`);
   if (desk.problems.length) fail(`console errors or warnings:\n  ${desk.problems.join('\n  ')}`);
   await desk.context.close();
+
+  // ---------------------------------------------------------------- clicks while the drawing's scale changes
+  // A slow renderer draws fewer pixels (app/render_scale.rs), and the share changes as frames get
+  // slow and quick again, in the middle of a game. Here the page pins a new share right before
+  // each click (the app takes it in the update the click wakes): every click must play the point
+  // under the pointer, at every share, and the board must stay where it was on the page.
+  const scaler = await openGame(browser, 'scale-', { viewport: { width: 1280, height: 720 } });
+  await toTitle(scaler, () => scaler.page.keyboard.press('Enter'));
+  await scaler.page.focus('#bevy');
+  // Red Stone, size 5, two people on this device (the setup's defaults for the sides).
+  for (const key of ['ArrowDown', 'Enter']) { await scaler.page.keyboard.press(key); await scaler.page.waitForTimeout(100); }
+  await scaler.waitFor('the setup screen', (s) => s.screen === 'Setup', 30);
+  for (const key of ['ArrowDown', 'ArrowDown', 'ArrowLeft', 'ArrowLeft', 'ArrowLeft', 'ArrowLeft', 'ArrowLeft', 'ArrowLeft',
+    'ArrowDown', 'ArrowDown', 'ArrowDown', 'Enter']) {
+    await scaler.page.keyboard.press(key);
+    await scaler.page.waitForTimeout(100);
+  }
+  s = await scaler.waitFor('the two-person Red Stone board', (s) => s.screen === 'Playing' && Object.keys(s.cells).length === 25, 60);
+  if (JSON.stringify(s.players) !== JSON.stringify(['human', 'human'])) fail(`scale test: players are ${JSON.stringify(s.players)}`);
+  const board = s.cells;
+  const clicks = [['A1', 0.6], ['E5', 0.9], ['C3', 0.5], ['A5', 1], ['E1', 0.7], ['C1', 0.55], ['C5', 0.8], ['A3', 0.65]];
+  const scalesSeen = [];
+  for (const [i, [point, share]] of clicks.entries()) {
+    await scaler.page.evaluate((share) => { document.getElementById('bevy').dataset.pinRenderScale = String(share); }, share);
+    await scaler.page.mouse.click(...board[point]);
+    s = await scaler.waitFor(`the click on ${point} at ${share}`, (s) => s.history.length > i, 20);
+    if (s.history[i] !== point) fail(`scale test: a click on ${point} while the drawing changed to ${share} played ${s.history[i]}`);
+    await scaler.page.waitForTimeout(400);
+    s = await scaler.state();
+    for (const [name, at] of Object.entries(board)) {
+      if (Math.hypot(s.cells[name][0] - at[0], s.cells[name][1] - at[1]) > 1.5) fail(`scale test: at ${share}, ${name} moved from ${at} to ${s.cells[name]}`);
+    }
+    scalesSeen.push(await scaler.page.evaluate(() => document.getElementById('bevy').dataset.renderScale));
+  }
+  if (scalesSeen.join() !== clicks.map(([, share]) => share.toFixed(2)).join()) fail(`scale test: drawn at ${scalesSeen}, pinned ${clicks.map(([, v]) => v)}`);
+  await scaler.shot('1-after');
+  console.log(`web-test: ${clicks.length} clicks, each as the drawing's share changed (${scalesSeen.join(', ')}), played the points clicked`);
+  if (scaler.problems.length) fail(`console errors or warnings:\n  ${scaler.problems.join('\n  ')}`);
+  await scaler.context.close();
 
   // ---------------------------------------------------------------- a review in the worker
   // A finished game in the history (Red Stone's spec record, White's A5 handing Black a red stone

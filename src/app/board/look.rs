@@ -19,7 +19,7 @@ use super::textures::{BoardArt, STONE_PICTURE_SCALE, ThemeArt};
 use crate::app::AppSystems;
 use crate::app::fonts::figure_symbols;
 use crate::app::match_state::CurrentMatch;
-use crate::app::playing::{BoardCursor, CellChosen, DragChosen};
+use crate::app::playing::{BoardCursor, DragChosen};
 use crate::app::settings::CurrentSettings;
 use crate::app::theme::{BoardPalette, OWNED_STRENGTH, board_palette, rgb};
 use crate::games::GameKind;
@@ -421,15 +421,7 @@ fn dress_cells(
         commands
             .entity(e)
             .insert((CellHitArea(size), Pickable::default()))
-            // Mouse clicks and drags; touches are read from the touch events (`gestures`).
-            .observe(|click: On<Pointer<Click>>, cells: Query<&BoardCell>, mut out: MessageWriter<CellChosen>| {
-                if click.button == PointerButton::Primary
-                    && click.pointer_id.is_mouse()
-                    && let Ok(cell) = cells.get(click.event_target())
-                {
-                    out.write(CellChosen(cell.name.clone()));
-                }
-            })
+            // Mouse drags (clicks: `mouse_clicks`); touches are read from the touch events (`gestures`).
             .observe(
                 // Drag a stack or stone onto another space: a move without two clicks.
                 |drop: On<Pointer<DragDrop>>, cells: Query<&BoardCell>, mut out: MessageWriter<DragChosen>| {

@@ -18,6 +18,7 @@ mod hint_marks;
 mod input;
 mod look;
 mod marks;
+mod mouse_clicks;
 mod page_mirror;
 mod preview;
 mod project;
@@ -51,7 +52,7 @@ pub fn plugin(app: &mut App) {
         drag_ghost::plugin,
         board_text::plugin,
     ));
-    app.add_plugins(page_mirror::plugin);
+    app.add_plugins((mouse_clicks::plugin, page_mirror::plugin));
 }
 
 /// Whether the app draws (a renderer with meshes): looks and marks are left out of headless tests
