@@ -143,22 +143,24 @@ async function openGame(browser, name, contextOptions) {
       await held();
       await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
     },
-    // Scrolls a menu to its end: two long swipes up (the scroll stops at the end, so where the
+    // Scrolls a menu to its end: three long swipes up (the scroll stops at the end, so where the
     // items land does not depend on how fast the page took the swipes). At the end of every
     // setup screen (a newcomer's: the "Learn" row offers the lessons) "Start game" is at
     // (195, START_Y) and the second side's "▶" just above.
     async toBottom() {
-      await game.swipe([195, 760], [195, 160]);
-      await game.swipe([195, 760], [195, 160]);
+      for (let i = 0; i < 3; i++) await game.swipe([195, 760], [195, 160]);
     },
     // Scrolls a menu to its start (a newcomer's setup opens scrolled to the lessons' offer).
     async toTop() {
-      await game.swipe([195, 160], [195, 760]);
-      await game.swipe([195, 160], [195, 760]);
+      for (let i = 0; i < 3; i++) await game.swipe([195, 160], [195, 760]);
     },
+    // A swipe of about a second: the menus scroll by the finger's moves that the game sees in
+    // frames between its touching down and its lifting, and the first frames of a screen, before
+    // the drawing's share settles, take the software renderer 300 ms each (a quicker swipe fell
+    // within one frame and scrolled nothing).
     async swipe(from, to) {
-      const steps = Array.from({ length: 11 }, (_, k) => [from[0] + ((to[0] - from[0]) * k) / 10, from[1] + ((to[1] - from[1]) * k) / 10]);
-      await game.touchPath(steps);
+      const steps = Array.from({ length: 16 }, (_, k) => [from[0] + ((to[0] - from[0]) * k) / 15, from[1] + ((to[1] - from[1]) * k) / 15]);
+      await game.touchPath(steps, 60);
       await page.waitForTimeout(600);
     },
     // Two fingers moving apart around `centre`, from `from` to `to` pixels between them.
