@@ -174,9 +174,9 @@ fn spaceless_choices(
     }
     let kind = current.position().kind();
     let mover = current.acting_side().map(|s| side_label(current.position(), s)).unwrap_or_default();
-    if let Some(pie) = kind.pie_text.filter(|_| others.iter().any(|o| o.pie)) {
+    let pie = kind.pie_text.filter(|_| others.iter().any(|o| o.pie));
+    if pie.is_some() {
         ui.label(egui::RichText::new("Pie rule").size(18.0).strong());
-        ui.label(pie);
     }
     let keyed = single_spaceless(&offers);
     ui.horizontal_wrapped(|ui| {
@@ -190,9 +190,13 @@ fn spaceless_choices(
             }
         }
     });
+    // Under the buttons (a full panel keeps them in sight); a lesson about it says it already.
+    if let Some(pie) = pie.filter(|_| view.lesson.is_none()) {
+        ui.label(pie);
+    }
     if let (Some(device), None) = (crate::app::ui::playing_with(ui), keyed) {
         let line = crate::app::ui::controls_words(device, &[("Tab", "X", "these choices")]);
-        ui.label(egui::RichText::new(line).weak().size(text_size::SMALL));
+        super::cards::label_if_room(ui, egui::RichText::new(line).weak().size(text_size::SMALL));
     }
     ui.add_space(6.0);
 }

@@ -244,19 +244,20 @@ pub(super) fn details(ui: &mut egui::Ui, current: &CurrentMatch, view: &PanelVie
     let shared: Vec<String> =
         board.counters.iter().filter(|c| c.side.is_none()).map(|c| format!("{}: {}", c.label, c.value)).collect();
     if !shared.is_empty() {
-        ui.label(egui::RichText::new(shared.join(" · ")).size(text_size::SMALL).weak());
-    }
-    if let (Some(cell), Some(mover)) = (board.cells.get(view.cursor.index), current.acting_side()) {
-        let summary = space_summary(cell, mover, |s| side_label(game, s));
-        ui.label(egui::RichText::new(summary).size(text_size::SMALL).weak());
+        label_if_room(ui, egui::RichText::new(shared.join(" · ")).size(text_size::SMALL).weak());
     }
     // The flags show with the hints on (a warning's own card explains its flags).
     if act.settings.0.show_hints && board.cells.iter().any(|c| c.marks.hint == Some(crate::rules::HintMark::Threatened))
     {
-        ui.label(egui::RichText::new(DANGER_LEGEND).size(text_size::SMALL).color(DANGER_RED));
+        label_if_room(ui, egui::RichText::new(DANGER_LEGEND).size(text_size::SMALL).color(DANGER_RED));
+    }
+    if let (Some(cell), Some(mover)) = (board.cells.get(view.cursor.index), current.acting_side()) {
+        let summary = space_summary(cell, mover, |s| side_label(game, s));
+        label_if_room(ui, egui::RichText::new(summary).size(text_size::SMALL).weak());
     }
     if matches!(board.layout, crate::rules::Layout::Lattice { .. }) && !crate::app::ui::by_touch(ui) {
-        ui.label(
+        label_if_room(
+            ui,
             egui::RichText::new(
                 "Keys: Left/Right along the row · Up/Down along the numbered line (up-left, down-right)",
             )
@@ -265,6 +266,19 @@ pub(super) fn details(ui: &mut egui::Ui, current: &CurrentMatch, view: &PanelVie
         );
     }
     event_log(ui, view);
+}
+
+/// `text` as a label when the room left holds it whole; whether it was drawn. What the panel
+/// only repeats or explains (the space under the cursor, the keys, older events) gives way when
+/// the panel is full, rather than being cut or pushing the commands out of sight.
+pub(super) fn label_if_room(ui: &mut egui::Ui, text: impl Into<egui::WidgetText>) -> bool {
+    let wrap = Some(egui::TextWrapMode::Wrap);
+    let galley = text.into().into_galley(ui, wrap, ui.available_width(), egui::TextStyle::Body);
+    if galley.size().y > ui.available_height() {
+        return false;
+    }
+    ui.label(galley);
+    true
 }
 
 /// A game whose spaces carry a number (Throngs' power, Hidden Intention's influence): one switch
@@ -280,6 +294,11 @@ fn number_map(ui: &mut egui::Ui, board: &crate::rules::BoardView, act: &mut Pane
     let shown = act.settings.0.show_numbers;
     let text = if shown { format!("Hide the {what} map") } else { format!("Show the {what} map") };
     let tip = format!("The {what} of every space on the board, not only under the cursor.");
+    // A switch the player can do without (Settings has it too) when the panel is full.
+    let height = ui.text_style_height(&egui::TextStyle::Button) + 2.0 * ui.spacing().button_padding.y;
+    if height > ui.available_height() {
+        return;
+    }
     if crate::app::ui::button(ui, &text).on_hover_text(tip).clicked() {
         act.settings.0.show_numbers = !shown;
     }
@@ -452,7 +471,9 @@ fn event_log(ui: &mut egui::Ui, view: &PanelView) {
     recent.sort_by_key(|(n, _)| std::cmp::Reverse(*n));
     for (n, line) in recent {
         let text = egui::RichText::new(format!("• {line}")).size(text_size::SMALL);
-        ui.label(if *n == last { text } else { text.weak() });
+        if !label_if_room(ui, if *n == last { text } else { text.weak() }) {
+            break;
+        }
     }
 }
 

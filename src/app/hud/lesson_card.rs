@@ -45,9 +45,28 @@ pub(super) fn lesson_card(
         // Who the learner is: not always the side that moves first (a playtest's lesson 9 had the
         // learner as White and a newcomer took themselves for Black).
         let you = side_label(current.start(), run.learner);
-        let place = format!("{} · lesson {} of {} · you play {you}", run.game.name(), run.index + 1, run.count);
         let started = !current.is_empty();
-        ui.label(egui::RichText::new(place).size(text_size::SMALL).weak());
+        if compact {
+            // On a phone the place line shares its row with the rule's link: the room under the
+            // card is the lesson's introduction's and its commands'.
+            ui.horizontal_wrapped(|ui| {
+                let place = format!("Lesson {} of {} · you play {you}", run.index + 1, run.count);
+                ui.label(egui::RichText::new(place).size(text_size::SMALL).weak());
+                // The link whole, on this row or the next.
+                if let Some(link) = rules_link_text(run) {
+                    let wrap = Some(egui::TextWrapMode::Extend);
+                    let galley =
+                        egui::WidgetText::from(link).into_galley(ui, wrap, f32::INFINITY, egui::TextStyle::Body);
+                    if galley.size().x + ui.spacing().item_spacing.x > ui.available_size_before_wrap().x {
+                        ui.end_row();
+                    }
+                }
+                rules_link(ui, run, act);
+            });
+        } else {
+            let place = format!("{} · lesson {} of {} · you play {you}", run.game.name(), run.index + 1, run.count);
+            ui.label(egui::RichText::new(place).size(text_size::SMALL).weak());
+        }
         ui.label(egui::RichText::new(&run.lesson.title).size(text_size::HEADING).strong());
         ui.label(egui::RichText::new(&run.lesson.goal).size(text_size::BODY + 1.0).strong());
         if !compact {
@@ -62,16 +81,21 @@ pub(super) fn lesson_card(
         }
         // The rule's link and "Start again" share a row under the goal (over the place line they
         // ran into each other on a phone).
-        ui.horizontal(|ui| {
-            rules_link(ui, run, act);
-            if started && run.standing == Standing::OnTheWay {
-                ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                    if ui.small_button("Start again").clicked() {
-                        act.lessons.write(LessonCommand::Retry);
-                    }
-                });
-            }
-        });
+        let again = started && run.standing == Standing::OnTheWay;
+        if !compact || again {
+            ui.horizontal(|ui| {
+                if !compact {
+                    rules_link(ui, run, act);
+                }
+                if again {
+                    ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                        if ui.small_button("Start again").clicked() {
+                            act.lessons.write(LessonCommand::Retry);
+                        }
+                    });
+                }
+            });
+        }
         standing(ui, current, run, act, compact);
     });
     ui.add_space(4.0);
@@ -80,10 +104,16 @@ pub(super) fn lesson_card(
 /// "The rule: Captures ›" — opens the rules at the section the lesson teaches.
 fn rules_link(ui: &mut egui::Ui, run: &LessonRun, act: &mut PanelActions) {
     let Some(section) = run.lesson.teaches.as_deref().and_then(|id| run.game.rules.section(id)) else { return };
-    let text = egui::RichText::new(format!("The rule: {} ›", section.heading)).size(text_size::SMALL);
+    let Some(text) = rules_link_text(run) else { return };
     if ui.link(text).clicked() {
         act.show_rules.write(super::ShowRules(Some(section.id)));
     }
+}
+
+/// The words of the lesson's link to its rule, if it teaches one.
+fn rules_link_text(run: &LessonRun) -> Option<egui::RichText> {
+    let section = run.lesson.teaches.as_deref().and_then(|id| run.game.rules.section(id))?;
+    Some(egui::RichText::new(format!("The rule: {} ›", section.heading)).size(text_size::SMALL))
 }
 
 /// The lesson's introduction while the learner works on it.

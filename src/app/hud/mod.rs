@@ -166,18 +166,23 @@ fn draw_panel(
     actions::choice_popup(ctx, &current, &view, &mut act.clicks);
     game_over::card_over_board(ctx, &mut current, &view, &mut act);
     turn_warning::card_at_panel_top(ctx, &current, &view, &mut act);
+    panel(ctx, &mut current, &view, &mut act);
+    Ok(())
+}
+
+/// The panel beside or under the board.
+fn panel(ctx: &egui::Context, current: &mut ResMut<CurrentMatch>, view: &PanelView, act: &mut PanelActions) {
     let mut root = root_ui_in(ctx, "hud", view.layout.panel_rect());
     let frame = egui::Frame::new().fill(root.visuals().panel_fill).inner_margin(egui::Margin::symmetric(12, 8));
     frame.show(&mut root, |ui| {
         ui.set_width(ui.available_width());
         ui.set_min_height(ui.available_height());
         if view.layout.portrait {
-            portrait(ui, &mut current, &view, &mut act);
+            portrait(ui, current, view, act);
         } else {
-            landscape(ui, &mut current, &view, &mut act);
+            landscape(ui, current, view, act);
         }
     });
-    Ok(())
 }
 
 /// Beside the board: the game's name, the player cards, then the footer's commands fixed at the
@@ -213,12 +218,22 @@ fn landscape(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &Panel
             moves::replay_list(ui, current, lists, (&mut act.replay_steps, &mut act.settings));
             return;
         }
-        let room = (ui.available_height() - moves::min_height(ui, &view.moves)).max(0.0);
+        // A lesson's or a practice position's few moves are on the board: its card takes their room.
+        let with_moves = view.lesson.is_none() && view.practice.is_none();
+        let list = if with_moves { moves::min_height(ui, &view.moves) } else { 0.0 };
+        let room = (ui.available_height() - list).max(0.0);
+        // The commands first, then what the board shows in words.
+        // What the commands leave is the details' room, so that those give way rather than being
+        // cut (the scroll is for commands that would not fit).
         egui::ScrollArea::vertical().id_salt("hud middle").max_height(room).auto_shrink([false, true]).show(ui, |ui| {
-            cards::details(ui, current, view, act);
+            let top = ui.cursor().min.y;
             actions::all(ui, current, view, act);
+            let left = (room - (ui.cursor().min.y - top)).max(0.0);
+            ui.allocate_ui(egui::vec2(ui.available_width(), left), |ui| cards::details(ui, current, view, act));
         });
-        moves::move_list(ui, &view.moves, &mut act.settings);
+        if with_moves {
+            moves::move_list(ui, &view.moves, &mut act.settings);
+        }
     });
 }
 
@@ -256,40 +271,61 @@ fn portrait(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &PanelV
         // A review or the analysis board takes the player cards' room: a phone has little.
         cards::player_cards(ui, current, view, act, true);
     }
-    if let Some(phrase) = cards::status(ui, current, view) {
+    // While the learner acts, a lesson's goal on the card says what to do: the status line's room
+    // is the introduction's.
+    let learner_acts = view.lesson.as_deref().is_some_and(|run| current.acting_side() == Some(run.learner));
+    if !learner_acts && let Some(phrase) = cards::status(ui, current, view) {
         act.online.write(phrase);
     }
-    ui.horizontal(|ui| {
-        // "Rules" opens the rules over the whole screen, as the footer's Rules does: under the
-        // player cards a phone has no room to read them in.
-        for (tab, name) in [(Some(Tab::Actions), "Actions"), (Some(Tab::Moves), "Moves"), (None, "Rules")] {
-            let selected = tab.map_or(act.panels.rules_open, |tab| act.panels.tab == tab);
-            let button = egui::Button::new(egui::RichText::new(name).size(16.0))
-                .selected(selected)
-                .min_size(egui::vec2(96.0, super::theme::TOUCH - 6.0));
-            if ui.add(button).clicked() {
-                match tab {
-                    Some(tab) => act.panels.tab = tab,
-                    None => {
-                        act.show_rules.write(ShowRules(None));
+    // A lesson's or a practice position's few moves are on the board, and the footer opens the
+    // rules: no tabs, their room is the lesson's.
+    let exercise = view.lesson.is_some() || view.practice.is_some();
+    if exercise {
+        act.panels.tab = Tab::Actions;
+    }
+    if !exercise {
+        ui.horizontal(|ui| {
+            // "Rules" opens the rules over the whole screen, as the footer's Rules does: under the
+            // player cards a phone has no room to read them in.
+            for (tab, name) in [(Some(Tab::Actions), "Actions"), (Some(Tab::Moves), "Moves"), (None, "Rules")] {
+                let selected = tab.map_or(act.panels.rules_open, |tab| act.panels.tab == tab);
+                let button = egui::Button::new(egui::RichText::new(name).size(16.0))
+                    .selected(selected)
+                    .min_size(egui::vec2(96.0, super::theme::TOUCH - 6.0));
+                if ui.add(button).clicked() {
+                    match tab {
+                        Some(tab) => act.panels.tab = tab,
+                        None => {
+                            act.show_rules.write(ShowRules(None));
+                        }
                     }
                 }
             }
-        }
-    });
-    ui.separator();
+        });
+        ui.separator();
+    }
     footer_panel(ui, current, view, act, |ui, current, act| {
+        let room = ui.available_height();
         egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
+            let top = ui.cursor().min.y;
             if let Some(request) = cards::online_status(ui, current, view) {
                 act.online.write(request);
             }
-            portrait_tab(ui, current, view, act);
+            let room = (room - (ui.cursor().min.y - top)).max(0.0);
+            portrait_tab(ui, current, view, act, room);
         });
     });
 }
 
 /// The portrait panel's tab, in the room over the footer.
-fn portrait_tab(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &PanelView, act: &mut PanelActions) {
+/// `room` is the tab's height in sight.
+fn portrait_tab(
+    ui: &mut egui::Ui,
+    current: &mut ResMut<CurrentMatch>,
+    view: &PanelView,
+    act: &mut PanelActions,
+    room: f32,
+) {
     match act.panels.tab {
         Tab::Actions if act.replay.active => {
             let replay = act.replay.clone();
@@ -305,15 +341,20 @@ fn portrait_tab(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &Pa
                 review_panel::analysis_card(ui, current, &view.analysis, act, true);
             }
             // The commands first: under a lesson's introduction a phone's few lines hid them (a
-            // playtest looked for Rescue in vain).
+            // playtest looked for Rescue in vain). Then the introduction, and in the room left
+            // what gives way when there is none.
+            let top = ui.cursor().min.y;
             actions::all(ui, current, view, act);
-            // A lesson's card takes the player cards' place: their counters, on one line.
-            let counters = cards::counters_line(current);
-            if (view.lesson.is_some() || view.practice.is_some()) && !counters.is_empty() {
-                ui.label(egui::RichText::new(counters).size(super::theme::text_size::SMALL).weak());
-            }
             lesson_card::intro(ui, view);
-            cards::details(ui, current, view, act);
+            let left = (room - (ui.cursor().min.y - top)).max(0.0);
+            ui.allocate_ui(egui::vec2(ui.available_width(), left), |ui| {
+                // A lesson's card takes the player cards' place: their counters, on one line.
+                let counters = cards::counters_line(current);
+                if (view.lesson.is_some() || view.practice.is_some()) && !counters.is_empty() {
+                    cards::label_if_room(ui, egui::RichText::new(counters).size(super::theme::text_size::SMALL).weak());
+                }
+                cards::details(ui, current, view, act);
+            });
         }
         Tab::Moves => moves::move_list(ui, &view.moves, &mut act.settings),
     }
@@ -332,6 +373,9 @@ fn lay_out(size: egui::Vec2, mut draw: impl FnMut(&mut egui::Ui)) {
         output.textures_delta.clear();
     }
 }
+
+#[cfg(test)]
+mod fit_tests;
 
 #[cfg(test)]
 mod tests {
