@@ -202,3 +202,41 @@ fn every_lesson_s_panel_fits() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+#[test]
+fn a_reviewed_replay_fits() {
+    use crate::app::playing::Replay;
+    use crate::app::review_state::{ReviewCommand, ReviewShown};
+    // Red Stone's spec record (5×5): White's last placement hands Black a red stone that takes
+    // everything; the replay opened at its end, then reviewed.
+    let options = [("size".to_string(), "5".to_string())];
+    let mut m = CurrentMatch::new(GameKind::named("red-stone").open(&options, None).unwrap());
+    for d in ["C3", "swap", "A1", "B1", "A2", "B2", "A3", "B3", "A4", "B4", "A5", "B5*"] {
+        m.decide(d).unwrap();
+    }
+    let mut app = headless_app();
+    let (current, replay) = Replay::open(&m.record()).unwrap();
+    app.world_mut().insert_resource(current);
+    app.world_mut().insert_resource(replay);
+    app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Playing);
+    app.update();
+    let mut failures = Vec::new();
+    for size in SIZES {
+        for problem in problems_with(&mut app, size, FOOTER.into_iter()) {
+            failures.push(format!("the replay at {size}: {problem}"));
+        }
+    }
+    app.world_mut().write_message(ReviewCommand::Start);
+    for _ in 0..300 {
+        if app.world().resource::<ReviewShown>().review.as_ref().is_some_and(|r| r.is_complete()) {
+            break;
+        }
+        app.update();
+    }
+    for size in SIZES {
+        for problem in problems_with(&mut app, size, FOOTER.into_iter()) {
+            failures.push(format!("the review at {size}: {problem}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -267,8 +267,9 @@ fn portrait(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &PanelV
         lesson_card::lesson_card(ui, current, view, act, true);
     } else if view.practice.is_some() {
         lesson_card::practice_card(ui, current, view, act);
-    } else if view.review.review.is_none() && !view.analysis.active {
-        // A review or the analysis board takes the player cards' room: a phone has little.
+    } else if !act.replay.active && !view.analysis.active {
+        // A replay (its steps, a review) or the analysis board takes the player cards' room: a
+        // phone has little, and the status says how the game ended.
         cards::player_cards(ui, current, view, act, true);
     }
     // While the learner acts, a lesson's goal on the card says what to do: the status line's room
@@ -328,13 +329,29 @@ fn portrait_tab(
 ) {
     match act.panels.tab {
         Tab::Actions if act.replay.active => {
+            let top = ui.cursor().min.y;
             let replay = act.replay.clone();
             let parts = (&replay, &view.replay_moves.list, &*view.review);
-            // On a phone the review comes first: the few lines above the fold are its.
-            review_panel::section(ui, current, view, act);
+            // On a phone a review comes first: the few lines above the fold are its. Before one,
+            // the replay's own steps come before the offer of one.
+            let reviewed = view.review.review.is_some();
+            if reviewed {
+                review_panel::section(ui, current, view, act);
+            }
             moves::replay_controls(ui, current, parts, &mut act.replay_steps);
-            let lists = (&view.replay_moves.list, &*view.review);
-            moves::replay_list(ui, current, lists, (&mut act.replay_steps, &mut act.settings));
+            if !reviewed {
+                review_panel::section(ui, current, view, act);
+            }
+            // The list in the room left, or only under the Moves tab when too little is: a list
+            // scrolling inside the scrolling tab hid its own heading.
+            let left = room - (ui.cursor().min.y - top);
+            let line = ui.text_style_height(&egui::TextStyle::Body);
+            if left > ui.spacing().interact_size.y + 3.0 * line {
+                ui.allocate_ui(egui::vec2(ui.available_width(), left), |ui| {
+                    let lists = (&view.replay_moves.list, &*view.review);
+                    moves::replay_list(ui, current, lists, (&mut act.replay_steps, &mut act.settings));
+                });
+            }
         }
         Tab::Actions => {
             if view.analysis.active {
@@ -355,6 +372,10 @@ fn portrait_tab(
                 }
                 cards::details(ui, current, view, act);
             });
+        }
+        Tab::Moves if act.replay.active => {
+            let lists = (&view.replay_moves.list, &*view.review);
+            moves::replay_list(ui, current, lists, (&mut act.replay_steps, &mut act.settings));
         }
         Tab::Moves => moves::move_list(ui, &view.moves, &mut act.settings),
     }

@@ -166,7 +166,7 @@ pub(super) fn replay_list(
         d.insert_temp(followed, at);
         before != Some(at)
     });
-    egui::ScrollArea::vertical().max_height(ui.available_height().max(120.0)).show(ui, |ui| {
+    egui::ScrollArea::vertical().max_height(ui.available_height().max(0.0)).show(ui, |ui| {
         let mut line_start = 0;
         for (i, line) in whole.lines.iter().enumerate() {
             let here = i + 1 == shown;
