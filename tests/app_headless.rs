@@ -431,6 +431,28 @@ mod every_game_by_actions {
         assert_eq!(view.cells[now].name, target, "the cursor did not reach {target}");
     }
 
+    #[test]
+    fn a_space_where_nothing_can_be_done_says_why() {
+        // A two-person Throngs game at its usual options: Black to place first; White's stone on
+        // b3 is out of Black's reach (a capture needs power 2 there).
+        let mut app = headless_app();
+        let kind = GameKind::named("throngs");
+        let index = GameKind::all().position(|k| k == kind).unwrap();
+        let mut keys = vec![Down; index];
+        keys.push(Select);
+        press(&mut app, &keys);
+        let mut keys = vec![Down; kind.option_specs().len() + 2];
+        keys.push(Select);
+        press(&mut app, &keys);
+        assert_eq!(screen(&app), Screen::Playing);
+        cursor_to(&mut app, "b3");
+        press(&mut app, &[Select]);
+        let m = app.world().resource::<CurrentMatch>();
+        assert!(m.is_empty(), "nothing was played");
+        let message = m.message.clone().unwrap_or_default();
+        assert!(message.starts_with("Nothing to do at b3: capturing b3 needs power 2 or more"), "{message}");
+    }
+
     fn pick_choice(app: &mut App, wanted: &Choice) -> bool {
         let choices = app.world().resource::<TurnBuilder>().choices.clone();
         let Some(i) = choices.iter().position(|c| c == wanted) else { return false };

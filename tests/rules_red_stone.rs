@@ -185,6 +185,8 @@ fn s3_one_red_stone_removes_one_white_and_two_black_groups() {
     assert_eq!(p.point_class(e1, W), PointClass::EnemyEye);
     assert_eq!(p.point_class(e1, B), PointClass::OwnEye);
     assert_eq!(p.placement_choice(e1), PlacementChoice::None);
+    let why = stoneyard::games::About::why_nothing_at(&p, e1);
+    assert!(why.as_deref().is_some_and(|why| why.contains("E1")), "{why:?}");
     illegal(&p, "E1");
     illegal(&p, "E1*");
     assert_eq!(p.point_class(c3, W), PointClass::Contested);
@@ -847,4 +849,12 @@ result: B+ annihilation";
         let e = parse_record(&wrong).unwrap_err().to_string();
         assert!(e.contains("B+ annihilation"), "{e}");
     }
+}
+
+#[test]
+fn a_point_where_nothing_can_be_done_says_why() {
+    use stoneyard::games::About;
+    let (p, _) = try_token(&start(5), "C3").unwrap();
+    assert_eq!(p.why_nothing_at(cell(&p, "C3")).as_deref(), Some("C3 is occupied"));
+    assert_eq!(p.why_nothing_at(cell(&p, "A1")), None, "White may place on A1");
 }

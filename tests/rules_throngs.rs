@@ -1767,3 +1767,27 @@ choose White
         }
     }
 }
+
+#[test]
+fn a_site_where_nothing_can_be_done_says_why() {
+    use stoneyard::games::About;
+    let p = start();
+    let empty: Vec<Cell> = (0..p.geometry().len() as Cell).filter(|&s| p.stone(s).is_none()).collect();
+    let playable = empty.iter().find(|&&s| power(&p, &p.cell_name(s)) >= 1).expect("a site beside Black's stone");
+    assert_eq!(p.why_nothing_at(*playable), None, "{} takes a stone", p.cell_name(*playable));
+    let powerless = empty.iter().find(|&&s| power(&p, &p.cell_name(s)) == 0).expect("a site far from every stone");
+    let name = p.cell_name(*powerless);
+    assert_eq!(
+        p.why_nothing_at(*powerless).as_deref(),
+        Some(
+            format!("placing on {name} needs power 1 or more (or 0 with every neighbour occupied); its power is 0")
+                .as_str()
+        )
+    );
+    let white = p.sites_of(Side::Second).next().expect("White's stones");
+    let why = p.why_nothing_at(white).expect("Black cannot capture at the start");
+    assert!(why.starts_with(&format!("capturing {} needs power 2 or more", p.cell_name(white))), "{why}");
+    // The same through the game's object, as the app asks.
+    let game = GameKind::named("throngs").open(&[], None).unwrap();
+    assert_eq!(game.why_nothing_at(*powerless), p.why_nothing_at(*powerless));
+}

@@ -93,6 +93,13 @@ pub trait About: Notation + DrawBoard {
     /// stone where it captures"); `None` once the game is over.
     fn to_do(&self) -> Option<String>;
 
+    /// Why the side to act can do nothing at `cell` now, in words a player understands ("placing
+    /// on f6 needs power 1 or more …"); `None` when something can be done there, or when the game
+    /// has no more to say than the status line's [`About::to_do`]. By default `None`.
+    fn why_nothing_at(&self, _cell: Cell) -> Option<String> {
+        None
+    }
+
     /// The spaces holding `side`'s pieces that the opponent could take on its next turn, for the
     /// board's danger marks. By default none (games whose danger the board view already marks,
     /// such as a group with one liberty, need nothing here).

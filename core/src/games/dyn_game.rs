@@ -73,6 +73,8 @@ pub trait DynGame: Send + Sync {
     fn to_do(&self) -> Option<String>;
     /// Why the game ended, in words (`About::end_reason`).
     fn end_reason(&self) -> Option<String>;
+    /// Why nothing can be done at `cell` now, in words (`About::why_nothing_at`).
+    fn why_nothing_at(&self, cell: Cell) -> Option<String>;
     /// The spaces of `side` the opponent could take on its next turn (`About::threatened`), for
     /// danger marks; empty for games that mark no such danger this way.
     fn threatened(&self, side: Side) -> Vec<Cell>;
@@ -202,6 +204,9 @@ impl<G: About> DynGame for G {
     }
     fn end_reason(&self) -> Option<String> {
         About::end_reason(self)
+    }
+    fn why_nothing_at(&self, cell: Cell) -> Option<String> {
+        About::why_nothing_at(self, cell)
     }
     fn threatened(&self, side: Side) -> Vec<Cell> {
         About::threatened(self, side)

@@ -336,9 +336,12 @@ fn apply_cell(
             out.decide.write(DecisionChosen(d));
         }
         None if out.builder.start.is_none() && out.builder.choices.is_empty() => {
-            // Say what can be done instead of only what cannot.
-            let to_do = current.position().to_do().map_or_else(String::new, |t| format!(" {t}."));
-            current.message = Some(format!("Nothing to do at {cell}.{to_do}"));
+            // Say why, where the game can, and what can be done instead.
+            let game = current.position();
+            let why = game.board_view().cell_named(cell).and_then(|c| game.why_nothing_at(c.cell));
+            let why = why.map_or_else(String::new, |why| format!(": {why}"));
+            let to_do = game.to_do().map_or_else(String::new, |t| format!(" {t}."));
+            current.message = Some(format!("Nothing to do at {cell}{why}.{to_do}"));
         }
         None => {}
     }

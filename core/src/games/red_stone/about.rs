@@ -56,6 +56,14 @@ impl About for Position {
         })
     }
 
+    fn why_nothing_at(&self, cell: crate::rules::Cell) -> Option<String> {
+        use super::moves::{Move, PlacementChoice};
+        if self.result.is_some() || self.placement_choice(cell) != PlacementChoice::None {
+            return None;
+        }
+        self.why_illegal(&Move::stone(cell))
+    }
+
     fn is_record_text(text: &str) -> bool {
         let head = text.trim_start();
         // Red Stone's `key: value` record; Stoneyard's own plain text has no `moves:` line.

@@ -125,6 +125,10 @@ impl About for Position {
         })
     }
 
+    fn why_nothing_at(&self, cell: crate::rules::Cell) -> Option<String> {
+        Position::why_nothing_at(self, cell)
+    }
+
     fn read_record_text(text: &str, base: &ThrongsOptions) -> Result<(ThrongsOptions, Vec<String>), ParseError> {
         parse_record_over(text, base).map(|record| (record.options, record.tokens))
     }

@@ -128,6 +128,28 @@ impl Position {
         }
     }
 
+    /// Why nothing can be done at `site` now, in words; `None` when something can (the decision
+    /// a click there would make: a placement on an empty site, a capture of an enemy stone, a move
+    /// of one's own, or where a started part's stone goes).
+    pub(super) fn why_nothing_at(&self, site: Cell) -> Option<String> {
+        if (site as usize) >= self.geo.len() {
+            return None;
+        }
+        let m = match (self.phase, self.started) {
+            (Phase::Play, Some(_)) => Move::To(site),
+            (Phase::Play, None) => match self.stone(site) {
+                None => Move::Place(site),
+                Some(side) if side == self.mover => Move::Pick(site),
+                Some(_) => Move::Capture(site),
+            },
+            (Phase::PieOffer, _) => Move::Offer(site),
+            _ => return None,
+        };
+        let mut legal = Vec::new();
+        self.generate(&mut legal);
+        (!legal.contains(&m)).then(|| self.explain_illegal(&m).reason)
+    }
+
     /// Why `m` is not legal here, in words a player understands.
     pub(super) fn explain_illegal(&self, m: &Move) -> PlayError {
         let name = |s: Cell| self.geo.name(s);
