@@ -233,7 +233,8 @@ impl BoardPalette {
     /// filled light with a dark outline.
     pub fn figure(&self, tone: Tone) -> ([u8; 3], [u8; 3]) {
         match tone {
-            Tone::Dark => (self.dark, mix(self.dark, self.dark_text, 0.3)),
+            // An edge barely lighter than the fill: a black figure reads black, its lines still show.
+            Tone::Dark => (self.dark, mix(self.dark, self.dark_text, 0.15)),
             Tone::Light => (self.light, self.light_text),
         }
     }
