@@ -265,7 +265,7 @@ pub(super) fn details(ui: &mut egui::Ui, current: &CurrentMatch, view: &PanelVie
             .weak(),
         );
     }
-    event_log(ui, view);
+    event_log(ui, current, view);
 }
 
 /// `text` as a label when the room left holds it whole; whether it was drawn. What the panel
@@ -460,13 +460,17 @@ fn claim_line(ui: &mut egui::Ui, current: &CurrentMatch, online: &OnlineStatus) 
 }
 
 /// The event log under the status, newest first: the last decision's lines in full colour, a few
-/// older ones weaker (the portrait panel has room for fewer).
-fn event_log(ui: &mut egui::Ui, view: &PanelView) {
+/// older ones weaker (the portrait panel has room for fewer), and none from before the last two
+/// turns (a Gravel removal stayed in sight a turn after the one that answered it).
+fn event_log(ui: &mut egui::Ui, current: &CurrentMatch, view: &PanelView) {
     let Some(&(last, _)) = view.events.lines.last() else { return };
     let room = if view.layout.portrait { 2 } else { 5 };
+    let first = first_of_the_last_two_turns((0..current.len()).map(|i| current.maker(i)));
     ui.add_space(2.0);
     // Decisions newest first; one decision's lines in the order they happened (reveal, round 1, 2).
-    let mut recent: Vec<&(usize, String)> = view.events.lines.iter().rev().take(room).collect();
+    // Lines are numbered from 1, decisions from 0.
+    let mut recent: Vec<&(usize, String)> =
+        view.events.lines.iter().rev().take_while(|(n, _)| *n > first).take(room).collect();
     recent.reverse();
     recent.sort_by_key(|(n, _)| std::cmp::Reverse(*n));
     for (n, line) in recent {
@@ -477,9 +481,40 @@ fn event_log(ui: &mut egui::Ui, view: &PanelView) {
     }
 }
 
+/// The first decision (from 0) of the last two turns, by who made each decision in order: the
+/// last maker's run of decisions and the run before it (a simultaneous game's decisions, made by
+/// nobody alone, count as one turn each run).
+fn first_of_the_last_two_turns(makers: impl DoubleEndedIterator<Item = Option<Side>> + ExactSizeIterator) -> usize {
+    let mut first = makers.len();
+    let mut turns: Vec<Option<Side>> = Vec::new();
+    for maker in makers.rev() {
+        if turns.last() != Some(&maker) {
+            if turns.len() == 2 {
+                break;
+            }
+            turns.push(maker);
+        }
+        first -= 1;
+    }
+    first
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_log_keeps_the_last_two_turns() {
+        use Side::{First as A, Second as B};
+        let first = |makers: &[Option<Side>]| first_of_the_last_two_turns(makers.iter().copied());
+        // Gravel: A's turn of three decisions, B's of two, A's of one.
+        assert_eq!(first(&[Some(A), Some(A), Some(A), Some(B), Some(B), Some(A)]), 3);
+        assert_eq!(first(&[Some(A), Some(A), Some(A), Some(B), Some(B)]), 0);
+        assert_eq!(first(&[Some(A)]), 0);
+        assert_eq!(first(&[]), 0);
+        // Two decisions by nobody alone (Hidden Intention's attempts) and one after.
+        assert_eq!(first(&[None, None, Some(B), None]), 2);
+    }
 
     /// The height of the thinking row, thinking or not, in a card `width` wide.
     fn row_height(thinking: bool, width: f32) -> f32 {
