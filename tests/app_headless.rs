@@ -32,6 +32,38 @@ fn keyboard_alone_reaches_each_games_setup_screen() {
 }
 
 #[test]
+fn throngs_variants_wait_under_more_options_and_keep_their_values() {
+    use stoneyard::app::testing::CurrentMatch;
+    let mut app = headless_app();
+    let index = GameKind::all().position(|k| k == GameKind::named("throngs")).unwrap();
+    let mut presses = vec![Down; index];
+    presses.push(Select);
+    press(&mut app, &presses);
+    let keys = |app: &bevy::prelude::App| {
+        app.world().resource::<SetupChoice>().specs.iter().map(|s| s.key).collect::<Vec<_>>()
+    };
+    assert_eq!(keys(&app), ["board", "opening"], "the variants wait under More options");
+    // "More options" (under the two options): the variants show, the focus on the first of them,
+    // and Right steps it.
+    press(&mut app, &[Down, Down, Select, Right]);
+    assert_eq!(keys(&app), ["board", "opening", "pass_rule", "adjudication"]);
+    let value = |app: &bevy::prelude::App| {
+        let setup = app.world().resource::<SetupChoice>();
+        setup.values.iter().find(|(k, _)| k == "pass_rule").map(|(_, v)| v.clone())
+    };
+    assert_eq!(value(&app).as_deref(), Some("legacy"));
+    // "Fewer options" (under the four): hidden again, the value kept, the focus back on the row.
+    press(&mut app, &[Down, Down, Select]);
+    assert_eq!(keys(&app), ["board", "opening"]);
+    assert_eq!(value(&app).as_deref(), Some("legacy"));
+    let from_the_row = common::start_row(&app) - 2;
+    press(&mut app, &[vec![Down; from_the_row], vec![Select]].concat());
+    assert_eq!(screen(&app), Screen::Playing);
+    let options = app.world().resource::<CurrentMatch>().position().option_pairs();
+    assert!(options.contains(&("pass_rule".to_string(), "legacy".to_string())), "{options:?}");
+}
+
+#[test]
 fn menu_focus_wraps_around() {
     let mut app = headless_app();
     // Up from the first item wraps to the last ones: Settings is second to last on native.
@@ -441,7 +473,7 @@ mod every_game_by_actions {
         let mut keys = vec![Down; index];
         keys.push(Select);
         press(&mut app, &keys);
-        let mut keys = vec![Down; kind.option_specs().len() + 2];
+        let mut keys = vec![Down; super::common::start_row(&app)];
         keys.push(Select);
         press(&mut app, &keys);
         assert_eq!(screen(&app), Screen::Playing);
@@ -512,8 +544,7 @@ mod every_game_by_actions {
         press(&mut app, &keys);
         let pairs: Vec<(String, String)> = options.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
         app.world_mut().resource_mut::<stoneyard::app::testing::SetupChoice>().select(kind, &pairs);
-        let options = kind.option_specs().len();
-        let mut keys = vec![Down; options + 2];
+        let mut keys = vec![Down; super::common::start_row(&app)];
         keys.push(Select);
         press(&mut app, &keys);
         assert_eq!(screen(&app), Screen::Playing, "{kind}");
@@ -576,8 +607,7 @@ mod every_game_by_actions {
         let mut keys = vec![Down; index];
         keys.push(Select);
         press(&mut app, &keys);
-        let options = GameKind::named("hidden-intention").option_specs().len();
-        let mut keys = vec![Down; options + 2];
+        let mut keys = vec![Down; super::common::start_row(&app)];
         keys.push(Select);
         press(&mut app, &keys);
         assert_eq!(screen(&app), Screen::Playing);
@@ -909,8 +939,7 @@ mod dragging {
         let mut app = headless_app();
         // Gravel (first game), default options, two people.
         press(&mut app, &[Select]);
-        let options = app.world().resource::<stoneyard::app::testing::SetupChoice>().specs.len();
-        let mut keys = vec![Down; options + 2];
+        let mut keys = vec![Down; super::common::start_row(&app)];
         keys.push(Select);
         press(&mut app, &keys);
         // Two placements of the first turn, then a drag from one stack onto the other.
@@ -953,7 +982,7 @@ mod dragging {
         press(&mut app, &keys);
         let options = [("board".to_string(), "R63".to_string())];
         app.world_mut().resource_mut::<stoneyard::app::testing::SetupChoice>().select(kind, &options);
-        let mut keys = vec![Down; kind.option_specs().len() + 2];
+        let mut keys = vec![Down; super::common::start_row(&app)];
         keys.push(Select);
         press(&mut app, &keys);
         // The first part may move Black's stone one step (rules §4.2 C, the referee's `c5>d5`): a
@@ -1137,7 +1166,7 @@ mod systems_agree_with_play {
         press(&mut app, &keys);
         let pairs: Vec<(String, String)> = options.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
         app.world_mut().resource_mut::<SetupChoice>().select(kind, &pairs);
-        let mut keys = vec![Down; kind.option_specs().len() + 2];
+        let mut keys = vec![Down; super::common::start_row(&app)];
         keys.push(Select);
         press(&mut app, &keys);
         assert_eq!(screen(&app), Screen::Playing, "{kind}");
@@ -1205,7 +1234,7 @@ mod idle_frames {
             let mut keys = vec![Down; index];
             keys.push(Select);
             press(&mut app, &keys);
-            let mut keys = vec![Down; kind.option_specs().len() + 2];
+            let mut keys = vec![Down; super::common::start_row(&app)];
             keys.push(Select);
             press(&mut app, &keys);
             assert_eq!(screen(&app), Screen::Playing, "{kind}");

@@ -110,6 +110,12 @@ pub fn press(app: &mut App, actions: &[Action]) {
     app.update();
 }
 
+/// How many presses of Down take the setup screen's focus from its first row to Start (past the
+/// options shown, "More options" where the game has variants, and who plays each side).
+pub fn start_row(app: &App) -> usize {
+    app.world().resource::<SetupChoice>().start_row()
+}
+
 /// The screen showing.
 pub fn screen(app: &App) -> Screen {
     *app.world().resource::<State<Screen>>().get()

@@ -40,6 +40,8 @@ pub struct GameEntry {
     /// Options for a short game (a small board, a low target).
     pub quick_options: &'static [(&'static str, &'static str)],
     option_specs: fn() -> &'static [OptionSpec],
+    /// How many of the last options are variants (`GameOptions::VARIANTS`).
+    variants: usize,
     open: OpenFn,
     decision_words: fn(&str, &str) -> Option<String>,
     option_value_words: fn(&str, &str) -> Option<String>,
@@ -71,6 +73,7 @@ impl GameEntry {
             pie_text: G::PIE_TEXT,
             quick_options: G::QUICK_OPTIONS,
             option_specs: <G::Options as GameOptions>::specs,
+            variants: <G::Options as GameOptions>::VARIANTS,
             open: open_as::<G>,
             decision_words: G::decision_words,
             option_value_words: G::option_value_words,
@@ -158,6 +161,12 @@ impl GameKind {
     /// The options this game accepts, in the order the setup screen shows them.
     pub fn option_specs(self) -> &'static [OptionSpec] {
         (self.0.option_specs)()
+    }
+
+    /// The options most players set: every one but the trailing variants (`GameOptions::VARIANTS`).
+    pub fn main_options(self) -> &'static [OptionSpec] {
+        let specs = self.option_specs();
+        &specs[..specs.len().saturating_sub(self.0.variants)]
     }
 
     /// Opens a game: options from `key=value` pairs over the spec's defaults, then either the

@@ -35,6 +35,10 @@ pub trait GameOptions: Clone + Debug + Default + PartialEq + Send + Sync + 'stat
     /// Every option, in the order the setup screen shows them.
     fn specs() -> &'static [OptionSpec];
 
+    /// How many of the last [`GameOptions::specs`] are variants most players leave alone: the
+    /// setup screen keeps them under "More options".
+    const VARIANTS: usize = 0;
+
     /// Sets one option; `key` is matched case-insensitively. Values are checked against the
     /// spec's ranges, and options that depend on each other are checked by `validate`.
     fn set(&mut self, key: &str, value: &str) -> Result<(), OptionError>;

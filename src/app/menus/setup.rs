@@ -34,6 +34,8 @@ pub struct SetupChoice {
     pub side_names: [String; 2],
     /// Both sides choose at once (Hidden Intention): nobody moves first.
     pub simultaneous: bool,
+    /// The game's variants are shown ("More options"; `specs` holds them then).
+    pub more: bool,
 }
 
 impl Default for SetupChoice {
@@ -46,6 +48,7 @@ impl Default for SetupChoice {
             players: [None, None],
             side_names: ["First player".into(), "Second player".into()],
             simultaneous: false,
+            more: false,
         }
     }
 }
@@ -59,7 +62,7 @@ impl SetupChoice {
         match kind.open(&[], None) {
             Ok(game) => {
                 self.simultaneous = game.to_move() == Some(crate::rules::ToMove::Both);
-                self.specs = kind.option_specs();
+                self.specs = if self.more { kind.option_specs() } else { kind.main_options() };
                 self.values = game.option_pairs();
                 for (k, v) in overrides {
                     if let Some(slot) = self.values.iter_mut().find(|(key, _)| key.eq_ignore_ascii_case(k)) {
@@ -113,14 +116,48 @@ impl SetupChoice {
         self.values.iter().find(|(k, _)| k.eq_ignore_ascii_case(key)).map(|(_, v)| v.as_str()).unwrap_or("")
     }
 
-    /// Option rows, then who plays each side, Start, Learn and Back.
+    /// Shows or hides the game's variants (every option's value is kept either way).
+    pub fn show_more(&mut self, more: bool) {
+        self.more = more;
+        self.specs = if more { self.kind.option_specs() } else { self.kind.main_options() };
+    }
+
+    /// The row that shows or hides the game's variants, after the options, if it has any.
+    fn more_row(&self) -> Option<usize> {
+        (self.kind.main_options().len() < self.kind.option_specs().len()).then_some(self.specs.len())
+    }
+
+    /// The first of the two rows saying who plays each side.
+    fn seat_row(&self) -> usize {
+        self.specs.len() + usize::from(self.more_row().is_some())
+    }
+
+    /// The Start row.
+    pub fn start_row(&self) -> usize {
+        self.seat_row() + 2
+    }
+
+    /// Option rows, "More options", then who plays each side, Start, Learn and Back.
     fn len(&self) -> usize {
-        self.specs.len() + 5
+        self.seat_row() + 5
     }
 
     /// The row that opens the game's lessons.
     fn learn_row(&self) -> usize {
-        self.specs.len() + 3
+        self.seat_row() + 3
+    }
+
+    /// What "More options" says: the variants hidden under it and their values.
+    fn more_detail(&self) -> String {
+        if self.more {
+            return "Hide the variants".to_string();
+        }
+        let hidden = &self.kind.option_specs()[self.kind.main_options().len()..];
+        let said: Vec<String> = hidden
+            .iter()
+            .map(|spec| format!("{}: {}", spec.label, self.kind.option_value_words(spec.key, self.value(spec.key))))
+            .collect();
+        said.join(" · ")
     }
 
     /// Steps seat `seat` through person, Easy, Medium, Hard.
@@ -225,13 +262,22 @@ fn setup_input(
 ) {
     let n = setup.specs.len();
     for input in read_menu_inputs(&mut focus, setup.len(), &mut actions, &mut clicks) {
+        let seat = setup.seat_row();
         match input {
             MenuInput::Back => next.set(Screen::Title),
             MenuInput::Adjust(i, d) if i < n => setup.adjust(i, d),
             MenuInput::Activate(i) if i < n => setup.adjust(i, 1),
-            MenuInput::Adjust(i, d) if i == n || i == n + 1 => setup.adjust_player(i - n, d),
-            MenuInput::Activate(i) if i == n || i == n + 1 => setup.adjust_player(i - n, 1),
-            MenuInput::Activate(i) if i == n + 2 => match setup.kind.open(&setup.values, None) {
+            // Shown, the focus stays on the first variant; hidden, it follows the row back up.
+            MenuInput::Adjust(i, _) | MenuInput::Activate(i) if Some(i) == setup.more_row() => {
+                let more = !setup.more;
+                setup.show_more(more);
+                if !more {
+                    focus.0 = setup.more_row().unwrap_or(i);
+                }
+            }
+            MenuInput::Adjust(i, d) if i == seat || i == seat + 1 => setup.adjust_player(i - seat, d),
+            MenuInput::Activate(i) if i == seat || i == seat + 1 => setup.adjust_player(i - seat, 1),
+            MenuInput::Activate(i) if i == seat + 2 => match setup.kind.open(&setup.values, None) {
                 Ok(game) => {
                     let mut current = CurrentMatch::new(game);
                     current.players = setup.players;
@@ -326,7 +372,11 @@ fn draw_setup(
                 }
             }
         }
-        let n = setup.specs.len();
+        if let Some(row) = setup.more_row() {
+            let words = if setup.more { "Fewer options" } else { "More options" };
+            item(ui, row, focus.0 == row, words, &setup.more_detail(), &mut clicks);
+        }
+        let n = setup.seat_row();
         for seat in 0..2 {
             let who = match setup.players[seat] {
                 None => "A person".to_string(),

@@ -84,7 +84,8 @@ pub struct OnlineLobby {
 
 impl Default for OnlineLobby {
     fn default() -> Self {
-        let mut create = SetupChoice::default();
+        // Posting a game offers every option, its variants too.
+        let mut create = SetupChoice { more: true, ..SetupChoice::default() };
         create.select(create.kind, &[]);
         OnlineLobby {
             view: OnlineView::Lobby,

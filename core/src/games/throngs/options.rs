@@ -94,6 +94,9 @@ impl GameOptions for ThrongsOptions {
         SPECS
     }
 
+    /// When a player must place, and the early end: the rule book's variants.
+    const VARIANTS: usize = 2;
+
     fn set(&mut self, key: &str, value: &str) -> Result<(), OptionError> {
         let v = value.trim().to_ascii_lowercase();
         match key.to_ascii_lowercase().as_str() {
