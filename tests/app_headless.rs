@@ -417,11 +417,10 @@ mod seats_undo_and_resign {
 /// choose, pick from the choice list, Tab for decisions that name no space), and after every
 /// decision the board entities must match the engine's position.
 mod every_game_by_actions {
-    use super::common::{assert_projection_matches, headless_app, press, screen};
+    use super::common::{assert_projection_matches, headless_app, press};
     use bevy::prelude::*;
     use stoneyard::app::testing::Action::{self, *};
     use stoneyard::app::testing::CurrentMatch;
-    use stoneyard::app::testing::Screen;
     use stoneyard::app::testing::Secrecy;
     use stoneyard::app::testing::{BoardCursor, BoardState, Choice, TurnBuilder, cursor_step};
     use stoneyard::games::GameKind;
@@ -469,14 +468,7 @@ mod every_game_by_actions {
         // b3 is out of Black's reach (a capture needs power 2 there).
         let mut app = headless_app();
         let kind = GameKind::named("throngs");
-        let index = GameKind::all().position(|k| k == kind).unwrap();
-        let mut keys = vec![Down; index];
-        keys.push(Select);
-        press(&mut app, &keys);
-        let mut keys = vec![Down; super::common::start_row(&app)];
-        keys.push(Select);
-        press(&mut app, &keys);
-        assert_eq!(screen(&app), Screen::Playing);
+        super::common::start_by_keys(&mut app, kind, &[]);
         cursor_to(&mut app, "b3");
         press(&mut app, &[Select]);
         let m = app.world().resource::<CurrentMatch>();
@@ -538,16 +530,7 @@ mod every_game_by_actions {
     /// returns whether the game ended.
     fn play_game_with(kind: GameKind, options: &[(&str, &str)], decisions: usize) -> bool {
         let mut app = headless_app();
-        let index = GameKind::all().position(|k| k == kind).unwrap();
-        let mut keys = vec![Down; index];
-        keys.push(Select);
-        press(&mut app, &keys);
-        let pairs: Vec<(String, String)> = options.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-        app.world_mut().resource_mut::<stoneyard::app::testing::SetupChoice>().select(kind, &pairs);
-        let mut keys = vec![Down; super::common::start_row(&app)];
-        keys.push(Select);
-        press(&mut app, &keys);
-        assert_eq!(screen(&app), Screen::Playing, "{kind}");
+        super::common::start_by_keys(&mut app, kind, options);
         let mut rng = seeded(GameKind::all().position(|k| k == kind).unwrap() as u64);
         for _ in 0..decisions {
             let m = app.world().resource::<CurrentMatch>();
@@ -603,14 +586,7 @@ mod every_game_by_actions {
     #[test]
     fn a_sealed_commitment_cannot_be_read_from_the_other_players_view() {
         let mut app = headless_app();
-        let index = GameKind::all().position(|k| k == GameKind::named("hidden-intention")).unwrap();
-        let mut keys = vec![Down; index];
-        keys.push(Select);
-        press(&mut app, &keys);
-        let mut keys = vec![Down; super::common::start_row(&app)];
-        keys.push(Select);
-        press(&mut app, &keys);
-        assert_eq!(screen(&app), Screen::Playing);
+        super::common::start_by_keys(&mut app, GameKind::named("hidden-intention"), &[]);
         let before_stones = stoneyard::app::testing::shown_pieces(&mut app);
         let before_text = shown_text(&app);
         let b_offers_before = {
@@ -975,16 +951,7 @@ mod dragging {
     fn dragging_a_throngs_stone_plays_the_part_whose_start_and_end_are_two_decisions() {
         use stoneyard::games::GameKind;
         let mut app = headless_app();
-        let kind = GameKind::named("throngs");
-        let index = GameKind::all().position(|k| k == kind).unwrap();
-        let mut keys = vec![Down; index];
-        keys.push(Select);
-        press(&mut app, &keys);
-        let options = [("board".to_string(), "R63".to_string())];
-        app.world_mut().resource_mut::<stoneyard::app::testing::SetupChoice>().select(kind, &options);
-        let mut keys = vec![Down; super::common::start_row(&app)];
-        keys.push(Select);
-        press(&mut app, &keys);
+        super::common::start_by_keys(&mut app, GameKind::named("throngs"), &[("board", "R63")]);
         // The first part may move Black's stone one step (rules §4.2 C, the referee's `c5>d5`): a
         // start `c5>`, then the end `>d5`, as two decisions.
         let m = app.world().resource::<CurrentMatch>();
@@ -1140,10 +1107,9 @@ mod record_times {
 /// `EndCheck`, one frame per decision) and the engines' composed `play` give the same positions
 /// and the same effects, in the same order, over random games of every game of the registry.
 mod systems_agree_with_play {
-    use super::common::{headless_app, press, screen};
+    use super::common::headless_app;
     use bevy::prelude::*;
-    use stoneyard::app::testing::Action::*;
-    use stoneyard::app::testing::{AppSystems, CurrentMatch, DecisionChosen, EffectHappened, Screen, SetupChoice};
+    use stoneyard::app::testing::{AppSystems, CurrentMatch, DecisionChosen, EffectHappened};
     use stoneyard::games::GameKind;
     use stoneyard::rules::{Effect, pick_index, seeded};
 
@@ -1160,16 +1126,7 @@ mod systems_agree_with_play {
         let mut app = headless_app();
         app.init_resource::<Resolved>();
         app.add_systems(Update, record.in_set(AppSystems::Present));
-        let index = GameKind::all().position(|k| k == kind).unwrap();
-        let mut keys = vec![Down; index];
-        keys.push(Select);
-        press(&mut app, &keys);
-        let pairs: Vec<(String, String)> = options.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-        app.world_mut().resource_mut::<SetupChoice>().select(kind, &pairs);
-        let mut keys = vec![Down; super::common::start_row(&app)];
-        keys.push(Select);
-        press(&mut app, &keys);
-        assert_eq!(screen(&app), Screen::Playing, "{kind}");
+        super::common::start_by_keys(&mut app, kind, options);
         app
     }
 
@@ -1210,10 +1167,7 @@ mod systems_agree_with_play {
 /// match, not the board's state, and it spawns or despawns no entity — with the looks running.
 mod idle_frames {
     use bevy::prelude::*;
-    use stoneyard::app::testing::Action::*;
-    use stoneyard::app::testing::{
-        BoardAnimating, BoardState, CurrentMatch, DecisionChosen, Screen, headless_app_with_looks, press, screen,
-    };
+    use stoneyard::app::testing::{BoardAnimating, BoardState, CurrentMatch, DecisionChosen, headless_app_with_looks};
     use stoneyard::games::GameKind;
 
     /// Whether the match and the board's state were marked changed, frame by frame.
@@ -1230,14 +1184,7 @@ mod idle_frames {
             let mut app = headless_app_with_looks();
             app.init_resource::<Changes>();
             app.add_systems(Last, probe.run_if(resource_exists::<CurrentMatch>));
-            let index = GameKind::all().position(|k| k == kind).unwrap();
-            let mut keys = vec![Down; index];
-            keys.push(Select);
-            press(&mut app, &keys);
-            let mut keys = vec![Down; super::common::start_row(&app)];
-            keys.push(Select);
-            press(&mut app, &keys);
-            assert_eq!(screen(&app), Screen::Playing, "{kind}");
+            super::common::start_by_keys(&mut app, kind, &[]);
             // One decision, then let its animations end.
             let d = app.world().resource::<CurrentMatch>().decisions_now()[0].clone();
             app.world_mut().write_message(DecisionChosen(d));
@@ -2626,28 +2573,14 @@ mod lessons_by_actions {
 }
 
 mod reviews {
-    use super::common::headless_app;
     use bevy::prelude::*;
     use stoneyard::ai::review::Label;
-    use stoneyard::app::testing::{AnalysisBoard, CurrentMatch, Replay, ReviewCommand, ReviewShown, Screen};
-    use stoneyard::games::GameKind;
+    use stoneyard::app::testing::{AnalysisBoard, CurrentMatch, Replay, ReviewCommand, ReviewShown};
 
     /// Red Stone's spec record (5×5), White's last placement handing Black a red stone that
     /// captures everything, opened in the replay at its last move.
     fn replay_of_the_spec_game() -> App {
-        let options = [("size".to_string(), "5".to_string())];
-        let mut m = CurrentMatch::new(GameKind::named("red-stone").open(&options, None).unwrap());
-        for d in ["C3", "swap", "A1", "B1", "A2", "B2", "A3", "B3", "A4", "B4", "A5", "B5*"] {
-            m.decide(d).unwrap();
-        }
-        assert!(m.is_over());
-        let mut app = headless_app();
-        let (current, replay) = Replay::open(&m.record()).unwrap();
-        app.world_mut().insert_resource(current);
-        app.world_mut().insert_resource(replay);
-        app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Playing);
-        app.update();
-        app
+        stoneyard::app::testing::replay_of_the_red_stone_spec_game()
     }
 
     fn frames_until(app: &mut App, done: impl Fn(&App) -> bool) -> bool {

@@ -110,6 +110,42 @@ pub fn press(app: &mut App, actions: &[Action]) {
     app.update();
 }
 
+/// From the title, by presses as a player makes them: the game's card, its setup with `options`
+/// over the defaults (set as the setup's rows would set them), and Start, two people playing.
+pub fn start_by_keys(app: &mut App, kind: crate::games::GameKind, options: &[(&str, &str)]) {
+    let card = crate::games::GameKind::all().position(|k| k == kind).expect("the registry lists it");
+    let mut keys = vec![Action::Down; card];
+    keys.push(Action::Select);
+    press(app, &keys);
+    if !options.is_empty() {
+        let pairs: Vec<(String, String)> = options.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        app.world_mut().resource_mut::<SetupChoice>().select(kind, &pairs);
+    }
+    let mut keys = vec![Action::Down; start_row(app)];
+    keys.push(Action::Select);
+    press(app, &keys);
+    assert_eq!(screen(app), Screen::Playing, "{kind} starts");
+}
+
+/// A headless app showing the replay of Red Stone's spec record (5×5) at its end: White's A5
+/// hands Black a red stone (B5*) that takes everything.
+pub fn replay_of_the_red_stone_spec_game() -> App {
+    let options = [("size".to_string(), "5".to_string())];
+    let game = crate::games::GameKind::named("red-stone").open(&options, None).expect("a 5×5 board");
+    let mut m = CurrentMatch::new(game);
+    for d in ["C3", "swap", "A1", "B1", "A2", "B2", "A3", "B3", "A4", "B4", "A5", "B5*"] {
+        m.decide(d).expect("the spec record plays");
+    }
+    assert!(m.is_over());
+    let mut app = headless_app();
+    let (current, replay) = Replay::open(&m.record()).expect("its record opens");
+    app.world_mut().insert_resource(current);
+    app.world_mut().insert_resource(replay);
+    app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Playing);
+    app.update();
+    app
+}
+
 /// How many presses of Down take the setup screen's focus from its first row to Start (past the
 /// options shown, "More options" where the game has variants, and who plays each side).
 pub fn start_row(app: &App) -> usize {

@@ -2,5 +2,5 @@
 #![allow(unused_imports)]
 
 pub use stoneyard::app::testing::{
-    assert_projection_matches, headless_app, headless_app_with_looks, key, press, screen, start_row,
+    assert_projection_matches, headless_app, headless_app_with_looks, key, press, screen, start_by_keys, start_row,
 };

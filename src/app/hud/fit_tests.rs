@@ -205,21 +205,9 @@ fn every_lesson_s_panel_fits() {
 
 #[test]
 fn a_reviewed_replay_fits() {
-    use crate::app::playing::Replay;
     use crate::app::review_state::{ReviewCommand, ReviewShown};
-    // Red Stone's spec record (5×5): White's last placement hands Black a red stone that takes
-    // everything; the replay opened at its end, then reviewed.
-    let options = [("size".to_string(), "5".to_string())];
-    let mut m = CurrentMatch::new(GameKind::named("red-stone").open(&options, None).unwrap());
-    for d in ["C3", "swap", "A1", "B1", "A2", "B2", "A3", "B3", "A4", "B4", "A5", "B5*"] {
-        m.decide(d).unwrap();
-    }
-    let mut app = headless_app();
-    let (current, replay) = Replay::open(&m.record()).unwrap();
-    app.world_mut().insert_resource(current);
-    app.world_mut().insert_resource(replay);
-    app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Playing);
-    app.update();
+    // Red Stone's spec record (5×5), the replay opened at its end, then reviewed.
+    let mut app = crate::app::testing::replay_of_the_red_stone_spec_game();
     let mut failures = Vec::new();
     for size in SIZES {
         for problem in problems_with(&mut app, size, FOOTER.into_iter()) {
