@@ -22,6 +22,7 @@ pub fn plugin(app: &mut App) {
         .add_message::<MatchChanged>()
         .add_message::<MatchCommand>()
         .add_message::<CellChosen>()
+        .add_message::<ShowRules>()
         .add_message::<DragChosen>()
         .add_message::<HintRequested>()
         .add_message::<MoveNow>()
@@ -90,6 +91,10 @@ pub struct DecisionRefused(pub String);
 /// A space was chosen (click, or Select on the cursor).
 #[derive(Message, Debug, Clone, PartialEq, Eq)]
 pub struct CellChosen(pub String);
+
+/// Show the rules, at the section of this id (a lesson's "The rule: …") or where they were.
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ShowRules(pub Option<&'static str>);
 
 /// A piece dragged from one space and dropped on another (mouse): the decision from `from` to `to`.
 #[derive(Message, Debug, Clone, PartialEq, Eq)]

@@ -11,7 +11,6 @@ pub use super::board::{
     BoardCell, BoardState, BoardZoom, Burned, Controlled, Figure, Influence, Piece, Power, Stack, StackPiece, Stone,
     Tween, cursor_step,
 };
-pub use super::hud::ShowRules;
 pub use super::input::{Action, ActionPressed, BINDABLE, KeyBindings};
 pub use super::lesson_state::{
     Answer, BookState, BookWanted, LearnChoice, LessonBooks, LessonCommand, LessonRun, PracticeBooks, PracticeRun,
@@ -24,8 +23,8 @@ pub use super::online::{
 };
 pub use super::playing::{
     BoardAnimating, BoardCursor, Choice, DecisionChosen, DragChosen, EffectHappened, EventLog, HintShown, LastTurn,
-    MoveList, OnlineRequest, OnlineStatus, OpponentPresence, RematchOffer, Replay, ReplayStep, Secrecy, Spectating,
-    TurnBuilder, TurnWarning,
+    MoveList, OnlineRequest, OnlineStatus, OpponentPresence, RematchOffer, Replay, ReplayStep, Secrecy, ShowRules,
+    Spectating, TurnBuilder, TurnWarning,
 };
 pub use super::review_state::{AnalysisBoard, ReviewCommand, ReviewShown};
 pub use super::screen::Screen;

@@ -106,7 +106,7 @@ fn rules_link(ui: &mut egui::Ui, run: &LessonRun, act: &mut PanelActions) {
     let Some(section) = run.lesson.teaches.as_deref().and_then(|id| run.game.rules.section(id)) else { return };
     let Some(text) = rules_link_text(run) else { return };
     if ui.link(text).clicked() {
-        act.show_rules.write(super::ShowRules(Some(section.id)));
+        act.show_rules.write(crate::app::playing::ShowRules(Some(section.id)));
     }
 }
 

@@ -20,8 +20,8 @@ use super::lesson_state::{LessonCommand, LessonRun, PracticeRun};
 use super::match_state::{CurrentMatch, MatchCommand};
 use super::playing::{
     BoardCursor, ChoiceAnchor, ComputerStatus, DecisionChosen, EventLog, HintRequested, HintShown, MoveList, MoveNow,
-    OnlineRequest, OnlineStatus, Replay, ReplayMoves, ReplayStep, Secrecy, SetupRequested, Spectating, TurnBuilder,
-    TurnWarning,
+    OnlineRequest, OnlineStatus, Replay, ReplayMoves, ReplayStep, Secrecy, SetupRequested, ShowRules, Spectating,
+    TurnBuilder, TurnWarning,
 };
 use super::review_state::{AnalysisBoard, ReviewCommand, ReviewShown};
 use super::screen::Screen;
@@ -33,7 +33,6 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 pub fn plugin(app: &mut App) {
     app.init_resource::<Panels>();
-    app.add_message::<ShowRules>();
     app.add_systems(Update, show_rules.in_set(AppSystems::Intent));
     app.add_plugins((rules_window::plugin, record_window::plugin));
     app.add_systems(
@@ -64,10 +63,6 @@ fn update_event_log(current: Res<CurrentMatch>, mut log: ResMut<EventLog>) {
         log.update(&current);
     }
 }
-
-/// Show the rules, at the section of this id (a lesson's "The rule: …") or where they were.
-#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ShowRules(pub Option<&'static str>);
 
 /// The rules open (beside the board, or over the whole screen on a phone) at the section asked for.
 fn show_rules(mut asked: MessageReader<ShowRules>, mut panels: ResMut<Panels>) {
