@@ -277,9 +277,10 @@ fn portrait(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &PanelV
     // rules: no tabs, their room is the lesson's.
     let exercise = view.lesson.is_some() || view.practice.is_some();
     if exercise {
-        act.panels.tab = Tab::Actions;
-    }
-    if !exercise {
+        if act.panels.tab != Tab::Actions {
+            act.panels.tab = Tab::Actions;
+        }
+    } else {
         ui.horizontal(|ui| {
             // "Rules" opens the rules over the whole screen, as the footer's Rules does: under the
             // player cards a phone has no room to read them in.
