@@ -20,6 +20,12 @@ pub fn plugin(app: &mut App) {
 /// Windows narrower than this (logical pixels) are laid out in portrait: board on top.
 pub const NARROW: f32 = 900.0;
 
+/// The room a portrait panel keeps under the board as long as the board stays at least 45% of
+/// the window's height.
+const PORTRAIT_PANEL_ROOM: f32 = 360.0;
+/// Portrait panels shorter than this have one-line player cards.
+const SHORT_PANEL: f32 = 420.0;
+
 /// Where the board and the side panel go, in logical pixels from the window's top-left corner:
 /// in landscape the board fills the height at the left and the panel (320–380 px) is at the
 /// right; in portrait and narrow windows the board takes the full width at the top and the panel
@@ -48,8 +54,10 @@ impl ScreenLayout {
             let panel = Rect::new(size.x - panel_w, 0.0, size.x, size.y);
             ScreenLayout { window: size, portrait: false, board, panel }
         } else {
-            // A square board as wide as the window, leaving the panel at least 40% of the height.
-            let board_h = size.x.min(size.y * 0.6);
+            // A square board as wide as the window, leaving the panel at least 40% of the height;
+            // on a short phone (360×640) the board gives way down to 45% of the height, so that
+            // the panel keeps the room its commands need (`PORTRAIT_PANEL_ROOM`).
+            let board_h = size.x.min(size.y * 0.6).min((size.y - PORTRAIT_PANEL_ROOM).max(size.y * 0.45));
             ScreenLayout {
                 window: size,
                 portrait: true,
@@ -57,6 +65,12 @@ impl ScreenLayout {
                 panel: Rect::new(0.0, board_h, size.x, size.y),
             }
         }
+    }
+
+    /// A portrait panel too short for the usual player cards (a 360×640 phone): each card says its
+    /// side and player on one line, and the counters follow on a line of their own.
+    pub fn short_portrait(&self) -> bool {
+        self.portrait && self.panel.height() < SHORT_PANEL
     }
 
     /// The board area's centre in world coordinates (the camera looks at the window's centre, y up).
@@ -641,5 +655,19 @@ mod tests {
         // A control the gamepad does not have is left out of its line.
         let keys_only = [("Enter on a control", "", "new key"), ("Esc", "B", "back")];
         assert_eq!(controls_words(PlayingWith::Gamepad, &keys_only), "B: back");
+    }
+
+    #[test]
+    fn a_short_phone_s_board_gives_way_to_the_panel() {
+        let phone = ScreenLayout::of(Vec2::new(390.0, 844.0));
+        assert!(phone.portrait && !phone.short_portrait());
+        assert_eq!(phone.board.height(), 390.0, "a tall phone's board is as wide as the screen");
+        let small = ScreenLayout::of(Vec2::new(360.0, 640.0));
+        assert!(small.short_portrait());
+        assert_eq!(small.board.height(), 640.0 * 0.45, "the board keeps 45% of the height");
+        assert_eq!(small.panel.min.y, small.board.max.y);
+        assert!(small.panel.height() >= 350.0, "{:?}", small.panel);
+        let desktop = ScreenLayout::of(Vec2::new(1280.0, 720.0));
+        assert!(!desktop.portrait && !desktop.short_portrait());
     }
 }

@@ -6,8 +6,9 @@
 use super::Strategy;
 use super::alpha_beta::AlphaBeta;
 use super::budget::Budget;
-use super::knowledge::Knowledge;
-use super::level::{Calibration, Level, budget_for, strategy_for};
+use super::knowledge::{GameEvaluator, GamePolicy, Knowledge};
+use super::level::{Calibration, Level, LevelBudget, budget_for, strategy_for};
+use super::mcts::Searcher;
 use crate::rules::{GOLDEN_GAMMA, Notation, Outcome, Rules, Side, Status, ToMove, mix64};
 use crate::session::Seating;
 use serde::Serialize;
@@ -101,11 +102,14 @@ pub type ArenaProgress<'a> = dyn Fn(&ArenaGame, &ArenaTally) + Sync + 'a;
 /// the same game), the alpha-beta searcher with a node budget (written `alphabeta:NODES`), a
 /// level as the app's opponent plays it (`timed:LEVEL`: its time limit, Hard on every core), or
 /// a level of another Stoneyard program asked through its `think` command
-/// (`external:LEVEL:PROGRAM`: an older build at the same time per decision).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// (`external:LEVEL:PROGRAM`: an older build at the same time per decision), or the tree search
+/// tuned by hand (`mcts:ITERATIONS:CAP:EXPLORATION`: Hard's playouts cut off after CAP decisions,
+/// 0 scoring each new position at once, and the UCB constant), for trying a level's numbers.
+#[derive(Clone, Debug, PartialEq)]
 pub enum ArenaPlayer {
     Level(Level),
     AlphaBeta { nodes: u64 },
+    Mcts { iterations: u64, playout_cap: u32, exploration: f32 },
     Timed(Level),
     External { level: Level, program: std::path::PathBuf },
 }
@@ -116,6 +120,9 @@ impl ArenaPlayer {
         match self {
             ArenaPlayer::Level(level) => level.slug().to_string(),
             ArenaPlayer::AlphaBeta { nodes } => format!("alphabeta:{nodes}"),
+            ArenaPlayer::Mcts { iterations, playout_cap, exploration } => {
+                format!("mcts:{iterations}:{playout_cap}:{exploration}")
+            }
             ArenaPlayer::Timed(level) => format!("timed:{}", level.slug()),
             ArenaPlayer::External { level, program } => format!("external:{}:{}", level.slug(), program.display()),
         }
@@ -132,17 +139,29 @@ impl std::str::FromStr for ArenaPlayer {
                 None => ArenaPlayer::Timed(level),
             });
         }
+        if let Some(numbers) = s.trim().strip_prefix("mcts:") {
+            return parse_mcts_player(numbers)
+                .ok_or_else(|| format!("'{s}' is not mcts:ITERATIONS:CAP:EXPLORATION, as in mcts:100000:0:0.7"));
+        }
         let Some(nodes) = s.trim().strip_prefix("alphabeta:") else {
-            return s
-                .parse::<Level>()
-                .map(ArenaPlayer::Level)
-                .map_err(|e| format!("{e}, or alphabeta:NODES, timed:LEVEL, external:LEVEL:PROGRAM"));
+            return s.parse::<Level>().map(ArenaPlayer::Level).map_err(|e| {
+                format!("{e}, or alphabeta:NODES, mcts:ITERATIONS:CAP:EXPLORATION, timed:LEVEL, external:LEVEL:PROGRAM")
+            });
         };
         match nodes.parse::<u64>() {
             Ok(nodes) if nodes > 0 => Ok(ArenaPlayer::AlphaBeta { nodes }),
             _ => Err(format!("'{s}': alphabeta wants a node budget above 0, as in alphabeta:200000")),
         }
     }
+}
+
+/// `ITERATIONS:CAP:EXPLORATION` of an `mcts:` player (iterations above 0, a positive constant).
+fn parse_mcts_player(numbers: &str) -> Option<ArenaPlayer> {
+    let mut parts = numbers.split(':');
+    let iterations = parts.next()?.parse::<u64>().ok().filter(|&n| n > 0)?;
+    let playout_cap = parts.next()?.parse::<u32>().ok()?;
+    let exploration = parts.next()?.parse::<f32>().ok().filter(|c| c.is_finite() && *c > 0.0)?;
+    parts.next().is_none().then_some(ArenaPlayer::Mcts { iterations, playout_cap, exploration })
 }
 
 /// How a series is played: how many games, from which seed, on how many threads.
@@ -190,6 +209,20 @@ pub fn run_arena<R: Knowledge + Notation>(
                     budget_for(*level, calibration).fixed_budget(),
                 ),
                 ArenaPlayer::AlphaBeta { nodes } => (Box::new(AlphaBeta::new(player_seed)), Budget::iterations(*nodes)),
+                ArenaPlayer::Mcts { iterations, playout_cap, exploration } => {
+                    let hard = LevelBudget {
+                        playout_cap: *playout_cap,
+                        exploration: *exploration,
+                        ..budget_for(Level::Hard, calibration)
+                    };
+                    let searcher = Searcher::<R, GamePolicy, GameEvaluator>::with_policy(
+                        hard.config(),
+                        hard.policy(),
+                        GameEvaluator,
+                        player_seed,
+                    );
+                    (Box::new(searcher), Budget::iterations(*iterations))
+                }
                 #[cfg(not(target_arch = "wasm32"))]
                 ArenaPlayer::Timed(level) => (
                     Box::new(super::arena_players::SessionPlayer::new(*level, calibration, player_seed)),
@@ -426,5 +459,21 @@ mod tests {
         assert!(elo > 400.0 && lo > 200.0 && hi > elo, "{lo} {elo} {hi}");
         let (elo, _) = elo_estimate(&tally(0, 0, 20));
         assert!(elo < -400.0);
+    }
+
+    #[test]
+    fn players_read_from_their_names_and_name_themselves_back() {
+        for name in ["hard", "alphabeta:200000", "mcts:100000:0:0.7", "mcts:5000:40:1.41"] {
+            let player: ArenaPlayer = name.parse().unwrap();
+            assert_eq!(player.name(), name);
+        }
+        assert_eq!(
+            "mcts:100000:0:0.7".parse::<ArenaPlayer>(),
+            Ok(ArenaPlayer::Mcts { iterations: 100_000, playout_cap: 0, exploration: 0.7 })
+        );
+        for wrong in ["mcts:0:0:0.7", "mcts:100:0", "mcts:100:0:-1", "mcts:100:0:0.7:9", "mcts:x:0:1"] {
+            let why = wrong.parse::<ArenaPlayer>().unwrap_err();
+            assert!(why.contains("mcts:ITERATIONS:CAP:EXPLORATION"), "{wrong}: {why}");
+        }
     }
 }

@@ -75,6 +75,15 @@ pub(super) fn player_cards(
     compact: bool,
 ) {
     let counters = current.position().board_view().counters;
+    if compact && view.layout.short_portrait() {
+        ui.columns(2, |columns| {
+            for (column, side) in columns.iter_mut().zip(Side::BOTH) {
+                one_line_card(column, current, side, view, act);
+            }
+        });
+        // The counters wait under the commands, in the tab (`hud::portrait_tab`).
+        return;
+    }
     let mut draw = |ui: &mut egui::Ui, side: Side| player_card(ui, current, side, (&counters, compact), view, act);
     if compact {
         ui.columns(2, |columns| {
@@ -89,6 +98,58 @@ pub(super) fn player_cards(
     }
 }
 
+/// Whether `side` is to act now (where both sides choose at once, each side still to choose).
+fn is_to_move(current: &CurrentMatch, side: Side) -> bool {
+    let at_once = current.position().to_move() == Some(crate::rules::ToMove::Both);
+    !current.is_over()
+        && if at_once {
+            current.acting_side().is_some() && !current.position().legal_decisions(side).is_empty()
+        } else {
+            current.acting_side() == Some(side)
+        }
+}
+
+/// The side's stone, as the cards show it.
+fn side_stone(ui: &mut egui::Ui, current: &CurrentMatch, side: Side, act: &PanelActions) {
+    let pal = board_palette(act.settings.0.theme);
+    let (fill, _) = pal.piece(current.position().kind(), Some(side));
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(24.0, 24.0), egui::Sense::hover());
+    let painter = ui.painter();
+    painter.circle_filled(rect.center() + egui::vec2(1.0, 1.5), 10.0, egui::Color32::from_black_alpha(70));
+    painter.circle_filled(rect.center(), 10.0, egui_rgb(fill));
+    painter.circle_stroke(rect.center(), 10.0, egui::Stroke::new(1.0, egui_rgb(fill).gamma_multiply(0.55)));
+}
+
+/// A short phone's card: the side and who plays it on one line (its counters go to the tab), the card's frame marking the side
+/// to move (the status says what to do). While the computer thinks, "Move now" takes the place of
+/// its name, in a line kept as tall as the button all game so nothing moves under a finger.
+fn one_line_card(ui: &mut egui::Ui, current: &CurrentMatch, side: Side, view: &PanelView, act: &mut PanelActions) {
+    let to_move = is_to_move(current, side);
+    let computer_plays = current.player_of(side).is_some() && !current.is_over() && !act.replay.active;
+    let thinking = to_move && computer_plays && view.computer.is_thinking();
+    card(ui, to_move).inner_margin(egui::Margin::symmetric(8, 4)).show(ui, |ui| {
+        ui.set_width(ui.available_width());
+        let height = if computer_plays { ui.spacing().interact_size.y } else { 24.0 };
+        ui.allocate_ui_with_layout(
+            egui::vec2(ui.available_width(), height),
+            egui::Layout::left_to_right(egui::Align::Center),
+            |ui| {
+                side_stone(ui, current, side, act);
+                ui.label(egui::RichText::new(side_label(current.position(), side)).size(17.0).strong());
+                if thinking {
+                    if ui.button(with_key(ui, "Move now", "E")).clicked() {
+                        act.move_now.write(MoveNow);
+                    }
+                } else {
+                    let who = who_plays(current, side, &view.online, &act.replay);
+                    ui.add(egui::Label::new(egui::RichText::new(who).size(text_size::SMALL).weak()).truncate());
+                }
+            },
+        );
+    });
+    ui.add_space(2.0);
+}
+
 fn player_card(
     ui: &mut egui::Ui,
     current: &CurrentMatch,
@@ -97,18 +158,10 @@ fn player_card(
     view: &PanelView,
     act: &mut PanelActions,
 ) {
-    let kind = current.position().kind();
     // Where both sides choose at once, each side still to choose is (the computer seals first).
     let at_once = current.position().to_move() == Some(crate::rules::ToMove::Both);
-    let to_move = !current.is_over()
-        && if at_once {
-            current.acting_side().is_some() && !current.position().legal_decisions(side).is_empty()
-        } else {
-            current.acting_side() == Some(side)
-        };
+    let to_move = is_to_move(current, side);
     let thinking = to_move && current.player_of(side).is_some() && view.computer.is_thinking();
-    let pal = board_palette(act.settings.0.theme);
-    let (fill, _) = pal.piece(kind, Some(side));
     let who = egui::RichText::new(who_plays(current, side, &view.online, &act.replay)).size(text_size::SMALL).weak();
     // Tighter than the menus' cards: the move list (beside the board) or the tabs (under it) need
     // the height.
@@ -116,12 +169,7 @@ fn player_card(
     card(ui, to_move).inner_margin(margin).show(ui, |ui| {
         ui.set_width(ui.available_width());
         ui.horizontal(|ui| {
-            // The side's stone.
-            let (rect, _) = ui.allocate_exact_size(egui::vec2(24.0, 24.0), egui::Sense::hover());
-            let painter = ui.painter();
-            painter.circle_filled(rect.center() + egui::vec2(1.0, 1.5), 10.0, egui::Color32::from_black_alpha(70));
-            painter.circle_filled(rect.center(), 10.0, egui_rgb(fill));
-            painter.circle_stroke(rect.center(), 10.0, egui::Stroke::new(1.0, egui_rgb(fill).gamma_multiply(0.55)));
+            side_stone(ui, current, side, act);
             ui.label(egui::RichText::new(side_label(current.position(), side)).size(18.0).strong());
             if to_move {
                 let words = if at_once { "to choose" } else { "to move" };

@@ -125,16 +125,17 @@ pub(super) fn buttons(state: FooterState, keys: bool) -> Vec<FooterButton> {
 }
 
 /// Draws the footer at the bottom of `ui`'s room, upwards (the buttons in a fixed grid of equal
-/// cells, the keys line over them, a line); returns the command pressed, if any, and the room
-/// left above the footer.
+/// cells, the keys line over them unless `room_is_short`, a line); returns the command pressed,
+/// if any, and the room left above the footer.
 pub(super) fn draw(
     ui: &mut egui::Ui,
     buttons: &[FooterButton],
     keys: bool,
-    watching: bool,
+    (watching, room_is_short): (bool, bool),
 ) -> (Option<Command>, egui::Rect) {
     let device = crate::app::ui::playing_with(ui).unwrap_or_default();
-    draw_placed(ui, buttons, keys.then(|| keys_line(watching, device)).as_deref(), &mut Vec::new())
+    let line = keys.then(|| keys_line(watching, device));
+    draw_placed(ui, buttons, (keys, line.filter(|_| !room_is_short).as_deref()), &mut Vec::new())
 }
 
 /// What the keys (or the gamepad's buttons) do on the board: a watcher only looks.
@@ -151,7 +152,7 @@ fn keys_line(watching: bool, device: crate::app::input::PlayingWith) -> String {
 fn draw_placed(
     ui: &mut egui::Ui,
     buttons: &[FooterButton],
-    keys_line: Option<&str>,
+    (keys, keys_line): (bool, Option<&str>),
     placed: &mut Vec<(Command, egui::Rect)>,
 ) -> (Option<Command>, egui::Rect) {
     let room = ui.available_rect_before_wrap();
@@ -163,7 +164,6 @@ fn draw_placed(
     let spacing = ui.spacing().item_spacing.x;
     let width = ((ui.available_width() - spacing * (COLUMNS as f32 - 1.0)) / COLUMNS as f32).max(40.0);
     let mut pressed = None;
-    let keys = keys_line.is_some();
     let row_size = egui::vec2(ui.available_width(), row_height(keys));
     for row in buttons.chunks(COLUMNS).rev() {
         ui.allocate_ui_with_layout(row_size, egui::Layout::left_to_right(egui::Align::Center), |ui| {
@@ -262,7 +262,7 @@ mod tests {
         super::super::lay_out(egui::vec2(width, 700.0), |ui| {
             placed.clear();
             let line = keys.then(|| keys_line(false, Default::default()));
-            draw_placed(ui, &buttons(state, keys), line.as_deref(), &mut placed);
+            draw_placed(ui, &buttons(state, keys), (keys, line.as_deref()), &mut placed);
         });
         // In reading order (the rows are drawn from the bottom up).
         placed.sort_by(|(_, a), (_, b)| a.min.y.total_cmp(&b.min.y).then(a.min.x.total_cmp(&b.min.x)));

@@ -40,7 +40,9 @@ pub(super) fn lesson_card(
     compact: bool,
 ) {
     let Some(run) = view.lesson.as_deref() else { return };
-    card(ui, false).inner_margin(egui::Margin::symmetric(10, 6)).show(ui, |ui| {
+    let margin =
+        if view.layout.short_portrait() { egui::Margin::symmetric(8, 4) } else { egui::Margin::symmetric(10, 6) };
+    card(ui, false).inner_margin(margin).show(ui, |ui| {
         ui.set_width(ui.available_width());
         // Who the learner is: not always the side that moves first (a playtest's lesson 9 had the
         // learner as White and a newcomer took themselves for Black).
@@ -67,8 +69,13 @@ pub(super) fn lesson_card(
             let place = format!("{} · lesson {} of {} · you play {you}", run.game.name(), run.index + 1, run.count);
             ui.label(egui::RichText::new(place).size(text_size::SMALL).weak());
         }
-        ui.label(egui::RichText::new(&run.lesson.title).size(text_size::HEADING).strong());
-        ui.label(egui::RichText::new(&run.lesson.goal).size(text_size::BODY + 1.0).strong());
+        // A short phone's title takes one line, not two, and its goal a line less: the room under
+        // them is the commands'.
+        let short = view.layout.short_portrait();
+        let (title_size, goal_size) =
+            if short { (text_size::BODY + 2.0, text_size::BODY) } else { (text_size::HEADING, text_size::BODY + 1.0) };
+        ui.label(egui::RichText::new(&run.lesson.title).size(title_size).strong());
+        ui.label(egui::RichText::new(&run.lesson.goal).size(goal_size).strong());
         if !compact {
             intro(ui, view);
         }

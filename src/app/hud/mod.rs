@@ -243,7 +243,7 @@ fn footer_panel(
 ) {
     let keys = !ui::by_touch(ui);
     let buttons = footer::buttons(footer::FooterState::of(current, view, act), keys);
-    let (pressed, room) = footer::draw(ui, &buttons, keys, current.watching);
+    let (pressed, room) = footer::draw(ui, &buttons, keys, (current.watching, view.layout.short_portrait()));
     ui.scope_builder(egui::UiBuilder::new().max_rect(room), |ui| {
         // However little room is left, nothing is drawn over the footer.
         ui.set_clip_rect(ui.clip_rect().intersect(room));
@@ -257,6 +257,10 @@ fn footer_panel(
 /// Under the board: the player cards side by side and what to do now, then the tabs over the
 /// footer's commands.
 fn portrait(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &PanelView, act: &mut PanelActions) {
+    if view.layout.short_portrait() {
+        // A short phone's rows sit closer: the room is the commands'.
+        ui.spacing_mut().item_spacing.y = 4.0;
+    }
     // In a lesson its goal takes the player cards' place: the learner is told whose move it is.
     if view.lesson.is_some() {
         lesson_card::lesson_card(ui, current, view, act, true);
@@ -361,9 +365,11 @@ fn portrait_tab(
             lesson_card::intro(ui, view);
             let left = (room - (ui.cursor().min.y - top)).max(0.0);
             ui.allocate_ui(egui::vec2(ui.available_width(), left), |ui| {
-                // A lesson's card takes the player cards' place: their counters, on one line.
+                // A lesson's card takes the player cards' place, and a short phone's cards have
+                // one line: their counters, on one line here.
                 let counters = cards::counters_line(current);
-                if (view.lesson.is_some() || view.practice.is_some()) && !counters.is_empty() {
+                let cards_without = view.lesson.is_some() || view.practice.is_some() || view.layout.short_portrait();
+                if cards_without && !counters.is_empty() {
                     cards::label_if_room(ui, egui::RichText::new(counters).size(super::theme::text_size::SMALL).weak());
                 }
                 cards::details(ui, current, view, act);
