@@ -451,6 +451,10 @@ pub fn run(command: Command) -> ExitCode {
             }
         }
         #[cfg(all(feature = "server", not(target_arch = "wasm32")))]
-        Command::Loadtest(args) => crate::online::loadtest::run(args),
+        Command::Loadtest(args) => match crate::online::loadtest::run(args) {
+            Ok(true) => ExitCode::SUCCESS,
+            Ok(false) => ExitCode::from(1),
+            Err(why) => fail(why),
+        },
     }
 }

@@ -16,7 +16,6 @@ use super::seat::OnlineSeat;
 use crate::games::GameKind;
 use crate::rules::{GameRng, Side, pick_index, seeded};
 use std::collections::{HashMap, HashSet, VecDeque};
-use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::watch;
@@ -790,8 +789,9 @@ fn latency_line(what: &str, samples: &mut [u64]) {
     );
 }
 
-/// Runs the load test and prints its report.
-pub fn run(args: LoadtestArgs) -> ExitCode {
+/// Runs the load test and prints its report: whether every game and lobby held (`Err` when the
+/// test could not run).
+pub fn run(args: LoadtestArgs) -> Result<bool, String> {
     // Every connection is an open file: a few thousand of them pass the usual soft limit.
     #[cfg(unix)]
     if let Err(e) = rlimit::increase_nofile_limit(u64::MAX) {
@@ -799,7 +799,7 @@ pub fn run(args: LoadtestArgs) -> ExitCode {
     }
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(r) => r,
-        Err(e) => return super::super::cli::fail(format!("cannot start the runtime: {e}")),
+        Err(e) => return Err(format!("cannot start the runtime: {e}")),
     };
     let args = Arc::new(args);
     let totals = Arc::new(Mutex::new(Totals::default()));
@@ -951,9 +951,5 @@ pub fn run(args: LoadtestArgs) -> ExitCode {
         println!("  the second instance's lobby could not be read at the end");
         bad_lobby = true;
     }
-    if t.lost > 0 || t.flags_lost > 0 || t.games_started == 0 || bad_lobby {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    }
+    Ok(!(t.lost > 0 || t.flags_lost > 0 || t.games_started == 0 || bad_lobby))
 }

@@ -174,7 +174,7 @@ fn tell_status(
 
 /// Seeds each decision's search from the match seed and the decision number.
 fn decision_seed(current: &CurrentMatch, n: usize, salt: u64) -> u64 {
-    current.seed ^ (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ salt
+    current.seed ^ (n as u64).wrapping_mul(crate::rules::GOLDEN_GAMMA) ^ salt
 }
 
 #[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or message

@@ -465,7 +465,7 @@ impl Position {
     /// A 64-bit hash of everything that decides the future of the game (board, pools, lost
     /// counts, side, turn and the turn in progress), for transposition tables.
     pub fn hash64(&self) -> u64 {
-        const K: u64 = 0x9E37_79B9_7F4A_7C15;
+        const K: u64 = crate::rules::GOLDEN_GAMMA;
         let mut h: u64 = 0xA076_1D64_78BD_642F ^ self.n as u64 ^ ((self.x as u64) << 8);
         let mut mix = |v: u64| {
             h = (h ^ v).wrapping_mul(K);
