@@ -120,13 +120,18 @@ fn side_stone(ui: &mut egui::Ui, current: &CurrentMatch, side: Side, act: &Panel
     painter.circle_stroke(rect.center(), 10.0, egui::Stroke::new(1.0, egui_rgb(fill).gamma_multiply(0.55)));
 }
 
-/// A short phone's card: the side and who plays it on one line (its counters go to the tab), the card's frame marking the side
-/// to move (the status says what to do). While the computer thinks, "Move now" takes the place of
-/// its name, in a line kept as tall as the button all game so nothing moves under a finger.
+/// A short phone's card: the side and who plays it on one line (its counters go to the tab; online
+/// its clock follows the side and the player's name goes on a second line), the card's frame
+/// marking the side to move (the status says what to do). While the computer thinks, "Move now"
+/// takes the place of its name, in a line kept as tall as the button all game so nothing moves
+/// under a finger.
 fn one_line_card(ui: &mut egui::Ui, current: &CurrentMatch, side: Side, view: &PanelView, act: &mut PanelActions) {
     let to_move = is_to_move(current, side);
     let computer_plays = current.player_of(side).is_some() && !current.is_over() && !act.replay.active;
     let thinking = to_move && computer_plays && view.computer.is_thinking();
+    let clock = clock_text(ui, current, side, &view.online, text_size::SMALL).filter(|_| view.online.active);
+    let who_text = egui::RichText::new(who_plays(current, side, &view.online, &act.replay));
+    let who = || egui::Label::new(who_text.clone().size(text_size::SMALL).weak()).truncate();
     card(ui, to_move).inner_margin(egui::Margin::symmetric(8, 4)).show(ui, |ui| {
         ui.set_width(ui.available_width());
         let height = if computer_plays { ui.spacing().interact_size.y } else { 24.0 };
@@ -136,16 +141,25 @@ fn one_line_card(ui: &mut egui::Ui, current: &CurrentMatch, side: Side, view: &P
             |ui| {
                 side_stone(ui, current, side, act);
                 ui.label(egui::RichText::new(side_label(current.position(), side)).size(17.0).strong());
-                if thinking {
-                    if ui.button(with_key(ui, "Move now", "E")).clicked() {
-                        act.move_now.write(MoveNow);
+                match &clock {
+                    // Online the clock follows the side, and the player's name goes under them.
+                    Some((clock, _)) => {
+                        ui.add(egui::Label::new(clock.clone()).truncate());
                     }
-                } else {
-                    let who = who_plays(current, side, &view.online, &act.replay);
-                    ui.add(egui::Label::new(egui::RichText::new(who).size(text_size::SMALL).weak()).truncate());
+                    None if thinking => {
+                        if ui.button(with_key(ui, "Move now", "E")).clicked() {
+                            act.move_now.write(MoveNow);
+                        }
+                    }
+                    None => {
+                        ui.add(who());
+                    }
                 }
             },
         );
+        if clock.is_some() {
+            ui.add(who());
+        }
     });
     ui.add_space(2.0);
 }
@@ -447,10 +461,28 @@ fn online_lines(
 /// A timed game's clock on a side's card: the time left, counting down while it runs; tenths
 /// under ten seconds, in the warning colour; "on vacation" while its player is away.
 fn clock_line(ui: &mut egui::Ui, current: &CurrentMatch, side: Side, online: &OnlineStatus) {
+    let Some((text, paused)) = clock_text(ui, current, side, online, 18.0) else { return };
+    ui.horizontal(|ui| {
+        ui.label(text);
+        if paused {
+            ui.label(egui::RichText::new("on vacation").size(text_size::SMALL).weak());
+        }
+    });
+}
+
+/// A side's time left in an online game at `size` (strong while it runs, in the warning colour
+/// when nearly out), and whether its player is on vacation; `None` without a clock.
+fn clock_text(
+    ui: &egui::Ui,
+    current: &CurrentMatch,
+    side: Side,
+    online: &OnlineStatus,
+    size: f32,
+) -> Option<(egui::RichText, bool)> {
     let seat = current.seat_of(side);
-    let (Some(clock), Some(left)) = (online.clock.as_ref(), online.clock_left(seat)) else { return };
+    let (Some(clock), Some(left)) = (online.clock.as_ref(), online.clock_left(seat)) else { return None };
     let live = matches!(clock.control, crate::online::directory::TimeControl::Live { .. });
-    let mut text = egui::RichText::new(clock_words(left)).size(18.0).monospace();
+    let mut text = egui::RichText::new(clock_words(left)).size(size).monospace();
     if clock.running[seat] && !current.is_over() {
         text = text.strong();
         if live && left < 10_000 || left == 0 {
@@ -459,12 +491,7 @@ fn clock_line(ui: &mut egui::Ui, current: &CurrentMatch, side: Side, online: &On
     } else {
         text = text.weak();
     }
-    ui.horizontal(|ui| {
-        ui.label(text);
-        if clock.paused[seat] {
-            ui.label(egui::RichText::new("on vacation").size(text_size::SMALL).weak());
-        }
-    });
+    Some((text, clock.paused[seat]))
 }
 
 /// The person's correspondence time for this move is up (the opponent may claim; a move made
