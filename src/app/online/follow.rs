@@ -51,7 +51,7 @@ pub fn plugin(app: &mut App) {
     app.add_systems(PreUpdate, want_connection);
     app.add_systems(
         Update,
-        (start_following, hear_server).chain().in_set(AppSystems::Menus).after(super::lobby::LobbySystems),
+        (start_following, hear_server).chain().in_set(AppSystems::Menus).after(super::lobby_state::LobbySystems),
     );
     app.add_systems(Update, (tell_seat, catch_up_board, send_requests).chain().in_set(AppSystems::Choose));
     app.add_systems(Update, tell_status.in_set(AppSystems::Present).run_if(resource_exists::<CurrentMatch>));
@@ -431,7 +431,7 @@ fn tell_status(
                 said: followed.said.clone(),
                 rating_changes: followed.rating_changes.clone(),
                 hide_ratings: settings.0.hide_ratings,
-                watch_link: Some(super::lobby::watch_link(&connection, &seat.game_id)),
+                watch_link: Some(super::lobby_state::watch_link(&connection, &seat.game_id)),
                 clock: seat.clock.clone(),
                 clock_since: followed.clock_since,
                 delay_ms: connection.delay_ms,

@@ -1,249 +1,27 @@
-//! The "Play online" screen's state and rows: a name to choose (or a sign-in by password), quick
-//! play, the open challenges to accept, a challenge to post (to anyone or to a named player, rated
-//! or casual) or the same game as a private invite with a code, the games being played to watch,
-//! "My online games", joining with a code, and the player pages and leaderboards; what each row
-//! asks of the server. In the browser, a page opened with `?join=CODE` joins that game at once.
+//! The "Play online" screen's input: a name to choose (or a sign-in by password), quick play, the
+//! open challenges to accept, a challenge to post (to anyone or to a named player, rated or
+//! casual) or the same game as a private invite with a code, the games being played to watch, "My
+//! online games", joining with a code, and the player pages and leaderboards; what each row asks
+//! of the server, and what the server's answers change in the screen's state (`lobby_state`). In
+//! the browser, a page opened with `?join=CODE` joins that game at once.
 
-use super::address::{invite_link_for_server, tidy_code};
+use super::address::tidy_code;
+use super::lobby_state::{Invite, LobbyRow, LobbySystems, OnlineLobby, OnlineView, PlayComputerInstead, lobby_rows};
 use super::open_games::{OpenGames, QuickPlayState};
 use super::player::{OnlinePlayer, PlayerRequest};
 use super::seats::KeptSeats;
-use super::socket::{Connection, LinkState};
+use super::socket::Connection;
 use super::{FollowGame, FromServer, SocketOpened, ToServer};
+use crate::app::AppSystems;
 use crate::app::input::ActionPressed;
-use crate::app::menus::SetupChoice;
 use crate::app::screen::Screen;
 use crate::app::settings::{CurrentSettings, SaveStore};
-use crate::app::theme::text_size;
-use crate::app::ui::{
-    MenuClicked, MenuFocus, MenuInput, button, card, card_row, follow_focus, read_menu_inputs, reset_focus,
-};
-use crate::app::{AppSystems, Launch};
+use crate::app::ui::{MenuClicked, MenuFocus, MenuInput, read_menu_inputs, reset_focus};
 use crate::games::GameKind;
 use crate::online::directory::name_key;
-use crate::online::protocol::{ClientMessage, ErrorCode, GameSummary, SeatChoice, ServerMessage};
+use crate::online::protocol::{ClientMessage, ErrorCode, SeatChoice, ServerMessage};
 use crate::save::KeptSeat;
 use bevy::prelude::*;
-use bevy_egui::{EguiPrimaryContextPass, egui};
-
-/// The lobby's systems, before the followed game's (a game chosen here is followed the same frame).
-#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
-pub struct LobbySystems;
-
-/// A game just created, shown with its invite code until the opponent comes (a posted challenge:
-/// with its place in the open list instead).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Invite {
-    pub game_id: String,
-    pub token: String,
-    pub code: String,
-    pub challenge: bool,
-}
-
-/// What the online screen shows and what has been asked of the server.
-#[derive(Resource, Debug, Clone)]
-pub struct OnlineLobby {
-    pub view: OnlineView,
-    /// The game to create or post and its options (the setup screen's choice; its players are unused).
-    pub create: SetupChoice,
-    pub seat: SeatChoice,
-    /// A posted challenge is rated.
-    pub rated: bool,
-    /// A posted challenge's time control: 0 untimed, else `clock::CHOICES[time - 1]`.
-    pub time: usize,
-    /// A posted challenge is for this player only (empty: anyone).
-    pub challenge_to: String,
-    /// The game quick play looks for.
-    pub quick_game: GameKind,
-    /// The name being chosen, and a sign-in's name and password, and a new password.
-    pub name_text: String,
-    pub login_name: String,
-    pub login_password: String,
-    pub password_text: String,
-    /// The address typed for the daily digest (filled from the player's card once signed in).
-    pub email_text: Option<String>,
-    /// The invite code being typed.
-    pub join_code: String,
-    /// The server address being typed (native).
-    pub server_text: Option<String>,
-    pub invite: Option<Invite>,
-    /// The invite just came: scroll it into view once.
-    pub show_invite: bool,
-    /// The server's summaries of the kept seats' games, and whether they answered the last list.
-    pub summaries: Vec<GameSummary>,
-    pub listed: bool,
-    /// The game a create request is for, while it is on its way, and whether it is a challenge.
-    pub creating: Option<GameKind>,
-    pub posting: bool,
-    pub joining: bool,
-    /// The last refusal or problem.
-    pub message: Option<String>,
-    /// The rows as the screen shows them now (what keys and clicks move over).
-    pub shown_rows: Vec<LobbyRow>,
-}
-
-impl Default for OnlineLobby {
-    fn default() -> Self {
-        // Posting a game offers every option, its variants too.
-        let mut create = SetupChoice { more: true, ..SetupChoice::default() };
-        create.select(create.kind, &[]);
-        OnlineLobby {
-            view: OnlineView::Lobby,
-            quick_game: create.kind,
-            create,
-            seat: SeatChoice::Random,
-            rated: true,
-            time: 0,
-            challenge_to: String::new(),
-            name_text: String::new(),
-            login_name: String::new(),
-            login_password: String::new(),
-            password_text: String::new(),
-            email_text: None,
-            join_code: String::new(),
-            server_text: None,
-            invite: None,
-            show_invite: false,
-            summaries: Vec::new(),
-            listed: false,
-            creating: None,
-            posting: false,
-            joining: false,
-            message: None,
-            shown_rows: Vec::new(),
-        }
-    }
-}
-
-impl OnlineLobby {
-    /// The time control chosen for a challenge (`None`: untimed).
-    pub fn time_control(&self) -> Option<crate::online::directory::TimeControl> {
-        self.time.checked_sub(1).and_then(|i| crate::online::clock::CHOICES.get(i).copied())
-    }
-}
-
-/// What the online screen shows: the lobby, a player's page, or a game's leaderboard.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub enum OnlineView {
-    #[default]
-    Lobby,
-    Player(String),
-    Leaders(GameKind),
-}
-
-/// One focusable row of the online screen, in the order they show (built each frame from what
-/// there is: keys, pad and mouse move over the same list).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LobbyRow {
-    /// The name to choose (not signed in yet), and signing in by name and password instead.
-    Name,
-    LogIn,
-    /// Signed in: one's own page, a password to add, ratings hidden or shown.
-    MyPage,
-    Password,
-    HideRatings,
-    /// Correspondence clocks stand still while the player is away.
-    Vacation,
-    /// A notification when a game waits for the player's move while the window is hidden.
-    TurnNotices,
-    /// An e-mail address for the server's daily digest of games waiting.
-    Email,
-    QuickGame,
-    QuickPlay,
-    /// Quick play found nobody: the computer instead.
-    PlayComputer,
-    Challenge(usize),
-    /// Asks for the next page of older challenges.
-    OlderChallenges,
-    PostGame,
-    PostOption(usize),
-    PostSide,
-    PostRated,
-    PostTime,
-    PostTo,
-    Post,
-    /// The same game as a private invite with a code.
-    Invite,
-    Live(usize),
-    Mine(usize),
-    Join,
-    Leaders,
-    /// On a player page or a leaderboard.
-    Recent(usize),
-    Leader(usize),
-    LeadersGame,
-    Back,
-}
-
-impl LobbyRow {
-    /// The heading of the section the row starts or belongs to.
-    pub fn section(self) -> &'static str {
-        use LobbyRow::*;
-        match self {
-            Name | LogIn | MyPage => "You",
-            Password | HideRatings | Vacation | TurnNotices | Email => "Your account",
-            QuickGame | QuickPlay | PlayComputer => "Quick play",
-            Challenge(_) | OlderChallenges => "Open challenges",
-            PostGame | PostOption(_) | PostSide | PostRated | PostTime | PostTo | Post | Invite => "Post a challenge",
-            Live(_) => "Games being played",
-            Mine(_) => "My online games",
-            Join => "Join with a code",
-            Leaders | Back => "",
-            Recent(_) => "Recent games",
-            Leader(_) | LeadersGame => "Leaderboard",
-        }
-    }
-}
-
-/// The rows of the online screen as it shows now.
-pub fn lobby_rows(lobby: &OnlineLobby, player: &OnlinePlayer, games: &OpenGames, kept: usize) -> Vec<LobbyRow> {
-    use LobbyRow::*;
-    let mut rows = Vec::new();
-    match &lobby.view {
-        OnlineView::Player(_) => {
-            let recent = games.page.as_ref().map_or(0, |p| p.recent.len());
-            rows.extend((0..recent).map(Recent));
-            rows.push(Back);
-            return rows;
-        }
-        OnlineView::Leaders(_) => {
-            rows.push(LeadersGame);
-            let leaders = games.leaders.as_ref().map_or(0, |(_, l)| l.len());
-            rows.extend((0..leaders).map(Leader));
-            rows.push(Back);
-            return rows;
-        }
-        OnlineView::Lobby => {}
-    }
-    if player.signed_in() {
-        rows.extend([MyPage, QuickGame, QuickPlay]);
-        if matches!(games.quick, QuickPlayState::Offered { .. }) {
-            rows.push(PlayComputer);
-        }
-    } else {
-        rows.extend([Name, LogIn]);
-    }
-    rows.extend((0..games.shown_challenges().count()).map(Challenge));
-    if games.may_have_older() {
-        rows.push(OlderChallenges);
-    }
-    rows.extend((0..games.live.len()).map(Live));
-    rows.extend((0..kept).map(Mine));
-    // The long form last.
-    rows.push(PostGame);
-    rows.extend((0..lobby.create.specs.len()).map(PostOption));
-    rows.push(PostSide);
-    if player.signed_in() {
-        rows.extend([PostRated, PostTime, PostTo, Post]);
-    }
-    rows.push(Invite);
-    rows.push(Join);
-    if player.signed_in() {
-        rows.extend([Password, HideRatings, Vacation, TurnNotices, Email]);
-    }
-    rows.extend([Leaders, Back]);
-    rows
-}
 
 pub fn plugin(app: &mut App) {
     app.init_resource::<OnlineLobby>();
@@ -254,7 +32,6 @@ pub fn plugin(app: &mut App) {
         Update,
         (hear_server, show_rows, lobby_input.run_if(in_state(Screen::Online))).chain().in_set(LobbySystems),
     );
-    app.add_systems(EguiPrimaryContextPass, super::lobby_view::draw_lobby.run_if(in_state(Screen::Online)));
 }
 
 /// The screen opens on the lobby.
@@ -467,13 +244,6 @@ struct LobbyWriters<'w> {
     out: MessageWriter<'w, ToServer>,
     player: MessageWriter<'w, PlayerRequest>,
     computer: MessageWriter<'w, PlayComputerInstead>,
-}
-
-/// Quick play found nobody and the player takes the computer at this level instead.
-#[derive(Message, Debug, Clone, PartialEq, Eq)]
-pub struct PlayComputerInstead {
-    pub game: GameKind,
-    pub level: String,
 }
 
 #[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or message
@@ -690,202 +460,9 @@ fn join_from_page_address(
 #[cfg(not(target_arch = "wasm32"))]
 fn join_from_page_address() {}
 
-/// The link that watches game `game_id`, read-only.
-pub(super) fn watch_link(connection: &Connection, game_id: &str) -> String {
-    #[cfg(target_arch = "wasm32")]
-    if let Some(page) = web_sys::window().and_then(|w| w.location().href().ok()) {
-        return super::address::watch_link_for_page(&page, game_id);
-    }
-    super::address::watch_link_for_server(&connection.url, game_id)
-}
-
-/// The link that opens this game for the invited player.
-fn invite_link(connection: &Connection, code: &str) -> String {
-    #[cfg(target_arch = "wasm32")]
-    if let Some(page) = web_sys::window().and_then(|w| w.location().href().ok()) {
-        return super::address::invite_link_for_page(&page, code);
-    }
-    invite_link_for_server(&connection.url, code)
-}
-
-/// "Your turn", "Their turn", "Waiting for opponent to join", or how it ended.
-pub(super) fn standing(summary: &GameSummary) -> String {
-    if let Some(ending) = &summary.ended {
-        let names = summary.game.open(&summary.options, None).ok();
-        let winner = ending.result.get("winner").and_then(|w| w.as_str());
-        let mine = names.map(|g| g.side_name(summary.seat));
-        let result = match (winner, mine) {
-            (Some(w), Some(m)) if w == m => "You won",
-            (Some(_), _) => "You lost",
-            (None, _) => "Draw",
-        };
-        return format!("{result} — {}", ending.reason);
-    }
-    if !summary.opponent_joined {
-        return match &summary.code {
-            Some(code) => format!("Waiting for opponent to join · code {code}"),
-            None => "Waiting for opponent to join".to_string(),
-        };
-    }
-    if summary.your_turn { "Your turn".to_string() } else { "Their turn".to_string() }
-}
-
-/// What the connection line says.
-pub(super) fn connection_text(connection: &Connection) -> String {
-    match connection.state {
-        LinkState::Open => format!("Connected to {}", connection.url),
-        LinkState::Connecting | LinkState::Closed => format!("Connecting to {}…", connection.url),
-        LinkState::Waiting => match &connection.problem {
-            Some(why) => format!("Cannot reach {} ({why}). Trying again…", connection.url),
-            None => format!("Reconnecting to {}…", connection.url),
-        },
-    }
-}
-
-/// The connection line, and natively the server's address to change.
-pub(super) fn server_row(
-    ui: &mut egui::Ui,
-    lobby: &mut OnlineLobby,
-    connection: &Connection,
-    settings: &mut CurrentSettings,
-    launch: Option<&mut Launch>,
-) {
-    let colour = if connection.is_open() { ui.visuals().text_color() } else { ui.visuals().warn_fg_color };
-    let mut text = lobby.server_text.clone().unwrap_or_else(|| connection.url.clone());
-    let mut apply = false;
-    card_row(ui, false, |ui| {
-        ui.colored_label(colour, egui::RichText::new(connection_text(connection)).size(text_size::SMALL));
-        // The browser's page always talks to the server it came from.
-        if cfg!(not(target_arch = "wasm32")) {
-            ui.horizontal_wrapped(|ui| {
-                ui.label(egui::RichText::new("Server").size(text_size::BODY));
-                let edit = ui.add(egui::TextEdit::singleline(&mut text).desired_width(260.0));
-                apply = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-                apply |= button(ui, "Use").clicked();
-            });
-        }
-    });
-    if apply {
-        match super::address::complete_server(&text) {
-            Ok(url) => {
-                settings.0.online_server = url;
-                // The player's choice now holds over `--server`, which only chose the first one.
-                if let Some(launch) = launch {
-                    launch.server = None;
-                }
-                lobby.server_text = None;
-                lobby.summaries.clear();
-                lobby.message = None;
-            }
-            Err(e) => lobby.message = Some(e),
-        }
-    } else if text != connection.url || lobby.server_text.is_some() {
-        lobby.server_text = Some(text);
-    }
-    ui.add_space(8.0);
-}
-
-/// The invite: the code big, copy buttons for it and for the link, and the way to the board.
-pub(super) fn invite_card(
-    ui: &mut egui::Ui,
-    invite: &Invite,
-    connection: &Connection,
-    follow: &mut MessageWriter<FollowGame>,
-) -> egui::Response {
-    let link = invite_link(connection, &invite.code);
-    let shown = card(ui, true).show(ui, |ui| {
-        ui.set_width(ui.available_width());
-        ui.vertical_centered(|ui| {
-            ui.label(egui::RichText::new("Your game is ready. Invite code:").size(text_size::BODY));
-            ui.label(egui::RichText::new(&invite.code).size(48.0).monospace().strong());
-            ui.horizontal_wrapped(|ui| {
-                if button(ui, "Copy code").clicked() {
-                    ui.ctx().copy_text(invite.code.clone());
-                }
-                if button(ui, "Copy link").clicked() {
-                    ui.ctx().copy_text(link.clone());
-                }
-                if button(ui, "Go to the board").clicked() {
-                    follow.write(FollowGame {
-                        game_id: invite.game_id.clone(),
-                        token: Some(invite.token.clone()),
-                        open_board: true,
-                    });
-                }
-            });
-            ui.label(egui::RichText::new(&link).size(text_size::SMALL).monospace());
-            ui.label(egui::RichText::new("The board opens when your friend joins.").size(text_size::SMALL).weak());
-        });
-    });
-    ui.add_space(8.0);
-    shown.response
-}
-
-/// The code field and its Join button.
-pub(super) fn join_row(
-    ui: &mut egui::Ui,
-    lobby: &mut OnlineLobby,
-    index: usize,
-    focused: bool,
-    clicks: &mut MessageWriter<MenuClicked>,
-) {
-    let shown = card_row(ui, focused, |ui| {
-        ui.horizontal_wrapped(|ui| {
-            ui.label(egui::RichText::new("Code").size(18.0).strong());
-            let edit = ui.add(
-                egui::TextEdit::singleline(&mut lobby.join_code)
-                    .desired_width(160.0)
-                    .font(egui::TextStyle::Monospace)
-                    .hint_text("AB12CD"),
-            );
-            let entered = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-            let label = if lobby.joining { "Joining…" } else { "Join" };
-            if button(ui, label).clicked() || entered {
-                clicks.write(MenuClicked { index, delta: 0 });
-            }
-        });
-        ui.label(egui::RichText::new("The code your friend's game shows.").size(text_size::SMALL).weak());
-    });
-    follow_focus(&shown.response, index, focused);
-    ui.add_space(4.0);
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::online::protocol::Ending;
-    use crate::rules::Side;
-
-    fn summary() -> GameSummary {
-        GameSummary {
-            game_id: "g".into(),
-            token: "t".into(),
-            game: GameKind::named("red-stone"),
-            options: vec![],
-            seat: Side::First,
-            code: Some("AB12".into()),
-            opponent_joined: false,
-            plies: 0,
-            your_turn: false,
-            ended: None,
-        }
-    }
-
-    #[test]
-    fn a_kept_game_says_whose_turn_it_is_or_how_it_ended() {
-        let mut s = summary();
-        assert_eq!(standing(&s), "Waiting for opponent to join · code AB12");
-        s.opponent_joined = true;
-        s.code = None;
-        assert_eq!(standing(&s), "Their turn");
-        s.your_turn = true;
-        assert_eq!(standing(&s), "Your turn");
-        let mine = GameKind::named("red-stone").open(&[], None).unwrap().side_name(Side::First);
-        s.ended = Some(Ending { result: serde_json::json!({ "winner": mine }), reason: "B resigned".into() });
-        assert_eq!(standing(&s), "You won — B resigned");
-        s.ended = Some(Ending { result: serde_json::json!("draw"), reason: "no moves".into() });
-        assert_eq!(standing(&s), "Draw — no moves");
-    }
 
     #[test]
     fn games_and_seats_step_round() {

@@ -2,12 +2,14 @@
 //! section's heading (the player, quick play, open challenges, posting, games being played, one's
 //! own games, joining), or a player page or leaderboard (`people_view`).
 
-use super::lobby::{LobbyRow, OnlineLobby, OnlineView, connection_text, invite_card, join_row, server_row, standing};
+use super::FollowGame;
+use super::lobby_state::{LobbyRow, OnlineLobby, OnlineView, connection_text, standing};
+use super::lobby_widgets::{invite_card, join_row, server_row};
 use super::open_games::{OpenGames, QuickPlayState};
+use super::people_view::{self, provisional, rating_words};
 use super::player::OnlinePlayer;
 use super::seats::KeptSeats;
 use super::socket::Connection;
-use super::{FollowGame, people_view};
 use crate::app::Launch;
 use crate::app::settings::CurrentSettings;
 use crate::app::theme::text_size;
@@ -16,12 +18,16 @@ use crate::app::ui::{
     screen_frame, value_item,
 };
 use crate::online::clock::DAY_MS;
-use crate::online::directory::{Challenge, TimeControl, name_key, shown_rating, time_control_words};
+use crate::online::directory::{Challenge, TimeControl, name_key, time_control_words};
 use crate::online::protocol::SeatChoice;
 use crate::rules::{OptionKind, Side};
 use crate::save::KeptSeat;
 use bevy::prelude::*;
-use bevy_egui::{EguiContexts, egui};
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+pub fn plugin(app: &mut App) {
+    app.add_systems(EguiPrimaryContextPass, draw_lobby.run_if(in_state(crate::app::screen::Screen::Online)));
+}
 
 /// Milliseconds since 1970 on this device.
 fn unix_ms() -> i64 {
@@ -32,16 +38,6 @@ fn unix_ms() -> i64 {
 #[derive(Default)]
 struct Typed {
     option: Option<(usize, String)>,
-}
-
-/// The player's rating at a game in words, or nothing when ratings are hidden.
-pub(super) fn rating_words(settings: &CurrentSettings, rating: f64, deviation: f64) -> String {
-    if settings.0.hide_ratings { String::new() } else { shown_rating(rating, deviation) }
-}
-
-/// A rating shown with "?" (its deviation still high: few rated games).
-pub(super) fn provisional(deviation: f64) -> bool {
-    deviation >= crate::online::directory::PROVISIONAL_DEVIATION
 }
 
 /// A challenge's two lines: "Gravel · Ada 1500?" and "Rated · Untimed · you play White · 9×9".
@@ -570,7 +566,7 @@ mod tests {
         assert_eq!(sections_between("Your account", ""), Vec::<&str>::new());
         assert_eq!(sections_between("Join with a code", "Your account"), Vec::<&str>::new());
         // Every section a row of the lobby can have is known.
-        use super::super::lobby::LobbyRow::*;
+        use super::super::lobby_state::LobbyRow::*;
         for row in [Name, LogIn, MyPage, Password, QuickPlay, Challenge(0), Live(0), Mine(0), PostGame, Join] {
             assert!(SECTIONS.contains(&row.section()), "{}", row.section());
         }

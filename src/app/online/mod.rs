@@ -14,7 +14,9 @@ mod catch_up;
 mod clock_pace;
 mod follow;
 mod lobby;
+mod lobby_state;
 mod lobby_view;
+mod lobby_widgets;
 mod notices;
 mod open_games;
 mod people_view;
@@ -22,7 +24,7 @@ mod player;
 mod seats;
 mod socket;
 
-pub use lobby::{LobbyRow, OnlineLobby, OnlineView, PlayComputerInstead};
+pub use lobby_state::{LobbyRow, OnlineLobby, OnlineView, PlayComputerInstead};
 pub use notices::{TurnNotice, YourTurn};
 pub use open_games::{OpenGames, QuickPlayState};
 pub use player::{OnlinePlayer, PlayerRequest};
@@ -58,5 +60,6 @@ pub fn plugin(app: &mut App) {
     app.add_message::<ToServer>().add_message::<FromServer>().add_message::<SocketOpened>().add_message::<FollowGame>();
     app.add_message::<PlayComputerInstead>();
     app.add_plugins((socket::plugin, seats::plugin, player::plugin, open_games::plugin, lobby::plugin, follow::plugin));
+    app.add_plugins(lobby_view::plugin);
     app.add_plugins((clock_pace::plugin, notices::plugin));
 }

@@ -5,7 +5,7 @@
 //! the server last listed (listed again every minute while connected).
 
 use super::ToServer;
-use super::lobby::OnlineLobby;
+use super::lobby_state::OnlineLobby;
 use super::seats::KeptSeats;
 use super::socket::Connection;
 use crate::app::AppSystems;

@@ -1,16 +1,25 @@
 //! Draws a player page (name, ratings per game with a graph of each, recent games to watch again,
 //! replay or review) and a game's leaderboard, on the online screen.
 
-use super::lobby::{LobbyRow, OnlineLobby};
-use super::lobby_view::rating_words;
+use super::lobby_state::{LobbyRow, OnlineLobby};
 use super::open_games::OpenGames;
 use crate::app::settings::CurrentSettings;
 use crate::app::theme::text_size;
 use crate::app::ui::{MenuClicked, item, key_hints, screen_frame, value_item};
 use crate::games::GameKind;
-use crate::online::directory::{PlayerPage, RatingPoint};
+use crate::online::directory::{PlayerPage, RatingPoint, shown_rating};
 use bevy::prelude::*;
 use bevy_egui::egui;
+
+/// The player's rating at a game in words, or nothing when ratings are hidden.
+pub(super) fn rating_words(settings: &CurrentSettings, rating: f64, deviation: f64) -> String {
+    if settings.0.hide_ratings { String::new() } else { shown_rating(rating, deviation) }
+}
+
+/// A rating shown with "?" (its deviation still high: few rated games).
+pub(super) fn provisional(deviation: f64) -> bool {
+    deviation >= crate::online::directory::PROVISIONAL_DEVIATION
+}
 
 /// The rows' index of a row kind on the screen now.
 fn index_of(lobby: &OnlineLobby, row: LobbyRow) -> usize {
