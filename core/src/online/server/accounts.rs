@@ -4,7 +4,7 @@
 
 use super::hub::{Hub, Room, Session, unavailable};
 use super::ids;
-use super::lobby::SignedPlayer;
+use super::lobby_feed::SignedPlayer;
 use super::outbox::Out;
 use super::people::{PlayerRow, Registered};
 use crate::games::GameKind;
@@ -70,8 +70,8 @@ impl Hub {
     async fn sign_session_in(&self, session: &mut Session, row: &PlayerRow, key: String, new_key: bool) -> Reply {
         let player = self.card(row).await?;
         let signed = SignedPlayer { id: row.id.clone(), name: row.name.clone(), key: key.clone() };
-        self.lobby.sign_out(session, self.now());
-        self.lobby.sign_in(session, &signed);
+        self.lobby.sign_out(session.conn, session.player.as_ref(), self.now());
+        self.lobby.sign_in(session.conn, &session.out, &signed);
         session.player = Some(signed);
         Ok(ServerMessage::SignedIn { player, key: new_key.then_some(key) })
     }

@@ -2,17 +2,17 @@
 //! them: every change is stored first, then sent to the followers (each seeing what its seat may),
 //! then announced to the other instances that share a PostgreSQL store.
 
-use super::clocks::{Timeout, table_deadline};
+use super::announcements::{Inbox, StoredDecision, decision_announcement};
 use super::ids;
 use super::listener::AddressSlots;
-use super::lobby::{LobbyFeed, PhraseTimes, SignedPlayer};
-use super::news::{Inbox, StoredDecision, decision_announcement};
+use super::lobby_feed::{LobbyFeed, PhraseTimes, SignedPlayer};
 use super::outbox::{Out, Outbox};
 use super::password_work::PasswordWork;
 use super::rate_limit::{PerAddress, PerKey};
 use super::smtp::SmtpOptions;
 use super::store::{Backend, GameRow, GameStore};
 use super::time::ServerClock;
+use super::timeouts::{Timeout, table_deadline};
 use crate::games::GameKind;
 use crate::online::directory::TimeControl;
 use crate::online::protocol::{ClientMessage, ErrorCode, GameSummary, MAX_LISTED_GAMES, SeatChoice, ServerMessage};
@@ -679,7 +679,7 @@ impl Hub {
         }
         self.stop_quick_play(session).await;
         self.lobby.leave(session.conn);
-        self.lobby.sign_out(session, self.now());
+        self.lobby.sign_out(session.conn, session.player.as_ref(), self.now());
     }
 
     async fn play(&self, id: &str, token: &str, ply: u32, decision: &str) -> Result<ServerMessage, ServerMessage> {

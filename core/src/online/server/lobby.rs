@@ -7,16 +7,14 @@
 use super::accounts::signed_in;
 use super::hub::{Hub, Room, Session, unavailable};
 use super::ids;
-use super::outbox::{Out, Outbox};
+use super::lobby_feed::{LobbyFollower, SignedConnection};
+use super::outbox::Out;
 use crate::games::GameKind;
 use crate::online::clock::check_time_control;
-use crate::online::directory::{
-    Challenge, LISTED_CHALLENGES, LiveGame, Phrase, TimeControl, computer_level_for, name_key,
-};
+use crate::online::directory::{Challenge, LISTED_CHALLENGES, Phrase, TimeControl, computer_level_for, name_key};
 use crate::online::protocol::{ErrorCode, SeatChoice, ServerMessage};
 use crate::rules::Side;
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The most open challenges one player may have at once.
@@ -30,90 +28,13 @@ const QUICK_PLAY_WIDENING: f64 = 10.0;
 /// A queued player is offered the computer after the wait and leaves the queue; one still there
 /// this long after it is a ghost (their connection died with an instance) and is never paired.
 const QUICK_PLAY_GHOST_MARGIN: Duration = Duration::from_secs(10);
-/// A phrase per connection at most this often.
-const PHRASE_INTERVAL: Duration = Duration::from_secs(2);
 /// The games being played are sent again for their move counts alone at most this often (every
 /// move of every game would otherwise refresh every lobby follower's list).
 const LIVE_MOVES_EVERY: Duration = Duration::from_secs(5);
 
-/// Speakers kept before those who may speak again are forgotten.
-const SPEAKERS_KEPT: usize = 10_000;
-
-/// When each speaker last said a phrase.
-#[derive(Default)]
-pub(super) struct PhraseTimes(Mutex<HashMap<String, std::time::Instant>>);
-
-impl PhraseTimes {
-    /// Whether `speaker` may say a phrase now (then counted as said), or said one too recently.
-    pub(super) fn may_speak(&self, speaker: String) -> bool {
-        let now = std::time::Instant::now();
-        let mut last = self.0.lock().expect("phrase times lock");
-        if last.len() >= SPEAKERS_KEPT {
-            last.retain(|_, at| now.duration_since(*at) < PHRASE_INTERVAL);
-        }
-        match last.get(&speaker) {
-            Some(at) if now.duration_since(*at) < PHRASE_INTERVAL => false,
-            _ => {
-                last.insert(speaker, now);
-                true
-            }
-        }
-    }
-}
 /// The lobby's changes are gathered this long before the store is read again (a busy list is
 /// re-read a few times a second, not once per change).
 const LOBBY_GATHER: Duration = Duration::from_millis(50);
-
-/// A signed-in connection's player.
-#[derive(Clone, Debug)]
-pub struct SignedPlayer {
-    pub id: String,
-    pub name: String,
-    /// The device's player key (in memory only: the store keeps its hash), to give the device
-    /// seat tokens of its own (`ids::grant_token`).
-    pub key: String,
-}
-
-struct LobbyFollower {
-    out: Outbox,
-    /// The follower's name, compared as `name_key` (direct challenges show to their two players only).
-    name: Option<String>,
-}
-
-#[derive(Default)]
-struct LobbyState {
-    followers: HashMap<u64, LobbyFollower>,
-    challenges: Vec<Challenge>,
-    live: Vec<LiveGame>,
-    /// When the games being played were last sent (a game's move count alone refreshes them at
-    /// most every `LIVE_MOVES_EVERY`).
-    live_sent: Option<std::time::Instant>,
-    loaded: bool,
-}
-
-/// The lobby as this instance last read it, who follows it, and who is signed in here.
-#[derive(Default)]
-pub struct LobbyFeed {
-    state: Mutex<LobbyState>,
-    /// Set when something changed; the refresher reads the store again.
-    pub(super) changed: tokio::sync::Notify,
-    /// One refresh at a time.
-    refreshing: tokio::sync::Mutex<()>,
-    /// The connections of each signed-in player here, by player id.
-    signed_in: Mutex<HashMap<String, Vec<SignedConnection>>>,
-    /// Since when each player whose last connection here closed has been gone (until the sweep
-    /// withdraws their live challenges, or they come back).
-    gone: Mutex<HashMap<String, i64>>,
-}
-
-/// A connection of a signed-in player.
-#[derive(Clone)]
-struct SignedConnection {
-    conn: u64,
-    out: Outbox,
-    /// The device's player key.
-    key: String,
-}
 
 fn visible_to(challenge: &Challenge, viewer: Option<&str>) -> bool {
     match &challenge.to {
@@ -131,58 +52,6 @@ fn pushed_out(challenge: &Challenge, newest: &[Challenge]) -> bool {
         full && (challenge.posted_ms, std::cmp::Reverse(&challenge.game_id))
             < (last.posted_ms, std::cmp::Reverse(&last.game_id))
     })
-}
-
-impl LobbyFeed {
-    pub fn leave(&self, conn: u64) {
-        self.state.lock().expect("lobby lock").followers.remove(&conn);
-    }
-
-    pub(super) fn sign_in(&self, session: &Session, player: &SignedPlayer) {
-        let mut signed = self.signed_in.lock().expect("signed-in lock");
-        let connection = SignedConnection { conn: session.conn, out: session.out.clone(), key: player.key.clone() };
-        signed.entry(player.id.clone()).or_default().push(connection);
-        self.gone.lock().expect("gone lock").remove(&player.id);
-        if let Some(follower) = self.state.lock().expect("lobby lock").followers.get_mut(&session.conn) {
-            follower.name = Some(player.name.clone());
-        }
-    }
-
-    /// The connection signs out (closed, or signs in as someone else) at `now`.
-    pub(super) fn sign_out(&self, session: &Session, now: i64) {
-        let Some(player) = &session.player else { return };
-        let mut signed = self.signed_in.lock().expect("signed-in lock");
-        if let Some(connections) = signed.get_mut(&player.id) {
-            connections.retain(|c| c.conn != session.conn);
-            if connections.is_empty() {
-                signed.remove(&player.id);
-                self.gone.lock().expect("gone lock").insert(player.id.clone(), now);
-            }
-        }
-    }
-
-    /// The players gone since `since` or earlier (each named once: they are forgotten here).
-    pub(super) fn gone_for(&self, since: i64) -> Vec<String> {
-        let mut gone = self.gone.lock().expect("gone lock");
-        let players: Vec<String> = gone.iter().filter(|(_, at)| **at <= since).map(|(p, _)| p.clone()).collect();
-        for p in &players {
-            gone.remove(p);
-        }
-        players
-    }
-
-    /// The connections of a player signed in here.
-    fn connections_of(&self, player: &str) -> Vec<SignedConnection> {
-        self.signed_in.lock().expect("signed-in lock").get(player).cloned().unwrap_or_default()
-    }
-
-    /// Tells every connection of a player signed in here.
-    pub(super) fn tell_player(&self, player: &str, message: &ServerMessage) {
-        let text = message.to_json();
-        for connection in self.connections_of(player) {
-            connection.out.send(Out::Text(text.clone()));
-        }
-    }
 }
 
 impl Hub {

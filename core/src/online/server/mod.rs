@@ -2,6 +2,7 @@
 //! storing every game in SQLite (the default) or a PostgreSQL shared by several instances.
 
 mod accounts;
+mod announcements;
 mod clocks;
 mod connection;
 mod digest;
@@ -9,6 +10,7 @@ mod hub;
 mod ids;
 mod listener;
 mod lobby;
+mod lobby_feed;
 mod mail_pages;
 mod news;
 mod outbox;
@@ -19,6 +21,7 @@ mod rating;
 mod smtp;
 mod store;
 mod time;
+mod timeouts;
 mod upkeep;
 mod vacations;
 mod web_root;
