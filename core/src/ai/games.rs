@@ -14,7 +14,6 @@ use crate::games::{About, DynGame, GameKind, gravel, hidden_intention, inchworm,
 use crate::rules::Side;
 use Engine::{AlphaBeta as Ab, Mcts};
 use PlayoutQuality::{Informed, Uniform};
-use std::f32::consts::SQRT_2;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
@@ -120,7 +119,6 @@ pub static AI_GAMES: [AiGame; 5] = [
         iterations: [100, 150_000, 8_000_000],
         playouts: [Informed; 3],
         playout_caps: [60; 3],
-        explorations: [SQRT_2; 3],
         review_iterations: 40_000,
         review_playout_cap: 0,
     }),
@@ -129,16 +127,14 @@ pub static AI_GAMES: [AiGame; 5] = [
         iterations: [300, 4_000, 80_000],
         playouts: [Informed; 3],
         playout_caps: [40; 3],
-        explorations: [SQRT_2; 3],
         review_iterations: 16_000,
         review_playout_cap: 0,
     }),
     AiGame::of::<throngs::Position>(Calibration {
         engines: [Mcts; 3],
-        iterations: [400, 10_000, 500_000],
+        iterations: [400, 10_000, 140_000],
         playouts: [Informed; 3],
-        playout_caps: [40, 40, 0],
-        explorations: [SQRT_2, SQRT_2, 0.5],
+        playout_caps: [40; 3],
         review_iterations: 30_000,
         review_playout_cap: 0,
     }),
@@ -147,7 +143,6 @@ pub static AI_GAMES: [AiGame; 5] = [
         iterations: [400, 12_000, 300_000],
         playouts: [Informed; 3],
         playout_caps: [60; 3],
-        explorations: [SQRT_2; 3],
         review_iterations: 10_000,
         review_playout_cap: 0,
     }),
@@ -156,7 +151,6 @@ pub static AI_GAMES: [AiGame; 5] = [
         iterations: [4_000, 20_000, 180_000],
         playouts: [Uniform; 3],
         playout_caps: [1_000; 3],
-        explorations: [SQRT_2; 3],
         review_iterations: 20_000,
         review_playout_cap: 1_000,
     }),

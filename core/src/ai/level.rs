@@ -7,7 +7,6 @@ use super::knowledge::{GameEvaluator, GamePolicy, Knowledge};
 use super::mcts::{MctsConfig, Searcher};
 use super::{RandomStrategy, Strategy};
 use serde::{Deserialize, Serialize};
-use std::f32::consts::SQRT_2;
 use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
@@ -130,7 +129,7 @@ pub fn budget_for(level: Level, calibration: &Calibration) -> LevelBudget {
         time_limit: Some(Duration::from_secs_f64(seconds)),
         playouts: calibration.playouts[index],
         playout_cap: calibration.playout_caps[index],
-        exploration: calibration.explorations[index],
+        exploration: std::f32::consts::SQRT_2,
     }
 }
 
@@ -143,12 +142,8 @@ pub struct Calibration {
     pub iterations: [u64; 3],
     /// How the playouts of Easy, Medium, Hard choose.
     pub playouts: [PlayoutQuality; 3],
-    /// Decisions a playout of Easy, Medium, Hard makes before the game's evaluation scores it (0:
-    /// each new position of the tree is scored at once, without a playout).
+    /// Decisions a playout of Easy, Medium, Hard makes before the game's evaluation scores it.
     pub playout_caps: [u32; 3],
-    /// The UCB exploration constant of Easy, Medium, Hard: `SQRT_2` for noisy playouts; a tree
-    /// scored by the evaluation at once searches better narrower (Throngs' Hard, 0.5).
-    pub explorations: [f32; 3],
     /// MCTS iterations per position when the computer reviews a game (`ai::review`), with Hard's
     /// playout policy.
     pub review_iterations: u64,
@@ -166,7 +161,6 @@ impl Calibration {
         iterations: [300, 3_000, 30_000],
         playouts: [PlayoutQuality::Uniform, PlayoutQuality::Uniform, PlayoutQuality::Decisive],
         playout_caps: [1_000; 3],
-        explorations: [SQRT_2; 3],
         review_iterations: 3_000,
         review_playout_cap: 1_000,
     };
