@@ -2023,6 +2023,98 @@ mod timeline {
         assert!(app.world_mut().query::<&Tween>().iter(app.world()).next().is_none(), "the animations ended");
     }
 
+    /// Frames until every animation on the timeline has ended (at most five seconds of them).
+    fn run_out(app: &mut App) {
+        for _ in 0..300 {
+            let timeline = app.world().resource::<Timeline>();
+            if timeline.elapsed >= timeline.end {
+                app.update();
+                return;
+            }
+            app.update();
+        }
+        panic!("the animations never ended");
+    }
+
+    /// Frames until the timeline is `seconds` past the start of `wave`.
+    fn run_to(app: &mut App, wave: u16, seconds: f32) {
+        for _ in 0..300 {
+            let timeline = app.world().resource::<Timeline>();
+            if timeline.elapsed >= timeline.start_of(wave) + seconds {
+                return;
+            }
+            app.update();
+        }
+        panic!("the timeline never got there");
+    }
+
+    #[test]
+    fn a_moved_piece_is_seen_travelling_from_its_start_and_comes_to_rest_on_its_space() {
+        use stoneyard::app::testing::{BoardState, Piece};
+        let hop = |effects: &[stoneyard::rules::Effect]| {
+            effects.iter().find_map(|e| match &e.kind {
+                EffectKind::Hopped { path, .. } if path.len() >= 2 => Some(path.clone()),
+                _ => None,
+            })
+        };
+        let (m, decision) = find("throngs", &[], |effects| hop(effects).is_some());
+        let mut after = m.clone();
+        let seat = Side::BOTH.into_iter().find(|&s| !after.legal_for(s).is_empty()).unwrap();
+        let effects: Vec<_> = after.decide(seat, &decision, 0).unwrap().effects.all().cloned().collect();
+        let path = hop(&effects).unwrap();
+        let (from, to) = (path[0], *path.last().unwrap());
+        let mut app = decided(m, &decision);
+        let board = app.world().resource::<BoardState>();
+        let (start, end) = (board.cell_at(from).unwrap(), board.cell_at(to).unwrap());
+        let piece_on = |app: &mut App, cell| {
+            let mut q = app.world_mut().query::<(&Piece, &Transform)>();
+            q.iter(app.world()).find(|(p, _)| p.cell == cell).map(|(_, t)| *t)
+        };
+        // As the move starts the stone is drawn where it set off.
+        let wave = effects.iter().find(|e| matches!(e.kind, EffectKind::Hopped { .. })).unwrap().wave;
+        run_to(&mut app, wave, 0.0);
+        app.update();
+        let set_off = piece_on(&mut app, to).expect("the stone on its new space");
+        let drawn_at = end + set_off.translation.truncate();
+        assert!(
+            drawn_at.distance(start) < drawn_at.distance(end),
+            "the stone on {to} starts at {drawn_at} (its start {start}, its end {end})"
+        );
+        run_out(&mut app);
+        let rest = piece_on(&mut app, to).unwrap();
+        assert_eq!((rest.translation.truncate(), rest.scale), (Vec2::ZERO, Vec3::ONE), "it rests on its space");
+        assert!(app.world_mut().query::<&Tween>().iter(app.world()).next().is_none());
+    }
+
+    #[test]
+    fn captured_stones_fly_off_to_the_capturer_s_side_and_are_gone() {
+        use stoneyard::app::testing::{BoardState, Vanishing};
+        let options = [("size".to_string(), "5".to_string())];
+        let captured = |effects: &[stoneyard::rules::Effect]| {
+            effects.iter().any(|e| matches!(&e.kind, EffectKind::Captured { cells, .. } if cells.len() >= 2))
+        };
+        let (m, decision) = find("red-stone", &options, captured);
+        let mut after = m.clone();
+        let seat = Side::BOTH.into_iter().find(|&s| !after.legal_for(s).is_empty()).unwrap();
+        let decided_effects = after.decide(seat, &decision, 0).unwrap().effects;
+        let wave =
+            decided_effects.all().filter(|e| matches!(e.kind, EffectKind::Captured { .. })).map(|e| e.wave).max();
+        let mut app = decided(m, &decision);
+        run_to(&mut app, wave.unwrap(), 0.15);
+        let board = app.world().resource::<BoardState>();
+        let half_width = board.tray(Side::First).unwrap().x;
+        let mut q = app.world_mut().query::<(&Vanishing, &Transform)>();
+        let flying: Vec<(u16, Transform)> = q.iter(app.world()).map(|(v, t)| (v.cell, *t)).collect();
+        assert!(flying.len() >= 2, "{flying:?}");
+        for (cell, t) in &flying {
+            // Half way the prisoner is on its way right, to the trays beside the board, and smaller.
+            assert!(t.translation.x > half_width * 0.05, "the stone from {cell} is at {:?}", t.translation);
+            assert!(t.scale.x < 1.0 && t.scale.x > 0.4, "{:?}", t.scale);
+        }
+        run_out(&mut app);
+        assert_eq!(app.world_mut().query::<&Vanishing>().iter(app.world()).count(), 0, "the prisoners are gone");
+    }
+
     #[test]
     fn a_red_stone_capturing_several_groups_makes_one_capture_sound() {
         let options = [("size".to_string(), "5".to_string())];

@@ -9,7 +9,7 @@ use bevy::state::app::StatesPlugin;
 pub use super::AppSystems;
 pub use super::board::{
     BoardCell, BoardState, BoardZoom, Burned, Controlled, Figure, Influence, Piece, Power, Stack, StackPiece, Stone,
-    Tween, cursor_step,
+    Tween, Vanishing, cursor_step,
 };
 pub use super::input::{Action, ActionPressed, BINDABLE, KeyBindings};
 pub use super::lesson_state::{

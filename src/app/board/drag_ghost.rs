@@ -46,7 +46,7 @@ impl PieceDrag {
 const WAIT_FOR_THE_MOVE: f32 = 0.25;
 
 /// How far above the board's pieces a dragged one is drawn.
-const LIFTED_Z: f32 = 30.0;
+pub(super) const LIFTED_Z: f32 = 30.0;
 
 /// The mouse's drags of a space's piece (touches are read with the other gestures).
 #[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or message

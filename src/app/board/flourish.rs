@@ -1,42 +1,25 @@
-//! Effect flourishes: every effect the engines emit gets a short visual on the board, in its
-//! cascade wave (captures burst and the prisoners fly off to the capturer's side, burns flare and
-//! leave the scorch the board shows until the square reopens, a piece drops onto a growing stack
-//! and lifts off a shrinking one, hops and moves travel along their path with an arc per leg,
-//! swaps cross, the pie swap and the end of the game flash). Only with a renderer; the speed
-//! setting scales them.
+//! Effect flourishes: the light around an effect, not its pieces (they make their own journeys,
+//! `fx`): a placed piece sends a ripple out from under it, a capture or a burn bursts from its
+//! space outward, a piece lost to control leaves a cool ripple, a burn flares and leaves the
+//! scorch the board shows until the square reopens, the pie swap and the end of the game flash the
+//! board. A ripple starts at a piece's edge and only grows, so it never reads as a piece. Only
+//! with a renderer; the speed setting scales them.
 
 use super::project::BoardState;
 use crate::app::AppSystems;
 use crate::app::playing::EffectHappened;
 use crate::app::settings::CurrentSettings;
 use crate::app::timeline::{StartsOnTimeline, Timeline, speed_factor};
-use crate::rules::{Cell, EffectKind, Outcome, RemoveCause, Side};
+use crate::rules::{Cell, EffectKind, Outcome, RemoveCause};
 use bevy::prelude::*;
 
 /// What an effect looks like, in board cells.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Shape {
-    /// A ring growing and fading on a cell (`big`: a capture or burn).
+    /// A ring growing out from a piece's edge and fading, on a cell (`big`: a capture or burn).
     Ring { cell: Cell, colour: [f32; 3], big: bool },
-    /// A disc travelling along cells, hopping in an arc over each leg when `arc`.
-    Travel { path: Vec<Cell>, colour: [f32; 3], arc: bool },
     /// The whole board lights up briefly.
     Flash { colour: [f32; 3], strength: f32 },
-    /// A piece gliding between two spots (dropping onto a stack, lifting off one, a prisoner
-    /// flying to its holder's side), fading out on the way when `fade`.
-    Glide { from: Spot, to: Spot, colour: [f32; 3], fade: bool },
-}
-
-/// Where a gliding piece starts or ends.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Spot {
-    /// On a board space.
-    Cell(Cell),
-    /// Just above a board space (where a dropped piece comes from).
-    Above(Cell),
-    /// Beside the board on a side's edge, where its prisoners are kept: the first side's at the
-    /// top right, the second side's at the bottom right (the HUD's counters are on the right).
-    Tray(Side),
 }
 
 const RED: [f32; 3] = [0.86, 0.12, 0.1];
@@ -44,46 +27,31 @@ const FIRE: [f32; 3] = [1.0, 0.55, 0.1];
 const COOL: [f32; 3] = [0.35, 0.6, 0.95];
 const GOLD: [f32; 3] = [1.0, 0.82, 0.25];
 const SOFT: [f32; 3] = [0.95, 0.93, 0.85];
-const MOVE: [f32; 3] = [0.2, 0.45, 0.9];
 
 /// The flourishes of one effect. Every variant is listed (no wildcard), so a new kind of effect
-/// cannot be added without deciding how it looks.
+/// cannot be added without deciding how it looks; an effect that only moves pieces has none (its
+/// pieces' journeys show it, `motions`).
 pub fn shapes_of(kind: &EffectKind) -> Vec<Shape> {
     match kind {
-        EffectKind::Placed { cell, .. } => vec![Shape::Ring { cell: *cell, colour: SOFT, big: false }],
-        // The stack grows by a piece landing on it.
-        EffectKind::Stacked { cell, .. } => vec![
-            Shape::Glide { from: Spot::Above(*cell), to: Spot::Cell(*cell), colour: SOFT, fade: false },
-            Shape::Ring { cell: *cell, colour: SOFT, big: false },
-        ],
-        EffectKind::Moved { from, to, .. } => vec![Shape::Travel { path: vec![*from, *to], colour: MOVE, arc: true }],
-        EffectKind::Hopped { path, .. } => vec![Shape::Travel { path: path.clone(), colour: MOVE, arc: true }],
-        EffectKind::Distributed { path, .. } => vec![Shape::Travel { path: path.clone(), colour: MOVE, arc: false }],
-        EffectKind::Collected { from, to, .. } => {
-            from.iter().map(|f| Shape::Travel { path: vec![*f, *to], colour: MOVE, arc: false }).collect()
+        EffectKind::Placed { cell, .. } | EffectKind::Stacked { cell, .. } => {
+            vec![Shape::Ring { cell: *cell, colour: SOFT, big: false }]
         }
-        // A capture or a burn's victim bursts; a piece returned or lost to control lifts away.
-        EffectKind::Removed { cell, cause: RemoveCause::Returned | RemoveCause::Control, .. } => vec![
-            Shape::Glide { from: Spot::Cell(*cell), to: Spot::Above(*cell), colour: SOFT, fade: true },
-            Shape::Ring { cell: *cell, colour: COOL, big: false },
-        ],
+        EffectKind::Moved { .. }
+        | EffectKind::Hopped { .. }
+        | EffectKind::Distributed { .. }
+        | EffectKind::Collected { .. }
+        | EffectKind::Swapped { .. } => Vec::new(),
+        // A piece returned or lost to control rises off its space (`fx`) from a cool ripple.
+        EffectKind::Removed { cell, cause: RemoveCause::Returned | RemoveCause::Control, .. } => {
+            vec![Shape::Ring { cell: *cell, colour: COOL, big: false }]
+        }
         EffectKind::Removed { cell, .. } => vec![Shape::Ring { cell: *cell, colour: RED, big: true }],
-        // Each captured stone bursts, and flies off to the capturer's side of the board.
-        EffectKind::Captured { cells, by } => cells
-            .iter()
-            .flat_map(|c| {
-                [
-                    Shape::Ring { cell: *c, colour: RED, big: true },
-                    Shape::Glide { from: Spot::Cell(*c), to: Spot::Tray(*by), colour: RED, fade: true },
-                ]
-            })
-            .collect(),
+        // Each captured stone bursts as it flies off to the capturer's tray (`fx`).
+        EffectKind::Captured { cells, .. } => {
+            cells.iter().map(|c| Shape::Ring { cell: *c, colour: RED, big: true }).collect()
+        }
         EffectKind::Burned { cell } => vec![Shape::Ring { cell: *cell, colour: FIRE, big: true }],
         EffectKind::Unburned { cell } => vec![Shape::Ring { cell: *cell, colour: COOL, big: false }],
-        EffectKind::Swapped { a, b, .. } => vec![
-            Shape::Travel { path: vec![*a, *b], colour: MOVE, arc: true },
-            Shape::Travel { path: vec![*b, *a], colour: GOLD, arc: true },
-        ],
         EffectKind::Scored { .. } => vec![Shape::Flash { colour: GOLD, strength: 0.06 }],
         EffectKind::Rescued { .. } => vec![Shape::Flash { colour: COOL, strength: 0.12 }],
         EffectKind::PieSwap { .. } => vec![Shape::Flash { colour: SOFT, strength: 0.45 }],
@@ -102,9 +70,6 @@ struct Flourish {
     /// When it starts on the timeline (its effect's wave).
     start: f32,
     duration: f32,
-    /// World positions of the shape's cells (relative to the board root).
-    points: Vec<Vec2>,
-    scale: f32,
 }
 
 pub fn plugin(app: &mut App) {
@@ -169,11 +134,12 @@ fn spawn_flourishes(
     let half = view.cells.iter().fold(Vec2::ZERO, |m, c| m.max(state.to_world(c.x, c.y).abs()));
     for e in effects.read() {
         for shape in shapes_of(&e.effect.kind) {
-            let (points, mesh, duration): (Vec<Vec2>, Mesh, f32) = match &shape {
+            let (at_point, mesh, duration): (Option<Vec2>, Mesh, f32) = match &shape {
                 Shape::Ring { cell, big, colour } => {
-                    let (inner, outer) = if *big { (0.42, 0.55) } else { (0.4, 0.47) };
+                    // From just outside a stone (its radius is 0.46) outward.
+                    let (inner, outer) = if *big { (0.47, 0.58) } else { (0.47, 0.52) };
                     (
-                        at(*cell).into_iter().collect(),
+                        at(*cell),
                         Annulus::new(s * inner, s * outer).into(),
                         // A burn flares for 400 ms, a capture's burst 300 ms (DESIGN.md, motion).
                         if *colour == FIRE {
@@ -185,44 +151,18 @@ fn spawn_flourishes(
                         },
                     )
                 }
-                Shape::Travel { path, .. } => {
-                    let legs = path.len().saturating_sub(1).max(1) as f32;
-                    (path.iter().filter_map(|c| at(*c)).collect(), Circle::new(s * 0.22).into(), 0.12 * legs + 0.06)
-                }
                 Shape::Flash { .. } => {
-                    (vec![Vec2::ZERO], Rectangle::new(2.0 * half.x + s, 2.0 * half.y + s).into(), 0.45)
-                }
-                Shape::Glide { from, to, .. } => {
-                    let spot = |spot: &Spot| match *spot {
-                        Spot::Cell(c) => at(c),
-                        Spot::Above(c) => at(c).map(|p| p + Vec2::Y * s * 0.9),
-                        Spot::Tray(Side::First) => Some(Vec2::new(half.x + s * 0.9, half.y)),
-                        Spot::Tray(Side::Second) => Some(Vec2::new(half.x + s * 0.9, -half.y)),
-                    };
-                    let tray = matches!(to, Spot::Tray(_));
-                    (
-                        [spot(from), spot(to)].into_iter().flatten().collect(),
-                        Circle::new(s * if tray { 0.2 } else { 0.3 }).into(),
-                        if tray { 0.3 } else { 0.15 },
-                    )
+                    (Some(Vec2::ZERO), Rectangle::new(2.0 * half.x + s, 2.0 * half.y + s).into(), 0.45)
                 }
             };
-            if let Shape::Glide { .. } = shape
-                && points.len() < 2
-            {
-                continue;
-            }
-            let Some(&first) = points.first() else { continue };
+            let Some(first) = at_point else { continue };
             let colour = match &shape {
-                Shape::Ring { colour, .. }
-                | Shape::Travel { colour, .. }
-                | Shape::Flash { colour, .. }
-                | Shape::Glide { colour, .. } => *colour,
+                Shape::Ring { colour, .. } | Shape::Flash { colour, .. } => *colour,
             };
             let start = timeline.start_of(e.effect.wave);
             timeline.lasts_until(start + duration * factor);
             commands.spawn((
-                Flourish { shape, start, duration: duration * factor, points, scale: s },
+                Flourish { shape, start, duration: duration * factor },
                 Mesh2d(meshes.add(mesh)),
                 MeshMaterial2d(materials.add(Color::srgba(colour[0], colour[1], colour[2], 0.0))),
                 Transform::from_translation(first.extend(7.0)),
@@ -248,29 +188,11 @@ fn run_flourishes(
         }
         let started = now >= f.start;
         let alpha = match &f.shape {
-            Shape::Ring { .. } => {
-                t.scale = Vec3::splat(0.6 + 0.9 * p);
+            Shape::Ring { big, .. } => {
+                t.scale = Vec3::splat(1.0 + if *big { 0.7 } else { 0.45 } * p);
                 0.9 * (1.0 - p)
             }
-            Shape::Travel { arc, .. } => {
-                // Position along the legs, with a parabolic lift per leg for hops.
-                let legs = f.points.len().saturating_sub(1).max(1);
-                let x = p * legs as f32;
-                let leg = (x.floor() as usize).min(legs - 1);
-                let local = x - leg as f32;
-                let (a, b) = (f.points[leg], *f.points.get(leg + 1).unwrap_or(&f.points[leg]));
-                let lift = if *arc { 4.0 * local * (1.0 - local) * f.scale * 0.45 } else { 0.0 };
-                let at = a.lerp(b, local) + Vec2::Y * lift;
-                t.translation = at.extend(7.0);
-                0.85
-            }
             Shape::Flash { strength, .. } => strength * (1.0 - p),
-            Shape::Glide { fade, .. } => {
-                // Ease in and out: pieces start and settle gently.
-                let eased = p * p * (3.0 - 2.0 * p);
-                t.translation = f.points[0].lerp(f.points[1], eased).extend(7.0);
-                if *fade { 0.9 * (1.0 - p * p) } else { 0.9 }
-            }
         };
         if let Some(mut m) = materials.get_mut(&material.0) {
             m.color.set_alpha(if started { alpha } else { 0.0 });
@@ -281,9 +203,11 @@ fn run_flourishes(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::Side;
 
     #[test]
-    fn every_kind_of_effect_has_a_flourish() {
+    fn every_kind_of_effect_is_seen_in_a_flourish_or_a_journey() {
+        use super::super::motions::{arrivals_of, departures_of};
         let s = Side::First;
         let all = [
             EffectKind::Placed { cell: 1, by: s, piece: 'b', count: 1 },
@@ -304,14 +228,12 @@ mod tests {
             EffectKind::GameOver { outcome: Outcome::Draw },
         ];
         for kind in &all {
-            assert!(!shapes_of(kind).is_empty(), "{kind:?} has no flourish");
+            let journeys = arrivals_of(kind).len() + departures_of(kind).len();
+            assert!(!shapes_of(kind).is_empty() || journeys > 0, "{kind:?} is not seen");
         }
-        // A capture of a group bursts on every stone of it and each flies to the capturer's tray;
-        // a hop travels its whole path; a growing stack gets a piece dropped onto it.
-        let capture = shapes_of(&all[7]);
-        assert_eq!(capture.len(), 4);
-        assert!(capture.iter().any(|sh| matches!(sh, Shape::Glide { to: Spot::Tray(Side::First), .. })));
-        assert!(matches!(&shapes_of(&all[3])[0], Shape::Glide { from: Spot::Above(1), to: Spot::Cell(1), .. }));
-        assert!(matches!(&shapes_of(&all[2])[0], Shape::Travel { path, arc: true, .. } if path.len() == 3));
+        // A capture of a group bursts on every stone of it; a move is its piece's journey alone,
+        // with no shape standing in for the piece.
+        assert_eq!(shapes_of(&all[7]).len(), 2);
+        assert!(shapes_of(&all[2]).is_empty() && shapes_of(&all[1]).is_empty());
     }
 }

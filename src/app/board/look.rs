@@ -604,6 +604,12 @@ fn dress_stack_pieces(
     }
 }
 
+/// Where the piece of a stack on `level` rests in its pile, `below` the top by that many pieces:
+/// offset down and to the right, each nearer the viewer than the one under it.
+pub fn pile_offset(below: u16, level: u16, scale: f32) -> Vec3 {
+    Vec3::new(below as f32 * scale * 0.05, -(below as f32) * scale * 0.07, 0.1 + level as f32 * 0.01)
+}
+
 /// A stack is a pile: the top piece on its space, up to three below it offset down and to the
 /// right and a shade darker, the rest hidden; its height on the badge from two pieces up. Laid out
 /// again when the stack's height changes or a piece lands on it.
@@ -630,8 +636,7 @@ fn pile_stacks(
             if let Ok((piece, mut t, mut v, looks_of)) = levels.get_mut(kid) {
                 let below = stack.height.saturating_sub(1).saturating_sub(piece.level);
                 v.set_if_neq(if below <= PILE { Visibility::Inherited } else { Visibility::Hidden });
-                t.translation =
-                    Vec3::new(below as f32 * s * 0.05, -(below as f32) * s * 0.07, 0.1 + piece.level as f32 * 0.01);
+                t.translation = pile_offset(below, piece.level, s);
                 let shade = 1.0 - 0.08 * below as f32;
                 for look in looks_of.iter() {
                     if let Ok(mut sprite) = looks.get_mut(look) {

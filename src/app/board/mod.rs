@@ -18,6 +18,7 @@ mod hint_marks;
 mod input;
 mod look;
 mod marks;
+mod motions;
 mod mouse_clicks;
 mod page_mirror;
 mod preview;
@@ -29,7 +30,8 @@ pub use cursor::cursor_step;
 pub use fx::Tween;
 pub use gestures::BoardZoom;
 pub use project::{
-    BoardCell, BoardState, Burned, Controlled, Figure, Influence, Piece, Power, Stack, StackPiece, Stone, shown_piece,
+    BoardCell, BoardState, Burned, Controlled, Figure, Influence, Piece, Power, Stack, StackPiece, Stone, Vanishing,
+    shown_piece,
 };
 
 use bevy::prelude::*;

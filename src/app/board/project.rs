@@ -120,6 +120,22 @@ impl BoardState {
         (Vec2::new(x, y) - self.centre) * self.scale
     }
 
+    /// The world position of a space, relative to the board's root.
+    pub fn cell_at(&self, cell: Cell) -> Option<Vec2> {
+        let c = self.view.as_ref()?.cells.iter().find(|c| c.cell == cell)?;
+        Some(self.to_world(c.x, c.y))
+    }
+
+    /// Where a side's prisoners are kept beside the board, relative to the root: the first side's
+    /// at the top right, the second side's at the bottom right (the HUD's counters are on the
+    /// right).
+    pub fn tray(&self, side: Side) -> Option<Vec2> {
+        let view = self.view.as_ref()?;
+        let half = view.cells.iter().fold(Vec2::ZERO, |m, c| m.max(self.to_world(c.x, c.y).abs()));
+        let y = if side == Side::First { half.y } else { -half.y };
+        Some(Vec2::new(half.x + self.scale * 0.9, y))
+    }
+
     /// The view's index of the space named `name`.
     pub fn index_of(&self, name: &str) -> Option<usize> {
         self.view.as_ref()?.cells.iter().position(|c| c.name == name)

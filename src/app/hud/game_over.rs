@@ -102,8 +102,10 @@ pub(super) fn card_over_board(
     view: &PanelView,
     act: &mut PanelActions,
 ) {
-    // A lesson's end is told on its card.
+    // A lesson's end is told on its card; the winning move is seen to its end before the card
+    // covers the board.
     if !current.is_over()
+        || view.animating.0
         || act.replay.active
         || view.analysis.active
         || act.panels.game_over_aside

@@ -19,9 +19,9 @@ use super::AppSystems;
 use super::lesson_state::{LessonCommand, LessonRun, PracticeRun};
 use super::match_state::{CurrentMatch, MatchCommand};
 use super::playing::{
-    BoardCursor, ChoiceAnchor, ComputerStatus, DecisionChosen, EventLog, HintRequested, HintShown, MoveList, MoveNow,
-    OnlineRequest, OnlineStatus, Replay, ReplayMoves, ReplayStep, Secrecy, SetupRequested, ShowRules, Spectating,
-    TurnBuilder, TurnWarning,
+    BoardAnimating, BoardCursor, ChoiceAnchor, ComputerStatus, DecisionChosen, EventLog, HintRequested, HintShown,
+    MoveList, MoveNow, OnlineRequest, OnlineStatus, Replay, ReplayMoves, ReplayStep, Secrecy, SetupRequested,
+    ShowRules, Spectating, TurnBuilder, TurnWarning,
 };
 use super::review_state::{AnalysisBoard, ReviewCommand, ReviewShown};
 use super::screen::Screen;
@@ -122,6 +122,7 @@ struct PanelView<'w> {
     practice: Option<Res<'w, PracticeRun>>,
     review: Res<'w, ReviewShown>,
     analysis: Res<'w, AnalysisBoard>,
+    animating: Res<'w, BoardAnimating>,
 }
 
 /// What the panel's buttons write.
