@@ -17,23 +17,31 @@ pub fn plugin(app: &mut App) {
     app.add_systems(bevy_egui::EguiPrimaryContextPass, tell_egui_the_device);
 }
 
-/// Windows narrower than this (logical pixels) are laid out in portrait: board on top.
+/// Windows at least this wide (logical pixels) keep the desktop's panel width beside the board.
 pub const NARROW: f32 = 900.0;
 
 /// The room a portrait panel keeps under the board as long as the board stays at least 45% of
 /// the window's height.
 const PORTRAIT_PANEL_ROOM: f32 = 360.0;
-/// Portrait panels shorter than this have one-line player cards.
+/// Phone panels shorter than this have one-line player cards.
 const SHORT_PANEL: f32 = 420.0;
+/// The narrowest and widest panel beside the board.
+const SIDE_PANEL: (f32, f32) = (320.0, 380.0);
+/// Windows beside whose board the panel is shorter than this lay the panel out as on a phone
+/// (a phone turned sideways: 640×360 to 932×430).
+const PHONE_PANEL_HEIGHT: f32 = 560.0;
 
 /// Where the board and the side panel go, in logical pixels from the window's top-left corner:
 /// in landscape the board fills the height at the left and the panel (320–380 px) is at the
-/// right; in portrait and narrow windows the board takes the full width at the top and the panel
-/// the rest below it.
+/// right; in portrait and small square windows the board takes the full width at the top and the
+/// panel the rest below it.
 #[derive(Resource, Debug, Clone, Copy, PartialEq)]
 pub struct ScreenLayout {
     pub window: Vec2,
-    pub portrait: bool,
+    /// The panel is laid out as on a phone: the player cards side by side, what to do now, and
+    /// tabs over the footer; the rules open as a sheet over the whole screen. Under the board in
+    /// portrait, beside it on a phone turned sideways.
+    pub phone: bool,
     pub board: Rect,
     pub panel: Rect,
 }
@@ -47,12 +55,14 @@ impl Default for ScreenLayout {
 impl ScreenLayout {
     /// The layout of a window of `size` logical pixels.
     pub fn of(size: Vec2) -> Self {
-        let size = size.max(Vec2::new(320.0, 480.0));
-        if size.x >= NARROW && size.x >= size.y {
-            let panel_w = (size.x * 0.28).clamp(320.0, 380.0);
+        let size = size.max(Vec2::new(320.0, 320.0));
+        // A desktop window's panel takes 28% of its width; a smaller landscape window's, what a
+        // square board leaves.
+        let panel_w = if size.x >= NARROW { size.x * 0.28 } else { size.x - size.y }.clamp(SIDE_PANEL.0, SIDE_PANEL.1);
+        if size.x >= size.y && size.x - panel_w >= size.y * 0.6 {
             let board = Rect::new(0.0, 0.0, size.x - panel_w, size.y);
             let panel = Rect::new(size.x - panel_w, 0.0, size.x, size.y);
-            ScreenLayout { window: size, portrait: false, board, panel }
+            ScreenLayout { window: size, phone: size.y < PHONE_PANEL_HEIGHT, board, panel }
         } else {
             // A square board as wide as the window, leaving the panel at least 40% of the height;
             // on a short phone (360×640) the board gives way down to 45% of the height, so that
@@ -60,17 +70,18 @@ impl ScreenLayout {
             let board_h = size.x.min(size.y * 0.6).min((size.y - PORTRAIT_PANEL_ROOM).max(size.y * 0.45));
             ScreenLayout {
                 window: size,
-                portrait: true,
+                phone: true,
                 board: Rect::new(0.0, 0.0, size.x, board_h),
                 panel: Rect::new(0.0, board_h, size.x, size.y),
             }
         }
     }
 
-    /// A portrait panel too short for the usual player cards (a 360×640 phone): each card says its
-    /// side and player on one line, and the counters follow on a line of their own.
-    pub fn short_portrait(&self) -> bool {
-        self.portrait && self.panel.height() < SHORT_PANEL
+    /// A phone panel too short for the usual player cards (a 360×640 phone, or any phone turned
+    /// sideways): each card says its side and player on one line, and the counters follow on a
+    /// line of their own.
+    pub fn short(&self) -> bool {
+        self.phone && self.panel.height() < SHORT_PANEL
     }
 
     /// The board area's centre in world coordinates (the camera looks at the window's centre, y up).
@@ -660,14 +671,30 @@ mod tests {
     #[test]
     fn a_short_phone_s_board_gives_way_to_the_panel() {
         let phone = ScreenLayout::of(Vec2::new(390.0, 844.0));
-        assert!(phone.portrait && !phone.short_portrait());
+        assert!(phone.phone && !phone.short());
         assert_eq!(phone.board.height(), 390.0, "a tall phone's board is as wide as the screen");
         let small = ScreenLayout::of(Vec2::new(360.0, 640.0));
-        assert!(small.short_portrait());
+        assert!(small.short());
         assert_eq!(small.board.height(), 640.0 * 0.45, "the board keeps 45% of the height");
         assert_eq!(small.panel.min.y, small.board.max.y);
         assert!(small.panel.height() >= 350.0, "{:?}", small.panel);
         let desktop = ScreenLayout::of(Vec2::new(1280.0, 720.0));
-        assert!(!desktop.portrait && !desktop.short_portrait());
+        assert!(!desktop.phone && !desktop.short());
+        assert!((desktop.panel.width() - 1280.0 * 0.28).abs() < 0.01, "{desktop:?}");
+    }
+
+    #[test]
+    fn a_phone_turned_sideways_has_its_board_beside_a_phone_panel() {
+        for (w, h) in [(640.0, 360.0), (844.0, 390.0), (915.0, 412.0)] {
+            let sideways = ScreenLayout::of(Vec2::new(w, h));
+            assert!(sideways.phone && sideways.short(), "{w}×{h}: {sideways:?}");
+            assert_eq!(sideways.board.height(), h, "{w}×{h}: the board takes the whole height");
+            assert_eq!(sideways.panel.min.x, sideways.board.max.x);
+            assert!(sideways.board.width() >= h * 0.85, "{w}×{h}: {sideways:?}");
+            assert!(sideways.panel.width() >= 320.0, "{w}×{h}: {sideways:?}");
+        }
+        // A small desktop window keeps the desktop's panel beside the board.
+        let window = ScreenLayout::of(Vec2::new(800.0, 600.0));
+        assert!(!window.phone && window.panel.min.x == window.board.max.x, "{window:?}");
     }
 }

@@ -22,14 +22,15 @@ pub(super) fn all(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &
     if person_acts && !current.is_over() && current.remote.is_none() {
         hint_row(ui, current, view);
     }
-    // A game against the computer may be analysed aside (never an online game under way).
-    let against_computer = current.players.iter().any(Option::is_some) && current.remote.is_none();
-    if against_computer && !current.exercise && !current.is_over() && ui.button("Analyse this position").clicked() {
-        act.review.write(crate::app::review_state::ReviewCommand::Analyse);
-    }
     choice_list(ui, current, view, &mut act.clicks);
     if person_acts {
         spaceless_choices(ui, current, view, &mut act.decide);
+    }
+    // A game against the computer may be analysed aside (never an online game under way): after
+    // the turn's own commands, which a phone must show first.
+    let against_computer = current.players.iter().any(Option::is_some) && current.remote.is_none();
+    if against_computer && !current.exercise && !current.is_over() && ui.button("Analyse this position").clicked() {
+        act.review.write(crate::app::review_state::ReviewCommand::Analyse);
     }
     // The analysis board's end is a variation's, not the game's: nothing to play again.
     if current.is_over() && !view.analysis.active {

@@ -75,13 +75,13 @@ pub(super) fn player_cards(
     compact: bool,
 ) {
     let counters = current.position().board_view().counters;
-    if compact && view.layout.short_portrait() {
+    if compact && view.layout.short() {
         ui.columns(2, |columns| {
             for (column, side) in columns.iter_mut().zip(Side::BOTH) {
                 one_line_card(column, current, side, view, act);
             }
         });
-        // The counters wait under the commands, in the tab (`hud::portrait_tab`).
+        // The counters wait under the commands, in the tab (`hud::phone_tab`).
         return;
     }
     let mut draw = |ui: &mut egui::Ui, side: Side| player_card(ui, current, side, (&counters, compact), view, act);
@@ -120,48 +120,75 @@ fn side_stone(ui: &mut egui::Ui, current: &CurrentMatch, side: Side, act: &Panel
     painter.circle_stroke(rect.center(), 10.0, egui::Stroke::new(1.0, egui_rgb(fill).gamma_multiply(0.55)));
 }
 
-/// A short phone's card: the side and who plays it on one line (its counters go to the tab; online
-/// its clock follows the side and the player's name goes on a second line), the card's frame
-/// marking the side to move (the status says what to do). While the computer thinks, "Move now"
-/// takes the place of its name, in a line kept as tall as the button all game so nothing moves
-/// under a finger.
+/// A short phone's card (upright or sideways): the side and who plays it on one line (its
+/// counters go to the tab; online its clock follows the side and the player's name goes on a
+/// second line), the card's frame marking the side to move (the status says what to do). What
+/// does not fit beside the side goes on the next line, wrapped, never shortened. While the
+/// computer thinks, "Move now" takes the place of its name, in a line kept as tall as the button
+/// all game so nothing moves under a finger.
 fn one_line_card(ui: &mut egui::Ui, current: &CurrentMatch, side: Side, view: &PanelView, act: &mut PanelActions) {
     let to_move = is_to_move(current, side);
     let computer_plays = current.player_of(side).is_some() && !current.is_over() && !act.replay.active;
     let thinking = to_move && computer_plays && view.computer.is_thinking();
     let clock = clock_text(ui, current, side, &view.online, text_size::SMALL).filter(|_| view.online.active);
-    let who_text = egui::RichText::new(who_plays(current, side, &view.online, &act.replay));
-    let who = || egui::Label::new(who_text.clone().size(text_size::SMALL).weak()).truncate();
-    card(ui, to_move).inner_margin(egui::Margin::symmetric(8, 4)).show(ui, |ui| {
+    let who = egui::RichText::new(who_plays(current, side, &view.online, &act.replay)).size(text_size::SMALL).weak();
+    card(ui, to_move).inner_margin(egui::Margin::symmetric(6, 4)).show(ui, |ui| {
         ui.set_width(ui.available_width());
+        ui.spacing_mut().item_spacing.x = 5.0;
         let height = if computer_plays { ui.spacing().interact_size.y } else { 24.0 };
+        // Online the clock follows the side, and the player's name goes under them.
+        let mut below: Vec<egui::RichText> = Vec::new();
         ui.allocate_ui_with_layout(
             egui::vec2(ui.available_width(), height),
             egui::Layout::left_to_right(egui::Align::Center),
             |ui| {
                 side_stone(ui, current, side, act);
-                ui.label(egui::RichText::new(side_label(current.position(), side)).size(17.0).strong());
-                match &clock {
-                    // Online the clock follows the side, and the player's name goes under them.
+                ui.label(egui::RichText::new(side_label(current.position(), side)).size(16.0).strong());
+                let beside = match &clock {
                     Some((clock, _)) => {
-                        ui.add(egui::Label::new(clock.clone()).truncate());
+                        below.push(who.clone());
+                        clock.clone()
                     }
                     None if thinking => {
                         if ui.button(with_key(ui, "Move now", "E")).clicked() {
                             act.move_now.write(MoveNow);
                         }
+                        return;
                     }
-                    None => {
-                        ui.add(who());
-                    }
+                    None => who.clone(),
+                };
+                if fits(ui, &beside) {
+                    ui.label(beside);
+                } else {
+                    below.insert(0, beside);
                 }
             },
         );
-        if clock.is_some() {
-            ui.add(who());
+        if !below.is_empty() {
+            ui.horizontal_wrapped(|ui| {
+                for text in below {
+                    ui.add(egui::Label::new(text).wrap());
+                }
+            });
         }
     });
     ui.add_space(2.0);
+}
+
+/// Whether `text` fits on one line in the room left in `ui`'s row.
+fn fits(ui: &egui::Ui, text: &egui::RichText) -> bool {
+    text_width(ui, text) <= ui.available_width()
+}
+
+/// The width of `text` on one line.
+fn text_width(ui: &egui::Ui, text: &egui::RichText) -> f32 {
+    let galley = egui::WidgetText::from(text.clone()).into_galley(
+        ui,
+        Some(egui::TextWrapMode::Extend),
+        f32::INFINITY,
+        egui::TextStyle::Body,
+    );
+    galley.size().x + ui.spacing().item_spacing.x
 }
 
 fn player_card(
@@ -196,18 +223,39 @@ fn player_card(
                 });
             }
         });
-        if compact {
+        let computer_plays = current.player_of(side).is_some() && !current.is_over() && !act.replay.active;
+        if compact && computer_plays {
+            // Under the board "Move now" takes the place of the computer's name while it thinks,
+            // in a row kept as tall as the button all game so nothing moves under a finger.
+            let row = egui::vec2(ui.available_width(), ui.spacing().interact_size.y);
+            ui.allocate_ui_with_layout(row, egui::Layout::left_to_right(egui::Align::Center), |ui| {
+                if !thinking {
+                    ui.label(who.clone());
+                } else if ui.button(with_key(ui, "Move now", "E")).clicked() {
+                    act.move_now.write(MoveNow);
+                }
+            });
+        } else if compact {
             ui.label(who);
         }
         let line = figures(counters, side);
         let timed = view.online.active && view.online.clock.is_some();
         if compact && timed {
             // Under the board a phone has few rows: the clock follows the figures on their line.
+            // The clock starts a row of its own where it does not fit after the figures.
             ui.horizontal_wrapped(|ui| {
                 if !line.is_empty() {
                     ui.label(egui::RichText::new(line).size(text_size::SMALL));
                 }
-                clock_line(ui, current, side, &view.online);
+                if let Some((clock, paused)) = clock_text(ui, current, side, &view.online, 18.0) {
+                    if !fits(ui, &clock) {
+                        ui.end_row();
+                    }
+                    ui.label(clock);
+                    if paused {
+                        ui.label(egui::RichText::new("on vacation").size(text_size::SMALL).weak());
+                    }
+                }
             });
         } else {
             if !line.is_empty() {
@@ -215,10 +263,9 @@ fn player_card(
             }
             clock_line(ui, current, side, &view.online);
         }
-        if current.player_of(side).is_some() && !current.is_over() && !act.replay.active {
+        if computer_plays && !compact {
             // The computer's card keeps the room of its thinking row all game, shown only while it
-            // thinks, so nothing below moves under the player's finger. Wrapped: in a phone's
-            // half-width card "Move now" goes under "Thinking…", not off the screen.
+            // thinks, so nothing below moves under the player's finger.
             if thinking_row(ui, thinking) {
                 act.move_now.write(MoveNow);
             }
@@ -228,16 +275,28 @@ fn player_card(
 }
 
 /// The computer's "Thinking… / Move now" row: drawn invisible while it does not think, so it
-/// takes the same room either way. Returns whether "Move now" was pressed.
+/// takes the same room either way. Where "Thinking…" and the button do not fit on one line (a
+/// phone's half-width card) the spinner says it alone: a second line kept all game would push
+/// the turn's commands out of sight. Returns whether "Move now" was pressed.
 fn thinking_row(ui: &mut egui::Ui, thinking: bool) -> bool {
     ui.scope(|ui| {
         if !thinking {
             ui.set_invisible();
         }
-        ui.horizontal_wrapped(|ui| {
+        ui.horizontal(|ui| {
             crate::app::page_spinner::spinner(ui, 18.0);
-            ui.label(egui::RichText::new("Thinking…").size(text_size::SMALL));
-            ui.button(with_key(ui, "Move now", "E")).clicked()
+            let words = egui::RichText::new("Thinking…").size(text_size::SMALL);
+            let button = with_key(ui, "Move now", "E");
+            let button_width = egui::WidgetText::from(button.clone())
+                .into_galley(ui, Some(egui::TextWrapMode::Extend), f32::INFINITY, egui::TextStyle::Button)
+                .size()
+                .x
+                + 2.0 * ui.spacing().button_padding.x
+                + ui.spacing().item_spacing.x;
+            if fits(ui, &words) && ui.available_width() - text_width(ui, &words) >= button_width {
+                ui.label(words);
+            }
+            ui.button(button).clicked()
         })
         .inner
     })
@@ -279,7 +338,7 @@ pub(super) fn status(ui: &mut egui::Ui, current: &CurrentMatch, view: &PanelView
     ui.label(egui::RichText::new(text).size(17.0).strong());
     // Under the board a phone's online lines go in the tab's scrolling room (`online_status`):
     // they can be many (reconnecting, a claim, phrases) and the footer is right below.
-    let said = if view.layout.portrait { None } else { online_lines(ui, current, &view.online, false) };
+    let said = if view.layout.phone { None } else { online_lines(ui, current, &view.online, false) };
     if let Some(m) = &current.message {
         ui.colored_label(ui.visuals().warn_fg_color, egui::RichText::new(m).size(15.0));
     }
@@ -373,7 +432,7 @@ fn online_lines(
     ui: &mut egui::Ui,
     current: &CurrentMatch,
     online: &OnlineStatus,
-    portrait: bool,
+    phone: bool,
 ) -> Option<OnlineRequest> {
     if !online.active {
         return None;
@@ -430,7 +489,7 @@ fn online_lines(
     }
     // A phone has little room under the board: its game-over card says the rating changes, and
     // the phrases are one "Say…" menu.
-    if !online.hide_ratings && !portrait {
+    if !online.hide_ratings && !phone {
         for change in &online.rating_changes {
             let words = format!("{}: {}", change.name, change.words());
             ui.label(egui::RichText::new(words).size(text_size::BODY).strong());
@@ -447,7 +506,7 @@ fn online_lines(
             }
         }
     };
-    if portrait {
+    if phone {
         ui.menu_button(egui::RichText::new("Say…").size(text_size::BODY), |ui| say(ui));
     } else {
         ui.horizontal_wrapped(|ui| {
@@ -535,11 +594,11 @@ fn claim_line(ui: &mut egui::Ui, current: &CurrentMatch, online: &OnlineStatus) 
 }
 
 /// The event log under the status, newest first: the last decision's lines in full colour, a few
-/// older ones weaker (the portrait panel has room for fewer), and none from before the last two
+/// older ones weaker (the phone panel has room for fewer), and none from before the last two
 /// turns (a Gravel removal stayed in sight a turn after the one that answered it).
 fn event_log(ui: &mut egui::Ui, current: &CurrentMatch, view: &PanelView) {
     let Some(&(last, _)) = view.events.lines.last() else { return };
-    let room = if view.layout.portrait { 2 } else { 5 };
+    let room = if view.layout.phone { 2 } else { 5 };
     let first = first_of_the_last_two_turns((0..current.len()).map(|i| current.maker(i)));
     ui.add_space(2.0);
     // Decisions newest first; one decision's lines in the order they happened (reveal, round 1, 2).

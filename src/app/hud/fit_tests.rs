@@ -16,19 +16,21 @@ struct DrawnText {
     text: String,
     rect: egui::Rect,
     clip: egui::Rect,
+    /// Shortened to fit, with "…" for the rest.
+    elided: bool,
 }
 
 impl DrawnText {
-    /// Drawn whole: inside its clip (a pixel of slack for rounding).
+    /// Drawn whole: inside its clip (a pixel of slack for rounding), and not shortened.
     fn whole(&self) -> bool {
-        self.clip.expand(1.0).contains_rect(self.rect)
+        self.clip.expand(1.0).contains_rect(self.rect) && !self.elided
     }
 
     /// Cut only by the bottom of its room: the rest of it is below the fold of the panel's one
     /// scroll, there to be read by scrolling.
     fn goes_on_below(&self) -> bool {
         let clip = self.clip.expand(1.0);
-        clip.min.x <= self.rect.min.x && self.rect.max.x <= clip.max.x && clip.min.y <= self.rect.min.y
+        clip.min.x <= self.rect.min.x && self.rect.max.x <= clip.max.x && clip.min.y <= self.rect.min.y && !self.elided
     }
 }
 
@@ -39,7 +41,8 @@ fn texts_of(shapes: Vec<egui::epaint::ClippedShape>) -> Vec<DrawnText> {
             egui::Shape::Text(text) => {
                 let said = text.galley.text().trim().to_string();
                 if !said.is_empty() {
-                    out.push(DrawnText { text: said, rect: text.visual_bounding_rect(), clip });
+                    let elided = text.galley.elided;
+                    out.push(DrawnText { text: said, rect: text.visual_bounding_rect(), clip, elided });
                 }
             }
             egui::Shape::Vec(shapes) => shapes.iter().for_each(|s| walk(s, clip, out)),
@@ -66,7 +69,7 @@ fn lay_out_panel(app: &mut App, size: Vec2) -> Vec<DrawnText> {
             let screen = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(size.x, size.y));
             let mut input = egui::RawInput { screen_rect: Some(screen), ..Default::default() };
             // A phone is played by touch (no key hints on it).
-            if size.x < size.y {
+            if ScreenLayout::of(size).phone {
                 input.events.push(egui::Event::Touch {
                     device_id: egui::TouchDeviceId(0),
                     id: egui::TouchId(0),
@@ -86,9 +89,14 @@ fn lay_out_panel(app: &mut App, size: Vec2) -> Vec<DrawnText> {
         .expect("the panel's resources exist")
 }
 
-/// The sizes checked: a laptop's window beside the board, a phone's under it, and the smallest
-/// phone (where the tab's texts may go on below the fold, `SHORT`).
-const SIZES: [Vec2; 3] = [Vec2::new(1280.0, 720.0), Vec2::new(390.0, 844.0), SHORT];
+/// The sizes checked: a laptop's window beside the board, a phone's under it, the smallest phone
+/// and a phone turned sideways (where the tab's texts may go on below the fold, `SHORT`,
+/// `SIDEWAYS`).
+const SIZES: [Vec2; 4] = [Vec2::new(1280.0, 720.0), Vec2::new(390.0, 844.0), SHORT, SIDEWAYS];
+
+/// A phone turned sideways: the board at the left, a phone's panel beside it, as short as the
+/// smallest phone's.
+const SIDEWAYS: Vec2 = Vec2::new(640.0, 360.0);
 
 /// The smallest window the panel is made for: every command in sight without scrolling, but a
 /// long lesson's introduction or the event log may go on below the fold of the tab's scroll.
@@ -107,8 +115,10 @@ fn problems_with<'a>(app: &mut App, size: Vec2, commands: impl Iterator<Item = &
     let drawn = lay_out_panel(app, size);
     let mut problems: Vec<String> = drawn
         .iter()
-        .filter(|t| !(t.whole() || size == SHORT && t.goes_on_below()))
-        .map(|t| format!("cut: {:?} at {:?} in {:?}", t.text, t.rect, t.clip))
+        .filter(|t| !(t.whole() || (size == SHORT || size == SIDEWAYS) && t.goes_on_below()))
+        .map(|t| {
+            format!("cut: {:?} at {:?} in {:?}{}", t.text, t.rect, t.clip, if t.elided { " (shortened)" } else { "" })
+        })
         .collect();
     for command in commands {
         // A button may carry its key after the words ("Swap colours (E)").
@@ -166,6 +176,54 @@ fn every_games_panel_fits_at_the_start_of_a_game() {
         for size in SIZES {
             for problem in problems(&mut app, size, &commands) {
                 failures.push(format!("{kind} at {size}: {problem}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn the_cards_say_who_plays_whole_against_the_computer_and_online() {
+    let mut failures = Vec::new();
+    for kind in GameKind::all() {
+        let mut app = game_on_the_board(kind);
+        app.world_mut().resource_mut::<CurrentMatch>().players = [None, Some(crate::ai::Level::Hard)];
+        for size in SIZES {
+            for problem in problems(&mut app, size, &FOOTER) {
+                failures.push(format!("{kind} against the computer at {size}: {problem}"));
+            }
+        }
+        // Watching a rated correspondence game between two long names, each clock at days.
+        {
+            let mut current = app.world_mut().resource_mut::<CurrentMatch>();
+            (current.players, current.remote, current.watching) = ([None, None], Some(crate::rules::Side::First), true);
+        }
+        let day = 24 * 3_600_000;
+        *app.world_mut().resource_mut::<OnlineStatus>() = OnlineStatus {
+            active: true,
+            connected: true,
+            watching: true,
+            rated: true,
+            watchers: 2,
+            names: [Some("Magdalena_K".to_string()), Some("Tomas_Lindqvist".to_string())],
+            clock: Some(crate::online::clock::ClockView {
+                control: crate::online::directory::TimeControl::Correspondence { days_per_move: 3 },
+                left_ms: [3 * day - 5_000, 2 * day + 3_600_000],
+                running: [true, false],
+                paused: [false, false],
+                claimable_in_ms: [None, None],
+            }),
+            ..OnlineStatus::default()
+        };
+        for size in SIZES {
+            for problem in problems_with(&mut app, size, ["Rules", "Menu"].into_iter()) {
+                failures.push(format!("{kind} watched at {size}: {problem}"));
+            }
+            let drawn = lay_out_panel(&mut app, size);
+            for said in ["Magdalena_K", "Tomas_Lindqvist", "3 d 0 h", "2 d 1 h"] {
+                if !drawn.iter().any(|t| t.text.contains(said) && t.whole()) {
+                    failures.push(format!("{kind} watched at {size}: {said:?} is not shown whole"));
+                }
             }
         }
     }

@@ -211,7 +211,7 @@ pub(super) fn run(command: Command, current: &CurrentMatch, view: &PanelView, ac
         Command::Save => {
             panels.save_name = Some(super::actions::default_save_name(current.position().kind(), current.started_unix));
             panels.save_message = None;
-            if view.layout.portrait {
+            if view.layout.phone {
                 panels.tab = Tab::Actions;
             }
         }
@@ -226,7 +226,7 @@ pub(super) fn run(command: Command, current: &CurrentMatch, view: &PanelView, ac
                 } else {
                     act.commands.write(MatchCommand::Resign(side));
                 }
-            } else if view.layout.portrait {
+            } else if view.layout.phone {
                 panels.tab = Tab::Actions;
             }
             panels.confirm_resign = !panels.confirm_resign;

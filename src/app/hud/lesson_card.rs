@@ -40,8 +40,7 @@ pub(super) fn lesson_card(
     compact: bool,
 ) {
     let Some(run) = view.lesson.as_deref() else { return };
-    let margin =
-        if view.layout.short_portrait() { egui::Margin::symmetric(8, 4) } else { egui::Margin::symmetric(10, 6) };
+    let margin = if view.layout.short() { egui::Margin::symmetric(8, 4) } else { egui::Margin::symmetric(10, 6) };
     card(ui, false).inner_margin(margin).show(ui, |ui| {
         ui.set_width(ui.available_width());
         // Who the learner is: not always the side that moves first (a playtest's lesson 9 had the
@@ -71,7 +70,7 @@ pub(super) fn lesson_card(
         }
         // A short phone's title takes one line, not two, and its goal a line less: the room under
         // them is the commands'.
-        let short = view.layout.short_portrait();
+        let short = view.layout.short();
         let (title_size, goal_size) =
             if short { (text_size::BODY + 2.0, text_size::BODY) } else { (text_size::HEADING, text_size::BODY + 1.0) };
         ui.label(egui::RichText::new(&run.lesson.title).size(title_size).strong());

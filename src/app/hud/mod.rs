@@ -1,8 +1,8 @@
 //! The side panel (egui) beside the board, or under it in portrait: a card per player (who plays
 //! the side, its figures, a glow on the side to move, the computer's thinking), a status line that
 //! says what to do now, then the choices, the end of the game and the move list, over a footer of
-//! the same commands in every game — in portrait as tabs (Actions, Moves, Rules) over the same
-//! footer. Also the windows it opens (the rules, the record).
+//! the same commands in every game — on a phone (upright or sideways) as tabs (Actions, Moves,
+//! Rules) over the same footer. Also the windows it opens (the rules, the record).
 
 mod actions;
 mod cards;
@@ -72,7 +72,7 @@ fn show_rules(mut asked: MessageReader<ShowRules>, mut panels: ResMut<Panels>) {
     }
 }
 
-/// The portrait panel's tabs.
+/// The phone panel's tabs.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 enum Tab {
     #[default]
@@ -99,7 +99,7 @@ struct Panels {
     save_name: Option<String>,
     /// What the last save did.
     save_message: Option<String>,
-    /// The portrait panel's tab.
+    /// The phone panel's tab.
     tab: Tab,
 }
 
@@ -173,8 +173,8 @@ fn panel(ctx: &egui::Context, current: &mut ResMut<CurrentMatch>, view: &PanelVi
     frame.show(&mut root, |ui| {
         ui.set_width(ui.available_width());
         ui.set_min_height(ui.available_height());
-        if view.layout.portrait {
-            portrait(ui, current, view, act);
+        if view.layout.phone {
+            phone_panel(ui, current, view, act);
         } else {
             landscape(ui, current, view, act);
         }
@@ -244,7 +244,7 @@ fn footer_panel(
 ) {
     let keys = !ui::by_touch(ui);
     let buttons = footer::buttons(footer::FooterState::of(current, view, act), keys);
-    let (pressed, room) = footer::draw(ui, &buttons, keys, (current.watching, view.layout.short_portrait()));
+    let (pressed, room) = footer::draw(ui, &buttons, keys, (current.watching, view.layout.short()));
     ui.scope_builder(egui::UiBuilder::new().max_rect(room), |ui| {
         // However little room is left, nothing is drawn over the footer.
         ui.set_clip_rect(ui.clip_rect().intersect(room));
@@ -257,8 +257,8 @@ fn footer_panel(
 
 /// Under the board: the player cards side by side and what to do now, then the tabs over the
 /// footer's commands.
-fn portrait(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &PanelView, act: &mut PanelActions) {
-    if view.layout.short_portrait() {
+fn phone_panel(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &PanelView, act: &mut PanelActions) {
+    if view.layout.short() {
         // A short phone's rows sit closer: the room is the commands'.
         ui.spacing_mut().item_spacing.y = 4.0;
     }
@@ -287,13 +287,15 @@ fn portrait(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &PanelV
         }
     } else {
         ui.horizontal(|ui| {
+            // Three to a row, however narrow the panel (a phone turned sideways).
+            let width = ((ui.available_width() - 2.0 * ui.spacing().item_spacing.x) / 3.0).min(96.0);
             // "Rules" opens the rules over the whole screen, as the footer's Rules does: under the
             // player cards a phone has no room to read them in.
             for (tab, name) in [(Some(Tab::Actions), "Actions"), (Some(Tab::Moves), "Moves"), (None, "Rules")] {
                 let selected = tab.map_or(act.panels.rules_open, |tab| act.panels.tab == tab);
                 let button = egui::Button::new(egui::RichText::new(name).size(16.0))
                     .selected(selected)
-                    .min_size(egui::vec2(96.0, super::theme::TOUCH - 6.0));
+                    .min_size(egui::vec2(width, super::theme::TOUCH - 6.0));
                 if ui.add(button).clicked() {
                     match tab {
                         Some(tab) => act.panels.tab = tab,
@@ -314,14 +316,14 @@ fn portrait(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &PanelV
                 act.online.write(request);
             }
             let room = (room - (ui.cursor().min.y - top)).max(0.0);
-            portrait_tab(ui, current, view, act, room);
+            phone_tab(ui, current, view, act, room);
         });
     });
 }
 
-/// The portrait panel's tab, in the room over the footer.
+/// The phone panel's tab, in the room over the footer.
 /// `room` is the tab's height in sight.
-fn portrait_tab(
+fn phone_tab(
     ui: &mut egui::Ui,
     current: &mut ResMut<CurrentMatch>,
     view: &PanelView,
@@ -369,7 +371,7 @@ fn portrait_tab(
                 // A lesson's card takes the player cards' place, and a short phone's cards have
                 // one line: their counters, on one line here.
                 let counters = cards::counters_line(current);
-                let cards_without = view.lesson.is_some() || view.practice.is_some() || view.layout.short_portrait();
+                let cards_without = view.lesson.is_some() || view.practice.is_some() || view.layout.short();
                 if cards_without && !counters.is_empty() {
                     cards::label_if_room(ui, egui::RichText::new(counters).size(super::theme::text_size::SMALL).weak());
                 }

@@ -101,7 +101,7 @@ pub(super) fn section(ui: &mut egui::Ui, current: &CurrentMatch, view: &PanelVie
         offer(ui, shown, act);
         return;
     };
-    let compact = view.layout.portrait;
+    let compact = view.layout.phone;
     ui.horizontal(|ui| {
         ui.label(egui::RichText::new("Review").size(18.0).strong());
         let (done, total) = review.progress();

@@ -1,6 +1,6 @@
 //! The rules (HUD → Rules): each game's complete reference, section by section, every rule with its
 //! drawn example (before and after its move, with the board's own colours and the spaces' names) —
-//! in a window beside the board, or in the portrait panel's Rules tab. A lesson opens it at the
+//! in a window beside the board, or in the phone panel's Rules tab. A lesson opens it at the
 //! section it teaches.
 
 use super::Panels;
@@ -112,7 +112,7 @@ fn draw_rules_window(
     let mut open = true;
     let window = egui::Window::new(format!("{} — rules", kind.name())).open(&mut open).collapsible(false);
     // Beside the board in landscape; on a phone the whole screen, as a sheet to read and close.
-    let (window, room) = if layout.portrait {
+    let (window, room) = if layout.phone {
         let margin = 6.0;
         let size = egui::vec2(width - 2.0 * margin - 12.0, height - 2.0 * margin - 48.0);
         (window.anchor(egui::Align2::LEFT_TOP, egui::vec2(margin, margin)).fixed_size(size).resizable(false), size.y)
@@ -127,11 +127,11 @@ fn draw_rules_window(
     let mut back = false;
     window.show(ctx, |ui| {
         // A phone's sheet keeps a thumb-sized way back under the text.
-        let room = if layout.portrait { room - TOUCH - 12.0 } else { room };
+        let room = if layout.phone { room - TOUCH - 12.0 } else { room };
         egui::ScrollArea::vertical().auto_shrink([false, false]).max_height(room).show(ui, |ui| {
             reference(ui, kind, &pictures, settings.0.theme, &mut panels.rules_scroll);
         });
-        if layout.portrait {
+        if layout.phone {
             ui.add_space(6.0);
             back = crate::app::ui::button(ui, "Back to the game").clicked();
         }
