@@ -13,7 +13,7 @@ help:
 	@echo "make test   - install what is missing, then format check, clippy, all tests, the browser test"
 	@echo "make deps   - only the installs (a no-op when everything is present)"
 	@echo "make cases  - run the shared referee test vectors against a release build"
-	@echo "make gallery - every game's key states in every theme, desktop and phone size, to gallery/*.png"
+	@echo "make gallery - every game's key states in every theme, desktop and phone sizes, to gallery/*.png"
 	@echo "make web    - build the browser version into web/pkg;  make serve-web - serve it on 127.0.0.1:8080"
 	@echo "make web-test - build the browser version and play it in headless Chromium (part of make test)"
 	@echo "make dist   - the downloads into dist/: Linux tar.gz and .deb, Windows zip, the site's zip, the server"
@@ -83,10 +83,10 @@ bench: deps
 	bash scripts/bench.sh
 
 # The game as a player sees it (examples/gallery/): the title, settings and setup screens and
-# every game's key states, in every theme, at 1280x720 and at a 390x844 phone size, to
-# gallery/<size>/<theme>/*.png. Scripted, so the same command gives the same pictures. Runs under
+# every game's key states, in every theme, at 1280x720, at a 390x844 phone size, the smallest
+# phone (360x640) and a phone turned sideways (640x360), to gallery/<size>/<theme>/*.png. Scripted, so the same command gives the same pictures. Runs under
 # Xvfb with Mesa's software Vulkan.
-GALLERY_SIZES = 1280x720 390x844
+GALLERY_SIZES = 1280x720 390x844 360x640 640x360
 gallery: deps
 	@command -v xvfb-run >/dev/null && dpkg -s mesa-vulkan-drivers >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq xvfb mesa-vulkan-drivers; }
 	cargo build --example gallery
