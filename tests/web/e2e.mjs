@@ -6,7 +6,8 @@
 //   then clicks on a two-person board, each as the drawing's share of the pixels changes;
 // - phone (390×844, touch, device scale factor 2): taps through the title and setup, a game
 //   against the computer played by tapping spaces, a 19×19 board zoomed by pinching and by its
-//   button and then played by tapping, and a Gravel stack dragged onto another.
+//   button and then played by tapping, and a Gravel stack dragged onto another; then turned
+//   sideways (640×360), the board beside the panel and played by a tap.
 // - online: the page served by `stoneyard serve` ($STONEYARD_SERVER_BIN) opens an invite link and
 //   plays a game against a protocol client (a WebSocket in another page), the tab's title saying
 //   "(1) Your turn" while a move is due and a notice shown in the background only once the player
@@ -570,6 +571,29 @@ try {
   console.log(`web-test: phone Gravel: ${JSON.stringify(s.history)} (the last one dragged)`);
   if (gravel.problems.length) fail(`phone console errors or warnings:\n  ${gravel.problems.join('\n  ')}`);
   await gravel.context.close();
+
+  // The phone turned sideways (640×360, touch): the board at the left as tall as the screen, the
+  // phone's panel beside it; a tap on a space plays there.
+  const sideways = await openGame(browser, 'sideways-', { ...phoneOptions, viewport: { width: 640, height: 360 } });
+  await toTitle(sideways, () => sideways.page.tap('#play'));
+  await sideways.tap(320, 180, 800);
+  await sideways.waitFor('the setup screen after a tap on Gravel', (s) => s.screen === 'Setup', 30);
+  // A newcomer's setup offers the lessons first: "Start game" is the row above.
+  for (const key of ['ArrowUp', 'Enter']) {
+    await sideways.page.keyboard.press(key);
+    await sideways.page.waitForTimeout(250);
+  }
+  s = await sideways.waitFor('the sideways Gravel board', (s) => s.screen === 'Playing' && Object.keys(s.cells).length > 0, 60);
+  const across = Object.values(s.cells).map(([x]) => x);
+  if (Math.max(...across) > 330) fail(`sideways: the board reaches x = ${Math.max(...across)}, into the panel`);
+  await sideways.page.touchscreen.tap(...s.cells.c3);
+  s = await sideways.waitFor('the stack placed on c3 by a tap', (s) => s.history.length === 1, 20);
+  if (!s.history[0].includes('c3')) fail(`sideways: tapping c3 played ${s.history[0]}`);
+  await sideways.page.waitForTimeout(700);
+  await sideways.shot('1-played');
+  console.log(`web-test: sideways phone: board spaces from x ${Math.min(...across)} to ${Math.max(...across)}, tapped c3`);
+  if (sideways.problems.length) fail(`sideways console errors or warnings:\n  ${sideways.problems.join('\n  ')}`);
+  await sideways.context.close();
 
   // A lesson on the phone: the book fetched beside the game's module, the lesson solved by a tap.
   const { game: learner } = await (async () => {
