@@ -2,11 +2,12 @@
 //! or by name and password on another device, adding a password, a player's games on any device,
 //! player pages, leaderboards, and rating a game when it ends.
 
-use super::hub::{Hub, Room, Session, unavailable};
+use super::hub::{Hub, Session, unavailable};
 use super::ids;
 use super::lobby_feed::SignedPlayer;
 use super::outbox::Out;
 use super::people::{PlayerRow, Registered};
+use super::room::Room;
 use crate::games::GameKind;
 use crate::online::directory::{PlayerCard, PlayerPage, check_name, check_password};
 use crate::online::protocol::{Ending, ErrorCode, ServerMessage};

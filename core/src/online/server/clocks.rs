@@ -4,7 +4,8 @@
 //! (`GameStore::mark_timeout`), so of a move and a timeout at the same moment, or two instances
 //! noticing the same flag, exactly one is kept.
 
-use super::hub::{Hub, Room, unavailable};
+use super::hub::{Hub, unavailable};
+use super::room::Room;
 use super::timeouts::{Timeout, table_deadline};
 use crate::online::clock::LIVE_GRACE_MS;
 use crate::online::protocol::{ErrorCode, ServerMessage};

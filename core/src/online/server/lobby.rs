@@ -5,10 +5,11 @@
 //! open challenges when any instance announces a change, and sends its followers the difference.
 
 use super::accounts::signed_in;
-use super::hub::{Hub, Room, Session, unavailable};
+use super::hub::{Hub, Session, unavailable};
 use super::ids;
 use super::lobby_feed::{LobbyFollower, SignedConnection};
 use super::outbox::Out;
+use super::room::Room;
 use crate::games::GameKind;
 use crate::online::clock::check_time_control;
 use crate::online::directory::{Challenge, LISTED_CHALLENGES, Phrase, TimeControl, computer_level_for, name_key};

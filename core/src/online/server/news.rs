@@ -3,7 +3,8 @@
 //! and the store read back only when an announcement cannot tell (once for all that waited).
 
 use super::announcements::{News, carried_decision, remote_presence};
-use super::hub::{Hub, Room};
+use super::hub::Hub;
+use super::room::Room;
 use std::sync::Arc;
 
 impl Hub {
