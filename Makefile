@@ -47,11 +47,14 @@ CLIPPY_BUILD = $(CLIPPY_ENV)
 PURE = --workspace --no-default-features --features stoneyard/server
 TARGET_DIR = $${CARGO_TARGET_DIR:-$(CURDIR)/target}
 
-# The format check; that the Bevy-free build and the app's share every common crate (a resolve,
-# no build); and clippy with warnings as errors on every target of the pure layers, the server and
+# The format check; no import cycles among the modules of a folder (but the known ones, still to
+# untangle); that the Bevy-free build and the app's share every common crate (a resolve, no
+# build); and clippy with warnings as errors on every target of the pure layers, the server and
 # the worker crate (lib, bins, tests, examples), as it builds them for the tests.
+KNOWN_CYCLES = --known core/src/ai --known core/src/games/hidden_intention --known core/src/games/inchworm
 lint:
 	cargo fmt --all --check
+	python3 scripts/module-cycles.py $(KNOWN_CYCLES) src core/src ai-worker/src
 	bash scripts/check-shared-build.sh
 	$(CLIPPY_BUILD) cargo test $(PURE) --no-run
 
@@ -84,8 +87,9 @@ bench: deps
 
 # The game as a player sees it (examples/gallery/): the title, settings and setup screens and
 # every game's key states, in every theme, at 1280x720, at a 390x844 phone size, the smallest
-# phone (360x640) and a phone turned sideways (640x360), to gallery/<size>/<theme>/*.png. Scripted, so the same command gives the same pictures. Runs under
-# Xvfb with Mesa's software Vulkan.
+# phone (360x640) and a phone turned sideways (640x360), to gallery/<size>/<theme>/*.png.
+# Scripted, so the same command gives the same pictures. Runs under Xvfb with Mesa's software
+# Vulkan.
 GALLERY_SIZES = 1280x720 390x844 360x640 640x360
 gallery: deps
 	@command -v xvfb-run >/dev/null && dpkg -s mesa-vulkan-drivers >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq xvfb mesa-vulkan-drivers; }

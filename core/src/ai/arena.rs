@@ -9,7 +9,7 @@ use super::budget::Budget;
 use super::knowledge::{GameEvaluator, GamePolicy, Knowledge};
 use super::level::{Calibration, Level, LevelBudget, budget_for, strategy_for};
 use super::mcts::Searcher;
-use crate::rules::{GOLDEN_GAMMA, Notation, Outcome, Rules, Side, Status, ToMove, mix64};
+use crate::rules::{Notation, Outcome, Rules, Side, Status, ToMove, derived_seed};
 use crate::session::Seating;
 use serde::Serialize;
 use std::sync::Mutex;
@@ -299,9 +299,9 @@ fn play_arena_game<R: Rules>(
     make_a: &PlayerFactory<'_, R>,
     make_b: &PlayerFactory<'_, R>,
 ) -> ArenaGame {
-    let game_seed = mix(seed, u64::from(number));
-    let (mut a, a_budget) = make_a(mix(game_seed, 1));
-    let (mut b, b_budget) = make_b(mix(game_seed, 2));
+    let game_seed = derived_seed(seed, u64::from(number));
+    let (mut a, a_budget) = make_a(derived_seed(game_seed, 1));
+    let (mut b, b_budget) = make_b(derived_seed(game_seed, 2));
     let (mut a, mut b) = (Timed::new(a.as_mut()), Timed::new(b.as_mut()));
     let a_side = if number.is_multiple_of(2) { Side::First } else { Side::Second };
     let (outcome, decisions) = if a_side == Side::First {
@@ -417,12 +417,6 @@ pub fn elo_estimate(tally: &ArenaTally) -> (f64, [f64; 2]) {
     let half_width = 1.96 * (variance / n).sqrt();
     let bound = |s: f64| elo_from_score(s.clamp(eps / 2.0, 1.0 - eps / 2.0));
     (elo_from_score(clamped), [bound(clamped - half_width), bound(clamped + half_width)])
-}
-
-/// A seed derived from two numbers (SplitMix64's output function), so games and players get
-/// unrelated seeds. The recorded arena runs were made with exactly this derivation.
-pub(super) fn mix(a: u64, b: u64) -> u64 {
-    mix64(a ^ b.wrapping_add(GOLDEN_GAMMA).wrapping_mul(0xBF58_476D_1CE4_E5B9))
 }
 
 #[cfg(test)]

@@ -28,7 +28,7 @@ impl SessionPlayer {
 
 impl<G: Notation + Knowledge> Strategy<G> for SessionPlayer {
     fn decide(&mut self, pos: &G, side: Side, _budget: &Budget) -> Result<G::Move, DecideError> {
-        let seed = super::arena::mix(self.seed, self.asked);
+        let seed = crate::rules::derived_seed(self.seed, self.asked);
         self.asked += 1;
         let mut session = start_session(pos, side, self.level, &self.calibration, seed, None)?;
         while !session.think(u64::MAX) {}
@@ -85,7 +85,7 @@ impl<G: Notation> ExternalPlayer<G> {
 
 impl<G: Notation> Strategy<G> for ExternalPlayer<G> {
     fn decide(&mut self, pos: &G, side: Side, _budget: &Budget) -> Result<G::Move, DecideError> {
-        let seed = super::arena::mix(self.seed, self.asked);
+        let seed = crate::rules::derived_seed(self.seed, self.asked);
         self.asked += 1;
         let decision = self.ask(pos, side, seed).and_then(|answer| {
             let m = pos

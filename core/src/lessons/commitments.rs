@@ -3,7 +3,7 @@
 //! learner cannot see the opponent's), and a position is kept when exactly one commitment keeps
 //! the most, at least one figure, whatever the opponent does.
 
-use super::practice::Verdict;
+use super::verdict::Verdict;
 use crate::games::DynGame;
 use crate::games::hidden_intention::{Commitment, Position, Staged};
 use crate::rules::{Notation, Outcome, Rules, Side, Status, ToMove};

@@ -10,6 +10,7 @@
 
 mod commitments;
 pub mod practice;
+mod verdict;
 
 use crate::games::{DynGame, GameKind};
 use crate::rules::{Outcome, Side, Status, ToMove};

@@ -8,6 +8,7 @@
 //! +1, each of the learner's own −1 (a piece taken back into its owner's pool is not lost); a turn
 //! that wins the game beats them all.
 
+pub use super::verdict::Verdict;
 use crate::ai::{Level, Timing, games::decide_timed};
 use crate::games::{DynGame, GameKind};
 use crate::rules::{EffectKind, GameRng, Outcome, PieceShape, RemoveCause, Side, Status, ToMove, pick_index, seeded};
@@ -145,21 +146,6 @@ fn after_best_reply(game: &dyn DynGame, side: Side, turn: &Turn, cap: usize) -> 
     // A reply that wins the game is worth more than any material.
     let best = replies.iter().map(|r| if r.wins { i32::MAX / 2 } else { r.gain }).max().unwrap_or(0);
     Ok(Some(turn.gain - best))
-}
-
-/// What a position offers the side to move: its unique best turn and what it wins, or why it is no
-/// practice position.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Verdict {
-    pub solution: Vec<String>,
-    pub wins: Option<i32>,
-    /// Other turns that take at once as much as the solution does (for a win: that take
-    /// anything): how tempting the position is.
-    pub tempting: usize,
-    /// The side whose turn it is.
-    pub learner: Side,
-    /// Where both sides commit at once: how many commitments the learner had to choose from.
-    pub choices: Option<usize>,
 }
 
 /// Whether `game` (its side to move the learner) has one best turn that wins the game, or wins at

@@ -24,6 +24,12 @@ pub const fn splitmix64_nth(seed: u64, n: u64) -> u64 {
     splitmix64(seed.wrapping_add(n.wrapping_mul(GOLDEN_GAMMA)))
 }
 
+/// A seed derived from two numbers, so that games and players get unrelated seeds (the arena's
+/// games and players; its recorded runs were made with exactly this derivation).
+pub const fn derived_seed(a: u64, b: u64) -> u64 {
+    mix64(a ^ b.wrapping_add(GOLDEN_GAMMA).wrapping_mul(0xBF58_476D_1CE4_E5B9))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -32,7 +32,7 @@ pub use game::{
     choice_name, choice_option, count_play, group_decisions, int_option, plays_on_this_thread,
 };
 pub use grid::{DIRECTIONS, SquareGrid, Wrap};
-pub use hash::{GOLDEN_GAMMA, mix64, splitmix64, splitmix64_nth};
+pub use hash::{GOLDEN_GAMMA, derived_seed, mix64, splitmix64, splitmix64_nth};
 pub use help::{Illustration, RulesHelp, RulesSection};
 pub use outcome::{Outcome, Status, ToMove};
 pub use perft::perft;

@@ -1,8 +1,9 @@
 //! A piece being dragged, by the mouse or a finger, follows the pointer over the board, lifted
-//! above the others. Let go, it stays where it was dropped while the move is made (the piece on the
-//! new space drops in under it and this one lifts away), or goes home when no move goes there.
+//! above the others. Let go, it stays where it was dropped while the move is made (then the piece
+//! of the new space sets off from there, `fx`), or goes home when no move goes there.
 
 use super::gestures::BoardZoom;
+use super::piece_drag::{LIFTED_Z, PieceDrag};
 use super::project::{BoardCell, BoardState, Piece, Vanishing};
 use crate::app::AppSystems;
 use crate::app::match_state::CurrentMatch;
@@ -20,33 +21,8 @@ pub fn plugin(app: &mut App) {
     app.add_systems(Update, follow_the_pointer.in_set(AppSystems::Present));
 }
 
-/// The piece being dragged now, if any.
-#[derive(Resource, Debug, Default, Clone, PartialEq)]
-pub struct PieceDrag {
-    /// The space (view index) the piece is dragged from.
-    pub from: Option<usize>,
-    /// Where the pointer took the piece and where it is now (window pixels, y down): the piece
-    /// moves as far as the pointer did, so it does not jump to the pointer's tip.
-    pub grab: Vec2,
-    pub pointer: Vec2,
-    /// The touch dragging it (a mouse drag has none).
-    pub touch: Option<u64>,
-    /// Let go: seconds on the clock when it was, and the match's version then.
-    pub released: Option<(f32, (u64, u64))>,
-}
-
-impl PieceDrag {
-    /// The pointer let the piece go now.
-    pub fn let_go(&mut self, now: f32, current: Option<&CurrentMatch>) {
-        self.released = Some((now, current.map_or((0, 0), |c| c.session.version())));
-    }
-}
-
 /// Seconds a dropped piece waits where it was dropped for the move to be made before going home.
 const WAIT_FOR_THE_MOVE: f32 = 0.25;
-
-/// How far above the board's pieces a dragged one is drawn.
-pub(super) const LIFTED_Z: f32 = 30.0;
 
 /// The mouse's drags of a space's piece (touches are read with the other gestures).
 #[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or message

@@ -6,9 +6,9 @@
 //! (`app::timeline`). The speed setting scales every duration; "off" shows the end at once. A
 //! skip of the timeline ends them.
 
-use super::drag_ghost::LIFTED_Z;
 use super::look::pile_offset;
 use super::motions::{Arrival, Departure, SpaceMotion, motions};
+use super::piece_drag::LIFTED_Z;
 use super::project::{BoardState, Piece, Stack, StackPiece, Vanishing};
 use crate::app::AppSystems;
 use crate::app::playing::EffectHappened;

@@ -9,7 +9,7 @@
 //! menus and the page mirror follow it; the cursor moved by keys or gamepad is kept in view.
 //! Taps made during a pinch or a pan choose nothing.
 
-use super::drag_ghost::PieceDrag;
+use super::piece_drag::PieceDrag;
 use super::project::BoardState;
 use crate::app::AppSystems;
 use crate::app::input::{Action, ActionPressed};

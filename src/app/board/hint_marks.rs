@@ -5,8 +5,8 @@
 //! changes.
 
 use super::board_text::BoardText;
-use super::drag_ghost::PieceDrag;
 use super::drawing;
+use super::piece_drag::PieceDrag;
 use super::project::{BoardCell, BoardState, Hinted};
 use crate::app::AppSystems;
 use crate::app::match_state::CurrentMatch;

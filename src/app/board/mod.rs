@@ -21,6 +21,7 @@ mod marks;
 mod motions;
 mod mouse_clicks;
 mod page_mirror;
+mod piece_drag;
 mod preview;
 mod project;
 mod textures;

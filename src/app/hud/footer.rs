@@ -8,6 +8,7 @@ use crate::app::match_state::{CurrentMatch, MatchCommand, side_label};
 use crate::app::playing::{HintRequested, OnlineRequest, undo_allowed};
 use crate::app::screen::Screen;
 use crate::app::theme::{TOUCH, text_size};
+use crate::games::GameKind;
 use bevy::prelude::*;
 use bevy_egui::egui;
 
@@ -209,7 +210,7 @@ pub(super) fn run(command: Command, current: &CurrentMatch, view: &PanelView, ac
         }
         Command::Save if panels.save_name.is_some() => panels.save_name = None,
         Command::Save => {
-            panels.save_name = Some(super::actions::default_save_name(current.position().kind(), current.started_unix));
+            panels.save_name = Some(default_save_name(current.position().kind(), current.started_unix));
             panels.save_message = None;
             if view.layout.phone {
                 panels.tab = Tab::Actions;
@@ -250,6 +251,23 @@ pub(super) fn resign_question(ui: &mut egui::Ui, current: &CurrentMatch, act: &m
         }
     });
     ui.separator();
+}
+
+/// "Red Stone 2026-11-22 10.41": the game and when it started (UTC), a name people recognise.
+pub(super) fn default_save_name(kind: GameKind, started_unix: u64) -> String {
+    let days = started_unix / 86_400;
+    let (h, m) = ((started_unix % 86_400) / 3600, (started_unix % 3600) / 60);
+    // Civil date from days since 1970 (Howard Hinnant's algorithm).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{} {year:04}-{month:02}-{d:02} {h:02}.{m:02}", kind.name())
 }
 
 #[cfg(test)]
@@ -300,5 +318,13 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_default_save_name_is_the_game_and_its_start_time_and_a_valid_name() {
+        let name = default_save_name(GameKind::named("red-stone"), 1_795_342_203);
+        assert_eq!(name, "Red Stone 2026-11-22 10.10");
+        assert!(crate::save::save_key(&name).is_ok());
+        assert_eq!(default_save_name(GameKind::named("gravel"), 951_782_400), "Gravel 2000-02-29 00.00");
     }
 }

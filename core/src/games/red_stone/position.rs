@@ -9,7 +9,6 @@
 
 use super::options::RedStoneOptions;
 use super::point_sets::PointSet;
-use super::record::RecordResult;
 use crate::rules::{Cell, Rules, Side, splitmix64_nth};
 
 /// What occupies a board point.
@@ -278,11 +277,6 @@ impl Position {
     /// The winner and the reason, once the game is over.
     pub fn result(&self) -> Option<(Side, EndReason)> {
         self.result
-    }
-
-    /// The `result:` line of a game record (§6.3), e.g. `B+ annihilation`, once the game is over.
-    pub fn record_result(&self) -> Option<String> {
-        RecordResult::of(self).map(|r| r.text())
     }
 
     /// Black or white stones of `side` on the board.

@@ -20,6 +20,13 @@ pub struct RecordResult {
     pub reason: RecordReason,
 }
 
+impl Position {
+    /// The `result:` line of a game record (§6.3), e.g. `B+ annihilation`, once the game is over.
+    pub fn record_result(&self) -> Option<String> {
+        RecordResult::of(self).map(|r| r.text())
+    }
+}
+
 impl RecordResult {
     /// The result a finished position has by the rules, if the game is over.
     pub fn of(position: &Position) -> Option<RecordResult> {
