@@ -514,7 +514,7 @@ impl Position {
 
     /// While a collect is under way: the next stack of the line, or the target.
     fn check_collect_continues(&self, run: &CollectRun, m: &Move) -> Result<(), PlayError> {
-        let name = |c: Sq| super::notation::square_name(c);
+        let name = |c: Sq| super::position::square_name(c);
         match *m {
             Move::CollectStep(n) => {
                 if n < 64 && self.collect_steps(run) & bit(n) != 0 {
@@ -549,7 +549,7 @@ impl Position {
     /// full length.
     fn check_spread_continues(&self, spread: &Spread, m: &Move) -> Result<(), PlayError> {
         let geom = self.geometry();
-        let name = |c: Sq| super::notation::square_name(c);
+        let name = |c: Sq| super::position::square_name(c);
         let Move::SpreadStep(n) = *m else {
             return Err(PlayError::new(format!(
                 "finish spreading the stack from {} first: choose the next cell of the path",
@@ -581,7 +581,7 @@ impl Position {
 
     /// With no action under way: the first (often the only) decision of an action.
     fn check_action_start(&self, m: &Move) -> Result<(), PlayError> {
-        let name = |c: Sq| super::notation::square_name(c);
+        let name = |c: Sq| super::position::square_name(c);
         let (me, opp) = self.me_opp();
         match *m {
             Move::Drop(c) => {
@@ -640,7 +640,7 @@ impl Position {
     /// The first stack of a collect: one of the mover's, with a neighbouring one to collect with.
     fn check_collect_start(&self, c: Sq) -> Result<(), PlayError> {
         let geom = self.geometry();
-        let name = |c: Sq| super::notation::square_name(c);
+        let name = |c: Sq| super::position::square_name(c);
         let (me, _) = self.me_opp();
         if c >= 64 {
             return Err(PlayError::new("that cell is not on the board"));
@@ -662,7 +662,7 @@ impl Position {
     /// The stack to distribute: the mover's, two or more high, with room for its whole path.
     fn check_spread_start(&self, c: Sq) -> Result<(), PlayError> {
         let geom = self.geometry();
-        let name = |c: Sq| super::notation::square_name(c);
+        let name = |c: Sq| super::position::square_name(c);
         if c >= 64 {
             return Err(PlayError::new("that cell is not on the board"));
         }
@@ -690,7 +690,7 @@ impl Position {
         if self.result.is_some() {
             return Err(PlayError::new("the game is over"));
         }
-        let name = |c: Sq| super::notation::square_name(c);
+        let name = |c: Sq| super::position::square_name(c);
         let Some(cells) = line_cells(self.geometry(), collect.start, collect.dir as usize, collect.len as usize) else {
             return Err(PlayError::new("the collected cells must be distinct neighbours on one straight line"));
         };
@@ -724,7 +724,7 @@ impl Position {
             return Err(PlayError::new("a distribution is already being chosen"));
         }
         let geom = self.geometry();
-        let name = |c: Sq| super::notation::square_name(c);
+        let name = |c: Sq| super::position::square_name(c);
         let source = path[0];
         let h = match self.stack(source) {
             None => return Err(PlayError::new(format!("{} is empty; there is nothing to spread", name(source)))),

@@ -9,24 +9,17 @@ use super::moves::{
     distribution_completions_within, line_cells,
 };
 use super::options::InchwormOptions;
+pub use super::position::square_name;
 use super::position::{CollectRun, MAX_HEIGHT, Position, Spread, Sq, bit, bits};
 use crate::games::About;
 use crate::rules::{
     Cell, DecisionInfo, DiscardEffects, Effects, ExactCount, FileLetters, LegalTokens, Notation, ParseError, PlayError,
-    RecordError, RecordTokens, Rules, Side, cell_name, group_decisions, parse_cell, split_ranks, strip_comments,
-    write_ranks, write_stack,
+    RecordError, RecordTokens, Rules, Side, group_decisions, parse_cell, split_ranks, strip_comments, write_ranks,
+    write_stack,
 };
 
 /// With more whole-action tokens than this the referee gets only their count.
 pub const MAX_LISTED_TOKENS: u64 = 100_000;
-
-/// `a1` … `h8`.
-pub fn square_name(c: Sq) -> String {
-    if c >= 64 {
-        return "??".to_string();
-    }
-    cell_name(FileLetters::Lower, (c % 8) as usize, (c / 8) as usize)
-}
 
 /// Reads `a1` … `h8`.
 pub fn parse_square(text: &str) -> Result<Sq, ParseError> {

@@ -4,7 +4,15 @@
 //! counters, and a distribution being chosen cell by cell.
 
 use super::options::{InchwormOptions, Topology};
-use crate::rules::{Outcome, Side};
+use crate::rules::{FileLetters, Outcome, Side, cell_name};
+
+/// `a1` … `h8` (the board's squares as the notation names them).
+pub fn square_name(c: Sq) -> String {
+    if c >= 64 {
+        return "??".to_string();
+    }
+    cell_name(FileLetters::Lower, (c % 8) as usize, (c / 8) as usize)
+}
 
 /// Cell index `rank * 8 + file`: a1 = 0, h1 = 7, a8 = 56, h8 = 63.
 pub type Sq = u8;
