@@ -51,7 +51,7 @@ TARGET_DIR = $${CARGO_TARGET_DIR:-$(CURDIR)/target}
 # untangle); that the Bevy-free build and the app's share every common crate (a resolve, no
 # build); and clippy with warnings as errors on every target of the pure layers, the server and
 # the worker crate (lib, bins, tests, examples), as it builds them for the tests.
-KNOWN_CYCLES = --known core/src/ai --known core/src/games/hidden_intention
+KNOWN_CYCLES = --known core/src/ai
 lint:
 	cargo fmt --all --check
 	python3 scripts/module-cycles.py $(KNOWN_CYCLES) src core/src ai-worker/src

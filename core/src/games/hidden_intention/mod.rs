@@ -57,7 +57,9 @@
 //!   round of removals, the first included, belongs to `cascade`.
 
 mod about;
+mod commitment;
 mod describe;
+mod figures;
 mod moves;
 mod notation;
 mod options;

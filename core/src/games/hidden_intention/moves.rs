@@ -1,83 +1,8 @@
 //! Commitments and their staged atomic decisions: legality (spec §6.3, §7.1) and generation.
 
+pub use super::commitment::{Commitment, Move, Staged};
 use super::position::{Corner, FigureChoice, Kind, Position, SQUARES, Square, SquareSet, bit, pattern, sign, squares};
 use crate::rules::{Notation, PlayError, Side};
-
-/// One atomic decision of one side while it writes its commitment. A commitment is entered in
-/// stages: an optional `Swap`, then the `Figure`, then the `Target` square, then (knights only)
-/// the `Facing`. The last decision seals the commitment; when both are sealed the attempt is
-/// revealed and resolved.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Move {
-    /// Exchange two of the side's own figures (`a` < `b`).
-    Swap { side: Side, a: Square, b: Square },
-    /// Take this figure (and pawn form) from the supply.
-    Figure { side: Side, choice: FigureChoice },
-    /// Place it on this square.
-    Target { side: Side, square: Square },
-    /// Point the knight toward this corner.
-    Facing { side: Side, corner: Corner },
-}
-
-impl Move {
-    /// The side making this decision.
-    pub fn side(&self) -> Side {
-        match *self {
-            Move::Swap { side, .. }
-            | Move::Figure { side, .. }
-            | Move::Target { side, .. }
-            | Move::Facing { side, .. } => side,
-        }
-    }
-}
-
-/// A complete commitment (spec §6.2): optional swap and the placement.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Commitment {
-    /// The two squares of the swap, lower index first.
-    pub swap: Option<(Square, Square)>,
-    pub kind: Kind,
-    pub target: Square,
-}
-
-/// The decisions a side has entered so far in the current attempt.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Staged {
-    pub swap: Option<(Square, Square)>,
-    pub figure: Option<FigureChoice>,
-    pub target: Option<Square>,
-    pub facing: Option<Corner>,
-}
-
-impl Staged {
-    /// The complete commitment, once every needed decision is made.
-    pub fn commitment(&self) -> Option<Commitment> {
-        let kind = self.figure?.kind(self.facing)?;
-        Some(Commitment { swap: self.swap, kind, target: self.target? })
-    }
-
-    /// Whether the commitment is complete (sealed).
-    pub fn is_sealed(&self) -> bool {
-        self.commitment().is_some()
-    }
-
-    /// Whether nothing has been entered yet.
-    pub fn is_empty(&self) -> bool {
-        *self == Staged::default()
-    }
-
-    /// The decisions that build `c`, in stage order.
-    pub fn decisions(side: Side, c: &Commitment) -> impl Iterator<Item = Move> {
-        let swap = c.swap.map(|(a, b)| Move::Swap { side, a, b });
-        let figure = Some(Move::Figure { side, choice: c.kind.choice() });
-        let target = Some(Move::Target { side, square: c.target });
-        let facing = match c.kind {
-            Kind::Knight(corner) => Some(Move::Facing { side, corner }),
-            _ => None,
-        };
-        [swap, figure, target, facing].into_iter().flatten()
-    }
-}
 
 /// The squares that are neutral or `side`'s own on the values in `influence`.
 #[inline]
@@ -197,7 +122,7 @@ impl Position {
         if !supply.has(c.kind.choice()) {
             return Err(PlayError::new(format!(
                 "{name} has no {} left in its supply",
-                super::notation::figure_name(c.kind.choice())
+                super::figures::figure_name(c.kind.choice())
             )));
         }
         self.check_target(side, c.swap, c.target)
@@ -205,7 +130,7 @@ impl Position {
 
     fn check_swap(&self, side: Side, a: Square, b: Square) -> Result<(), PlayError> {
         let name = Position::side_name(side);
-        let cell = |s: Square| super::notation::square_name(s);
+        let cell = |s: Square| super::figures::square_name(s);
         if self.swaps_left[side.index()] == 0 {
             return Err(PlayError::new(format!("{name} has no swaps left")));
         }
@@ -226,7 +151,7 @@ impl Position {
 
     fn check_target(&self, side: Side, swap: Option<(Square, Square)>, target: Square) -> Result<(), PlayError> {
         let name = Position::side_name(side);
-        let cell = super::notation::square_name(target);
+        let cell = super::figures::square_name(target);
         if target as usize >= SQUARES {
             return Err(PlayError::new("that square is not on the board"));
         }
@@ -279,7 +204,7 @@ impl Position {
                 if !self.supply[side.index()].has(choice) {
                     return Err(PlayError::new(format!(
                         "{name} has no {} left in its supply",
-                        super::notation::figure_name(choice)
+                        super::figures::figure_name(choice)
                     )));
                 }
                 if staged.swap.is_none() && self.legal_targets(side, None) == 0 {

@@ -1,5 +1,6 @@
 //! Text forms: commitments (`c3<>f4 Pf6`), staged decisions (`A:P`), the state string (§8.4).
 
+pub use super::figures::square_name;
 use super::moves::{Commitment, Move, Staged};
 use super::options::HiddenIntentionOptions;
 use super::position::{
@@ -8,28 +9,12 @@ use super::position::{
 };
 use crate::rules::{
     Cell, DecisionInfo, Effects, FileLetters, LegalTokens, Notation, ParseError, PlayError, RecordError, RecordTokens,
-    Rules, Side, cell_name, group_decisions, parse_cell,
+    Rules, Side, group_decisions, parse_cell,
 };
 
 /// A side's letter in either case (`A`, `b`).
 fn parse_side(text: &str) -> Option<Side> {
     Position::side_from_letter(&text.to_ascii_uppercase())
-}
-
-/// A figure's name in messages.
-pub fn figure_name(choice: FigureChoice) -> &'static str {
-    match choice {
-        FigureChoice::Pawn | FigureChoice::DiagPawn => "pawn",
-        FigureChoice::Rook => "rook",
-        FigureChoice::Bishop => "bishop",
-        FigureChoice::Knight => "knight",
-        FigureChoice::Queen => "queen",
-    }
-}
-
-/// `a1` … `h8`.
-pub fn square_name(square: Square) -> String {
-    cell_name(FileLetters::Lower, square as usize % 8, square as usize / 8)
 }
 
 /// Reads `a1` … `h8`.
