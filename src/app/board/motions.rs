@@ -3,6 +3,7 @@
 //! off to its capturer's tray, a returned one rises off the board. The pieces themselves make
 //! these journeys (`fx`), so nothing but a real piece is ever seen moving.
 
+use crate::games::touched_cells;
 use crate::rules::{Cell, Effect, EffectKind, RemoveCause, Side};
 use std::collections::HashMap;
 
@@ -81,28 +82,12 @@ pub fn departures_of(kind: &EffectKind) -> Vec<(Cell, Departure)> {
     }
 }
 
-/// The spaces an effect touches (for the wave their changes are shown in).
-fn cells_of(kind: &EffectKind) -> Vec<Cell> {
-    match kind {
-        EffectKind::Placed { cell, .. }
-        | EffectKind::Stacked { cell, .. }
-        | EffectKind::Removed { cell, .. }
-        | EffectKind::Burned { cell }
-        | EffectKind::Unburned { cell } => vec![*cell],
-        EffectKind::Moved { from, to, .. } => vec![*from, *to],
-        EffectKind::Swapped { a, b, .. } => vec![*a, *b],
-        EffectKind::Hopped { path, .. } | EffectKind::Distributed { path, .. } => path.clone(),
-        EffectKind::Collected { from, to, .. } => from.iter().copied().chain([*to]).collect(),
-        EffectKind::Captured { cells, .. } => cells.clone(),
-        _ => Vec::new(),
-    }
-}
-
 /// Every space's motion in a frame's effects.
 pub fn motions<'a>(effects: impl IntoIterator<Item = &'a Effect>) -> HashMap<Cell, SpaceMotion> {
     let mut spaces: HashMap<Cell, SpaceMotion> = HashMap::new();
     for effect in effects {
-        for cell in cells_of(&effect.kind) {
+        // The spaces it touches show their changes in its wave.
+        for cell in touched_cells(std::slice::from_ref(effect)) {
             let space = spaces.entry(cell).or_default();
             space.wave = space.wave.max(effect.wave);
         }
