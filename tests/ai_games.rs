@@ -302,6 +302,23 @@ fn an_arena_plays_another_program_through_its_think_command() {
 }
 
 #[test]
+fn an_arena_refuses_a_program_that_cannot_think_instead_of_scoring_its_forfeits() {
+    // An older build without `think` (here: a program that is not Stoneyard at all) would lose
+    // every game at once and the series would report the other player far stronger.
+    let missing = std::env::temp_dir().join("stoneyard-no-such-program");
+    for program in [std::path::Path::new("/bin/false"), missing.as_path()] {
+        let external = format!("external:easy:{}", program.display());
+        let args = ["arena", "--game", "gravel", "--option", "N=5", "--a", "easy", "--b", &external, "--games", "2"];
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_stoneyard")).args(args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{stderr}");
+        assert!(out.stdout.is_empty(), "no report: {}", String::from_utf8_lossy(&out.stdout));
+        assert!(stderr.contains("player B:") && stderr.contains("gives no decision here"), "{stderr}");
+        assert!(!stderr.contains("game 1"), "no game was played: {stderr}");
+    }
+}
+
+#[test]
 fn the_review_bench_writes_the_games_it_reviews_as_records_the_review_reads() {
     let dir = std::env::temp_dir().join(format!("stoneyard-bench-records-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);

@@ -3,10 +3,11 @@
 //! Each finished game also prints a line on stderr, so a long series shows its partial result.
 
 use super::{ArenaArgs, fail};
-use crate::ai::{ArenaGame, ArenaPlayer, ArenaSeries, ArenaTally};
-use crate::games;
+use crate::ai::{ArenaGame, ArenaPlayer, ArenaSeries, ArenaTally, Level};
+use crate::games::{self, DynGame};
 use crate::rules::Side;
-use std::process::ExitCode;
+use std::path::Path;
+use std::process::{Command, ExitCode};
 use std::sync::Mutex;
 use web_time::Instant;
 
@@ -24,6 +25,15 @@ pub fn run(args: ArenaArgs) -> ExitCode {
     }
     if args.jobs == 0 {
         return fail("--jobs must be at least 1");
+    }
+    // The arena scores a player that gives no decision as the loser: a program that cannot think
+    // at all would hand the other player a series of wins, so it is tried once before the games.
+    for (name, player) in [("A", &a), ("B", &b)] {
+        if let ArenaPlayer::External { level, program } = player
+            && let Err(why) = try_external(program, *level, game.as_ref())
+        {
+            return fail(format!("player {name}: {} gives no decision here: {why}", program.display()));
+        }
     }
     let series = ArenaSeries { games: args.games, seed: args.seed, jobs: args.jobs };
     let started = Instant::now();
@@ -56,6 +66,24 @@ pub fn run(args: ArenaArgs) -> ExitCode {
         }
         Err(e) => fail(e),
     }
+}
+
+/// Asks `program` for `level`'s first decision of the series' start, as the games will ask it.
+fn try_external(program: &Path, level: Level, game: &dyn DynGame) -> Result<(), String> {
+    let mut command = Command::new(program);
+    command.args(["think", "--game", game.kind().slug, &format!("--position={}", game.position_text())]);
+    command.args(["--side", "first", "--level", level.slug()]);
+    for (key, value) in game.option_pairs() {
+        command.args(["--option", &format!("{key}={value}")]);
+    }
+    let output = command.output().map_err(|e| format!("it cannot run: {e}"))?;
+    let answer: Option<serde_json::Value> = serde_json::from_slice(&output.stdout).ok();
+    if output.status.success() && answer.is_some_and(|answer| answer["decision"].is_string()) {
+        return Ok(());
+    }
+    let said = String::from_utf8_lossy(&output.stderr);
+    let said = said.lines().find(|line| !line.trim().is_empty()).unwrap_or("no answer");
+    Err(format!("`think` answered {:?}", said.trim()))
 }
 
 /// Decisions and seconds of thinking, summed over the games of a series, for A and B.
