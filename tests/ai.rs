@@ -829,6 +829,27 @@ fn alpha_beta_is_reproducible_obeys_its_budget_and_declines_simultaneous_nodes()
 }
 
 #[test]
+fn the_arena_names_and_plays_a_turn_search() {
+    let parsed = "turns:9:9:9".parse::<ArenaPlayer>().unwrap();
+    assert_eq!(parsed.name(), "turns:9:9:9");
+    for bad in ["turns:0:4:2", "turns:8:8", "turns:8:8:x", "turns:8:8:0"] {
+        assert!(bad.parse::<ArenaPlayer>().is_err(), "{bad}");
+    }
+    // A tic-tac-toe turn is one decision and nine of them are all there are: searched nine turns
+    // deep, keeping every one, the turn search plays perfectly, so it never loses.
+    let start = TicTacToe::new(&NoOptions);
+    let series = ArenaSeries { games: 6, seed: 3, jobs: 2 };
+    let perfect = || "turns:9:9:9".parse::<ArenaPlayer>().unwrap();
+    let calibration = &Calibration::GENERIC;
+    let report =
+        run_arena(&start, "tic-tac-toe", calibration, perfect(), ArenaPlayer::Level(Level::Random), series, &|_, _| {});
+    assert_eq!(report.b_wins, 0, "{report:?}");
+    assert!(report.a_wins >= 3, "{report:?}");
+    let report = run_arena(&start, "tic-tac-toe", calibration, perfect(), perfect(), series, &|_, _| {});
+    assert_eq!(report.draws, 6, "perfect play draws: {report:?}");
+}
+
+#[test]
 fn the_arena_names_and_plays_alpha_beta() {
     assert_eq!("alphabeta:5000".parse(), Ok(ArenaPlayer::AlphaBeta { nodes: 5_000 }));
     assert_eq!("hard".parse(), Ok(ArenaPlayer::Level(Level::Hard)));

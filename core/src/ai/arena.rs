@@ -9,6 +9,7 @@ use super::budget::Budget;
 use super::knowledge::{GameEvaluator, GamePolicy, Knowledge};
 use super::level::{Calibration, Level, LevelBudget, budget_for, strategy_for};
 use super::mcts::Searcher;
+use super::turn_search::TurnSearch;
 use crate::rules::{Notation, Outcome, Rules, Side, Status, ToMove, derived_seed};
 use crate::session::Seating;
 use serde::Serialize;
@@ -104,12 +105,14 @@ pub type ArenaProgress<'a> = dyn Fn(&ArenaGame, &ArenaTally) + Sync + 'a;
 /// a level of another Stoneyard program asked through its `think` command
 /// (`external:LEVEL:PROGRAM`: an older build at the same time per decision), or the tree search
 /// tuned by hand (`mcts:ITERATIONS:CAP:EXPLORATION`: Hard's playouts cut off after CAP decisions,
-/// 0 scoring each new position at once, and the UCB constant), for trying a level's numbers.
+/// 0 scoring each new position at once, and the UCB constant), for trying a level's numbers, or a
+/// search over whole turns (`turns:WIDTH:KEEP:DEPTH`, [`TurnSearch`]).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ArenaPlayer {
     Level(Level),
     AlphaBeta { nodes: u64 },
     Mcts { iterations: u64, playout_cap: u32, exploration: f32 },
+    Turns(TurnSearch),
     Timed(Level),
     External { level: Level, program: std::path::PathBuf },
 }
@@ -123,6 +126,7 @@ impl ArenaPlayer {
             ArenaPlayer::Mcts { iterations, playout_cap, exploration } => {
                 format!("mcts:{iterations}:{playout_cap}:{exploration}")
             }
+            ArenaPlayer::Turns(t) => format!("turns:{}:{}:{}", t.width, t.keep, t.depth),
             ArenaPlayer::Timed(level) => format!("timed:{}", level.slug()),
             ArenaPlayer::External { level, program } => format!("external:{}:{}", level.slug(), program.display()),
         }
@@ -142,6 +146,17 @@ impl std::str::FromStr for ArenaPlayer {
         if let Some(numbers) = s.trim().strip_prefix("mcts:") {
             return parse_mcts_player(numbers)
                 .ok_or_else(|| format!("'{s}' is not mcts:ITERATIONS:CAP:EXPLORATION, as in mcts:100000:0:0.7"));
+        }
+        if let Some(numbers) = s.trim().strip_prefix("turns:") {
+            let n: Vec<u64> = numbers.split(':').filter_map(|n| n.parse().ok()).collect();
+            return match n[..] {
+                [width, keep, depth] if width > 0 && keep > 0 && depth > 0 => Ok(ArenaPlayer::Turns(TurnSearch {
+                    width: width as usize,
+                    keep: keep as usize,
+                    depth: depth as u32,
+                })),
+                _ => Err(format!("'{s}' is not turns:WIDTH:KEEP:DEPTH, as in turns:8:12:3")),
+            };
         }
         let Some(nodes) = s.trim().strip_prefix("alphabeta:") else {
             return s.parse::<Level>().map(ArenaPlayer::Level).map_err(|e| {
@@ -223,6 +238,7 @@ pub fn run_arena<R: Knowledge + Notation>(
                     );
                     (Box::new(searcher), Budget::iterations(*iterations))
                 }
+                ArenaPlayer::Turns(search) => (Box::new(*search), Budget::iterations(0)),
                 #[cfg(not(target_arch = "wasm32"))]
                 ArenaPlayer::Timed(level) => (
                     Box::new(super::arena_players::SessionPlayer::new(*level, calibration, player_seed)),

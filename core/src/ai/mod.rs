@@ -80,6 +80,7 @@ mod mcts;
 mod policy;
 pub mod review;
 mod session;
+mod turn_search;
 
 pub use alpha_beta::{AlphaBeta, AlphaBetaSearch};
 pub use arena::{
