@@ -67,7 +67,9 @@ impl TurnSearch {
                     decisions.push(decision.clone());
                     let turn = Turn { value: value_for(&after, mover), decisions, after };
                     if turn.after.to_move() == Some(ToMove::One(mover)) && turn.after.status() == Status::Ongoing {
-                        next.push(turn);
+                        // Ranked with what the rest of the turn can surely still gain from here.
+                        let value = libm::tanhf(turn.after.partial_turn_margin(mover));
+                        next.push(Turn { value, ..turn });
                     } else {
                         complete.push(turn);
                     }

@@ -2,6 +2,7 @@
 
 use super::{Knowledge, listed_playout_decision, prefer};
 use crate::games::gravel::{Action, Position};
+use crate::rules::Rules;
 use crate::rules::{GameRng, Side};
 
 impl Knowledge for Position {
@@ -28,6 +29,18 @@ impl Knowledge for Position {
         margin / 6.0
     }
 
+    /// With the best run of removals the actions left this turn can make from here (one kept
+    /// for the placement a removal-first turn still owes).
+    fn partial_turn_margin(&self, side: Side) -> f32 {
+        if self.side_to_move() != side || self.result().is_some() {
+            return self.margin(side);
+        }
+        let progress = self.progress();
+        let owed = u8::from(progress.placements == 0);
+        let left = self.budget().saturating_sub(progress.used + owed);
+        self.best_removals(side, left, &mut Vec::new())
+    }
+
     fn playout_decision(&self, moves: &mut Vec<Action>, rng: &mut GameRng) -> Option<Action> {
         listed_playout_decision(self, moves, rng, Self::playout_preference)
     }
@@ -35,10 +48,55 @@ impl Knowledge for Position {
 
 /// How playouts choose (see `playout_decision`).
 impl Position {
+    /// `side`'s best margin after at most `left` removals in a row from here (none: the margin).
+    fn best_removals(&self, side: Side, left: u8, moves: &mut Vec<Action>) -> f32 {
+        let mut best = self.margin(side);
+        if left == 0 {
+            return best;
+        }
+        self.legal_moves(moves);
+        let removals: Vec<Action> = moves.iter().copied().filter(|m| matches!(m, Action::Remove(_))).collect();
+        for removal in removals {
+            let mut after = self.clone();
+            after.play_unchecked(&removal);
+            best = best.max(after.best_removals(side, left - 1, moves));
+        }
+        best
+    }
+
     /// Removals first (they are what wins), then placements from the pool (they gain territory);
     /// the many on-board moves and returns only get the leftover share.
     fn playout_preference(&self, moves: &[Action], rng: &mut GameRng) -> Option<usize> {
         prefer(moves, rng, 0.9, |m| matches!(m, Action::Remove(_)))
             .or_else(|| prefer(moves, rng, 0.6, |m| matches!(m, Action::Place(_))))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ai::knowledge::Knowledge;
+    use crate::games::gravel::GravelOptions;
+    use crate::rules::{Notation, Side};
+
+    #[test]
+    fn a_partial_turn_counts_the_removals_its_actions_left_can_make() {
+        // The rule book's Example 2 after Dark's +d1: nothing is removed yet, but d2 is now
+        // Dark's to take, which opens b3 and then c3 with the three actions left.
+        let text = "5 4 ...../.D1D1../D2L1L1D1./.L1L1L1./..... D 8 8 0 0 3";
+        let options = GravelOptions { size: 5, ..GravelOptions::default() };
+        let mut pos = Position::parse_position(&options, text).unwrap();
+        let play = |pos: &mut Position, token: &str| pos.play_unchecked(&pos.parse_move(token).unwrap());
+        play(&mut pos, "+d1");
+        let mut after = pos.clone();
+        for token in ["xd2", "xb3", "xc3"] {
+            play(&mut after, token);
+        }
+        let dark = Side::Second;
+        assert_eq!(pos.partial_turn_margin(dark), after.margin(dark));
+        assert!(pos.partial_turn_margin(dark) > pos.margin(dark));
+        // Once the turn is over, nothing more is counted (Light's removals are not Dark's).
+        play(&mut after, "end");
+        assert_eq!(after.partial_turn_margin(dark), after.margin(dark));
     }
 }

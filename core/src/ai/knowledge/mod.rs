@@ -55,6 +55,12 @@ pub trait Knowledge: Rules {
         libm::tanhf(Self::SHARPNESS * self.margin(side) + edge + tempo)
     }
 
+    /// `side`'s margin in the middle of its own turn, with what the rest of the turn can still
+    /// surely gain (a search over whole turns ranks its partial turns by it). The margin by default.
+    fn partial_turn_margin(&self, side: Side) -> f32 {
+        self.margin(side)
+    }
+
     /// The decision an informed playout plays here (`None` when nobody can decide); `moves` is
     /// scratch. Uniformly random by default ([`Rules::random_move`]); a game that prefers some
     /// decisions lists them with [`listed_playout_decision`]. It must be cheap: it runs at every ply.
