@@ -129,10 +129,14 @@ impl TurnSearch {
         best
     }
 
-    /// The first decision of the best turn for `side` in `pos`.
+    /// The first decision of the best turn for `side` in `pos`. Sequential games only: at a
+    /// simultaneous node it declines ([`DecideError::Simultaneous`]), as alpha-beta does.
     pub fn decide<R: Knowledge>(&self, pos: &R, side: Side) -> Result<R::Move, DecideError> {
         let mut moves = Vec::new();
         check_may_decide(pos, side, &mut moves)?;
+        if pos.to_move() == Some(ToMove::Both) {
+            return Err(DecideError::Simultaneous);
+        }
         if moves.len() == 1 {
             return Ok(moves.swap_remove(0));
         }
@@ -166,7 +170,8 @@ impl<R: Knowledge> Strategy<R> for TurnSearch {
 mod tests {
     use super::*;
     use crate::games::gravel::{GravelOptions, Position};
-    use crate::rules::Notation;
+    use crate::games::hidden_intention;
+    use crate::rules::{Notation, Rules};
 
     #[test]
     fn a_turn_search_finds_the_turn_that_removes_most() {
@@ -186,5 +191,9 @@ mod tests {
         // Two turns deep it still plays it: Light has no answer that wins as much back.
         let deeper = TurnSearch { depth: 2, ..search };
         assert_eq!(pos.format_move(&deeper.decide(&pos, Side::Second).unwrap()), "+d1");
+        // Where both sides commit at once there are no turns to search: it declines.
+        let sealed = hidden_intention::Position::new(&Default::default());
+        assert_eq!(sealed.to_move(), Some(ToMove::Both));
+        assert_eq!(search.decide(&sealed, Side::First), Err(DecideError::Simultaneous));
     }
 }
