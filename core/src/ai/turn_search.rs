@@ -169,7 +169,7 @@ impl<R: Knowledge> Strategy<R> for TurnSearch {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::gravel::{GravelOptions, Position};
+    use crate::games::gravel::rule_book_example_2;
     use crate::games::hidden_intention;
     use crate::rules::{Notation, Rules};
 
@@ -178,9 +178,7 @@ mod tests {
         // The rule book's Example 2: Dark removes b3, which gives it c3 (two pieces). Placing on
         // d1 first gives it d2 too, and then b3 and c3: three, a plan a search of single decisions
         // never sees at the first one (the placement removes nothing by itself).
-        let text = "5 4 ...../.D1D1../D2L1L1D1./.L1L1L1./..... D 8 8 0 0 3";
-        let options = GravelOptions { size: 5, ..GravelOptions::default() };
-        let pos = Position::parse_position(&options, text).unwrap();
+        let pos = rule_book_example_2();
         let search = TurnSearch { width: 8, keep: 8, depth: 1 };
         let mut moves = Vec::new();
         let best = &search.turns(&pos, &mut moves)[0];

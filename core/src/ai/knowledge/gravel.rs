@@ -76,16 +76,14 @@ impl Position {
 mod tests {
     use super::*;
     use crate::ai::knowledge::Knowledge;
-    use crate::games::gravel::GravelOptions;
+    use crate::games::gravel::rule_book_example_2;
     use crate::rules::{Notation, Side};
 
     #[test]
     fn a_partial_turn_counts_the_removals_its_actions_left_can_make() {
         // The rule book's Example 2 after Dark's +d1: nothing is removed yet, but d2 is now
         // Dark's to take, which opens b3 and then c3 with the three actions left.
-        let text = "5 4 ...../.D1D1../D2L1L1D1./.L1L1L1./..... D 8 8 0 0 3";
-        let options = GravelOptions { size: 5, ..GravelOptions::default() };
-        let mut pos = Position::parse_position(&options, text).unwrap();
+        let mut pos = rule_book_example_2();
         let play = |pos: &mut Position, token: &str| pos.play_unchecked(&pos.parse_move(token).unwrap());
         play(&mut pos, "+d1");
         let mut after = pos.clone();

@@ -93,3 +93,12 @@ impl Position {
         self.result.map(|r| r.outcome)
     }
 }
+
+/// The rule book's Examples 1 and 2 (§11): the 5×5 position with Dark to move, for tests.
+#[cfg(test)]
+pub(crate) fn rule_book_example_2() -> Position {
+    use crate::rules::Notation;
+    let text = "5 4 ...../.D1D1../D2L1L1D1./.L1L1L1./..... D 8 8 0 0 3";
+    let options = GravelOptions { size: 5, ..GravelOptions::default() };
+    Position::parse_position(&options, text).expect("the rule book's position reads")
+}
