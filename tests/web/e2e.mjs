@@ -131,6 +131,26 @@ async function openGame(browser, name, contextOptions) {
       await page.touchscreen.tap(x, y);
       await page.waitForTimeout(wait);
     },
+    // Taps (x, y) until the state passes `done`, one tap at a time, each followed by waiting for
+    // the state to change: a software-rendered frame can take a tap's touch and lift together and
+    // drop it, so a count of blind taps sometimes fell short.
+    async tapUntil(what, x, y, done, tries = 12) {
+      let s = await game.state();
+      for (let i = 0; i < tries && !done(s); i++) {
+        const before = JSON.stringify(s?.setup);
+        await page.touchscreen.tap(x, y);
+        const until = Date.now() + 3000;
+        do {
+          await page.waitForTimeout(150);
+          s = await game.state();
+        } while (JSON.stringify(s?.setup) === before && Date.now() < until);
+      }
+      if (!done(s)) {
+        await game.shot('timeout');
+        fail(`${name}${what}: ${tries} taps at (${x}, ${y}) did not do it; setup: ${JSON.stringify(s?.setup)}`);
+      }
+      return s;
+    },
     // A drag by one finger (Chromium's touch events through the DevTools protocol); `held` runs
     // with the finger still down at the last point (a screenshot of the piece under it).
     async touchPath(points, stepMs = 30, held = async () => {}) {
@@ -491,9 +511,9 @@ try {
   // Board size 11 → 7 with the "−" button (from the top: a newcomer's setup opens at the
   // lessons' offer), then scroll down and make White the computer (Easy).
   await phone.toTop();
-  for (let i = 0; i < 4; i++) await tap(47, 380, 250);
+  await phone.tapUntil('board size 7 by "−"', 47, 380, (s) => s.setup?.options.size === '7');
   await phone.toBottom();
-  await tap(98, START_Y - 104);
+  await phone.tapUntil('White played by the computer', 98, START_Y - 104, (s) => s.setup?.players[1] === 'easy', 3);
   await phone.shot('2-setup');
   await tap(195, START_Y);
   s = await phone.waitFor('the 7×7 board', (s) => s.screen === 'Playing' && Object.keys(s.cells).length === 49, 60);
@@ -523,7 +543,7 @@ try {
   // A 19×19 board: its spaces are too small for a finger, so it zooms (pinch, and the buttons).
   const { game: big } = await phoneSetup(browser, 'phone-zoom-', 310);
   await big.toTop();
-  for (let i = 0; i < 8; i++) await big.tap(171, 380, 250);
+  await big.tapUntil('board size 19 by "+"', 171, 380, (s) => s.setup?.options.size === '19');
   await big.toBottom();
   await big.tap(195, START_Y);
   s = await big.waitFor('the 19×19 board', (s) => s.screen === 'Playing' && Object.keys(s.cells).length === 361, 60);

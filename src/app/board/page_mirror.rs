@@ -7,6 +7,7 @@ use super::gestures::BoardZoom;
 use super::project::BoardState;
 use crate::app::lesson_state::{BookState, LessonBooks, LessonRun};
 use crate::app::match_state::CurrentMatch;
+use crate::app::menus::SetupChoice;
 use crate::app::playing::{BoardAnimating, ComputerStatus, HintShown};
 use crate::app::review_state::ReviewShown;
 use crate::app::screen::Screen;
@@ -39,7 +40,8 @@ pub fn plugin(app: &mut App) {
                 .or_else(resource_changed::<HintShown>)
                 .or_else(resource_changed::<LessonBooks>)
                 .or_else(resource_exists_and_changed::<LessonRun>)
-                .or_else(resource_changed::<ReviewShown>),
+                .or_else(resource_changed::<ReviewShown>)
+                .or_else(resource_exists_and_changed::<SetupChoice>),
         ),
     );
 }
@@ -51,7 +53,7 @@ fn state_json(
     current: Option<&CurrentMatch>,
     board: &BoardState,
     (computer, zoom, hint, animating): (&ComputerStatus, &BoardZoom, &HintShown, bool),
-    (lesson, books, review): (Option<&LessonRun>, &LessonBooks, &ReviewShown),
+    (lesson, books, review, setup): (Option<&LessonRun>, &LessonBooks, &ReviewShown, Option<&SetupChoice>),
     to_viewport: impl Fn(Vec2) -> Option<Vec2>,
 ) -> String {
     let cells: serde_json::Map<String, serde_json::Value> = board
@@ -104,6 +106,12 @@ fn state_json(
             "labels": (0..r.turns.len()).map(|t| r.judgement(t).map(|j| j.label.name())).collect::<Vec<_>>(),
             "graph": r.first_side_curve().iter().flatten().map(|v| (v * 1000.0).round() / 1000.0).collect::<Vec<_>>(),
         })),
+        // The setup screen's choices (tests tap until they show what was asked for).
+        "setup": setup.map(|c| json!({
+            "game": c.kind.slug(),
+            "options": c.values.iter().map(|(k, v)| (k.clone(), json!(v))).collect::<serde_json::Map<_, _>>(),
+            "players": c.players.map(|p| p.map_or("human", |level| level.slug())),
+        })),
         "computer": {
             "thinking": computer.is_thinking(),
             "hint": hint.suggestion.as_ref().map(|(_, decision)| decision),
@@ -120,16 +128,20 @@ fn mirror_state(
     (computer, zoom, hint, animating): (Res<ComputerStatus>, Res<BoardZoom>, Res<HintShown>, Res<BoardAnimating>),
     (cameras, transforms): (Query<(&Camera, &GlobalTransform)>, Query<&GlobalTransform>),
     (lesson, books, review): (Option<Res<LessonRun>>, Res<LessonBooks>, Res<ReviewShown>),
-    (file, mut last): (Res<MirrorFile>, Local<String>),
+    (setup, file, mut last): (Option<Res<SetupChoice>>, Res<MirrorFile>, Local<String>),
 ) {
     let Ok((camera, camera_at)) = cameras.single() else { return };
     // Board positions are relative to the board's root, which is offset to leave room for the HUD.
     let root = board.root.and_then(|r| transforms.get(r).ok()).copied().unwrap_or_default();
     let status = (&*computer, &*zoom, &*hint, animating.0);
-    let text =
-        state_json(*screen.get(), current.as_deref(), &board, status, (lesson.as_deref(), &books, &review), |p| {
-            camera.world_to_viewport(camera_at, root.transform_point(p.extend(0.0))).ok()
-        });
+    let text = state_json(
+        *screen.get(),
+        current.as_deref(),
+        &board,
+        status,
+        (lesson.as_deref(), &books, &review, setup.as_deref()),
+        |p| camera.world_to_viewport(camera_at, root.transform_point(p.extend(0.0))).ok(),
+    );
     if *last != text {
         write_out(&text, &file);
         *last = text;
