@@ -1,7 +1,7 @@
 // Stoneyard's service worker: keeps this build's files so a later visit starts without downloading them, even offline.
 
-// Sets self.STONEYARD_BUILD (written by scripts/build-id.sh). Browsers re-check imported scripts
-// for changes, so a new build installs a new worker with its own cache.
+// Sets self.STONEYARD_BUILD and self.STONEYARD_BOOKS (written by scripts/build-id.sh). Browsers
+// re-check imported scripts for changes, so a new build installs a new worker with its own cache.
 importScripts('./pkg/build-id.js');
 
 // The scope in the name: sites such as user.github.io share one origin (and one set of caches)
@@ -15,9 +15,7 @@ const REQUIRED = ['./', './index.html', './manifest.webmanifest', './icons/icon-
   './pkg/fonts/UbuntuLight-derivative-Stoneyard.ttf', './pkg/fonts/Hack-Stoneyard.ttf',
   './pkg/fonts/ChessFigures-Stoneyard.ttf'];
 // The computer player's worker, the lessons and the practice positions: a build without them still plays.
-const GAMES = ['gravel', 'red-stone', 'throngs', 'inchworm', 'hidden-intention'];
-const LESSONS = ['lessons', 'practice'].flatMap((shelf) => GAMES.map((g) => `./pkg/${shelf}/${g}.json`));
-const OPTIONAL = ['./ai-worker.js', './pkg/ai_worker.js', './pkg/ai_worker_bg.wasm', ...LESSONS];
+const OPTIONAL = ['./ai-worker.js', './pkg/ai_worker.js', './pkg/ai_worker_bg.wasm', ...(self.STONEYARD_BOOKS ?? [])];
 
 // Revalidated with the server: an older build's copy in the HTTP cache is never kept, while a file
 // the page has just downloaded usually costs a "304 Not Modified" instead of a second download.

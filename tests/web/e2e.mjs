@@ -335,6 +335,25 @@ try {
   });
   const title = await toTitle(desk, () => page.keyboard.press('Enter'));
   console.log(`web-test: downloaded and compiled in ${title.loaded.toFixed(1)} s; title screen rendered ${title.toTitle.toFixed(1)} s after navigation (${title.colours} colours)`);
+  // The service worker keeps the build for offline play, with every game's lesson and practice
+  // books (the list comes from the exported books, not from a list of games in sw.js).
+  const workerKept = await page.evaluate(async () => {
+    const active = await Promise.race([navigator.serviceWorker.ready, new Promise((r) => setTimeout(() => r(null), 60_000))]);
+    if (!active) return null;
+    const urls = [];
+    for (const name of await caches.keys()) {
+      for (const request of await (await caches.open(name)).keys()) urls.push(new URL(request.url).pathname);
+    }
+    return urls;
+  });
+  if (!workerKept) fail('the service worker never became active');
+  const keptBooks = workerKept.filter((path) => /\/pkg\/(lessons|practice)\/[a-z-]+\.json$/.test(path));
+  for (const shelf of ['lessons', 'practice']) {
+    for (const slug of ['gravel', 'red-stone', 'throngs', 'inchworm', 'hidden-intention']) {
+      if (!keptBooks.some((path) => path.endsWith(`/pkg/${shelf}/${slug}.json`))) fail(`the service worker did not keep ${shelf}/${slug}.json (kept: ${workerKept.join(' ')})`);
+    }
+  }
+  console.log(`web-test: the service worker keeps ${workerKept.length} files, ${keptBooks.length} of them books`);
 
   // Keyboard only: Red Stone (second game), size 5 (far left), White played by the computer (Hard), start.
   await page.focus('#bevy');

@@ -122,22 +122,17 @@ mod source {
     use super::Shelf;
     use crate::games::GameKind;
 
+    // Every file under assets/lessons and assets/practice (written by build.rs).
+    include!(concat!(env!("OUT_DIR"), "/books.rs"));
+
     /// The book's text at once.
     pub fn start(shelf: Shelf, kind: GameKind) -> Option<Result<String, String>> {
-        let text = match (shelf, kind.slug()) {
-            (Shelf::Lessons, "gravel") => include_str!("../../../assets/lessons/gravel.ron"),
-            (Shelf::Lessons, "red-stone") => include_str!("../../../assets/lessons/red-stone.ron"),
-            (Shelf::Lessons, "throngs") => include_str!("../../../assets/lessons/throngs.ron"),
-            (Shelf::Lessons, "inchworm") => include_str!("../../../assets/lessons/inchworm.ron"),
-            (Shelf::Lessons, "hidden-intention") => include_str!("../../../assets/lessons/hidden-intention.ron"),
-            (Shelf::Practice, "gravel") => include_str!("../../../assets/practice/gravel.ron"),
-            (Shelf::Practice, "red-stone") => include_str!("../../../assets/practice/red-stone.ron"),
-            (Shelf::Practice, "throngs") => include_str!("../../../assets/practice/throngs.ron"),
-            (Shelf::Practice, "inchworm") => include_str!("../../../assets/practice/inchworm.ron"),
-            (Shelf::Practice, "hidden-intention") => include_str!("../../../assets/practice/hidden-intention.ron"),
-            (_, other) => return Some(Err(format!("no {} for {other}", shelf.folder()))),
-        };
-        Some(Ok(text.to_string()))
+        let found = BOOKS.iter().find(|(folder, slug, _)| *folder == shelf.folder() && *slug == kind.slug());
+        Some(
+            found
+                .map(|(_, _, text)| text.to_string())
+                .ok_or_else(|| format!("no {} for {}", shelf.folder(), kind.slug())),
+        )
     }
 
     pub fn arrived() -> Vec<(Shelf, GameKind, Result<String, String>)> {
@@ -209,5 +204,24 @@ mod source {
 
     pub fn arrived() -> Vec<Arrived> {
         ARRIVED.with(|a| std::mem::take(&mut *a.borrow_mut()))
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_desktop_builds_in_both_books_of_every_game_and_reads_them_as_that_game_s() {
+        for kind in GameKind::all() {
+            for shelf in [Shelf::Lessons, Shelf::Practice] {
+                let text = source::start(shelf, kind).expect("at once").unwrap_or_else(|e| panic!("{e}"));
+                let ready = match shelf {
+                    Shelf::Lessons => matches!(read::<LessonBook>(kind, &text), BookState::Ready(_)),
+                    Shelf::Practice => matches!(read::<PracticeBook>(kind, &text), BookState::Ready(_)),
+                };
+                assert!(ready, "{} {}", shelf.folder(), kind.slug());
+            }
+        }
     }
 }
