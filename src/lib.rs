@@ -10,7 +10,7 @@
 /// The command line (the browser has none).
 #[cfg(not(target_arch = "wasm32"))]
 pub use stoneyard_core::cli;
-pub use stoneyard_core::{ai, games, lessons, online, rules, save, session, synth, version};
+pub use stoneyard_core::{ai, for_each_game, games, lessons, online, rules, save, session, synth, version};
 
 #[cfg(feature = "app")]
 pub mod app;

@@ -4,7 +4,7 @@
 
 use std::sync::{Arc, Mutex};
 use stoneyard::ai::{Budget, DecideError, Strategy, play_game};
-use stoneyard::games::{GameKind, gravel, hidden_intention, inchworm, red_stone, throngs};
+use stoneyard::games::GameKind;
 use stoneyard::online::table::{MoveCheck, Table, leaves_commitment_open};
 use stoneyard::rules::{GameRng, Notation, Outcome, Side, pick_index, seeded};
 use stoneyard::session::{Match, Viewer};
@@ -76,14 +76,15 @@ fn through_the_arena<G: Notation + Send + Sync + Clone + 'static>(game: &Match) 
 }
 
 fn arena_for(game: &Match) -> (Vec<String>, Outcome) {
-    match game.kind().slug() {
-        "gravel" => through_the_arena::<gravel::Position>(game),
-        "red-stone" => through_the_arena::<red_stone::Position>(game),
-        "throngs" => through_the_arena::<throngs::Position>(game),
-        "inchworm" => through_the_arena::<inchworm::Position>(game),
-        "hidden-intention" => through_the_arena::<hidden_intention::Position>(game),
-        other => panic!("no arena type for {other}"),
+    macro_rules! by_type {
+        ($($game:ty),* $(,)?) => {
+            $(if game.kind().slug() == <$game as Notation>::SLUG {
+                return through_the_arena::<$game>(game);
+            })*
+        };
     }
+    stoneyard::for_each_game!(by_type);
+    panic!("no arena type for {}", game.kind())
 }
 
 /// The match's result as the arena counts it: the winning seat.

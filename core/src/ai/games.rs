@@ -1,19 +1,18 @@
-//! The computer's table of games: for every game of the registry (`crate::games::GAMES`) its
-//! calibration (the levels' numbers) next to the game's knowledge (`knowledge/<game>.rs`), and the
-//! functions that think about a game held behind a `DynGame` handle. This is the one place the AI
-//! lists the games; a test checks that it covers the registry.
+//! The computer's table of games: for every game of the registry (built from the same list,
+//! `for_each_game!`) its calibration (the levels' numbers, `Knowledge::CALIBRATION` in
+//! `knowledge/<game>.rs`) and the functions that think about a game held behind a `DynGame`
+//! handle.
 
 use super::DecideError;
 #[cfg(not(target_arch = "wasm32"))]
 use super::arena::{ArenaPlayer, ArenaProgress, ArenaReport, ArenaSeries, run_arena};
-use super::knowledge::{Knowledge, PlayoutQuality};
+use super::knowledge::Knowledge;
 use super::level::{Calibration, Engine, Level, budget_for};
 use super::review::{PositionAnalysis, analyse_as};
 use super::session::{AiSession, Timing, start_session_timed};
-use crate::games::{About, DynGame, GameKind, gravel, hidden_intention, inchworm, red_stone, throngs};
+use crate::games::{About, DynGame, GameKind};
 use crate::rules::Side;
-use Engine::{AlphaBeta as Ab, Mcts};
-use PlayoutQuality::{Informed, Uniform};
+use Engine::Mcts;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
@@ -41,10 +40,10 @@ type ArenaFn =
     fn(&dyn DynGame, &Calibration, ArenaPlayer, ArenaPlayer, ArenaSeries, &ArenaProgress<'_>) -> Option<ArenaReport>;
 
 impl AiGame {
-    const fn of<G: About + Knowledge>(calibration: Calibration) -> AiGame {
+    const fn of<G: About + Knowledge>() -> AiGame {
         AiGame {
             slug: G::SLUG,
-            calibration,
+            calibration: G::CALIBRATION,
             fit: super::calibration::Fit {
                 sharpness: G::SHARPNESS,
                 first_side_edge: G::FIRST_SIDE_EDGE,
@@ -89,7 +88,14 @@ fn arena_as<G: About + Knowledge>(
     Some(run_arena(start, G::SLUG, calibration, a, b, series, progress))
 }
 
-/// Per-game presets, measured on 2026-11-23 on the shared two-core build machine under load (see
+/// The computer's rows of the games `for_each_game!` lists.
+macro_rules! ai_rows {
+    ($($game:ty),* $(,)?) => {
+        &[$(AiGame::of::<$game>()),*]
+    };
+}
+
+/// Every game's row. The per-game presets (each game's `Knowledge::CALIBRATION`), measured on 2026-11-23 on the shared two-core build machine under load (see
 /// `docs/arena.md`). Hard's iterations take about 2 s per decision there: playouts stop after a
 /// few dozen decisions and the game's evaluation scores them, so iterations are cheap (Hard's
 /// search runs at roughly 15k–30k iterations per second in Red Stone, 50k–110k in Gravel and
@@ -113,48 +119,7 @@ fn arena_as<G: About + Knowledge>(
 /// with the calibrated evaluation, except Hidden Intention, which plays out to the end: its
 /// iterations are chosen so that five seeds' reviews of a game label at least 95% of its turns
 /// alike (`stoneyard bench --review`; docs/computer.md), each whole review a few seconds.
-pub static AI_GAMES: [AiGame; 5] = [
-    AiGame::of::<gravel::Position>(Calibration {
-        engines: [Mcts, Ab, Ab],
-        iterations: [100, 150_000, 8_000_000],
-        playouts: [Informed; 3],
-        playout_caps: [60; 3],
-        review_iterations: 40_000,
-        review_playout_cap: 0,
-    }),
-    AiGame::of::<red_stone::Position>(Calibration {
-        engines: [Mcts; 3],
-        iterations: [300, 4_000, 80_000],
-        playouts: [Informed; 3],
-        playout_caps: [40; 3],
-        review_iterations: 16_000,
-        review_playout_cap: 0,
-    }),
-    AiGame::of::<throngs::Position>(Calibration {
-        engines: [Mcts; 3],
-        iterations: [400, 10_000, 140_000],
-        playouts: [Informed; 3],
-        playout_caps: [40; 3],
-        review_iterations: 30_000,
-        review_playout_cap: 0,
-    }),
-    AiGame::of::<inchworm::Position>(Calibration {
-        engines: [Mcts; 3],
-        iterations: [400, 12_000, 300_000],
-        playouts: [Informed; 3],
-        playout_caps: [60; 3],
-        review_iterations: 10_000,
-        review_playout_cap: 0,
-    }),
-    AiGame::of::<hidden_intention::Position>(Calibration {
-        engines: [Mcts; 3],
-        iterations: [4_000, 20_000, 180_000],
-        playouts: [Uniform; 3],
-        playout_caps: [1_000; 3],
-        review_iterations: 20_000,
-        review_playout_cap: 1_000,
-    }),
-];
+pub static AI_GAMES: &[AiGame] = crate::for_each_game!(ai_rows);
 
 /// The computer's row for a game.
 pub fn ai_game(kind: GameKind) -> Option<&'static AiGame> {

@@ -2,9 +2,9 @@
 
 use super::alpha_beta::AlphaBeta;
 use super::budget::Budget;
-pub use super::knowledge::PlayoutQuality;
 use super::knowledge::{GameEvaluator, GamePolicy, Knowledge};
 use super::mcts::{MctsConfig, Searcher};
+pub use super::presets::{Calibration, Engine, PlayoutQuality};
 use super::{RandomStrategy, Strategy};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -56,15 +56,6 @@ impl FromStr for Level {
 /// The levels' preference for sooner results (see `MctsConfig::length_discount`): a win 100
 /// decisions away counts about 0.82 of one found now.
 const LENGTH_DISCOUNT: f32 = 0.002;
-
-/// Which search a level uses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Engine {
-    /// Monte Carlo tree search ([`Searcher`]); iterations are playouts.
-    Mcts,
-    /// Alpha-beta ([`AlphaBeta`]); iterations are positions visited.
-    AlphaBeta,
-}
 
 /// Everything a level fixes for one game.
 #[derive(Clone, Debug, PartialEq)]
@@ -131,39 +122,6 @@ pub fn budget_for(level: Level, calibration: &Calibration) -> LevelBudget {
         playout_cap: calibration.playout_caps[index],
         exploration: std::f32::consts::SQRT_2,
     }
-}
-
-/// One game's numbers for Easy, Medium and Hard.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Calibration {
-    /// The search of Easy, Medium, Hard.
-    pub engines: [Engine; 3],
-    /// Iterations per decision for Easy, Medium, Hard (positions visited for alpha-beta).
-    pub iterations: [u64; 3],
-    /// How the playouts of Easy, Medium, Hard choose.
-    pub playouts: [PlayoutQuality; 3],
-    /// Decisions a playout of Easy, Medium, Hard makes before the game's evaluation scores it.
-    pub playout_caps: [u32; 3],
-    /// MCTS iterations per position when the computer reviews a game (`ai::review`), with Hard's
-    /// playout policy.
-    pub review_iterations: u64,
-    /// Decisions a review's playout makes before the evaluation scores it: 0 scores each new
-    /// leaf of the tree at once, which gives the review's win chances far less noise from one
-    /// seed to another than random playouts (see `stoneyard bench --review`).
-    pub review_playout_cap: u32,
-}
-
-impl Calibration {
-    /// Numbers fit for small games with cheap playouts (the tests' toy games): MCTS, ten times the
-    /// iterations a level, Hard's playouts take a winning decision when they see one.
-    pub const GENERIC: Calibration = Calibration {
-        engines: [Engine::Mcts; 3],
-        iterations: [300, 3_000, 30_000],
-        playouts: [PlayoutQuality::Uniform, PlayoutQuality::Uniform, PlayoutQuality::Decisive],
-        playout_caps: [1_000; 3],
-        review_iterations: 3_000,
-        review_playout_cap: 1_000,
-    };
 }
 
 /// A player of `level` for a game, seeded. `Random` needs no budget; the others are searchers

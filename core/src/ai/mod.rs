@@ -78,6 +78,7 @@ mod knowledge;
 mod level;
 mod mcts;
 mod policy;
+mod presets;
 pub mod review;
 mod session;
 mod turn_search;

@@ -18,3 +18,20 @@ pub use dyn_game::{BenchReport, DynGame, GameError, PLAYOUT_PLY_LIMIT, open, sta
 pub use events::{EventContext, describe_effects, plural, removed_cells, removed_pieces, touched_cells};
 pub use move_words::move_in_words;
 pub use registry::{GAMES, GameEntry, GameKind, RecordText};
+
+/// Every game's position type, in the order the title screen shows them: the one list a game
+/// joins (with its `pub mod` above). `for_each_game!(rows)` expands to `rows!(types…)`, so the
+/// registry here and the computer's table (`ai::games`, which the games may not import) are built
+/// from the same list.
+#[macro_export]
+macro_rules! for_each_game {
+    ($rows:ident) => {
+        $rows!(
+            $crate::games::gravel::Position,
+            $crate::games::red_stone::Position,
+            $crate::games::throngs::Position,
+            $crate::games::inchworm::Position,
+            $crate::games::hidden_intention::Position,
+        )
+    };
+}

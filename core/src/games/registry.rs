@@ -1,24 +1,24 @@
 //! The one list of games. Each row is built from a game's `About` and rules, so adding a game
-//! means its folder and one line in [`GAMES`]; everything else (the command line, saves, records,
+//! means its folder and one line in `for_each_game!` (games/mod.rs); everything else (the command line, saves, records,
 //! menus, the board, the tests) reads the list.
 
 use super::about::{About, LineCounter, NumberedMoves, number_tokens};
 use super::dyn_game::{DynGame, GameError};
-use super::{gravel, hidden_intention, inchworm, red_stone, throngs};
 use crate::rules::{GameOptions, OptionSpec, ParseError, RulesHelp, Side, Tone};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::str::FromStr;
 
-/// Every game, in the order the title screen shows them.
-pub static GAMES: [GameEntry; 5] = [
-    GameEntry::of::<gravel::Position>(),
-    GameEntry::of::<red_stone::Position>(),
-    GameEntry::of::<throngs::Position>(),
-    GameEntry::of::<inchworm::Position>(),
-    GameEntry::of::<hidden_intention::Position>(),
-];
+/// The registry's rows of the games `for_each_game!` lists.
+macro_rules! registry_rows {
+    ($($game:ty),* $(,)?) => {
+        &[$(GameEntry::of::<$game>()),*]
+    };
+}
+
+/// Every game's row, in the order the title screen shows them (built from `for_each_game!`).
+pub static GAMES: &[GameEntry] = crate::for_each_game!(registry_rows);
 
 /// Options as `key=value` pairs, and the record moves of a record text.
 pub type RecordText = (Vec<(String, String)>, Vec<String>);

@@ -1,5 +1,6 @@
 //! Gravel: territory slack (occupied − lost, the loss condition) and control of enemy stacks.
 
+use super::{Calibration, Engine, PlayoutQuality};
 use super::{Knowledge, listed_playout_decision, prefer};
 use crate::games::gravel::{Action, Position};
 use crate::rules::Rules;
@@ -11,6 +12,15 @@ impl Knowledge for Position {
     const SHARPNESS: f32 = 0.528;
     const FIRST_SIDE_EDGE: f32 = -0.655;
     const TEMPO: f32 = 0.01;
+    // The levels' numbers: see `ai::games` for how they were measured.
+    const CALIBRATION: Calibration = Calibration {
+        engines: [Engine::Mcts, Engine::AlphaBeta, Engine::AlphaBeta],
+        iterations: [100, 150_000, 8_000_000],
+        playouts: [PlayoutQuality::Informed; 3],
+        playout_caps: [60; 3],
+        review_iterations: 40_000,
+        review_playout_cap: 0,
+    };
 
     /// A side loses when `occupied < lost` (attrition implies it), so `occupied − lost` is how far
     /// each side stands from losing; enemy pieces a side controls are removals it threatens next.

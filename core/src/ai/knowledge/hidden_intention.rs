@@ -1,6 +1,7 @@
 //! Hidden Intention: influence (controlled squares decide the game) and the figures still to place.
 
 use super::Knowledge;
+use super::{Calibration, Engine, PlayoutQuality};
 use crate::games::hidden_intention::Position;
 use crate::rules::Side;
 
@@ -10,6 +11,15 @@ impl Knowledge for Position {
     const SHARPNESS: f32 = 0.297;
     const FIRST_SIDE_EDGE: f32 = -0.121;
     const TEMPO: f32 = 0.0;
+    // The levels' numbers: see `ai::games` for how they were measured.
+    const CALIBRATION: Calibration = Calibration {
+        engines: [Engine::Mcts; 3],
+        iterations: [4_000, 20_000, 180_000],
+        playouts: [PlayoutQuality::Uniform; 3],
+        playout_caps: [1_000; 3],
+        review_iterations: 20_000,
+        review_playout_cap: 1_000,
+    };
 
     /// The count of controlled squares is the score (A's squares are `First`'s); the summed
     /// influence breaks ties between equal counts, since it shows which side holds its ground more

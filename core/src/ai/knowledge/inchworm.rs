@@ -1,6 +1,7 @@
 //! Inchworm: the score race to the target and the liberties of each side's groups.
 
 use super::Knowledge;
+use super::{Calibration, Engine, PlayoutQuality};
 use crate::games::inchworm::Position;
 use crate::rules::{Rules, Side};
 
@@ -10,6 +11,15 @@ impl Knowledge for Position {
     const SHARPNESS: f32 = 0.761;
     const FIRST_SIDE_EDGE: f32 = -0.015;
     const TEMPO: f32 = 0.012;
+    // The levels' numbers: see `ai::games` for how they were measured.
+    const CALIBRATION: Calibration = Calibration {
+        engines: [Engine::Mcts; 3],
+        iterations: [400, 12_000, 300_000],
+        playouts: [PlayoutQuality::Informed; 3],
+        playout_caps: [60; 3],
+        review_iterations: 10_000,
+        review_playout_cap: 0,
+    };
 
     /// Points decide the game; stones in groups with a single liberty are points the opponent can
     /// take with one drop, and those with two are half as exposed.

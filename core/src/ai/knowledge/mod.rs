@@ -12,6 +12,7 @@ mod red_stone;
 mod throngs;
 
 use super::policy::{DecisivePolicy, Evaluator, PlayoutPolicy, UniformPolicy};
+pub use super::presets::{Calibration, Engine, PlayoutQuality};
 use crate::rules::{GameRng, Rules, Side, ToMove, pick_index};
 
 /// What a game tells the search about itself. Every method has a neutral default.
@@ -33,6 +34,10 @@ pub trait Knowledge: Rules {
     /// What being the side to move is worth (a margin counted just after a side moved flatters
     /// it).
     const TEMPO: f32 = 0.0;
+
+    /// The game's numbers for Easy, Medium and Hard and for the review (measured in the arena:
+    /// docs/arena.md); [`Calibration::GENERIC`] for a small game with cheap playouts.
+    const CALIBRATION: Calibration = Calibration::GENERIC;
 
     /// How good this ongoing position is for `side`, in [-1, 1], for the levels' play: `tanh` of
     /// the margin. Called once per playout that reaches its ply cap, so a margin may cost about
@@ -83,18 +88,6 @@ pub fn listed_playout_decision<R: Rules>(
     }
     let i = preference(pos, moves, rng).unwrap_or_else(|| pick_index(rng, moves.len()));
     moves.get(i).cloned()
-}
-
-/// How simulated games choose their decisions.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PlayoutQuality {
-    /// Uniformly random: the most iterations per second.
-    Uniform,
-    /// Takes an immediately winning decision when a few trial plays find one (fewer, better
-    /// playouts).
-    Decisive,
-    /// The game's own playout policy ([`Knowledge::playout_pick`]), uniform where it has none.
-    Informed,
 }
 
 /// The playout policy of a level for a game with [`Knowledge`].
@@ -153,7 +146,6 @@ pub fn prefer<M>(moves: &[M], rng: &mut GameRng, share: f32, preferred: impl Fn(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::{gravel, hidden_intention, inchworm, red_stone, throngs};
     use crate::rules::{Status, seeded};
 
     /// Along random games of `R`: the evaluation and the expected result are zero-sum, inside
@@ -184,10 +176,11 @@ mod tests {
 
     #[test]
     fn every_game_evaluates_zero_sum_and_picks_listed_decisions() {
-        check(gravel::Position::new(&Default::default()));
-        check(red_stone::Position::new(&Default::default()));
-        check(throngs::Position::new(&Default::default()));
-        check(inchworm::Position::new(&Default::default()));
-        check(hidden_intention::Position::new(&Default::default()));
+        macro_rules! check_each {
+            ($($game:ty),* $(,)?) => {
+                $(check(<$game as Rules>::new(&Default::default()));)*
+            };
+        }
+        crate::for_each_game!(check_each);
     }
 }

@@ -1,5 +1,6 @@
 //! Red Stone: material (annihilation wins) and red stones that capture enemy groups.
 
+use super::{Calibration, Engine, PlayoutQuality};
 use super::{Knowledge, listed_playout_decision};
 use crate::games::red_stone::{Move, Position};
 use crate::rules::{GameRng, Side, pick_index};
@@ -10,6 +11,15 @@ impl Knowledge for Position {
     const SHARPNESS: f32 = 1.292;
     const FIRST_SIDE_EDGE: f32 = 0.082;
     const TEMPO: f32 = 0.086;
+    // The levels' numbers: see `ai::games` for how they were measured.
+    const CALIBRATION: Calibration = Calibration {
+        engines: [Engine::Mcts; 3],
+        iterations: [300, 4_000, 80_000],
+        playouts: [PlayoutQuality::Informed; 3],
+        playout_caps: [40; 3],
+        review_iterations: 16_000,
+        review_playout_cap: 0,
+    };
 
     /// The game is won by removing every enemy stone, so the stone margin leads; it is judged
     /// relative to the stones on the board, since one capture means more when few are left.

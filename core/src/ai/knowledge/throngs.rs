@@ -1,5 +1,6 @@
 //! Throngs: stones (the final count), power over empty sites (territory) and capture threats.
 
+use super::{Calibration, Engine, PlayoutQuality};
 use super::{Knowledge, listed_playout_decision, prefer};
 use crate::games::throngs::{Move, Position};
 use crate::rules::{Cell, GameRng, Side};
@@ -10,6 +11,15 @@ impl Knowledge for Position {
     const SHARPNESS: f32 = 2.99;
     const FIRST_SIDE_EDGE: f32 = 0.663;
     const TEMPO: f32 = 0.258;
+    // The levels' numbers: see `ai::games` for how they were measured.
+    const CALIBRATION: Calibration = Calibration {
+        engines: [Engine::Mcts; 3],
+        iterations: [400, 10_000, 140_000],
+        playouts: [PlayoutQuality::Informed; 3],
+        playout_caps: [40; 3],
+        review_iterations: 30_000,
+        review_playout_cap: 0,
+    };
 
     /// Most stones wins at the end. Empty sites where a side has the power to place are its
     /// territory; enemy stones on sites where a side has power 2 can be captured next.
