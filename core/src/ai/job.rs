@@ -177,7 +177,11 @@ mod tests {
         for kind in GameKind::all() {
             for (plies, seed) in [(0, 1), (3, 2), (8, 3)] {
                 let (start, now, moves) = random_game(kind, plies, seed);
-                let side = acting_side(now.as_ref()).expect("the game goes on after a few moves");
+                let Some(side) = acting_side(now.as_ref()) else {
+                    // Eight random marks can end tic-tac-toe (the test-only sixth game).
+                    assert!(now.status().is_over(), "{kind}: nobody acts, and the game goes on");
+                    continue;
+                };
                 // (An error too must be the same: Hidden Intention's opponent may have sealed.)
                 // On iterations alone: a busy machine must not cut one search short and not the other.
                 let reproducible = crate::ai::Timing::Reproducible;

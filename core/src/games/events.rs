@@ -417,6 +417,9 @@ mod tests {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/cases");
         let mut named = 0;
         for kind in GameKind::all() {
+            if kind.slug() == "tic-tac-toe" {
+                continue; // the test-only sixth game has no rule book, so no referee cases
+            }
             let text = std::fs::read_to_string(dir.join(format!("{}.json", kind.slug()))).unwrap();
             let file: serde_json::Value = serde_json::from_str(&text).unwrap();
             for case in file["cases"].as_array().unwrap() {

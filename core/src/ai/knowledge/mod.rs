@@ -143,6 +143,10 @@ pub fn prefer<M>(moves: &[M], rng: &mut GameRng, share: f32, preferred: impl Fn(
     moves.iter().enumerate().filter(|(_, m)| preferred(m)).nth(nth).map(|(i, _)| i)
 }
 
+/// The test-only sixth game: no knowledge, uniform playouts and the generic levels.
+#[cfg(test)]
+impl Knowledge for crate::games::tic_tac_toe::Position {}
+
 #[cfg(test)]
 mod tests {
     use super::*;
