@@ -195,6 +195,38 @@ pub struct Ending {
     pub result: serde_json::Value,
     /// Why, in words ("A resigned", the rules' own reason).
     pub reason: String,
+    /// What ended it, for a client to act on (`reason` is only to be shown). Endings stored
+    /// before the server sent it have none: [`Ending::kind`] reads theirs from the words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub how: Option<EndKind>,
+}
+
+/// What ended a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EndKind {
+    /// The rules: the position is won, lost or drawn.
+    Rules,
+    /// A player resigned.
+    Resignation,
+    /// A player ran out of time, or left a live game and the opponent claimed it.
+    Time,
+}
+
+impl Ending {
+    /// What ended the game: as the server said, or for an ending stored before it said so, as
+    /// its words tell (the server's own phrases: "… resigned", "… ran out of time…", "… left the game…").
+    pub fn kind(&self) -> EndKind {
+        self.how.unwrap_or_else(|| {
+            if self.reason.ends_with("resigned") {
+                EndKind::Resignation
+            } else if self.reason.contains("ran out of time") || self.reason.contains("left the game") {
+                EndKind::Time
+            } else {
+                EndKind::Rules
+            }
+        })
+    }
 }
 
 /// A game in a `Games` answer.
@@ -719,10 +751,30 @@ mod tests {
     }
 
     #[test]
+    fn an_ending_says_what_ended_it_and_one_stored_before_that_is_read_from_its_words() {
+        let stored = |reason: &str| {
+            serde_json::from_str::<Ending>(&format!(r#"{{"result":"draw","reason":"{reason}"}}"#)).unwrap().kind()
+        };
+        assert_eq!(stored("White resigned"), EndKind::Resignation);
+        assert_eq!(stored("Black ran out of time; White claimed the game"), EndKind::Time);
+        assert_eq!(stored("Light left the game; Dark claimed it"), EndKind::Time);
+        assert_eq!(stored("Black has no stones left"), EndKind::Rules);
+        // A reason that reads like a resignation does not overrule what the server said.
+        let said = Ending { result: serde_json::json!("draw"), reason: "resigned".into(), how: Some(EndKind::Rules) };
+        assert_eq!(said.kind(), EndKind::Rules);
+        let text = serde_json::to_string(&said).unwrap();
+        assert!(text.contains(r#""how":"rules""#), "{text}");
+    }
+
+    #[test]
     fn every_server_message_reads_back_as_written() {
         let side = Side::Second;
         let mv = WireMove { ply: 4, by: side, decision: Some("c3".into()) };
-        let ending = Ending { result: serde_json::json!({ "winner": "B" }), reason: "B resigned".into() };
+        let ending = Ending {
+            result: serde_json::json!({ "winner": "B" }),
+            reason: "B resigned".into(),
+            how: Some(EndKind::Resignation),
+        };
         let summary = GameSummary {
             game_id: "g".into(),
             token: "t".into(),

@@ -9,7 +9,7 @@
 
 use super::clock::{ClockView, GameClock, LIVE_GRACE_MS, Pauses, no_pauses};
 use super::directory::TimeControl;
-use super::protocol::{Ending, ErrorCode, GameSummary, WireMove};
+use super::protocol::{EndKind, Ending, ErrorCode, GameSummary, WireMove};
 use super::timeout::{SEARCH_BUDGET, could_still_win};
 use crate::games::{DynGame, GameKind};
 use crate::rules::{Side, ToMove};
@@ -238,11 +238,13 @@ impl Table {
             Ending {
                 result: serde_json::json!({ "winner": position.side_name(side.opponent()) }),
                 reason: why.to_string(),
+                how: Some(EndKind::Time),
             }
         } else {
             Ending {
                 result: serde_json::json!("draw"),
                 reason: format!("{why}, but {} could not have won", self.kind.side_name(side.opponent())),
+                how: Some(EndKind::Time),
             }
         }
     }
@@ -406,6 +408,7 @@ impl Table {
         Some(Ending {
             result: self.game.result()?,
             reason: position.end_reason().unwrap_or_else(|| "the game is over".into()),
+            how: Some(EndKind::Rules),
         })
     }
 
@@ -415,6 +418,7 @@ impl Table {
         Ending {
             result: serde_json::json!({ "winner": self.game.position().side_name(side.opponent()) }),
             reason: format!("{} resigned", self.kind.side_name(side)),
+            how: Some(EndKind::Resignation),
         }
     }
 

@@ -17,7 +17,7 @@ use crate::app::playing::{
 use crate::app::screen::Screen;
 use crate::app::settings::SaveStore;
 use crate::online::directory::{Phrase, RatingChange};
-use crate::online::protocol::{ClientMessage, ServerMessage};
+use crate::online::protocol::{ClientMessage, EndKind, ServerMessage};
 use crate::online::seat::OnlineSeat;
 use crate::rules::Side;
 use crate::save::KeptSeat;
@@ -332,7 +332,7 @@ fn catch_up_board(
             {
                 let winner = winner_of(&current, &ending.result);
                 match winner {
-                    Some(winner) if ending.reason.ends_with("resigned") => {
+                    Some(winner) if ending.kind() == EndKind::Resignation => {
                         commands.write(MatchCommand::Resign(winner.opponent()));
                     }
                     _ => current.timed_out = Some((winner, ending.reason)),

@@ -291,7 +291,7 @@ pub(super) fn connection_text(connection: &Connection) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::online::protocol::Ending;
+    use crate::online::protocol::{EndKind, Ending};
     use crate::rules::Side;
 
     fn summary() -> GameSummary {
@@ -319,9 +319,14 @@ mod tests {
         s.your_turn = true;
         assert_eq!(standing(&s), "Your turn");
         let mine = GameKind::named("red-stone").open(&[], None).unwrap().side_name(Side::First);
-        s.ended = Some(Ending { result: serde_json::json!({ "winner": mine }), reason: "B resigned".into() });
+        s.ended = Some(Ending {
+            result: serde_json::json!({ "winner": mine }),
+            reason: "B resigned".into(),
+            how: Some(EndKind::Resignation),
+        });
         assert_eq!(standing(&s), "You won — B resigned");
-        s.ended = Some(Ending { result: serde_json::json!("draw"), reason: "no moves".into() });
+        s.ended =
+            Some(Ending { result: serde_json::json!("draw"), reason: "no moves".into(), how: Some(EndKind::Rules) });
         assert_eq!(standing(&s), "Draw — no moves");
     }
 }
