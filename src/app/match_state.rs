@@ -7,7 +7,7 @@ use crate::ai::Level;
 use crate::games::{DynGame, status_json};
 use crate::rules::{Outcome, Side, Status, ToMove};
 use crate::save::{GameRecord, Player, RecordedMove};
-use crate::session::{Happened, Match, Refusal};
+use crate::session::{Happened, Match, Refusal, Stopped};
 use bevy::prelude::*;
 
 /// A change of the match other than a chosen decision (those go through `DecisionChosen`), applied
@@ -29,6 +29,9 @@ pub enum MatchCommand {
     /// A decision made elsewhere (the online opponent's, or a revealed commitment) that is not the
     /// acting side's: played at once, without animation.
     PlayQuietly(String),
+    /// The game server ended an online game on the clock (a flag, a claim): this side won
+    /// (`None`: a draw), for the reason given in words.
+    EndOnTime(Option<Side>, String),
 }
 
 /// The game being played.
@@ -55,9 +58,6 @@ pub struct CurrentMatch {
     pub scripted: Option<Side>,
     /// A lesson or a practice position: not kept as a game in progress or finished.
     pub exercise: bool,
-    /// An online game the server ended on the clock (a flag, a claim): who won (`None`: a draw)
-    /// and why. A resignation is the match's own.
-    pub timed_out: Option<(Option<Side>, String)>,
     /// The seed of the computer's choices in this match.
     pub seed: u64,
     /// Where the match is kept while it goes on (`games/….json`); `None` until its first save.
@@ -82,7 +82,6 @@ impl CurrentMatch {
             watching: false,
             scripted: None,
             exercise: false,
-            timed_out: None,
             seed: started_unix,
             slot: None,
         }
@@ -142,15 +141,23 @@ impl CurrentMatch {
         self.session.resigned().map(|seat| self.session.side_of(seat))
     }
 
-    /// The match is over: the rules ended it or a side resigned.
+    /// The side that won when the clock ended the game (`None`: a draw), and why in words.
+    pub fn ended_on_time(&self) -> Option<(Option<Side>, &str)> {
+        match self.session.stopped()? {
+            Stopped::OnTime { winner, why } => Some((winner.map(|seat| self.session.side_of(seat)), why.as_str())),
+            Stopped::Resigned(_) => None,
+        }
+    }
+
+    /// The match is over: the rules ended it, a side resigned or the clock ended it.
     pub fn is_over(&self) -> bool {
-        self.session.is_over() || self.timed_out.is_some()
+        self.session.is_over()
     }
 
     /// The side whose decision the board is waiting for: the side to move, or at a simultaneous
     /// node the first side that still has to seal its choice.
     pub fn acting_side(&self) -> Option<Side> {
-        if self.session.resigned().is_some() || self.timed_out.is_some() {
+        if self.session.stopped().is_some() {
             return None;
         }
         let game = self.position();
@@ -294,6 +301,10 @@ impl CurrentMatch {
                 happened.push(self.session.resign(self.session.seat_of(side))?);
                 self.session.drop_redo();
             }
+            MatchCommand::EndOnTime(winner, why) => {
+                let seat = winner.map(|side| self.session.seat_of(side));
+                happened.push(self.session.end_on_time(seat, why)?);
+            }
             MatchCommand::GoTo(n) => happened.push(self.session.go_to(n)),
             MatchCommand::DropRedo => self.session.drop_redo(),
             MatchCommand::PlayQuietly(decision) => {
@@ -325,9 +336,9 @@ impl CurrentMatch {
 
     /// "White resigns: Black wins", or the rules' result.
     pub fn outcome_text(&self) -> String {
-        if let Some((winner, _)) = &self.timed_out {
+        if let Some((winner, _)) = self.ended_on_time() {
             return match winner {
-                Some(side) => format!("{} wins", side_label(self.position(), *side)),
+                Some(side) => format!("{} wins", side_label(self.position(), side)),
                 None => "draw".to_string(),
             };
         }
@@ -355,17 +366,7 @@ impl CurrentMatch {
             .iter()
             .map(|p| RecordedMove { decision: p.decision.clone(), at_ms: p.at_ms })
             .collect();
-        record.result = Some(match (self.resigned(), &self.timed_out) {
-            (Some(side), _) => serde_json::json!({
-                "winner": self.position().side_name(side.opponent()),
-                "reason": "resignation",
-            }),
-            (None, Some((Some(winner), _))) => {
-                serde_json::json!({ "winner": self.position().side_name(*winner), "reason": "time" })
-            }
-            (None, Some((None, _))) => serde_json::json!("draw"),
-            (None, None) => status_json(self.position()),
-        });
+        record.result = Some(self.session.result().unwrap_or_else(|| status_json(self.position())));
         record
     }
 
@@ -396,5 +397,28 @@ pub fn outcome_text(game: &dyn DynGame) -> String {
         Status::Over(Outcome::Draw) => "draw".to_string(),
         Status::Over(Outcome::Winner(s)) => format!("{} wins", side_label(game, s)),
         Status::Ongoing => "ongoing".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::GameKind;
+
+    #[test]
+    fn the_server_s_time_ending_is_the_match_s_result_as_shown_and_recorded() {
+        let kind = GameKind::named("red-stone");
+        let mut current = CurrentMatch::of(Match::open(kind, &kind.quick_pairs(), None).unwrap());
+        let first = current.decisions_now()[0].clone();
+        current.decide(&first).unwrap();
+        let why = "White ran out of time".to_string();
+        current.apply(MatchCommand::EndOnTime(Some(Side::First), why.clone())).unwrap();
+        assert!(current.is_over());
+        assert_eq!(current.acting_side(), None);
+        assert_eq!(current.ended_on_time(), Some((Some(Side::First), why.as_str())));
+        assert_eq!(current.outcome_text(), "Black wins");
+        let record = current.record();
+        assert_eq!(record.result, Some(serde_json::json!({ "winner": "b", "reason": "time" })));
+        assert!(current.apply(MatchCommand::Undo).is_err(), "the clock's ending is not taken back");
     }
 }

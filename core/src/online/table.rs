@@ -148,7 +148,9 @@ impl Table {
         if let Some(start) = clock_start {
             table.start_clock(start);
         }
-        table.ending = ending.or(table.ending);
+        if let Some(ending) = ending {
+            table.end(ending);
+        }
         if table.ending.is_some()
             && let Some(clock) = table.clock.as_mut()
         {
@@ -255,8 +257,24 @@ impl Table {
             table.check_move(seat, ply as u32, &decision).map_err(|(_, why)| format!("stored ply {ply}: {why}"))?;
             table.apply(seat, decision);
         }
-        table.ending = ending.or(table.ending);
+        if let Some(ending) = ending {
+            table.end(ending);
+        }
         Ok(table)
+    }
+
+    /// Ends the game as `ending` says: kept as the server's words for the clients, and in the
+    /// match (a resignation, the clock's ending), which then holds the result like any other.
+    pub fn end(&mut self, ending: Ending) {
+        let winner = self.winner_seat(&ending);
+        // The rules' own ending is in the match already; a match already over refuses, and
+        // stays as it is.
+        let _already_over = match (ending.kind(), winner) {
+            (EndKind::Resignation, Some(winner)) => self.game.resign(winner.opponent()).is_err(),
+            (EndKind::Time, _) => self.game.end_on_time(winner, ending.reason.clone()).is_err(),
+            (EndKind::Resignation, None) | (EndKind::Rules, _) => true,
+        };
+        self.ending = Some(ending);
     }
 
     /// The seat a token's hash holds in this game.
@@ -467,6 +485,29 @@ mod tests {
         let other = first_legal(&t, Side::Second);
         assert_eq!(t.check_move(Side::Second, 0, &other).unwrap_err().0, ErrorCode::StalePly);
         assert_eq!(t.view(None, 0), vec![WireMove { ply: 0, by: Side::First, decision: Some(d) }]);
+    }
+
+    #[test]
+    fn a_resignation_and_the_clock_s_ending_are_the_match_s_result_too() {
+        let mut t = table("red-stone");
+        let d = first_legal(&t, Side::First);
+        t.apply(Side::First, d);
+        let ending = t.resignation(Side::Second);
+        t.end(ending.clone());
+        assert_eq!(t.ending, Some(ending));
+        assert_eq!(t.game.resigned(), Some(Side::Second));
+        assert_eq!(t.game.result().unwrap()["reason"], "resignation");
+        assert!(!t.can_decide(Side::Second) && t.game.legal_for(Side::Second).is_empty());
+
+        let mut t = table("red-stone");
+        let d = first_legal(&t, Side::First);
+        t.apply(Side::First, d);
+        t.end(t.timeout_ending(Side::Second, "White ran out of time"));
+        assert_eq!(
+            t.game.stopped(),
+            Some(&crate::session::Stopped::OnTime { winner: Some(Side::First), why: "White ran out of time".into() })
+        );
+        assert_eq!(t.game.result().unwrap()["reason"], "time");
     }
 
     /// A whole commitment of `seat`: its first legal decision at each stage, joined.

@@ -56,6 +56,9 @@ pub enum Command {
     Redo,
     /// `seat` gives the game up.
     Resign { seat: Side },
+    /// The clock ends the game (a flag, a claim, a player gone): `winner` is a seat (`None`: a
+    /// draw), `why` says it in words.
+    EndOnTime { winner: Option<Side>, why: String },
     /// Undoes or redoes until this many decisions are played (as far as redo reaches).
     GoTo(usize),
 }
@@ -102,6 +105,20 @@ pub enum Happened {
     },
     /// A resignation was taken back.
     ResignationWithdrawn,
+    /// The clock ended the game.
+    EndedOnTime {
+        winner: Option<Side>,
+    },
+}
+
+/// How a match ended before its rules ended it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stopped {
+    /// This seat gave the game up.
+    Resigned(Side),
+    /// The clock ended it (a flag, a claim, a player gone): the winning seat (`None`: a draw),
+    /// and why in words.
+    OnTime { winner: Option<Side>, why: String },
 }
 
 /// A decision of a loaded game that does not play, with its number (1-based).
@@ -129,8 +146,9 @@ pub struct Match {
     /// Decisions taken back, the next to redo last.
     redo: Vec<Played>,
     seating: Seating,
-    /// The seat that resigned.
-    resigned: Option<Side>,
+    /// A resignation or the clock's ending: the one place the match keeps a result its rules did
+    /// not give.
+    stopped: Option<Stopped>,
     book: RecordBook,
     /// Counts the changes (a reader that saw this number has seen the match as it is).
     generation: u64,
@@ -157,7 +175,7 @@ impl Clone for Match {
                 .collect(),
             redo: self.redo.clone(),
             seating: self.seating,
-            resigned: self.resigned,
+            stopped: self.stopped.clone(),
             book: self.book.clone(),
             generation: self.generation,
             id: self.id,
@@ -184,7 +202,7 @@ impl Match {
             steps: Vec::new(),
             redo: Vec::new(),
             seating: Seating::default(),
-            resigned: None,
+            stopped: None,
             book: RecordBook::default(),
             generation: 0,
             id: SERIALS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
@@ -312,12 +330,20 @@ impl Match {
 
     /// The seat that resigned.
     pub fn resigned(&self) -> Option<Side> {
-        self.resigned
+        match self.stopped {
+            Some(Stopped::Resigned(seat)) => Some(seat),
+            _ => None,
+        }
     }
 
-    /// The match is over: the rules ended it or a seat resigned.
+    /// How the match ended before its rules did (a resignation, the clock), if it did.
+    pub fn stopped(&self) -> Option<&Stopped> {
+        self.stopped.as_ref()
+    }
+
+    /// The match is over: the rules ended it, a seat resigned or the clock ended it.
     pub fn is_over(&self) -> bool {
-        self.resigned.is_some() || self.position.status().is_over()
+        self.stopped.is_some() || self.position.status().is_over()
     }
 
     /// The decisions `seat` may make now.
@@ -337,9 +363,17 @@ impl Match {
     /// The result: `"draw"` or `{"winner": side}` in the game's notation (a resignation says
     /// so), `None` while the game goes on.
     pub fn result(&self) -> Option<serde_json::Value> {
-        if let Some(seat) = self.resigned {
-            let winner = self.side_of(seat).opponent();
-            return Some(serde_json::json!({ "winner": self.position.side_name(winner), "reason": "resignation" }));
+        match &self.stopped {
+            Some(Stopped::Resigned(seat)) => {
+                let winner = self.side_of(*seat).opponent();
+                return Some(serde_json::json!({ "winner": self.position.side_name(winner), "reason": "resignation" }));
+            }
+            Some(Stopped::OnTime { winner: Some(seat), .. }) => {
+                let winner = self.side_of(*seat);
+                return Some(serde_json::json!({ "winner": self.position.side_name(winner), "reason": "time" }));
+            }
+            Some(Stopped::OnTime { winner: None, .. }) => return Some(serde_json::json!("draw")),
+            None => {}
         }
         match self.position.status() {
             Status::Ongoing => None,
@@ -367,6 +401,7 @@ impl Match {
             Command::Undo => self.undo(),
             Command::Redo => self.redo(),
             Command::Resign { seat } => self.resign(seat),
+            Command::EndOnTime { winner, why } => self.end_on_time(winner, why),
             Command::GoTo(n) => Ok(self.go_to(n)),
         }
     }
@@ -380,7 +415,7 @@ impl Match {
 
     /// Plays a decision (redo keeps its list; `decide` clears it).
     fn play(&mut self, seat: Side, decision: &str, at_ms: u64) -> Result<Decided, Refusal> {
-        if self.resigned.is_some() || self.position.status().is_over() {
+        if self.is_over() {
             return Err(Refusal("the game is over".into()));
         }
         let side = self.side_of(seat);
@@ -424,9 +459,11 @@ impl Match {
 
     /// Takes back the resignation, or the last decision.
     pub fn undo(&mut self) -> Result<Happened, Refusal> {
-        if self.resigned.take().is_some() {
-            self.generation += 1;
+        if self.withdraw_resignation() {
             return Ok(Happened::ResignationWithdrawn);
+        }
+        if matches!(self.stopped, Some(Stopped::OnTime { .. })) {
+            return Err(Refusal("the clock ended the game".into()));
         }
         let from = self.played.len();
         self.step_back().ok_or_else(|| Refusal("there is nothing to take back".into()))?;
@@ -458,18 +495,36 @@ impl Match {
         if self.is_over() {
             return Err(Refusal("the game is over".into()));
         }
-        self.resigned = Some(seat);
+        self.stopped = Some(Stopped::Resigned(seat));
         self.generation += 1;
         Ok(Happened::Resigned { seat })
+    }
+
+    /// The clock ends the game: `winner` (a seat; `None`, a draw) wins, for the reason `why`.
+    pub fn end_on_time(&mut self, winner: Option<Side>, why: String) -> Result<Happened, Refusal> {
+        if self.is_over() {
+            return Err(Refusal("the game is over".into()));
+        }
+        self.stopped = Some(Stopped::OnTime { winner, why });
+        self.generation += 1;
+        Ok(Happened::EndedOnTime { winner })
+    }
+
+    /// Takes back a resignation (and nothing else); whether there was one.
+    fn withdraw_resignation(&mut self) -> bool {
+        if self.resigned().is_none() {
+            return false;
+        }
+        self.stopped = None;
+        self.generation += 1;
+        true
     }
 
     /// Undoes or redoes until `n` decisions are played (as far as the redo list reaches); a
     /// resignation is withdrawn.
     pub fn go_to(&mut self, n: usize) -> Happened {
         let from = self.played.len();
-        if self.resigned.take().is_some() {
-            self.generation += 1;
-        }
+        self.withdraw_resignation();
         while self.played.len() > n && self.step_back().is_some() {}
         while self.played.len() < n {
             let Some(next) = self.redo.last().cloned() else { break };

@@ -1,6 +1,7 @@
 //! The match's commands: pie swap with undo and redo across it, resignation and its withdrawal,
-//! going to a move and back, Hidden Intention's visibility rule, refusals that change nothing,
-//! and the record grown one decision at a time against the record grouped from the start.
+//! the clock's ending, going to a move and back, Hidden Intention's visibility rule, refusals
+//! that change nothing, and the record grown one decision at a time against the record grouped
+//! from the start.
 
 use super::*;
 use crate::games::GameKind;
@@ -62,6 +63,33 @@ fn a_resignation_ends_the_match_and_undo_withdraws_it() {
     assert_eq!(m.undo().unwrap(), Happened::ResignationWithdrawn);
     assert!(!m.is_over());
     assert_eq!(m.len(), 1, "withdrawing the resignation takes back no decision");
+}
+
+#[test]
+fn the_clock_ends_the_match_for_good_and_its_result_is_the_match_s() {
+    let mut m = quick("red-stone");
+    let d = m.legal_for(Side::First)[0].clone();
+    m.decide(Side::First, &d, 0).unwrap();
+    let why = "White ran out of time".to_string();
+    assert_eq!(
+        m.apply(Command::EndOnTime { winner: Some(Side::First), why: why.clone() }).unwrap(),
+        Happened::EndedOnTime { winner: Some(Side::First) }
+    );
+    assert!(m.is_over() && m.legal_for(Side::Second).is_empty());
+    assert_eq!(m.stopped(), Some(&Stopped::OnTime { winner: Some(Side::First), why }));
+    assert_eq!(m.resigned(), None);
+    let result = m.result().unwrap();
+    assert_eq!(result["winner"], serde_json::json!(m.position().side_name(Side::First)));
+    assert_eq!(result["reason"], "time");
+    // Nothing takes it back or ends it again; a replay's jump keeps it.
+    assert_eq!(m.undo(), Err(Refusal("the clock ended the game".into())));
+    assert_eq!(m.resign(Side::Second), Err(Refusal("the game is over".into())));
+    m.go_to(0);
+    assert!(m.is_over());
+    // A draw on time.
+    let mut drawn = quick("red-stone");
+    drawn.end_on_time(None, "Black left the game".into()).unwrap();
+    assert_eq!(drawn.result(), Some(serde_json::json!("draw")));
 }
 
 #[test]

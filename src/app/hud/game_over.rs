@@ -69,8 +69,8 @@ pub(super) fn result_text(current: &CurrentMatch) -> String {
 
 /// Why the game ended, in words ("Black has no stones left").
 pub(super) fn reason_text(current: &CurrentMatch) -> Option<String> {
-    if let Some((_, why)) = &current.timed_out {
-        return Some(why.clone());
+    if let Some((_, why)) = current.ended_on_time() {
+        return Some(why.to_string());
     }
     match current.resigned() {
         Some(side) => Some(format!("{} gave the game up", side_label(current.position(), side))),

@@ -335,7 +335,9 @@ fn catch_up_board(
                     Some(winner) if ending.kind() == EndKind::Resignation => {
                         commands.write(MatchCommand::Resign(winner.opponent()));
                     }
-                    _ => current.timed_out = Some((winner, ending.reason)),
+                    _ => {
+                        commands.write(MatchCommand::EndOnTime(winner, ending.reason));
+                    }
                 }
             }
         }

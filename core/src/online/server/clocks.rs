@@ -90,7 +90,7 @@ impl Hub {
             self.refresh_locked(room, table).await;
             return Err(ServerMessage::game_error(ErrorCode::GameOver, &room.id, "the game has already ended"));
         }
-        table.ending = Some(ending.clone());
+        table.end(ending.clone());
         table.rematch_offered_by = None;
         table.stop_clock(now);
         let ended = ServerMessage::Ended { game_id: room.id.clone(), ending: ending.clone() };

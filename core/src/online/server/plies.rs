@@ -119,7 +119,7 @@ impl Hub {
                 self.refresh_locked(&room, &mut table).await;
                 return Err(ServerMessage::game_error(ErrorCode::GameOver, id, "the game has already ended"));
             }
-            table.ending = Some(ending.clone());
+            table.end(ending.clone());
             table.rematch_offered_by = None;
             table.stop_clock(now);
             let ended = ServerMessage::Ended { game_id: id.to_string(), ending: ending.clone() };
@@ -196,7 +196,7 @@ impl Hub {
         if table.ending.is_none()
             && let Some(ending) = row.ending
         {
-            table.ending = Some(ending.clone());
+            table.end(ending.clone());
             table.stop_clock(row.ended_ms.unwrap_or_else(|| self.now()));
             room.send_all(&ServerMessage::Ended { game_id: room.id.clone(), ending });
             self.clock_changed(room, table);
