@@ -1,7 +1,7 @@
-//! The computer opponents on tiny games defined here, and the arena.
+//! The computer opponents on tiny games, and the arena.
 //!
-//! Tic-tac-toe, Nim, a ring walk that never ends, and sealed simultaneous games: rock-paper-scissors
-//! and a two-step hidden guess.
+//! Tic-tac-toe (the core's toy game), and defined here Nim, a ring walk that never ends, and
+//! sealed simultaneous games: rock-paper-scissors and a two-step hidden guess.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -10,121 +10,16 @@ use stoneyard::ai::{
     AlphaBeta, ArenaGame, ArenaPlayer, ArenaSeries, ArenaTally, Budget, Calibration, DecideError, Knowledge, Level,
     MctsConfig, RandomStrategy, Searcher, StopReason, Strategy, play_game, run_arena, start_session,
 };
-use stoneyard::rules::{
-    Cell, DecisionInfo, DecisionKind, EffectSink, NoOptions, Notation, Outcome, ParseError, PieceView, PlayError,
-    Rules, Side, Status, ToMove,
-};
+use stoneyard::rules::{EffectSink, NoOptions, Notation, Outcome, PlayError, Rules, Side, Status, ToMove};
 
 // ---------------------------------------------------------------------------------------------
-// Tic-tac-toe: cells 0..9 row by row; First is X.
+// Tic-tac-toe, the core's toy game (cells a1..c3 are 0..8 row by row; First is X).
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct TicTacToe {
-    cells: [Option<Side>; 9],
-    next: Side,
-    status: Status,
-}
+use stoneyard::games::tic_tac_toe::Position as TicTacToe;
 
-const LINES: [[usize; 3]; 8] = [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]];
-
-impl TicTacToe {
-    /// A position from a picture such as "XX.|OO.|..." (X = First); the side to move follows from
-    /// the counts.
-    fn from_rows(rows: &str) -> Self {
-        let mut pos = TicTacToe::new(&NoOptions);
-        let marks: Vec<char> = rows.chars().filter(|c| *c != '|').collect();
-        for (i, c) in marks.iter().enumerate() {
-            pos.cells[i] = match c {
-                'X' => Some(Side::First),
-                'O' => Some(Side::Second),
-                _ => None,
-            };
-        }
-        let xs = marks.iter().filter(|c| **c == 'X').count();
-        let os = marks.iter().filter(|c| **c == 'O').count();
-        pos.next = if xs > os { Side::Second } else { Side::First };
-        pos.status = pos.judge();
-        pos
-    }
-
-    fn judge(&self) -> Status {
-        for line in LINES {
-            if let Some(s) = self.cells[line[0]]
-                && line.iter().all(|&i| self.cells[i] == Some(s))
-            {
-                return Status::Over(Outcome::Winner(s));
-            }
-        }
-        if self.cells.iter().all(Option::is_some) { Status::Over(Outcome::Draw) } else { Status::Ongoing }
-    }
-}
-
-/// No game knowledge: uniform playouts, draws at the cap.
-impl Knowledge for TicTacToe {}
-
-impl Rules for TicTacToe {
-    type Move = u8;
-    type Options = NoOptions;
-
-    fn new(_: &NoOptions) -> Self {
-        TicTacToe { cells: [None; 9], next: Side::First, status: Status::Ongoing }
-    }
-    fn options(&self) -> &NoOptions {
-        &NoOptions
-    }
-    fn to_move(&self) -> Option<ToMove> {
-        (!self.status.is_over()).then_some(ToMove::One(self.next))
-    }
-    fn status(&self) -> Status {
-        self.status
-    }
-    fn legal_moves(&self, out: &mut Vec<u8>) {
-        out.clear();
-        if !self.status.is_over() {
-            out.extend((0..9u8).filter(|&i| self.cells[i as usize].is_none()));
-        }
-    }
-    fn mover(&self, _m: &u8) -> Side {
-        self.next
-    }
-    fn check(&self, m: &u8) -> Result<(), PlayError> {
-        if self.status.is_over() || *m >= 9 || self.cells[*m as usize].is_some() {
-            return Err(PlayError::new("not a free cell"));
-        }
-        Ok(())
-    }
-    fn place(&mut self, m: &u8, _: &mut impl EffectSink) {
-        self.cells[*m as usize] = Some(self.next);
-        self.next = self.next.opponent();
-        self.status = self.judge();
-    }
-}
-
-/// Just enough notation to put tic-tac-toe behind a `DynGame` handle: moves are cell digits 0–8.
-impl Notation for TicTacToe {
-    const SLUG: &'static str = "tic-tac-toe";
-    const SIDE_LETTERS: [&'static str; 2] = ["X", "O"];
-    fn cell_name(&self, cell: Cell) -> String {
-        cell.to_string()
-    }
-    fn parse_move(&self, text: &str) -> Result<u8, ParseError> {
-        text.trim().parse().map_err(|_| ParseError::new("not a cell digit"))
-    }
-    fn format_move(&self, m: &u8) -> String {
-        m.to_string()
-    }
-    fn describe(&self, m: &u8) -> DecisionInfo {
-        DecisionInfo {
-            piece: Some(PieceView::stone(Some(self.next))),
-            ..DecisionInfo::on(m.to_string(), DecisionKind::Place, self.next, Cell::from(*m))
-        }
-    }
-    fn parse_position(_: &NoOptions, text: &str) -> Result<Self, ParseError> {
-        Ok(TicTacToe::from_rows(text))
-    }
-    fn format_position(&self) -> String {
-        self.cells.iter().map(|c| ['.', 'X', 'O'][c.map_or(0, |s| s.index() + 1)]).collect()
-    }
+/// A position from a picture such as "XX.|OO.|..." (rows from a1's; X = First).
+fn rows(picture: &str) -> TicTacToe {
+    TicTacToe::parse_position(&NoOptions, &picture.replace('|', "/")).expect("a tic-tac-toe position")
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -332,7 +227,7 @@ fn searcher<R: Rules>(seed: u64) -> Searcher<R> {
 
 #[test]
 fn tic_tac_toe_takes_the_immediate_win() {
-    let pos = TicTacToe::from_rows("XX.|OO.|...");
+    let pos = rows("XX.|OO.|...");
     for seed in 0..5 {
         let m = searcher(seed).decide(&pos, Side::First, &Budget::iterations(2_000));
         assert_eq!(m, Ok(2), "seed {seed}");
@@ -341,7 +236,7 @@ fn tic_tac_toe_takes_the_immediate_win() {
 
 #[test]
 fn tic_tac_toe_blocks_the_immediate_loss() {
-    let pos = TicTacToe::from_rows("XX.|.O.|...");
+    let pos = rows("XX.|.O.|...");
     assert_eq!(pos.to_move(), Some(ToMove::One(Side::Second)));
     for seed in 0..5 {
         let m = searcher(seed).decide(&pos, Side::Second, &Budget::iterations(3_000));
@@ -444,10 +339,10 @@ fn refuses_positions_it_cannot_decide_in() {
     let budget = Budget::iterations(10);
     let start = TicTacToe::new(&NoOptions);
     assert_eq!(ai.decide(&start, Side::Second, &budget), Err(DecideError::NotYourTurn));
-    let over = TicTacToe::from_rows("XXX|OO.|...");
+    let over = rows("XXX|OO.|...");
     assert_eq!(ai.decide(&over, Side::Second, &budget), Err(DecideError::GameOver));
     // A forced decision needs no search.
-    let forced = TicTacToe::from_rows("XOX|XOO|OX.");
+    let forced = rows("XOX|XOO|OX.");
     assert_eq!(ai.decide(&forced, Side::First, &budget), Ok(8));
 }
 
@@ -471,7 +366,7 @@ fn the_tree_is_kept_for_the_observed_line() {
     assert!(ai.root_statistics().iter().all(|s| pos.is_legal(&s.mv)));
     assert!(pos.is_legal(&ai.choice().expect("a decision")));
     // A position that does not follow from the observed decisions starts a fresh tree.
-    let elsewhere = TicTacToe::from_rows("X..|.O.|..X");
+    let elsewhere = rows("X..|.O.|..X");
     ai.begin(&elsewhere, Side::Second).expect("Second to move");
     assert_eq!(ai.root_visits(), 0);
     // Zobrist-keyed reuse (Nim has a Zobrist key).
@@ -631,14 +526,14 @@ fn arena_on_several_threads_reports_every_game_and_the_same_tally() {
 
 #[test]
 fn sessions_think_in_slices_move_now_and_play_the_arena() {
-    let pos = TicTacToe::from_rows("XX.|OO.|...");
+    let pos = rows("XX.|OO.|...");
     let generic = Calibration::GENERIC;
     let decide = |side, level| -> Result<String, DecideError> {
         let mut session = start_session(&pos, side, level, &generic, 1, None)?;
         while !session.think(u64::MAX) {}
         Ok(session.decision())
     };
-    assert_eq!(decide(Side::First, Level::Easy), Ok("2".to_string()));
+    assert_eq!(decide(Side::First, Level::Easy), Ok("c1".to_string()));
     assert!(matches!(decide(Side::Second, Level::Hard), Err(DecideError::NotYourTurn)));
     // Thinking in slices, as the web build does once per frame.
     let mut session = start_session(&pos, Side::First, Level::Medium, &generic, 1, None).expect("First to move");
@@ -648,15 +543,15 @@ fn sessions_think_in_slices_move_now_and_play_the_arena() {
         assert!(slices < 1_000, "the level's budget never ran out");
     }
     assert!(slices >= 10, "{slices} slices of 100 for Medium");
-    assert_eq!(session.decision(), "2");
+    assert_eq!(session.decision(), "c1");
     // "Move now": a raised flag ends thinking at once with a legal decision.
     let stop = Arc::new(AtomicBool::new(true));
     let mut session = start_session(&pos, Side::First, Level::Hard, &generic, 1, Some(stop)).expect("First to move");
     assert!(session.think(u64::MAX));
-    let decision: u8 = session.decision().parse().expect("a cell digit");
+    let decision = pos.parse_move(&session.decision()).expect("a cell name");
     assert!(pos.is_legal(&decision));
     let random = decide(Side::First, Level::Random).expect("a decision");
-    assert!(["2", "5", "6", "7", "8"].contains(&random.as_str()));
+    assert!(["c1", "c2", "a3", "b3", "c3"].contains(&random.as_str()));
 
     let report = run_arena(
         &TicTacToe::new(&NoOptions),
@@ -801,8 +696,8 @@ fn alpha_beta_takes_the_win_blocks_the_loss_and_never_loses_to_random_play() {
     let budget = Budget::iterations(100_000);
     let mut ai = AlphaBeta::new(3);
     // X to move wins at 2; O to move must block at 2 (its own win is not there).
-    assert_eq!(ai.decide(&TicTacToe::from_rows("XX.|OO.|..."), Side::First, &budget), Ok(2));
-    assert_eq!(ai.decide(&TicTacToe::from_rows("XX.|O..|..."), Side::Second, &budget), Ok(2));
+    assert_eq!(ai.decide(&rows("XX.|OO.|..."), Side::First, &budget), Ok(2));
+    assert_eq!(ai.decide(&rows("XX.|O..|..."), Side::Second, &budget), Ok(2));
     assert!(ai.last_depth >= 1);
     // The whole tree fits the budget, so the search proves the result and stops deepening.
     assert!(ai.last_depth < 10, "{}", ai.last_depth);

@@ -12,7 +12,6 @@ mod move_words;
 pub mod red_stone;
 mod registry;
 pub mod throngs;
-#[cfg(test)]
 pub mod tic_tac_toe;
 
 pub use about::{About, LineCounter, NumberedMoves, Warning};

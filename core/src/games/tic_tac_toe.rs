@@ -1,6 +1,8 @@
-//! Tic-tac-toe, a test-only sixth game: registered by one line in `for_each_game!`'s test list, it
-//! proves that a new game needs its folder and that line, and nothing else of the pure layers
-//! (the registry, the match, the computer, records and the lessons checker take it as it is).
+//! Tic-tac-toe, the tests' toy game: never in the registry a player sees, but a sixth game of the
+//! core's own tests by one line in `for_each_game!`'s test list, which proves that a new game
+//! needs its folder and that line and nothing else of the pure layers (the registry, the match,
+//! the computer, records and the lessons checker take it as it is); the search's tests
+//! (tests/ai.rs) play it too.
 
 use super::About;
 use crate::rules::{

@@ -143,8 +143,7 @@ pub fn prefer<M>(moves: &[M], rng: &mut GameRng, share: f32, preferred: impl Fn(
     moves.iter().enumerate().filter(|(_, m)| preferred(m)).nth(nth).map(|(i, _)| i)
 }
 
-/// The test-only sixth game: no knowledge, uniform playouts and the generic levels.
-#[cfg(test)]
+/// Tic-tac-toe, the tests' toy game: no knowledge, uniform playouts and the generic levels.
 impl Knowledge for crate::games::tic_tac_toe::Position {}
 
 #[cfg(test)]
