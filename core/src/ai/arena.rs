@@ -10,7 +10,7 @@ use super::knowledge::{GameEvaluator, GamePolicy, Knowledge};
 use super::level::{Calibration, Level, LevelBudget, budget_for, strategy_for};
 use super::mcts::Searcher;
 use super::turn_search::TurnSearch;
-use crate::rules::{Notation, Outcome, Rules, Side, Status, ToMove, derived_seed};
+use crate::rules::{Notation, Outcome, Rules, Side, Status, ToMove, commit_on_own_copy, derived_seed};
 use crate::session::Seating;
 use serde::Serialize;
 use std::sync::Mutex;
@@ -342,7 +342,6 @@ pub fn play_game<R: Rules>(
 ) -> (Outcome, u64) {
     let mut pos = start.clone();
     let mut decisions = 0u64;
-    let mut moves = Vec::new();
     let mut seating = Seating::default();
     let forfeit = |side: Side, seating: Seating| Outcome::Winner(seating.seat_of(side.opponent()));
     loop {
@@ -376,16 +375,13 @@ pub fn play_game<R: Rules>(
                 for side in Side::BOTH {
                     let i = seating.seat_of(side).index();
                     // The side sees the public position plus its own earlier decisions only.
-                    let mut own = pos.clone();
-                    loop {
-                        own.legal_moves_for(side, &mut moves);
-                        if own.to_move() != Some(ToMove::Both) || moves.is_empty() {
-                            break;
-                        }
-                        match players[i].decide(&own, side, budgets[i]) {
-                            Ok(m) if own.play(&m).is_ok() => commitments[side.index()].push(m),
-                            _ => return (forfeit(side, seating), decisions),
-                        }
+                    let player = &mut players[i];
+                    let made = commit_on_own_copy(&pos, side, &[], usize::MAX, |own, _, _| {
+                        player.decide(own, side, budgets[i]).ok()
+                    });
+                    match made {
+                        Some(made) => commitments[side.index()] = made,
+                        None => return (forfeit(side, seating), decisions),
                     }
                 }
                 for side in Side::BOTH {

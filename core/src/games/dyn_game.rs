@@ -40,6 +40,15 @@ pub trait DynGame: Send + Sync {
     fn as_any(&self) -> &dyn std::any::Any;
     /// The legal atomic decisions of `side` (one click each), as `Notation::format_move` writes them.
     fn legal_decisions(&self, side: Side) -> Vec<String>;
+    /// `side`'s whole commitment at this simultaneous node, its decisions chosen one at a time by
+    /// `choose` on the side's own copy of the position (`rules::commit_on_own_copy`): `choose`
+    /// sees the copy, the side's legal decisions there and how many it has made. `None` when
+    /// `choose` gives up or names a decision that is not legal.
+    fn commit_on_own_copy(
+        &self,
+        side: Side,
+        choose: &mut ChooseDecision<'_>,
+    ) -> Option<Vec<String>>;
     /// What each of `legal_decisions(side)` does (`Notation::describe`), in the same order: the
     /// app's marks, previews, drags and buttons read these rather than the tokens' text.
     fn legal_described(&self, side: Side) -> Vec<DecisionInfo>;
@@ -91,6 +100,10 @@ pub struct BenchReport {
     pub plies_per_playout: f64,
     pub legal_per_state: f64,
 }
+
+/// Chooses a side's next decision of a commitment from its own copy of the position, its legal
+/// decisions there and how many it has made (`DynGame::commit_on_own_copy`).
+pub type ChooseDecision<'a> = dyn FnMut(&dyn DynGame, &[String], usize) -> Option<String> + 'a;
 
 /// No playout is allowed more decisions than this (a guard against a game that never ends).
 pub const PLAYOUT_PLY_LIMIT: u64 = 1_000_000;
@@ -145,6 +158,21 @@ impl<G: About> DynGame for G {
         let mut moves = Vec::new();
         self.legal_moves_for(side, &mut moves);
         moves.iter().map(|m| self.format_move(m)).collect()
+    }
+    fn commit_on_own_copy(
+        &self,
+        side: Side,
+        choose: &mut ChooseDecision<'_>,
+    ) -> Option<Vec<String>> {
+        let mut named = Vec::new();
+        crate::rules::commit_on_own_copy(self, side, &[], usize::MAX, |own, legal, made| {
+            let listed: Vec<String> = legal.iter().map(|m| own.format_move(m)).collect();
+            let chosen = choose(own, &listed, made.len())?;
+            let m = legal[listed.iter().position(|d| *d == chosen)?].clone();
+            named.push(chosen);
+            Some(m)
+        })?;
+        Some(named)
     }
     fn legal_described(&self, side: Side) -> Vec<DecisionInfo> {
         let mut moves = Vec::new();

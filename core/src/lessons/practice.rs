@@ -292,17 +292,13 @@ pub fn find(
                 // Each side its whole commitment, chosen on its own copy of the position (neither
                 // sees the other's), then both played.
                 None => {
-                    let start = game.clone_box();
                     let commitments: Option<Vec<Vec<String>>> = Side::BOTH
                         .into_iter()
                         .map(|side| {
-                            let mut own = start.clone_box();
-                            let mut made = Vec::new();
-                            while !own.legal_decisions(side).is_empty() {
-                                let seed = game_seed ^ ply ^ ((made.len() as u64 + 1) << 32);
-                                made.push(self_play_decision(&mut own, side, (&mut rng, seed))?);
-                            }
-                            Some(made)
+                            game.commit_on_own_copy(side, &mut |own, legal, made| {
+                                let seed = game_seed ^ ply ^ ((made as u64 + 1) << 32);
+                                self_play_choice(own, side, legal, (&mut rng, seed))
+                            })
                         })
                         .collect();
                     commitments.is_some_and(|both| both.iter().flatten().all(|d| game.play_decision(d).is_ok()))
@@ -322,16 +318,25 @@ pub fn find(
 /// now and then (more varied positions); the decision played, or `None` when none could be.
 fn self_play_decision(game: &mut Box<dyn DynGame>, side: Side, (rng, seed): (&mut GameRng, u64)) -> Option<String> {
     let legal = game.legal_decisions(side);
+    let decision = self_play_choice(game.as_ref(), side, &legal, (rng, seed))?;
+    game.play_decision(&decision).ok()?;
+    Some(decision)
+}
+
+/// Self-play's choice among `legal` (none: `None`): a random one a quarter of the time, else Easy's.
+fn self_play_choice(
+    game: &dyn DynGame,
+    side: Side,
+    legal: &[String],
+    (rng, seed): (&mut GameRng, u64),
+) -> Option<String> {
     if legal.is_empty() {
         return None;
     }
-    let decision = if pick_index(rng, 4) == 0 {
-        legal[pick_index(rng, legal.len())].clone()
-    } else {
-        decide_timed(game.as_ref(), side, Level::Easy, seed, None, Timing::Reproducible).ok()?
-    };
-    game.play_decision(&decision).ok()?;
-    Some(decision)
+    if pick_index(rng, 4) == 0 {
+        return Some(legal[pick_index(rng, legal.len())].clone());
+    }
+    decide_timed(game, side, Level::Easy, seed, None, Timing::Reproducible).ok()
 }
 
 /// Everything wrong with a practice book: each position must open with a side to move, and its

@@ -2,6 +2,7 @@
 //! board topologies, notation helpers, the record-text lexer, perft, seeded randomness and hash
 //! keys. No Bevy here.
 
+mod commitment;
 mod coord;
 mod count;
 mod decision;
@@ -20,6 +21,7 @@ mod side;
 mod tri;
 mod view;
 
+pub use commitment::commit_on_own_copy;
 pub use coord::{FileLetters, cell_name, parse_cell, read_cell_name, split_ranks, write_ranks, write_stack};
 pub use count::ExactCount;
 pub use decision::{DecisionInfo, DecisionKind};

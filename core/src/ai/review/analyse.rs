@@ -10,6 +10,7 @@ use crate::ai::mcts::Searcher;
 use crate::ai::policy::playout_value;
 use crate::ai::{DecideError, MAX_TURN_DECISIONS};
 use crate::games::DynGame;
+use crate::rules::commit_on_own_copy;
 use crate::rules::{GameRng, Notation, Outcome, Side, Status, ToMove, pick_index, seeded};
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
@@ -274,53 +275,32 @@ fn sample_commitment<G: Notation + Knowledge>(
     side: Side,
     rng: &mut GameRng,
 ) -> Vec<G::Move> {
-    let mut own = pos.clone();
-    let mut chosen = Vec::new();
-    let mut moves = Vec::new();
-    while own.to_move() == Some(ToMove::Both) && chosen.len() < MAX_TURN_DECISIONS {
-        own.legal_moves_for(side, &mut moves);
-        if moves.is_empty() {
-            break;
-        }
-        let arms = searcher.commitment_arms(side, &chosen);
+    let picked = commit_on_own_copy(pos, side, &[], MAX_TURN_DECISIONS, |_, moves, chosen| {
+        let arms = searcher.commitment_arms(side, chosen);
         let visits: u32 = arms.iter().map(|a| a.visits).sum();
-        let m = if visits > 0 {
-            let mut roll = rng.random_range(0..visits);
-            arms.iter()
-                .find(|a| {
-                    let hit = roll < a.visits;
-                    roll = roll.saturating_sub(a.visits);
-                    hit
-                })
-                .map_or_else(|| moves[0].clone(), |a| a.mv.clone())
-        } else {
-            moves[pick_index(rng, moves.len())].clone()
-        };
-        own.play_unchecked(&m);
-        chosen.push(m);
-    }
-    chosen
+        if visits == 0 {
+            return Some(moves[pick_index(rng, moves.len())].clone());
+        }
+        let mut roll = rng.random_range(0..visits);
+        let drawn = arms.iter().find(|a| {
+            let hit = roll < a.visits;
+            roll = roll.saturating_sub(a.visits);
+            hit
+        });
+        Some(drawn.map_or_else(|| moves[0].clone(), |a| a.mv.clone()))
+    });
+    // The tree's decisions are legal ones; were one not, a random commitment stands in.
+    picked.unwrap_or_else(|| complete_commitment(pos, side, &[], rng))
 }
 
 /// `start` completed to a whole commitment of `side` (random legal decisions where it stops
 /// short: the search's preferred line may end before the commitment does).
 fn complete_commitment<G: Notation>(pos: &G, side: Side, start: &[G::Move], rng: &mut GameRng) -> Vec<G::Move> {
-    let mut own = pos.clone();
-    for m in start {
-        own.play_unchecked(m);
-    }
-    let mut chosen = start.to_vec();
-    let mut moves = Vec::new();
-    while own.to_move() == Some(ToMove::Both) && chosen.len() < MAX_TURN_DECISIONS {
-        own.legal_moves_for(side, &mut moves);
-        if moves.is_empty() {
-            break;
-        }
-        let m = moves[pick_index(rng, moves.len())].clone();
-        own.play_unchecked(&m);
-        chosen.push(m);
-    }
-    chosen
+    let completed = commit_on_own_copy(pos, side, start, MAX_TURN_DECISIONS, |_, moves, _| {
+        Some(moves[pick_index(rng, moves.len())].clone())
+    });
+    // The searched line is legal; were it not, it is kept as it is (the caller plays it checked).
+    completed.unwrap_or_else(|| start.to_vec())
 }
 
 /// A position whose game is over once the side's forced decisions are played.
