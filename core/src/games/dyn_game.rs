@@ -40,15 +40,14 @@ pub trait DynGame: Send + Sync {
     fn as_any(&self) -> &dyn std::any::Any;
     /// The legal atomic decisions of `side` (one click each), as `Notation::format_move` writes them.
     fn legal_decisions(&self, side: Side) -> Vec<String>;
+    /// Whether `side` may make `decision` now, written as `legal_decisions` writes it: read as the
+    /// game's move and looked for among the side's legal moves (none is written out).
+    fn may_decide(&self, side: Side, decision: &str) -> bool;
     /// `side`'s whole commitment at this simultaneous node, its decisions chosen one at a time by
     /// `choose` on the side's own copy of the position (`rules::commit_on_own_copy`): `choose`
     /// sees the copy, the side's legal decisions there and how many it has made. `None` when
     /// `choose` gives up or names a decision that is not legal.
-    fn commit_on_own_copy(
-        &self,
-        side: Side,
-        choose: &mut ChooseDecision<'_>,
-    ) -> Option<Vec<String>>;
+    fn commit_on_own_copy(&self, side: Side, choose: &mut ChooseDecision<'_>) -> Option<Vec<String>>;
     /// What each of `legal_decisions(side)` does (`Notation::describe`), in the same order: the
     /// app's marks, previews, drags and buttons read these rather than the tokens' text.
     fn legal_described(&self, side: Side) -> Vec<DecisionInfo>;
@@ -159,11 +158,13 @@ impl<G: About> DynGame for G {
         self.legal_moves_for(side, &mut moves);
         moves.iter().map(|m| self.format_move(m)).collect()
     }
-    fn commit_on_own_copy(
-        &self,
-        side: Side,
-        choose: &mut ChooseDecision<'_>,
-    ) -> Option<Vec<String>> {
+    fn may_decide(&self, side: Side, decision: &str) -> bool {
+        let Ok(m) = self.parse_move(decision) else { return false };
+        let mut moves = Vec::new();
+        self.legal_moves_for(side, &mut moves);
+        moves.contains(&m) && self.format_move(&m) == decision
+    }
+    fn commit_on_own_copy(&self, side: Side, choose: &mut ChooseDecision<'_>) -> Option<Vec<String>> {
         let mut named = Vec::new();
         crate::rules::commit_on_own_copy(self, side, &[], usize::MAX, |own, legal, made| {
             let listed: Vec<String> = legal.iter().map(|m| own.format_move(m)).collect();

@@ -40,7 +40,7 @@ pub fn leaves_commitment_open(before: &dyn DynGame, decision: &str) -> bool {
     if before.to_move() != Some(ToMove::Both) {
         return false;
     }
-    let Some(maker) = Side::BOTH.into_iter().find(|&s| before.legal_decisions(s).iter().any(|d| d == decision)) else {
+    let Some(maker) = Side::BOTH.into_iter().find(|&s| before.may_decide(s, decision)) else {
         return false;
     };
     let mut after = before.clone_box();
@@ -369,7 +369,7 @@ impl Table {
         let now = self.game.position();
         let mut trial = now.clone_box();
         for part in ply_decisions(commitment) {
-            if trial.to_move() != Some(ToMove::Both) || !trial.legal_decisions(side).iter().any(|d| d == part) {
+            if trial.to_move() != Some(ToMove::Both) || !trial.may_decide(side, part) {
                 return Err(refused());
             }
             trial.play_decision(part).map_err(|_| refused())?;

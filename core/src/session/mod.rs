@@ -419,7 +419,7 @@ impl Match {
             return Err(Refusal("the game is over".into()));
         }
         let side = self.side_of(seat);
-        if !self.position.legal_decisions(side).iter().any(|d| d == decision) {
+        if !self.position.may_decide(side, decision) {
             return Err(Refusal(format!(
                 "'{decision}' is not a decision {} can make now",
                 self.kind().side_name(side)

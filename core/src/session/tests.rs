@@ -121,6 +121,11 @@ fn a_refused_command_changes_nothing() {
     let d = m.legal_for(Side::First)[0].clone();
     assert!(m.decide(Side::Second, &d, 0).is_err(), "not the second seat's turn");
     assert!(m.decide(Side::First, "zz99", 0).is_err());
+    // Only a decision as the game writes it: the same point in other letters is refused, so the
+    // match's decisions are always the legal list's.
+    let other_case = if d.to_lowercase() == d { d.to_uppercase() } else { d.to_lowercase() };
+    assert!(m.decide(Side::First, &other_case, 0).is_err(), "{other_case}");
+    assert!(m.decide(Side::First, &format!(" {d}"), 0).is_err());
     assert!(m.undo().is_err() && m.redo().is_err());
     assert_eq!((m.len(), m.position().position_text(), m.seats_swapped()), (0, before, false));
     m.decide(Side::First, &d, 0).unwrap();
