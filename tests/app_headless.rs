@@ -2130,8 +2130,8 @@ mod timeline {
     }
 }
 
-/// The app's work per decision does not grow with the game: the move list, the event log and
-/// the record are kept up one decision at a time.
+/// The app's work per decision does not grow with the game: the move list, the event log, the
+/// record and the autosave are kept up one decision at a time.
 mod work_per_decision {
     use super::common::headless_app;
     use bevy::ecs::schedule::SingleThreadedExecutor;
@@ -2139,6 +2139,7 @@ mod work_per_decision {
     use stoneyard::app::testing::{CurrentMatch, DecisionChosen, EventLog, MoveList, Screen};
     use stoneyard::games::GameKind;
     use stoneyard::rules::{pick_index, plays_on_this_thread, seeded};
+    use stoneyard::save::bytes_written_on_this_thread;
     use stoneyard::session::Match;
 
     #[test]
@@ -2158,16 +2159,18 @@ mod work_per_decision {
         app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Playing);
         app.update();
         let mut rng = seeded(30);
-        let (mut plays, mut micros) = (Vec::new(), Vec::new());
+        let (mut plays, mut micros, mut saved) = (Vec::new(), Vec::new(), Vec::new());
         while app.world().resource::<CurrentMatch>().len() < 3_000 {
             let legal = app.world().resource::<CurrentMatch>().decisions_now();
             assert!(!legal.is_empty(), "the game stopped at {}", app.world().resource::<CurrentMatch>().len());
             let d = legal[pick_index(&mut rng, legal.len())].clone();
-            let (before, started) = (plays_on_this_thread(), std::time::Instant::now());
+            let (before, started, written) =
+                (plays_on_this_thread(), std::time::Instant::now(), bytes_written_on_this_thread());
             app.world_mut().write_message(DecisionChosen(d));
             app.update();
             micros.push(started.elapsed().as_micros() as u64);
             plays.push(plays_on_this_thread() - before);
+            saved.push(bytes_written_on_this_thread() - written);
         }
         let n = app.world().resource::<CurrentMatch>().len();
         assert_eq!(app.world().resource::<MoveList>().decisions, n, "the move list keeps up");
@@ -2183,6 +2186,14 @@ mod work_per_decision {
             window(&micros, micros.len() - 100),
         );
         assert!(late <= early + 1.0, "the work per decision grew from {early} to {late} engine plays");
+        // The autosave adds a line for the decision (its notation and time) and one for when it
+        // was played: some bytes more at decision 3,000 for the longer times, not the record.
+        let (saved_early, saved_late) = (window(&saved, 10), window(&saved, saved.len() - 100));
+        eprintln!(
+            "bytes the autosave writes per decision: {saved_early:.1} (decisions 11-110), {saved_late:.1} (the last 100)"
+        );
+        assert!(saved_early > 20.0, "the autosave wrote {saved_early} bytes a decision");
+        assert!(saved_late <= saved_early + 8.0, "the autosave's writes grew from {saved_early} to {saved_late} bytes");
         // About one of them is the move list saying the new move in words (its decisions played
         // again from the position before them, for their effects).
         assert!(early <= 5.0, "{early} engine plays per decision");

@@ -398,12 +398,22 @@ try {
   console.log(`web-test: ${report.at(-1)}`);
 
   // The game in progress is kept in the page's localStorage (its own slot under games/) after
-  // every move.
+  // every move: a journal, the record as first kept, then a line per decision (or decisions
+  // taken back).
   await page.waitForTimeout(500);
   const kept = await page.evaluate(() => Object.keys(window.localStorage)
     .filter((k) => k.startsWith('stoneyard/games/'))
     .map((k) => window.localStorage.getItem(k)));
-  const savedMoves = kept.length === 1 ? JSON.parse(kept[0]).moves.map((m) => m.decision) : null;
+  const journalMoves = (text) => {
+    const [first, ...lines] = text.split('\n').filter((line) => line !== '');
+    const moves = JSON.parse(first).moves.map((m) => m.decision);
+    for (const line of lines.map((l) => JSON.parse(l))) {
+      if (line.move) moves.push(line.move.decision);
+      if (line.keep !== undefined) moves.length = line.keep;
+    }
+    return moves;
+  };
+  const savedMoves = kept.length === 1 ? journalMoves(kept[0]) : null;
   if (JSON.stringify(savedMoves) !== JSON.stringify(s.history)) {
     fail(`localStorage holds ${kept.length} games in progress, with ${JSON.stringify(savedMoves)}; the game ${JSON.stringify(s.history)}`);
   }

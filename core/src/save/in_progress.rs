@@ -1,9 +1,15 @@
 //! Games in progress: every unfinished game kept in the store's `games/` folder, one file per game,
 //! the newest few dozen, listed under Continue; a finished game leaves the list by itself.
+//!
+//! A game's file is a journal, so that keeping a decision costs the same at move 3,000 as at move
+//! 3: its first line is the game's record as it was first kept (compact JSON), and each later
+//! line says what happened since (a decision, decisions taken back, when it was last played).
+//! Files of earlier versions (one pretty-printed record) read as before.
 
 use super::store::{Store, StoreError};
-use super::{GameRecord, Player};
+use super::{GameRecord, Player, RecordedMove};
 use crate::games::GameKind;
+use serde::{Deserialize, Serialize};
 
 /// The store folder of games in progress.
 pub const GAMES_FOLDER: &str = "games";
@@ -67,16 +73,29 @@ pub fn new_game_key(store: &Store, record: &GameRecord) -> Result<String, StoreE
     Ok(key)
 }
 
-/// Keeps `record` under `key`, played at `now_unix_ms`: written while the game goes on, removed
-/// once it is finished (a finished game is never offered as Continue). Past [`KEEP_GAMES`], the
-/// games played longest ago go.
+/// One line of a game's journal after the first.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum JournalLine {
+    /// A decision was made.
+    Move(RecordedMove),
+    /// Decisions were taken back: the game keeps its first this many.
+    Keep(usize),
+    /// When the game was last played (milliseconds since 1970).
+    Saved(u64),
+}
+
+/// Keeps `record` under `key`, played at `now_unix_ms`: written whole while the game goes on
+/// (later decisions are added by [`add_to_game`]), removed once it is finished (a finished game
+/// is never offered as Continue). Past [`KEEP_GAMES`], the games played longest ago go.
 pub fn keep_game(store: &mut Store, key: &str, record: &GameRecord, now_unix_ms: u64) -> Result<(), StoreError> {
     if record_finished(record) {
         return store.remove(key);
     }
     let mut kept = record.clone();
     kept.saved_unix_ms = now_unix_ms;
-    store.write(key, &kept.to_json())?;
+    let first_line = serde_json::to_string(&kept).expect("records serialise");
+    store.write(key, &(first_line + "\n"))?;
     // Reading every game is only worth it when there are too many (this runs after each decision).
     if store.list(GAMES_FOLDER)?.len() > KEEP_GAMES {
         let (games, _) = list_games(store)?;
@@ -87,10 +106,54 @@ pub fn keep_game(store: &mut Store, key: &str, record: &GameRecord, now_unix_ms:
     Ok(())
 }
 
+/// Adds to the game kept under `key` (by [`keep_game`]) what happened since: of the decisions
+/// it had, the first `kept` stay (the others were taken back), then `new` follow; played at
+/// `now_unix_ms`. Only these lines are written, whatever the game's length.
+pub fn add_to_game(
+    store: &mut Store,
+    key: &str,
+    had: usize,
+    kept: usize,
+    new: &[RecordedMove],
+    now_unix_ms: u64,
+) -> Result<(), StoreError> {
+    let lines = (kept < had)
+        .then_some(JournalLine::Keep(kept))
+        .into_iter()
+        .chain(new.iter().cloned().map(JournalLine::Move))
+        .chain([JournalLine::Saved(now_unix_ms)]);
+    let text: String =
+        lines.map(|line| serde_json::to_string(&line).expect("journal lines serialise") + "\n").collect();
+    store.append(key, &text)
+}
+
+/// The record a game's file holds: a journal (the record, then a line for each change) or an
+/// earlier version's single record. A last line cut short (the power went during a write) is
+/// left out; any other line that cannot be read makes the file damaged.
+fn read_kept(text: &str) -> Result<GameRecord, String> {
+    let Some((first, rest)) = text.split_once('\n') else {
+        return GameRecord::from_json(text).map_err(|e| e.to_string());
+    };
+    let Ok(mut record) = GameRecord::from_json(first) else {
+        return GameRecord::from_json(text).map_err(|e| e.to_string());
+    };
+    for (i, line) in rest.split_inclusive('\n').enumerate() {
+        let Some(line) = line.strip_suffix('\n') else { break };
+        let entry: JournalLine =
+            serde_json::from_str(line).map_err(|e| format!("line {} of the game cannot be read: {e}", i + 2))?;
+        match entry {
+            JournalLine::Move(m) => record.moves.push(m),
+            JournalLine::Keep(n) => record.moves.truncate(n),
+            JournalLine::Saved(ms) => record.saved_unix_ms = ms,
+        }
+    }
+    Ok(record)
+}
+
 /// The record kept under `key`, replayed to check it still plays.
 pub fn load_game(store: &Store, key: &str) -> Result<GameRecord, String> {
     let text = store.read(key).map_err(|e| e.to_string())?.ok_or_else(|| "this game is no longer kept".to_string())?;
-    let record = GameRecord::from_json(&text).map_err(|e| e.to_string())?;
+    let record = read_kept(&text)?;
     record.replay(None).map_err(|e| e.to_string())?;
     Ok(record)
 }
@@ -175,6 +238,61 @@ mod tests {
         for g in &games {
             assert_eq!(load_game(&store, &g.key).unwrap().moves.len(), 3);
         }
+    }
+
+    #[test]
+    fn a_decision_adds_a_line_of_the_same_size_at_move_3_and_at_move_300() {
+        let mut store = Store::memory();
+        let full = record("gravel", 300, 7);
+        let mut r = full.clone();
+        r.moves.truncate(2);
+        let key = new_game_key(&store, &r).unwrap();
+        keep_game(&mut store, &key, &r, 1).unwrap();
+        let written = |store: &mut Store, had: usize, kept: usize, new: &[RecordedMove]| {
+            let before = super::super::store::bytes_written_on_this_thread();
+            add_to_game(store, &key, had, kept, new, 1_000_000).unwrap();
+            super::super::store::bytes_written_on_this_thread() - before
+        };
+        let at_move_3 = written(&mut store, 2, 2, &full.moves[2..3]);
+        for n in 3..299 {
+            written(&mut store, n, n, &full.moves[n..n + 1]);
+        }
+        let at_move_300 = written(&mut store, 299, 299, &full.moves[299..300]);
+        let (short, long) = (full.moves[2].decision.len(), full.moves[299].decision.len());
+        let digits = |ms: u64| ms.to_string().len();
+        let times = digits(full.moves[2].at_ms).abs_diff(digits(full.moves[299].at_ms));
+        assert_eq!(
+            at_move_300.abs_diff(at_move_3) as usize,
+            short.abs_diff(long) + times,
+            "{at_move_3} and {at_move_300}"
+        );
+        let kept = load_game(&store, &key).unwrap();
+        assert_eq!(kept.moves, full.moves);
+        assert_eq!(kept.saved_unix_ms, 1_000_000);
+        // Taking two back and playing another is two lines more, and reads as that game.
+        written(&mut store, 300, 298, &full.moves[298..299]);
+        assert_eq!(load_game(&store, &key).unwrap().moves, full.moves[..299]);
+    }
+
+    #[test]
+    fn a_last_line_cut_short_is_left_out_and_a_damaged_one_refused() {
+        let mut store = Store::memory();
+        let full = record("red-stone", 3, 7);
+        let mut r = full.clone();
+        r.moves.truncate(2);
+        let key = new_game_key(&store, &r).unwrap();
+        keep_game(&mut store, &key, &r, 1).unwrap();
+        add_to_game(&mut store, &key, 2, 2, &full.moves[2..], 2).unwrap();
+        let whole = store.read(&key).unwrap().unwrap();
+        store.write(&key, &whole[..whole.len() - 3]).unwrap();
+        let kept = load_game(&store, &key).unwrap();
+        assert_eq!(kept.moves, full.moves, "the cut line was the time of the last save");
+        store.write(&key, &format!("{whole}{{\"move\": 12}}\n")).unwrap();
+        let err = load_game(&store, &key).unwrap_err();
+        assert!(err.contains("line 4"), "{err}");
+        // An earlier version's file: one record, pretty-printed.
+        store.write(&key, &full.to_json()).unwrap();
+        assert_eq!(load_game(&store, &key).unwrap().moves, full.moves);
     }
 
     #[test]

@@ -18,8 +18,8 @@ pub use history::{
     list_finished, load_finished,
 };
 pub use in_progress::{
-    GAMES_FOLDER, GameInProgress, KEEP_GAMES, adopt_old_autosave, keep_game, list_games, load_game, new_game_key,
-    numbered_move_count, record_finished,
+    GAMES_FOLDER, GameInProgress, KEEP_GAMES, add_to_game, adopt_old_autosave, keep_game, list_games, load_game,
+    new_game_key, numbered_move_count, record_finished,
 };
 pub use online_players::{KeptPlayer, PLAYERS_FILE, forget_player, keep_player, load_players};
 pub use online_seats::{KeptSeat, SEATS_FILE, forget_seat, keep_seat, load_seats};
@@ -33,4 +33,4 @@ pub use saves::{
 };
 pub use settings::{AnimationSpeed, KeyBinding, Settings, Theme};
 pub use spec_text::{spec_text_game, token_decisions};
-pub use store::{MAX_FILE_BYTES, Store, StoreError};
+pub use store::{MAX_FILE_BYTES, Store, StoreError, bytes_written_on_this_thread};

@@ -42,6 +42,20 @@ fn write_durably(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
     Ok(())
 }
 
+thread_local! {
+    /// Bytes handed to [`Store::write`] and [`Store::append`] on this thread.
+    static WRITTEN: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+fn count_written(bytes: usize) {
+    WRITTEN.with(|w| w.set(w.get() + bytes as u64));
+}
+
+/// How many bytes this thread has written to stores (a test's measure of what saving costs).
+pub fn bytes_written_on_this_thread() -> u64 {
+    WRITTEN.with(std::cell::Cell::get)
+}
+
 /// A small key → text store.
 #[derive(Clone, Debug)]
 pub enum Store {
@@ -169,6 +183,7 @@ impl Store {
 
     /// Stores `text` under `name`, replacing what was there only once the new text is complete.
     pub fn write(&mut self, name: &str, text: &str) -> Result<(), StoreError> {
+        count_written(text.len());
         match self {
             Store::Memory(map) => {
                 map.insert(name.to_string(), text.to_string());
@@ -181,6 +196,42 @@ impl Store {
             }),
             Store::Dir(dir) => write_durably(&dir.join(name), text.as_bytes())
                 .map_err(|e| StoreError::Write { name: name.to_string(), reason: e.to_string() }),
+        }
+    }
+
+    /// Adds `text` at the end of what is stored under `name` (which must exist), durably: a cut
+    /// power leaves the old text followed by at most part of `text`, which a reader must be ready
+    /// to find. Files take only the new bytes; the browser's localStorage cannot append, so there
+    /// the browser rewrites the value.
+    pub fn append(&mut self, name: &str, text: &str) -> Result<(), StoreError> {
+        let missing = || StoreError::Write { name: name.to_string(), reason: "there is nothing to add to".to_string() };
+        count_written(text.len());
+        match self {
+            Store::Memory(map) => {
+                map.get_mut(name).ok_or_else(missing)?.push_str(text);
+                Ok(())
+            }
+            #[cfg(target_arch = "wasm32")]
+            Store::Browser => {
+                let storage = local_storage(name)?;
+                let key = browser_key(name);
+                let old = storage.get_item(&key).ok().flatten().ok_or_else(missing)?;
+                storage.set_item(&key, &(old + text)).map_err(|e| StoreError::Write {
+                    name: name.to_string(),
+                    reason: format!("the browser refused to store it ({e:?}); its storage may be full"),
+                })
+            }
+            Store::Dir(dir) => {
+                use std::io::Write;
+                let err = |e: std::io::Error| StoreError::Write { name: name.to_string(), reason: e.to_string() };
+                let path = dir.join(name);
+                let mut file = std::fs::OpenOptions::new().append(true).open(&path).map_err(|e| match e.kind() {
+                    std::io::ErrorKind::NotFound => missing(),
+                    _ => err(e),
+                })?;
+                file.write_all(text.as_bytes()).map_err(err)?;
+                file.sync_data().map_err(err)
+            }
         }
     }
 
