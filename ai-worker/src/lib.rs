@@ -5,12 +5,19 @@
 //! start and moves, the side, level and seed), thinks in slices the worker interleaves with its
 //! messages ("move now", "forget"), and gives the decision in the game's notation. Same job, same
 //! decision as on the desktop: the levels' budgets are iterations and every random choice comes
-//! from the job's seed.
+//! from the job's seed. The worker keeps the match between decisions ([`JobReceiver`]): a job
+//! brings only the decisions made since the last one.
 
+use std::cell::RefCell;
 use stoneyard_core::ai::AiSession;
-use stoneyard_core::ai::job::DecisionJob;
+use stoneyard_core::ai::job::{DecisionJob, JobReceiver};
 use stoneyard_core::ai::review::ProbeJob;
 use wasm_bindgen::prelude::*;
+
+thread_local! {
+    /// The match this worker thinks about, kept from one job to the next.
+    static HELD: RefCell<JobReceiver> = RefCell::new(JobReceiver::default());
+}
 
 /// One decision of the computer in progress.
 #[wasm_bindgen]
@@ -23,7 +30,8 @@ impl Thinker {
     /// Opens the job (JSON of a `DecisionJob`); the error says why it cannot be thought about.
     #[wasm_bindgen(constructor)]
     pub fn new(job: &str) -> Result<Thinker, String> {
-        let session = DecisionJob::from_json(job).and_then(|job| job.session(None)).map_err(|e| e.to_string())?;
+        let job = DecisionJob::from_json(job).map_err(|e| e.to_string())?;
+        let session = HELD.with(|held| held.borrow_mut().session(&job, None)).map_err(|e| e.to_string())?;
         Ok(Thinker { session })
     }
 

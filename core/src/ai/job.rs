@@ -5,6 +5,10 @@
 //! rules remember, repetitions included, is the same as at the sender) and checks that it arrived
 //! at the sender's position text before it thinks. The same job gives the same decision wherever
 //! it runs: the levels' budgets are iterations and every random choice comes from `seed`.
+//!
+//! A receiver that thinks about one match decision after decision (the browser's workers) keeps
+//! it between jobs ([`JobReceiver`]); its sender ([`JobFeed`]) then sends only the decisions it
+//! lacks, so a job costs the same at decision 3,000 as at decision 10.
 
 use super::games::{searchers_for, session_timed};
 use super::{AiSession, DecideError, Level, Timing, decide_by_visits, merge_seed, searcher_seed};
@@ -24,8 +28,17 @@ pub struct DecisionJob {
     pub options: Vec<(String, String)>,
     /// The start's position text when the game did not start from the options' initial position.
     pub start: Option<String>,
-    /// Every decision played since the start, in notation.
+    /// The decisions played since the start, in notation: all of them, or those after the first
+    /// `from` when the receiver holds those already.
     pub moves: Vec<String>,
+    /// How many of the match's first decisions the receiver holds from the sender's earlier jobs
+    /// and does not get again (0: the job carries every decision).
+    #[serde(default)]
+    pub from: usize,
+    /// Which of the sender's matches the decisions belong to (`Match::version().0`): a receiver
+    /// holds one match, and a job that continues another is refused.
+    #[serde(default)]
+    pub line: u64,
     /// The position text the moves lead to (checked by the receiver).
     pub position: String,
     pub side: Side,
@@ -48,6 +61,8 @@ pub enum JobError {
     Decide(#[from] DecideError),
     #[error("the job is not valid JSON: {0}")]
     Json(#[from] serde_json::Error),
+    #[error("the job continues a match this receiver does not hold")]
+    NotHeld,
 }
 
 impl DecisionJob {
@@ -67,6 +82,8 @@ impl DecisionJob {
             options: start.option_pairs(),
             start: start_text.map(str::to_string),
             moves: moves.to_vec(),
+            from: 0,
+            line: 0,
             position: now.position_text(),
             side,
             level,
@@ -74,10 +91,9 @@ impl DecisionJob {
         }
     }
 
-    /// The job for `side`'s decision in `game` now.
+    /// The job for `side`'s decision in `game` now, with every decision of the match.
     pub fn of_match(game: &Match, side: Side, level: Level, seed: u64) -> Self {
-        let moves: Vec<String> = game.decisions().map(str::to_string).collect();
-        DecisionJob::new(game.start(), game.start_text(), &moves, game.position(), side, level, seed)
+        JobFeed::default().job(game, side, level, seed)
     }
 
     /// The job read from its JSON text.
@@ -90,19 +106,16 @@ impl DecisionJob {
         serde_json::to_string(self).unwrap_or_default()
     }
 
-    /// The position to decide in: the match loaded from the start and the moves.
+    /// The position to decide in: the match loaded from the start and the moves (a job that
+    /// carries every decision).
     pub fn position(&self) -> Result<Box<dyn DynGame>, JobError> {
+        JobReceiver::default().position(self)
+    }
+
+    /// The match from the start, before any decision.
+    fn open_start(&self) -> Result<Match, JobError> {
         let kind = GameKind::from_slug(&self.game).ok_or_else(|| JobError::UnknownGame(self.game.clone()))?;
-        let start = kind.open(&self.options, self.start.as_deref())?;
-        let game = Match::load(start, self.moves.iter().map(|m| (m.as_str(), 0))).map_err(|e| JobError::Replay {
-            number: e.index,
-            text: e.decision,
-            error: e.reason,
-        })?;
-        if game.position().position_text() != self.position {
-            return Err(JobError::OtherPosition);
-        }
-        Ok(game.position().clone_box())
+        Ok(Match::new(kind.open(&self.options, self.start.as_deref())?))
     }
 
     /// The computer's session for this decision (`stop` is its "move now" flag).
@@ -132,8 +145,99 @@ impl DecisionJob {
     /// their root visits, listed in that order (`simultaneous`: both sides decide here), as
     /// natively on that many threads. `None` without visits.
     pub fn decision_of_searchers(&self, visits: Vec<Vec<(String, u64)>>, simultaneous: bool) -> Option<String> {
-        let mut rng = seeded(merge_seed(self.seed, visits.len() as u64));
-        decide_by_visits(visits.into_iter().flatten(), simultaneous, &mut rng)
+        decision_of_searchers(self.seed, visits, simultaneous)
+    }
+}
+
+/// The decision of the searchers of a job whose seed is `seed` (see
+/// [`DecisionJob::decision_of_searchers`]).
+pub fn decision_of_searchers(seed: u64, visits: Vec<Vec<(String, u64)>>, simultaneous: bool) -> Option<String> {
+    let mut rng = seeded(merge_seed(seed, visits.len() as u64));
+    decide_by_visits(visits.into_iter().flatten(), simultaneous, &mut rng)
+}
+
+/// What one receiver holds of a sender's match, kept by the sender: the next job for that
+/// receiver carries only the decisions it lacks (and where it must go back to, after an undo).
+#[derive(Clone, Debug, Default)]
+pub struct JobFeed {
+    line: Option<u64>,
+    /// The serials (`Match::serial`) of the decisions the receiver holds.
+    serials: Vec<u64>,
+}
+
+impl JobFeed {
+    /// The job for `side`'s decision in `game` now, for this feed's receiver.
+    pub fn job(&mut self, game: &Match, side: Side, level: Level, seed: u64) -> DecisionJob {
+        let line = game.version().0;
+        let from = if self.line == Some(line) { game.common_prefix(&self.serials) } else { 0 };
+        self.line = Some(line);
+        self.serials.truncate(from);
+        self.serials.extend((from..game.len()).filter_map(|i| game.serial(i)));
+        let start = game.start();
+        DecisionJob {
+            game: start.kind().slug().to_string(),
+            options: start.option_pairs(),
+            start: game.start_text().map(str::to_string),
+            moves: game.played()[from..].iter().map(|p| p.decision.clone()).collect(),
+            from,
+            line,
+            position: game.position().position_text(),
+            side,
+            level,
+            seed,
+        }
+    }
+
+    /// The receiver holds nothing now (it could not follow a job): the next job carries every
+    /// decision.
+    pub fn reset(&mut self) {
+        *self = JobFeed::default();
+    }
+}
+
+/// The match a receiver holds between jobs: each job's decisions are played on from where the
+/// job says the receiver is.
+#[derive(Default)]
+pub struct JobReceiver {
+    held: Option<(u64, Match)>,
+}
+
+impl JobReceiver {
+    /// The position `job` decides in, reached from the match held (or from the start for a job
+    /// with every decision); the match reached is held for the next job. On an error nothing is
+    /// held (the sender must then send every decision again).
+    pub fn position(&mut self, job: &DecisionJob) -> Result<Box<dyn DynGame>, JobError> {
+        let held = self.held.take();
+        let mut game = match held {
+            _ if job.from == 0 => job.open_start()?,
+            Some((line, mut game)) if line == job.line && game.kind().slug() == job.game && game.len() >= job.from => {
+                game.go_to(job.from);
+                game.drop_redo();
+                game
+            }
+            _ => return Err(JobError::NotHeld),
+        };
+        game.play_on(job.moves.iter().map(|m| (m.as_str(), 0))).map_err(|e| JobError::Replay {
+            number: e.index,
+            text: e.decision,
+            error: e.reason,
+        })?;
+        if game.position().position_text() != job.position {
+            return Err(JobError::OtherPosition);
+        }
+        let position = game.position().clone_box();
+        self.held = Some((job.line, game));
+        Ok(position)
+    }
+
+    /// The computer's session for `job` (see [`DecisionJob::session`]), from the match held.
+    pub fn session(
+        &mut self,
+        job: &DecisionJob,
+        stop: Option<Arc<AtomicBool>>,
+    ) -> Result<Box<dyn AiSession>, JobError> {
+        let game = self.position(job)?;
+        Ok(session_timed(game.as_ref(), job.side, job.level, job.seed, stop, Timing::WallClock)?)
     }
 }
 
@@ -245,6 +349,60 @@ mod tests {
         assert_eq!(times_drawn(&explored, "c"), 0, "c has 100 of a's 1,100 summed visits");
         let b_drawn = times_drawn(&explored, "b");
         assert!((200..340).contains(&b_drawn), "b drawn {b_drawn} of 2000 (180/1280 expected: 281)");
+    }
+
+    #[test]
+    fn a_feed_sends_only_what_its_receiver_lacks_so_a_job_costs_the_same_at_decision_10_and_3000() {
+        // Inchworm whose captures never end it: the game runs as long as the test wants.
+        let options = [("target".to_string(), "1000000".to_string())];
+        let mut game = Match::open(GameKind::named("inchworm"), &options, None).unwrap();
+        let (mut feed, mut receiver) = (JobFeed::default(), JobReceiver::default());
+        let mut rng = seeded(30);
+        // The bytes sent for the jobs of decisions 1-100 and 2,901-3,000 (a job each).
+        let (mut early, mut late) = (Vec::new(), Vec::new());
+        while game.len() < 3_000 {
+            let side = acting_side(game.position())
+                .unwrap_or_else(|| panic!("the game stopped at {}: {:?}", game.len(), game.position().status()));
+            let n = game.len();
+            if !(100..2_900).contains(&n) {
+                let sent = feed.job(&game, side, Level::Easy, 5).to_json();
+                let job = DecisionJob::from_json(&sent).unwrap();
+                assert_eq!(receiver.position(&job).unwrap().position_text(), game.position().position_text());
+                if n < 100 {
+                    early.push(sent.len());
+                } else {
+                    late.push(sent.len());
+                }
+                assert!(n == 2_900 || job.moves.len() == 1 || n == 0, "{n}: {} moves sent", job.moves.len());
+            }
+            let seat = game.seat_of(side);
+            let legal = game.legal_for(seat);
+            game.decide(seat, &legal[crate::rules::pick_index(&mut rng, legal.len())], 0).unwrap();
+        }
+        let mean = |v: &[usize]| v.iter().sum::<usize>() as f64 / v.len() as f64;
+        let full = DecisionJob::of_match(&game, Side::First, Level::Easy, 5).to_json().len();
+        let (early, late) = (mean(&early[9..]), mean(&late[1..]));
+        eprintln!("bytes a job: {early:.0} at decisions 10-100, {late:.0} at 2,902-3,000 (every decision: {full})");
+        assert!(late <= early * 1.1, "a job grew from {early} to {late} bytes");
+        // Decisions taken back: the receiver goes back too.
+        game.go_to(2_990);
+        game.drop_redo();
+        let side = acting_side(game.position()).unwrap();
+        let legal = game.legal_for(game.seat_of(side));
+        game.decide(game.seat_of(side), &legal[0], 0).unwrap();
+        let side = acting_side(game.position()).unwrap();
+        let job = feed.job(&game, side, Level::Easy, 5);
+        assert_eq!((job.from, job.moves.len()), (2_990, 1));
+        assert_eq!(receiver.position(&job).unwrap().position_text(), game.position().position_text());
+        // Another match starts from nothing; a receiver that holds nothing refuses to continue one.
+        let other = Match::open(GameKind::named("inchworm"), &options, None).unwrap();
+        assert_eq!(feed.job(&other, Side::First, Level::Easy, 5).from, 0);
+        let mut fresh = JobReceiver::default();
+        assert!(matches!(fresh.position(&job), Err(JobError::NotHeld)));
+        feed.reset();
+        let again = feed.job(&game, side, Level::Easy, 5);
+        assert_eq!(again.moves.len(), game.len());
+        assert_eq!(fresh.position(&again).unwrap().position_text(), game.position().position_text());
     }
 
     #[test]

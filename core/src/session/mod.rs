@@ -222,15 +222,24 @@ impl Match {
         decisions: impl IntoIterator<Item = (&'a str, u64)>,
     ) -> Result<Match, BadDecision> {
         let mut m = Match::new(start);
-        for (index, (decision, at_ms)) in decisions.into_iter().enumerate() {
+        m.play_on(decisions)?;
+        Ok(m)
+    }
+
+    /// Plays `decisions` on from the match's last decision, in order, each by the seat that can
+    /// make it. A decision that does not play is reported with its number in the whole match
+    /// (1-based); those before it stay played.
+    pub fn play_on<'a>(&mut self, decisions: impl IntoIterator<Item = (&'a str, u64)>) -> Result<(), BadDecision> {
+        for (decision, at_ms) in decisions {
+            let index = self.played.len();
             let bad = |reason: String| BadDecision { index: index + 1, decision: decision.to_string(), reason };
-            let seat = m.seat_for(decision).ok_or_else(|| {
-                let mut trial = m.position.clone_box();
+            let seat = self.seat_for(decision).ok_or_else(|| {
+                let mut trial = self.position.clone_box();
                 bad(trial.play_decision(decision).err().map_or("not legal here".into(), |e| e.to_string()))
             })?;
-            m.decide(seat, decision, at_ms).map_err(|r| bad(r.0))?;
+            self.decide(seat, decision, at_ms).map_err(|r| bad(r.0))?;
         }
-        Ok(m)
+        Ok(())
     }
 
     // ----------------------------------------------------------------------------------------

@@ -21,7 +21,8 @@ enum OnPage {
     Workers {
         ids: Vec<u32>,
         answers: Vec<Option<super::web_worker::Answer>>,
-        job: crate::ai::job::DecisionJob,
+        /// The decision's seed (its searchers' merge draws from it).
+        seed: u64,
         simultaneous: bool,
         fallback: std::sync::Mutex<Box<dyn AiSession>>,
     },
@@ -126,15 +127,14 @@ impl Search {
         }
         #[cfg(target_arch = "wasm32")]
         {
-            let job = crate::ai::job::DecisionJob::of_match(current, side, level, seed);
             let session = std::sync::Mutex::new(session);
-            let ids = super::web_worker::think(&job);
+            let ids = super::web_worker::think(current, side, level, seed);
             self.on_page = if ids.is_empty() {
                 OnPage::Slices(session)
             } else {
                 let simultaneous = current.position().to_move() == Some(crate::rules::ToMove::Both);
                 let answers = ids.iter().map(|_| None).collect();
-                OnPage::Workers { ids, answers, job, simultaneous, fallback: session }
+                OnPage::Workers { ids, answers, seed, simultaneous, fallback: session }
             };
         }
     }
@@ -177,7 +177,7 @@ impl Search {
     #[cfg(target_arch = "wasm32")]
     fn poll_inner(&mut self) -> Option<(String, &'static str, u64, usize)> {
         use super::web_worker::{Answer, answer};
-        if let OnPage::Workers { ids, answers, job, simultaneous, .. } = &mut self.on_page {
+        if let OnPage::Workers { ids, answers, seed, simultaneous, .. } = &mut self.on_page {
             for (id, slot) in ids.iter().zip(answers.iter_mut()) {
                 if slot.is_none() {
                     *slot = answer(*id);
@@ -205,7 +205,8 @@ impl Search {
             let searchers = decisions.len();
             let merged = match searchers {
                 1 => decisions.pop(),
-                _ => job.decision_of_searchers(visits, *simultaneous).or_else(|| decisions.first().cloned()),
+                _ => crate::ai::job::decision_of_searchers(*seed, visits, *simultaneous)
+                    .or_else(|| decisions.first().cloned()),
             };
             if let Some(decision) = merged {
                 return Some((decision, "worker", iterations, searchers));

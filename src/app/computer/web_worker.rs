@@ -1,12 +1,17 @@
 //! The page's Web Workers for the computer (`web/ai-worker.js`, running the Bevy-free rules and AI
 //! of `ai-worker/`): the first started on first use, more when Hard thinks (each worker one
 //! searcher of the decision, from its own seed) or a review analyses several positions at once;
-//! sent the decisions to think about, their answers kept until the search asks for them. If the
-//! worker cannot start or stops working, [`think`] says so and the search thinks on the page
-//! instead.
+//! sent the decisions to think about, their answers kept until the search asks for them. Each
+//! worker keeps the match between decisions and is sent only the decisions it lacks (a
+//! `JobFeed` per worker). If the worker cannot start or stops working, [`think`] says so and the
+//! search thinks on the page instead.
 
 // The app draws no frames while it waits for the worker: its answers wake it.
+use crate::ai::Level;
+use crate::ai::job::JobFeed;
 use crate::app::frame_pacing::wake_app;
+use crate::rules::Side;
+use crate::session::Match;
 use serde_json::{Value, json};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -43,6 +48,8 @@ const MAX_WORKERS: usize = 4;
 /// wants them. Their answers share one inbox.
 struct Bridge {
     workers: Vec<Worker>,
+    /// What each worker holds of the match (by the workers' order).
+    feeds: Vec<JobFeed>,
     inbox: Rc<RefCell<Inbox>>,
     next_id: u32,
     /// The worker each analysis under way was sent to.
@@ -66,7 +73,14 @@ thread_local! {
 fn start() -> Option<Bridge> {
     let inbox = Rc::new(RefCell::new(Inbox::default()));
     let worker = start_worker(&inbox)?;
-    Some(Bridge { workers: vec![worker], inbox, next_id: 0, analyses: HashMap::new(), thinking: HashMap::new() })
+    Some(Bridge {
+        workers: vec![worker],
+        feeds: vec![JobFeed::default()],
+        inbox,
+        next_id: 0,
+        analyses: HashMap::new(),
+        thinking: HashMap::new(),
+    })
 }
 
 fn start_worker(inbox: &Rc<RefCell<Inbox>>) -> Option<Worker> {
@@ -153,6 +167,7 @@ fn grow(bridge: &mut Bridge, workers: usize) -> usize {
     while bridge.workers.len() < workers {
         let Some(worker) = start_worker(&bridge.inbox) else { break };
         bridge.workers.push(worker);
+        bridge.feeds.push(JobFeed::default());
     }
     bridge.workers.len()
 }
@@ -181,19 +196,21 @@ pub fn usable() -> bool {
     })
 }
 
-/// Sends a decision to think about to as many workers as it takes (Hard: [`worker_count`], each
-/// one searcher from its own seed, `DecisionJob::for_searcher`); an id per searcher, in order,
-/// or none without a worker.
-pub fn think(job: &crate::ai::job::DecisionJob) -> Vec<u32> {
+/// Sends `side`'s decision in `current` to think about to as many workers as it takes (Hard:
+/// [`worker_count`], each one searcher from its own seed, `DecisionJob::for_searcher`), each
+/// with only the decisions it lacks; an id per searcher, in order, or none without a worker.
+pub fn think(current: &Match, side: Side, level: Level, seed: u64) -> Vec<u32> {
     with_bridge(|bridge| {
-        let wanted = job.searchers(worker_count());
+        let wanted = crate::ai::games::searchers_for(current.kind(), level, worker_count());
         let searchers = grow(bridge, wanted).min(wanted);
         let mut ids = Vec::with_capacity(searchers);
         for searcher in 0..searchers {
             bridge.next_id = bridge.next_id.wrapping_add(1);
             let id = bridge.next_id;
-            let job_json = job.for_searcher(searcher).to_json();
+            let job_json = bridge.feeds[searcher].job(current, side, level, seed).for_searcher(searcher).to_json();
             if !send(&bridge.workers[searcher], json!({ "kind": "think", "id": id, "job": job_json })) {
+                // Whether it got the job is not known: the next job brings every decision.
+                bridge.feeds[searcher].reset();
                 break;
             }
             bridge.thinking.insert(id, searcher);
@@ -265,7 +282,10 @@ pub fn answer(id: u32) -> Option<Answer> {
         };
         drop(inbox);
         bridge.analyses.remove(&id);
-        bridge.thinking.remove(&id);
+        // A worker that could not think about a decision may hold no match now.
+        if let (Some(worker), Answer::Failed(_)) = (bridge.thinking.remove(&id), &answer) {
+            bridge.feeds[worker].reset();
+        }
         Some(answer)
     })
 }
