@@ -5,7 +5,7 @@
 //! agree, and the person's own decisions go to the seat, shown at once and marked pending until
 //! the server stores them. Resigning and rematches go through the server too.
 
-use super::catch_up::{CatchUp, catch_up};
+use super::catch_up::{Agreement, CatchUp};
 use super::seats::KeptSeats;
 use super::socket::Connection;
 use super::{FollowGame, FromServer, SocketOpened, ToServer};
@@ -35,6 +35,8 @@ pub struct Followed {
     on_board: bool,
     /// How many of the board's decisions the seat has been told about.
     told: usize,
+    /// How far the board and the seat's match were found to agree.
+    agreement: Agreement,
     resign_sent: bool,
     /// Who plays, whether rated, how many watch (the server's `Players`).
     names: [Option<String>; 2],
@@ -287,9 +289,9 @@ fn tell_seat(
     let followed = &mut *followed;
     let Some(seat) = followed.seat.as_mut() else { return };
     for i in followed.told.min(current.len())..current.len() {
-        let shown = seat.board_decisions();
+        let Some(shown) = seat.board() else { break };
         let decision = current.decision(i).to_string();
-        if shown.get(i) == Some(&decision) {
+        if shown.played().get(i).is_some_and(|p| p.decision == decision) {
             continue;
         }
         // Beyond what the seat shows, only the person here adds decisions (the opponent's come
@@ -324,7 +326,8 @@ fn catch_up_board(
     if let Some(why) = &seat.board_error {
         current.message = Some(format!("The server's game cannot be shown: {why}"));
     }
-    match catch_up(&current.history(), &seat.board_decisions()) {
+    let Some(game) = seat.board() else { return };
+    match followed.agreement.catch_up(&current.session, game) {
         CatchUp::InStep => {
             // A resignation or a timeout is not in the rules' position: the server's ending says it.
             if let Some(ending) = seat.ended.clone()
