@@ -834,6 +834,27 @@ mod replays {
     }
 
     #[test]
+    fn a_new_match_takes_the_board_in_the_frame_it_is_sent_and_a_reseat_changes_who_plays() {
+        use stoneyard::ai::Level;
+        use stoneyard::app::testing::{MatchCommand, NewMatch};
+        let mut app = replay_of_four_moves();
+        let replayed = app.world().resource::<CurrentMatch>().session.version().0;
+        assert_eq!(app.world().resource::<CurrentMatch>().players, [None, None], "nobody plays a replay");
+        // Played on from the replay, the recorded players sit again (here: nobody asked for).
+        app.world_mut().write_message(MatchCommand::Reseat([None, Some(Level::Easy)]));
+        app.update();
+        assert_eq!(app.world().resource::<CurrentMatch>().players, [None, Some(Level::Easy)]);
+        // "Play again": a new match of the same start, the same players, the next seed.
+        let mut again = CurrentMatch::new(app.world().resource::<CurrentMatch>().start().clone_box());
+        again.players = [Some(Level::Easy), None];
+        app.world_mut().write_message(NewMatch(Box::new(again)));
+        app.update();
+        let m = app.world().resource::<CurrentMatch>();
+        assert_ne!(m.session.version().0, replayed);
+        assert_eq!((m.len(), m.players), (0, [Some(Level::Easy), None]));
+    }
+
+    #[test]
     fn leaving_a_replay_brings_back_the_game_in_progress() {
         let mut app = replay_of_four_moves();
         press(&mut app, &[Up]);

@@ -1,7 +1,8 @@
 //! The game in progress: the app's resource around the match (`session::Match`: the position,
 //! the decisions with who made them, the seating, undo and redo, resignation, the record), with
 //! who plays each seat here. It changes only through `MatchCommand` messages (and chosen
-//! decisions) in the ordered systems; entities on the board are only a projection of it.
+//! decisions) in the ordered systems, and a new one takes the board through a `NewMatch`
+//! message; menus and panels only send those. Entities on the board are only a projection of it.
 
 use crate::ai::Level;
 use crate::games::{DynGame, status_json};
@@ -32,7 +33,16 @@ pub enum MatchCommand {
     /// The game server ended an online game on the clock (a flag, a claim): this side won
     /// (`None`: a draw), for the reason given in words.
     EndOnTime(Option<Side>, String),
+    /// Who sits in each seat from now on (see [`CurrentMatch::players`]): nobody while a game is
+    /// replayed, its players again when it is played on from the replay.
+    Reseat([Option<Level>; 2]),
 }
+
+/// A new match takes the board in place of the current one (the setup, Continue, a save, a
+/// lesson, an online game, "Play again"): put there in `AppSystems::NewMatch`, before anything
+/// chooses a decision in that frame.
+#[derive(Message)]
+pub struct NewMatch(pub Box<CurrentMatch>);
 
 /// The game being played.
 #[derive(Resource)]
@@ -307,6 +317,7 @@ impl CurrentMatch {
             }
             MatchCommand::GoTo(n) => happened.push(self.session.go_to(n)),
             MatchCommand::DropRedo => self.session.drop_redo(),
+            MatchCommand::Reseat(players) => self.players = players,
             MatchCommand::PlayQuietly(decision) => {
                 let seat = self
                     .session

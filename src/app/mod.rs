@@ -120,6 +120,8 @@ pub enum AppSystems {
     RecordInput,
     /// Menu screens react to actions and change state.
     Menus,
+    /// A new match asked for (`NewMatch`) takes the board.
+    NewMatch,
     /// The playing screen turns actions, clicks, drags, the computer and the replay controls into
     /// at most one `DecisionChosen` a frame.
     Choose,
@@ -147,6 +149,7 @@ pub fn core_plugin(app: &mut App) {
         (
             AppSystems::RecordInput,
             AppSystems::Menus,
+            AppSystems::NewMatch,
             AppSystems::Choose,
             AppSystems::Intent,
             AppSystems::Place,

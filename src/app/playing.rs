@@ -269,11 +269,10 @@ impl Replay {
         Ok((current, Replay { active: true, auto: false, pace: 1.0, players }))
     }
 
-    /// Turns the current match into a replay of itself (from the game-over panel).
-    pub fn of_current(current: &mut CurrentMatch) -> Replay {
-        let replay = Replay { active: true, auto: false, pace: 1.0, players: current.players };
-        current.players = [None, None];
-        replay
+    /// A replay of the current match (from the game-over panel); nobody plays while it is
+    /// replayed: `MatchCommand::Reseat([None, None])` goes with it.
+    pub fn of_current(current: &CurrentMatch) -> Replay {
+        Replay { active: true, auto: false, pace: 1.0, players: current.players }
     }
 }
 

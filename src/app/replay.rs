@@ -95,12 +95,12 @@ fn auto_play(
 /// frame's other changes in `AppSystems::Intent`.
 fn apply_steps(
     mut steps: MessageReader<ReplayStep>,
-    current: Option<ResMut<CurrentMatch>>,
+    current: Option<Res<CurrentMatch>>,
     mut replay: ResMut<Replay>,
     mut whole: ResMut<ReplayMoves>,
     mut commands: MessageWriter<MatchCommand>,
 ) {
-    let (Some(mut current), true) = (current, replay.active) else {
+    let (Some(current), true) = (current, replay.active) else {
         steps.clear();
         return;
     };
@@ -126,7 +126,7 @@ fn apply_steps(
             }
             ReplayStep::PlayOn(players) => {
                 commands.write(MatchCommand::DropRedo);
-                current.players = players;
+                commands.write(MatchCommand::Reseat(players));
                 *replay = Replay::default();
                 return;
             }

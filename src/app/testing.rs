@@ -15,7 +15,7 @@ pub use super::input::{Action, ActionPressed, BINDABLE, KeyBindings};
 pub use super::lesson_state::{
     Answer, BookState, BookWanted, LearnChoice, LessonBooks, LessonCommand, LessonRun, PracticeBooks, PracticeRun,
 };
-pub use super::match_state::{CurrentMatch, MatchCommand};
+pub use super::match_state::{CurrentMatch, MatchCommand, NewMatch};
 pub use super::menus::{FinishedGames, GamesInProgress, ImportRecord, SavesList, SetupChoice};
 pub use super::online::{
     Connection, KeptSeats, LinkState, LobbyRow, OnlineLobby, OnlinePlayer, OnlineView, OpenGames, PlayComputerInstead,

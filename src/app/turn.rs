@@ -4,7 +4,7 @@
 //! the effects of its same-named phase as messages for `Project` and `Present`.
 
 use super::AppSystems;
-use super::match_state::{CurrentMatch, MatchCommand};
+use super::match_state::{CurrentMatch, MatchCommand, NewMatch};
 use super::playing::{DecisionChosen, DecisionRefused, EffectHappened, MatchChanged, Replay, TurnWarning};
 use super::screen::Screen;
 use crate::rules::Effects;
@@ -23,6 +23,8 @@ struct Intent(Option<String>);
 
 pub fn plugin(app: &mut App) {
     app.init_resource::<Resolving>().init_resource::<Intent>();
+    app.add_message::<NewMatch>();
+    app.add_systems(Update, start_new_match.in_set(AppSystems::NewMatch));
     app.add_systems(OnExit(Screen::Playing), |mut warning: ResMut<TurnWarning>| *warning = TurnWarning::default());
     app.add_systems(
         Update,
@@ -35,6 +37,13 @@ pub fn plugin(app: &mut App) {
             end_check.in_set(AppSystems::EndCheck),
         ),
     );
+}
+
+/// Puts the last match asked for this frame on the board: the one place a match is replaced.
+fn start_new_match(mut asked: ResMut<Messages<NewMatch>>, mut commands: Commands) {
+    if let Some(NewMatch(current)) = asked.drain().last() {
+        commands.insert_resource(*current);
+    }
 }
 
 /// After a person's decision leaves them a single decision that names no space (Gravel's "end"

@@ -13,7 +13,7 @@ use bevy::prelude::*;
 use bevy_egui::egui;
 
 /// Everything the panel offers now besides its footer, in the order a player looks for it.
-pub(super) fn all(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &PanelView, act: &mut PanelActions) {
+pub(super) fn all(ui: &mut egui::Ui, current: &CurrentMatch, view: &PanelView, act: &mut PanelActions) {
     super::footer::resign_question(ui, current, act);
     save_row(ui, current, act);
     pace(ui, current, &mut act.spectating);
@@ -204,7 +204,7 @@ fn spaceless_choices(
 
 /// After the end, in the panel: the result and, when the card over the board was put aside, its
 /// buttons and a way back to it.
-fn game_over(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &PanelView, act: &mut PanelActions) {
+fn game_over(ui: &mut egui::Ui, current: &CurrentMatch, view: &PanelView, act: &mut PanelActions) {
     if !act.panels.game_over_aside {
         return;
     }

@@ -61,8 +61,8 @@ fn texts_of(shapes: Vec<egui::epaint::ClippedShape>) -> Vec<DrawnText> {
 fn lay_out_panel(app: &mut App, size: Vec2) -> Vec<DrawnText> {
     app.world_mut().insert_resource(ScreenLayout::of(size));
     app.world_mut()
-        .run_system_once(move |current: Option<ResMut<CurrentMatch>>, view: PanelView, mut act: PanelActions| {
-            let mut current = current.expect("a game on the board");
+        .run_system_once(move |current: Option<Res<CurrentMatch>>, view: PanelView, mut act: PanelActions| {
+            let current = current.expect("a game on the board");
             let ctx = egui::Context::default();
             ctx.set_fonts(crate::app::fonts::font_definitions());
             ctx.set_global_style(crate::app::theme::egui_style(Theme::Classic));
@@ -80,7 +80,7 @@ fn lay_out_panel(app: &mut App, size: Vec2) -> Vec<DrawnText> {
             }
             let mut shapes = Vec::new();
             for _ in 0..3 {
-                let mut output = ctx.run_ui(input.clone(), |ui| panel(ui.ctx(), &mut current, &view, &mut act));
+                let mut output = ctx.run_ui(input.clone(), |ui| panel(ui.ctx(), &current, &view, &mut act));
                 output.textures_delta.clear();
                 shapes = output.shapes;
             }

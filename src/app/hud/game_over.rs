@@ -2,7 +2,7 @@
 //! Play again, Replay, Change options and Title screen; it can be put aside to look at the board.
 
 use super::{PanelActions, PanelView};
-use crate::app::match_state::{CurrentMatch, side_label};
+use crate::app::match_state::{CurrentMatch, MatchCommand, NewMatch, side_label};
 use crate::app::playing::{OnlineRequest, RematchOffer, Replay, ReplayStep, SetupRequested};
 use crate::app::screen::Screen;
 use crate::app::theme::text_size;
@@ -15,7 +15,7 @@ use bevy_egui::egui;
 /// (a watcher has no rematch to offer).
 fn online_buttons(
     ui: &mut egui::Ui,
-    current: &mut ResMut<CurrentMatch>,
+    current: &CurrentMatch,
     online: &crate::app::playing::OnlineStatus,
     act: &mut PanelActions,
 ) {
@@ -46,12 +46,10 @@ fn online_buttons(
             act.online.write(OnlineRequest::Rematch);
         }
         if button(ui, "Replay").clicked() {
-            *act.replay = Replay::of_current(current);
-            act.replay_steps.write(ReplayStep::First);
+            replay_from_start(current, act);
         }
         if button(ui, "Review").clicked() {
-            *act.replay = Replay::of_current(current);
-            act.replay_steps.write(ReplayStep::First);
+            replay_from_start(current, act);
             act.review.write(crate::app::review_state::ReviewCommand::Start);
         }
         if button(ui, "Title screen").clicked() {
@@ -96,12 +94,7 @@ fn figures(current: &CurrentMatch) -> Vec<String> {
 }
 
 /// The card, centred on the board, while the game is over and the player has not put it aside.
-pub(super) fn card_over_board(
-    ctx: &egui::Context,
-    current: &mut ResMut<CurrentMatch>,
-    view: &PanelView,
-    act: &mut PanelActions,
-) {
+pub(super) fn card_over_board(ctx: &egui::Context, current: &CurrentMatch, view: &PanelView, act: &mut PanelActions) {
     // A lesson's end is told on its card; the winning move is seen to its end before the card
     // covers the board.
     if !current.is_over()
@@ -145,7 +138,7 @@ pub(super) fn card_over_board(
 }
 
 /// What to do after the end: play again (online: a rematch), replay, change the options, leave.
-pub(super) fn buttons(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &PanelView, act: &mut PanelActions) {
+pub(super) fn buttons(ui: &mut egui::Ui, current: &CurrentMatch, view: &PanelView, act: &mut PanelActions) {
     if current.remote.is_some() {
         online_buttons(ui, current, &view.online, act);
         return;
@@ -155,16 +148,14 @@ pub(super) fn buttons(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, vie
             let mut again = CurrentMatch::new(current.start().clone_box());
             again.players = current.players;
             again.seed = current.seed.wrapping_add(1);
-            **current = again;
+            act.new_match.write(NewMatch(Box::new(again)));
             act.panels.game_over_aside = false;
         }
         if button(ui, "Replay").clicked() {
-            *act.replay = Replay::of_current(current);
-            act.replay_steps.write(ReplayStep::First);
+            replay_from_start(current, act);
         }
         if button(ui, "Review").clicked() {
-            *act.replay = Replay::of_current(current);
-            act.replay_steps.write(ReplayStep::First);
+            replay_from_start(current, act);
             act.review.write(crate::app::review_state::ReviewCommand::Start);
         }
         if button(ui, "Change options").clicked() {
@@ -178,4 +169,11 @@ pub(super) fn buttons(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, vie
             act.next.set(Screen::Title);
         }
     });
+}
+
+/// The finished game replayed from its start; nobody plays it while it is replayed.
+fn replay_from_start(current: &CurrentMatch, act: &mut PanelActions) {
+    *act.replay = Replay::of_current(current);
+    act.commands.write(MatchCommand::Reseat([None, None]));
+    act.replay_steps.write(ReplayStep::First);
 }

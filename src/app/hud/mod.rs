@@ -17,7 +17,7 @@ mod turn_warning;
 
 use super::AppSystems;
 use super::lesson_state::{LessonCommand, LessonRun, PracticeRun};
-use super::match_state::{CurrentMatch, MatchCommand};
+use super::match_state::{CurrentMatch, MatchCommand, NewMatch};
 use super::playing::{
     BoardAnimating, BoardCursor, ChoiceAnchor, ComputerStatus, DecisionChosen, EventLog, HintRequested, HintShown,
     MoveList, MoveNow, OnlineRequest, OnlineStatus, Replay, ReplayMoves, ReplayStep, Secrecy, SetupRequested,
@@ -139,6 +139,7 @@ struct PanelActions<'w> {
     show_rules: MessageWriter<'w, ShowRules>,
     review: MessageWriter<'w, ReviewCommand>,
     commands: MessageWriter<'w, MatchCommand>,
+    new_match: MessageWriter<'w, NewMatch>,
     next: ResMut<'w, NextState<Screen>>,
     spectating: ResMut<'w, Spectating>,
     replay: ResMut<'w, Replay>,
@@ -150,24 +151,24 @@ struct PanelActions<'w> {
 
 fn draw_panel(
     mut contexts: EguiContexts,
-    current: Option<ResMut<CurrentMatch>>,
+    current: Option<Res<CurrentMatch>>,
     view: PanelView,
     mut act: PanelActions,
 ) -> Result {
-    let Some(mut current) = current else { return Ok(()) };
+    let Some(current) = current else { return Ok(()) };
     if view.secrecy.handover.is_some() {
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;
     actions::choice_popup(ctx, &current, &view, &mut act.clicks);
-    game_over::card_over_board(ctx, &mut current, &view, &mut act);
+    game_over::card_over_board(ctx, &current, &view, &mut act);
     turn_warning::card_at_panel_top(ctx, &current, &view, &mut act);
-    panel(ctx, &mut current, &view, &mut act);
+    panel(ctx, &current, &view, &mut act);
     Ok(())
 }
 
 /// The panel beside or under the board.
-fn panel(ctx: &egui::Context, current: &mut ResMut<CurrentMatch>, view: &PanelView, act: &mut PanelActions) {
+fn panel(ctx: &egui::Context, current: &CurrentMatch, view: &PanelView, act: &mut PanelActions) {
     let mut root = root_ui_in(ctx, "hud", view.layout.panel_rect());
     let frame = egui::Frame::new().fill(root.visuals().panel_fill).inner_margin(egui::Margin::symmetric(12, 8));
     frame.show(&mut root, |ui| {
@@ -184,7 +185,7 @@ fn panel(ctx: &egui::Context, current: &mut ResMut<CurrentMatch>, view: &PanelVi
 /// Beside the board: the game's name, the player cards, then the footer's commands fixed at the
 /// bottom, the move list above them with at least `moves::min_height`, and the status and the
 /// choices in the room left (scrolling there, never pushing the footer off).
-fn landscape(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &PanelView, act: &mut PanelActions) {
+fn landscape(ui: &mut egui::Ui, current: &CurrentMatch, view: &PanelView, act: &mut PanelActions) {
     if view.lesson.is_some() {
         lesson_card::lesson_card(ui, current, view, act, false);
     } else if view.practice.is_some() {
@@ -237,10 +238,10 @@ fn landscape(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &Panel
 /// `above` drawn in the room over it.
 fn footer_panel(
     ui: &mut egui::Ui,
-    current: &mut ResMut<CurrentMatch>,
+    current: &CurrentMatch,
     view: &PanelView,
     act: &mut PanelActions,
-    above: impl FnOnce(&mut egui::Ui, &mut ResMut<CurrentMatch>, &mut PanelActions),
+    above: impl FnOnce(&mut egui::Ui, &CurrentMatch, &mut PanelActions),
 ) {
     let keys = !ui::by_touch(ui);
     let buttons = footer::buttons(footer::FooterState::of(current, view, act), keys);
@@ -257,7 +258,7 @@ fn footer_panel(
 
 /// Under the board: the player cards side by side and what to do now, then the tabs over the
 /// footer's commands.
-fn phone_panel(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &PanelView, act: &mut PanelActions) {
+fn phone_panel(ui: &mut egui::Ui, current: &CurrentMatch, view: &PanelView, act: &mut PanelActions) {
     if view.layout.short() {
         // A short phone's rows sit closer: the room is the commands'.
         ui.spacing_mut().item_spacing.y = 4.0;
@@ -323,13 +324,7 @@ fn phone_panel(ui: &mut egui::Ui, current: &mut ResMut<CurrentMatch>, view: &Pan
 
 /// The phone panel's tab, in the room over the footer.
 /// `room` is the tab's height in sight.
-fn phone_tab(
-    ui: &mut egui::Ui,
-    current: &mut ResMut<CurrentMatch>,
-    view: &PanelView,
-    act: &mut PanelActions,
-    room: f32,
-) {
+fn phone_tab(ui: &mut egui::Ui, current: &CurrentMatch, view: &PanelView, act: &mut PanelActions, room: f32) {
     match act.panels.tab {
         Tab::Actions if act.replay.active => {
             let top = ui.cursor().min.y;

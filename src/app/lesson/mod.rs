@@ -7,7 +7,7 @@ mod practice_run;
 mod run;
 
 use crate::app::input::ActionPressed;
-use crate::app::match_state::CurrentMatch;
+use crate::app::match_state::{CurrentMatch, NewMatch};
 use crate::app::playing::Replay;
 use crate::app::screen::Screen;
 use bevy::prelude::*;
@@ -19,14 +19,14 @@ pub fn plugin(app: &mut App) {
 /// Puts a lesson's or practice position's match and run on the board, in place of `Other` (the
 /// other kind of run). The press that asked for it (E on "Next") must not act on the new board.
 fn put_on_board<Run: Resource, Other: Resource>(
-    commands: &mut Commands,
+    (commands, new_match): (&mut Commands, &mut MessageWriter<NewMatch>),
     (current, run): (CurrentMatch, Run),
     (replay, pressed, next): (&mut Replay, &mut Messages<ActionPressed>, &mut NextState<Screen>),
 ) {
     pressed.clear();
     *replay = Replay::default();
     commands.remove_resource::<Other>();
-    commands.insert_resource(current);
+    new_match.write(NewMatch(Box::new(current)));
     commands.insert_resource(run);
     next.set(Screen::Playing);
 }

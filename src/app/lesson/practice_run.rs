@@ -6,7 +6,7 @@
 use crate::ai::Level;
 use crate::app::AppSystems;
 use crate::app::lesson_state::{Answer, BookWanted, LearnChoice, LessonCommand, LessonRun, PracticeBooks, PracticeRun};
-use crate::app::match_state::CurrentMatch;
+use crate::app::match_state::{CurrentMatch, NewMatch};
 use crate::app::playing::Replay;
 use crate::app::screen::Screen;
 use crate::app::settings::CurrentSettings;
@@ -19,7 +19,8 @@ pub fn plugin(app: &mut App) {
     app.add_systems(Update, (confirm_goes_on, carry_out_commands).chain().in_set(AppSystems::Menus));
     app.add_systems(
         Update,
-        (forget_practice_of_another_match, judge.in_set(AppSystems::Project))
+        // After a new match has taken the board: the run and its match arrive in one frame.
+        (forget_practice_of_another_match.in_set(AppSystems::Choose), judge.in_set(AppSystems::Project))
             .distributive_run_if(resource_exists::<PracticeRun>.and_then(resource_exists::<CurrentMatch>)),
     );
 }
@@ -52,6 +53,7 @@ fn open(books: &PracticeBooks, kind: GameKind, index: usize) -> Result<(CurrentM
 #[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or message
 fn carry_out_commands(
     mut commands: Commands,
+    mut new_match: MessageWriter<NewMatch>,
     mut asked: MessageReader<LessonCommand>,
     books: Res<PracticeBooks>,
     run: Option<Res<PracticeRun>>,
@@ -78,7 +80,7 @@ fn carry_out_commands(
     match open(&books, game, index) {
         Ok(opened) => {
             super::put_on_board::<PracticeRun, LessonRun>(
-                &mut commands,
+                (&mut commands, &mut new_match),
                 opened,
                 (&mut replay, &mut pressed, &mut next),
             );

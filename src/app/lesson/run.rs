@@ -7,7 +7,7 @@ use crate::ai::Level;
 use crate::app::AppSystems;
 use crate::app::input::{Action, ActionPressed};
 use crate::app::lesson_state::{BookWanted, LearnChoice, LessonBooks, LessonCommand, LessonRun, PracticeRun};
-use crate::app::match_state::CurrentMatch;
+use crate::app::match_state::{CurrentMatch, NewMatch};
 use crate::app::playing::{BoardAnimating, DecisionChosen, HintRequested, Replay};
 use crate::app::screen::Screen;
 use crate::app::settings::CurrentSettings;
@@ -26,8 +26,8 @@ pub fn plugin(app: &mut App) {
     app.add_systems(
         Update,
         (
-            forget_lesson_of_another_match,
-            play_scripted_reply.in_set(AppSystems::Choose),
+            // After a new match has taken the board: the run and its match arrive in one frame.
+            (forget_lesson_of_another_match, play_scripted_reply).chain().in_set(AppSystems::Choose),
             judge.in_set(AppSystems::Project),
         )
             // Each system checks for itself: an earlier one may end the lesson in the same frame.
@@ -93,6 +93,7 @@ fn open(books: &LessonBooks, kind: GameKind, index: usize) -> Result<(CurrentMat
 #[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or message
 fn carry_out_commands(
     mut commands: Commands,
+    mut new_match: MessageWriter<NewMatch>,
     mut asked: MessageReader<LessonCommand>,
     books: Res<LessonBooks>,
     run: Option<ResMut<LessonRun>>,
@@ -126,7 +127,7 @@ fn carry_out_commands(
                 Ok(start) => {
                     let mut current = CurrentMatch::new(start);
                     current.players = [None, Some(Level::Easy)];
-                    commands.insert_resource(current);
+                    new_match.write(NewMatch(Box::new(current)));
                 }
                 Err(e) => error!("{} does not open: {e}", game.name()),
             }
@@ -140,7 +141,7 @@ fn carry_out_commands(
     match open(&books, game, index) {
         Ok(opened) => {
             super::put_on_board::<LessonRun, PracticeRun>(
-                &mut commands,
+                (&mut commands, &mut new_match),
                 opened,
                 (&mut replay, &mut pressed, &mut next),
             );

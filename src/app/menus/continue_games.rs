@@ -6,7 +6,7 @@ use super::list_keys::{ListPress, list_presses};
 use crate::app::AppSystems;
 use crate::app::input::{Action, ActionPressed};
 use crate::app::labels::level_name;
-use crate::app::match_state::CurrentMatch;
+use crate::app::match_state::{CurrentMatch, NewMatch};
 use crate::app::playing::Replay;
 use crate::app::screen::Screen;
 use crate::app::settings::{CurrentSettings, SaveStore};
@@ -92,6 +92,7 @@ pub(super) fn now_unix() -> u64 {
 #[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
 fn continue_input(
     mut commands: Commands,
+    mut new_match: MessageWriter<NewMatch>,
     mut focus: ResMut<MenuFocus>,
     mut actions: MessageReader<ActionPressed>,
     mut clicks: MessageReader<MenuClicked>,
@@ -128,7 +129,7 @@ fn continue_input(
         match load_game(&store.0, &entry.key).and_then(|record| CurrentMatch::from_record(&record)) {
             Ok(mut current) => {
                 current.slot = Some(entry.key.clone());
-                commands.insert_resource(current);
+                new_match.write(NewMatch(Box::new(current)));
                 commands.insert_resource(Replay::default());
                 next.set(Screen::Playing);
                 return;

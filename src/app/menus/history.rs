@@ -6,6 +6,7 @@ use super::continue_games::{now_unix, opponent_text, when_text};
 use super::list_keys::{ListPress, list_presses};
 use crate::app::AppSystems;
 use crate::app::input::{Action, ActionPressed};
+use crate::app::match_state::NewMatch;
 use crate::app::playing::Replay;
 use crate::app::review_state::ReviewCommand;
 use crate::app::screen::Screen;
@@ -50,6 +51,7 @@ fn refresh(store: Res<SaveStore>, mut list: ResMut<FinishedGames>) {
 #[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
 fn history_input(
     mut commands: Commands,
+    mut new_match: MessageWriter<NewMatch>,
     mut focus: ResMut<MenuFocus>,
     mut actions: MessageReader<ActionPressed>,
     mut clicks: MessageReader<MenuClicked>,
@@ -88,7 +90,7 @@ fn history_input(
         let opened = load_finished(&store.0, &entry.key).map_err(|e| e.to_string()).and_then(|r| Replay::open(&r));
         match opened {
             Ok((current, replay)) => {
-                commands.insert_resource(current);
+                new_match.write(NewMatch(Box::new(current)));
                 commands.insert_resource(replay);
                 if to_review.contains(&i) {
                     review.write(ReviewCommand::Start);

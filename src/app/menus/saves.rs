@@ -6,6 +6,7 @@
 
 use crate::app::AppSystems;
 use crate::app::input::{Action, ActionPressed};
+use crate::app::match_state::NewMatch;
 use crate::app::playing::Replay;
 use crate::app::review_state::ReviewCommand;
 use crate::app::screen::Screen;
@@ -82,6 +83,7 @@ fn refresh(store: Res<SaveStore>, mut list: ResMut<SavesList>) {
 #[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or query
 fn saves_input(
     mut commands: Commands,
+    mut new_match: MessageWriter<NewMatch>,
     mut focus: ResMut<MenuFocus>,
     mut actions: MessageReader<ActionPressed>,
     mut clicks: MessageReader<MenuClicked>,
@@ -147,7 +149,7 @@ fn saves_input(
                 if action == SaveAction::Review {
                     review.write(ReviewCommand::Start);
                 }
-                commands.insert_resource(current);
+                new_match.write(NewMatch(Box::new(current)));
                 next.set(Screen::Playing);
                 return;
             }
@@ -169,6 +171,7 @@ fn import_name(store: &crate::save::Store, game: crate::games::GameKind) -> Stri
 /// does not read or replay changes nothing and says why in the panel.
 fn import_record(
     mut commands: Commands,
+    mut new_match: MessageWriter<NewMatch>,
     mut imports: MessageReader<ImportRecord>,
     mut store: ResMut<SaveStore>,
     mut list: ResMut<SavesList>,
@@ -186,7 +189,7 @@ fn import_record(
                     warn!("{e}");
                 }
                 list.import = None;
-                commands.insert_resource(current);
+                new_match.write(NewMatch(Box::new(current)));
                 commands.insert_resource(replay);
                 next.set(Screen::Playing);
                 return;

@@ -4,7 +4,7 @@
 use crate::ai::Level;
 use crate::app::input::ActionPressed;
 use crate::app::lesson_state::{BookWanted, LearnChoice, LessonBooks};
-use crate::app::match_state::CurrentMatch;
+use crate::app::match_state::{CurrentMatch, NewMatch};
 use crate::app::playing::{Replay, SetupRequested};
 use crate::app::screen::Screen;
 use crate::app::settings::CurrentSettings;
@@ -193,6 +193,7 @@ pub fn plugin(app: &mut App) {
 /// `stoneyard play --game X` opens that game's setup screen directly; `--load FILE` its replay.
 fn apply_launch(
     mut commands: Commands,
+    mut new_match: MessageWriter<NewMatch>,
     launch: Option<Res<Launch>>,
     mut setup: ResMut<SetupChoice>,
     mut next: ResMut<NextState<Screen>>,
@@ -202,7 +203,7 @@ fn apply_launch(
         // The record was checked when it was read; a failure here is still reported, not fatal.
         match Replay::open(record) {
             Ok((current, replay)) => {
-                commands.insert_resource(current);
+                new_match.write(NewMatch(Box::new(current)));
                 commands.insert_resource(replay);
                 next.set(Screen::Playing);
             }
@@ -252,7 +253,7 @@ fn lessons_offered(setup: Res<SetupChoice>, mut settings: ResMut<CurrentSettings
 
 #[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or message
 fn setup_input(
-    mut commands: Commands,
+    mut new_match: MessageWriter<NewMatch>,
     mut focus: ResMut<MenuFocus>,
     mut actions: MessageReader<ActionPressed>,
     mut clicks: MessageReader<MenuClicked>,
@@ -281,7 +282,7 @@ fn setup_input(
                 Ok(game) => {
                     let mut current = CurrentMatch::new(game);
                     current.players = setup.players;
-                    commands.insert_resource(current);
+                    new_match.write(NewMatch(Box::new(current)));
                     next.set(Screen::Playing);
                 }
                 Err(e) => setup.message = Some(e.to_string()),

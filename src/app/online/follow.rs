@@ -10,7 +10,7 @@ use super::seats::KeptSeats;
 use super::socket::Connection;
 use super::{FollowGame, FromServer, SocketOpened, ToServer};
 use crate::app::AppSystems;
-use crate::app::match_state::{CurrentMatch, MatchCommand};
+use crate::app::match_state::{CurrentMatch, MatchCommand, NewMatch};
 use crate::app::playing::{
     BoardAnimating, DecisionChosen, OnlineRequest, OnlineStatus, OpponentPresence, RematchOffer, Replay,
 };
@@ -63,7 +63,7 @@ pub fn plugin(app: &mut App) {
 
 /// Quick play found nobody and the player took the computer: a game at the offered level.
 fn play_the_computer_instead(
-    mut commands: Commands,
+    mut new_match: MessageWriter<NewMatch>,
     mut requests: MessageReader<super::PlayComputerInstead>,
     mut next: ResMut<NextState<Screen>>,
 ) {
@@ -73,7 +73,7 @@ fn play_the_computer_instead(
         Ok(start) => {
             let mut current = CurrentMatch::new(start);
             current.players = [None, Some(level)];
-            commands.insert_resource(current);
+            new_match.write(NewMatch(Box::new(current)));
             next.set(Screen::Playing);
         }
         Err(e) => error!("{} does not open: {e}", request.game.name()),
@@ -154,7 +154,7 @@ fn game_of(message: &ServerMessage) -> Option<&str> {
 /// Feeds the followed game's seat; opens the board when the game is known; follows a rematch.
 #[allow(clippy::too_many_arguments)] // a Bevy system: each parameter is one resource or message
 fn hear_server(
-    mut commands: Commands,
+    mut new_match: MessageWriter<NewMatch>,
     mut heard: MessageReader<FromServer>,
     mut opened: MessageReader<SocketOpened>,
     mut followed: ResMut<Followed>,
@@ -220,7 +220,7 @@ fn hear_server(
                     kept.keep(&mut store, KeptSeat { game: Some(current.position().kind()), ..k });
                 }
                 followed.told = current.len();
-                commands.insert_resource(current);
+                new_match.write(NewMatch(Box::new(current)));
                 followed.on_board = true;
             }
             Err(e) => warn!("online: the game cannot be shown: {e}"),
