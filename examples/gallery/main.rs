@@ -22,9 +22,9 @@ use std::path::PathBuf;
 use std::time::Duration;
 use stoneyard::app::testing::{
     Action, ActionPressed, AnalysisBoard, BoardCursor, BoardState, BoardZoom, BookWanted, CurrentMatch,
-    CurrentSettings, DecisionChosen, LearnChoice, LessonCommand, LobbyRow, MenuFocus, OnlineLobby, OnlinePlayer,
-    OnlineStatus, OnlineView, OpenGames, Replay, ReplayStep, ReviewCommand, ReviewShown, SaveStore, Screen, Secrecy,
-    SetupChoice, ShowRules,
+    CurrentSettings, DecisionChosen, LearnChoice, LessonCommand, LobbyRow, MatchCommand, MenuFocus, OnlineLobby,
+    OnlinePlayer, OnlineStatus, OnlineView, OpenGames, Replay, ReplayStep, ReviewCommand, ReviewShown, SaveStore,
+    Screen, Secrecy, SetupChoice, ShowRules,
 };
 use stoneyard::games::{DynGame, GameKind};
 use stoneyard::rules::{pick_index, seeded};
@@ -540,8 +540,10 @@ fn run(world: &mut World, scene: Scene, wait: u32, path: PathBuf) {
             }
         } else {
             if !world.resource::<Replay>().active {
-                let replay = Replay::of_current(&mut world.resource_mut::<CurrentMatch>());
+                let replay = Replay::of_current(world.resource::<CurrentMatch>());
                 world.insert_resource(replay);
+                // Nobody plays the game while it is replayed (as the game-over panel does it).
+                world.write_message(MatchCommand::Reseat([None, None]));
                 world.write_message(ReviewCommand::Start);
                 return;
             }

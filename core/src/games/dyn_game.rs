@@ -73,6 +73,8 @@ pub trait DynGame: Send + Sync {
     fn phase_end_check(&mut self) -> Effects;
     /// The board as the app draws it.
     fn board_view(&self) -> BoardView;
+    /// Each side's pieces on the board, by `Side::index` (`DrawBoard::pieces_on_board`).
+    fn pieces_on_board(&self) -> [u32; 2];
     /// Perft over atomic decisions from this position.
     fn perft(&self, depth: u32) -> u64;
     /// Random playouts from this position for about `seconds`, one thread, seeded.
@@ -224,6 +226,9 @@ impl<G: About> DynGame for G {
     }
     fn board_view(&self) -> BoardView {
         DrawBoard::board_view(self)
+    }
+    fn pieces_on_board(&self) -> [u32; 2] {
+        DrawBoard::pieces_on_board(self)
     }
     fn perft(&self, depth: u32) -> u64 {
         crate::rules::perft(self, depth)

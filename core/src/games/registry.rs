@@ -294,6 +294,23 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_pieces_a_game_counts_are_the_ones_its_picture_shows() {
+        use crate::rules::{Side, pick_index, seeded};
+        let mut rng = seeded(4);
+        for kind in GameKind::all() {
+            let mut game = kind.open(&kind.quick_pairs(), None).unwrap();
+            for _ in 0..40 {
+                assert_eq!(game.pieces_on_board(), game.board_view().pieces_of_each_side(), "{kind}");
+                let legal: Vec<String> = Side::BOTH.into_iter().flat_map(|s| game.legal_decisions(s)).collect();
+                if legal.is_empty() {
+                    break;
+                }
+                game.play_decision(&legal[pick_index(&mut rng, legal.len())]).unwrap();
+            }
+        }
+    }
+
+    #[test]
     fn slugs_parse_back_and_are_unique() {
         for k in GameKind::all() {
             assert_eq!(k.slug.parse::<GameKind>(), Ok(k));

@@ -1,41 +1,81 @@
-//! Practice positions where both sides commit at once (Hidden Intention): a commitment is worth
-//! the least it keeps against every commitment the opponent could have sealed (maximin: the
-//! learner cannot see the opponent's), and a position is kept when exactly one commitment keeps
-//! the most, at least one figure, whatever the opponent does.
+//! Practice positions where both sides commit at once (Hidden Intention, or any game whose
+//! sides seal their decisions in secret): a commitment is worth the least it keeps against every
+//! commitment the opponent could have sealed (maximin: the learner cannot see the opponent's),
+//! and a position is kept when exactly one commitment keeps the most, at least one piece,
+//! whatever the opponent does. Read through the game's own decisions (`DynGame`), so a new game
+//! with secret commitments needs nothing here.
 
 use super::verdict::Verdict;
 use crate::games::DynGame;
-use crate::games::hidden_intention::{Commitment, Position, Staged};
-use crate::rules::{Notation, Outcome, Rules, Side, Status, ToMove};
+use crate::rules::{Outcome, Side, Status, ToMove};
+use std::collections::HashSet;
 
-/// A game won counts more than any number of figures.
+/// A game won counts more than any number of pieces.
 const WON: i32 = 1000;
 
-/// What `learner`'s commitment `mine` against the opponent's `theirs` takes: the opponent's
-/// figures removed minus the learner's own (`±WON` when it ends the game).
-fn exchange(position: &Position, learner: Side, mine: &Commitment, theirs: &Commitment) -> i32 {
-    let opponent = learner.opponent();
-    let count = |p: &Position, side: Side| p.occupied_by(side).count_ones() as i32;
-    let mut after = position.clone();
-    for m in Staged::decisions(learner, mine).chain(Staged::decisions(opponent, theirs)) {
-        after.play_unchecked(&m);
+/// Every different complete commitment `side` can seal at `game`'s simultaneous node, each as its
+/// decisions in the order made (one commitment reached in two orders counts once), or `None`
+/// when that takes more than `cap` positions. A commitment is complete when the side has nothing
+/// more to decide at this node.
+fn commitments(game: &dyn DynGame, side: Side, cap: usize) -> Option<Vec<Vec<String>>> {
+    let mut found = Vec::new();
+    let mut seen = HashSet::new();
+    let mut stack = vec![(game.clone_box(), Vec::<String>::new())];
+    let mut visited = 0usize;
+    while let Some((position, made)) = stack.pop() {
+        let legal = if position.to_move() == Some(ToMove::Both) { position.legal_decisions(side) } else { Vec::new() };
+        if legal.is_empty() {
+            let mut key = made.clone();
+            key.sort();
+            if !made.is_empty() && seen.insert(key) {
+                found.push(made);
+            }
+            continue;
+        }
+        // Pushed last first, so the first decision offered is searched first.
+        for decision in legal.into_iter().rev() {
+            visited += 1;
+            if visited > cap {
+                return None;
+            }
+            let mut next = position.clone_box();
+            if next.play_decision(&decision).is_ok() {
+                let mut path = made.clone();
+                path.push(decision);
+                stack.push((next, path));
+            }
+        }
     }
-    match Rules::status(&after) {
-        Status::Over(Outcome::Winner(side)) => return if side == learner { WON } else { -WON },
-        Status::Over(_) => return 0,
-        Status::Ongoing => {}
-    }
-    // Both figures arrive unless both named the same square (it burns instead).
-    let placed = i32::from(mine.target != theirs.target);
-    let lost = |side: Side| count(position, side) + placed - count(&after, side);
-    lost(opponent) - lost(learner)
+    Some(found)
 }
 
-/// The learner's best commitment at `position`'s simultaneous node, judged by what it keeps
-/// against the opponent's every commitment; `None` when `cap` pairs are not enough to try them all.
-fn best_commitment(position: &Position, learner: Side, cap: usize) -> Result<Option<Verdict>, String> {
-    let mine = position.legal_commitments(learner);
-    let theirs = position.legal_commitments(learner.opponent());
+/// What `learner`'s commitment against the opponent's `theirs` takes, from `sealed` (the position
+/// with the learner's commitment made, `before` each side's pieces at the node): the opponent's
+/// pieces it removes minus the learner's own (`±WON` when it ends the game). Pieces placed by the
+/// commitments cancel out: both sides place alike (in Hidden Intention both figures arrive, or
+/// neither when both named the same square).
+fn exchange(sealed: &dyn DynGame, before: [u32; 2], learner: Side, theirs: &[String]) -> Result<i32, String> {
+    let mut after = sealed.clone_box();
+    for d in theirs {
+        after.play_decision(d).map_err(|e| format!("{d}: {e}"))?;
+    }
+    match after.status() {
+        Status::Over(Outcome::Winner(side)) => return Ok(if side == learner { WON } else { -WON }),
+        Status::Over(_) => return Ok(0),
+        Status::Ongoing => {}
+    }
+    let now = after.pieces_on_board();
+    let change = |side: Side| now[side.index()] as i32 - before[side.index()] as i32;
+    Ok(change(learner) - change(learner.opponent()))
+}
+
+/// The learner's best commitment at `game`'s simultaneous node, judged by what it keeps against
+/// the opponent's every commitment; `None` when `cap` pairs are not enough to try them all.
+fn best_commitment(game: &dyn DynGame, learner: Side, cap: usize) -> Result<Option<Verdict>, String> {
+    let (Some(mine), Some(theirs)) = (commitments(game, learner, cap), commitments(game, learner.opponent(), cap))
+    else {
+        return Ok(None);
+    };
     if mine.is_empty() || theirs.is_empty() {
         return Err("a side has no commitment".into());
     }
@@ -44,15 +84,19 @@ fn best_commitment(position: &Position, learner: Side, cap: usize) -> Result<Opt
     }
     // For each commitment: the least it keeps, and what it takes against the opponent's typical
     // commitment (the median: what it seems to take, before the refutation is found).
-    let outcomes: Vec<(i32, i32)> = mine
-        .iter()
-        .map(|c| {
-            let mut values: Vec<i32> = theirs.iter().map(|d| exchange(position, learner, c, d)).collect();
-            let middle = values.len() / 2;
-            let typical = *values.select_nth_unstable(middle).1;
-            (values.iter().copied().min().unwrap_or(i32::MIN), typical)
-        })
-        .collect();
+    let before = game.pieces_on_board();
+    let mut outcomes: Vec<(i32, i32)> = Vec::with_capacity(mine.len());
+    for c in &mine {
+        let mut sealed = game.clone_box();
+        for d in c {
+            sealed.play_decision(d).map_err(|e| format!("{d}: {e}"))?;
+        }
+        let mut values =
+            theirs.iter().map(|d| exchange(sealed.as_ref(), before, learner, d)).collect::<Result<Vec<i32>, _>>()?;
+        let middle = values.len() / 2;
+        let typical = *values.select_nth_unstable(middle).1;
+        outcomes.push((values.iter().copied().min().unwrap_or(i32::MIN), typical));
+    }
     let best = outcomes.iter().map(|&(low, _)| low).max().unwrap_or(i32::MIN);
     let keeping: Vec<usize> = (0..mine.len()).filter(|&i| outcomes[i].0 == best).collect();
     let [solution] = keeping[..] else {
@@ -64,27 +108,21 @@ fn best_commitment(position: &Position, learner: Side, cap: usize) -> Result<Opt
     // Tempting: the other commitments that take as much against a typical answer (and are
     // refuted by a good one).
     let tempting = (0..mine.len()).filter(|&i| i != solution && outcomes[i].1 >= best).count();
-    let decisions = Staged::decisions(learner, &mine[solution]).map(|m| position.format_move(&m)).collect();
     let wins = if best >= WON { None } else { Some(best) };
-    Ok(Some(Verdict { solution: decisions, wins, tempting, learner, choices: Some(mine.len()) }))
+    Ok(Some(Verdict { solution: mine[solution].clone(), wins, tempting, learner, choices: Some(mine.len()) }))
 }
 
-/// Whether `game` (Hidden Intention at the start of an attempt) has one commitment, of either
-/// side, that keeps the most whatever the other side commits: that side is the learner (White's
-/// when both have one).
+/// Whether `game` (at the start of a simultaneous node: nothing of either side's commitment
+/// chosen yet, as a position read from its text always is) has one commitment, of either side,
+/// that keeps the most whatever the other side commits: that side is the learner (the first
+/// side's when both have one).
 pub fn judge(game: &dyn DynGame, cap: usize) -> Result<Verdict, String> {
-    let Some(position) = game.as_any().downcast_ref::<Position>() else {
-        return Err("not a game of secret commitments".into());
-    };
-    if Rules::to_move(position) != Some(ToMove::Both) {
+    if game.to_move() != Some(ToMove::Both) {
         return Err("the sides do not commit at once here".into());
-    }
-    if Side::BOTH.iter().any(|&side| !position.staged(side).is_empty()) {
-        return Err("a commitment is already begun".into());
     }
     let mut why = String::new();
     for learner in Side::BOTH {
-        match best_commitment(position, learner, cap) {
+        match best_commitment(game, learner, cap) {
             Ok(Some(verdict)) => return Ok(verdict),
             Ok(None) => return Err("too many pairs of commitments to try".into()),
             Err(e) => why = e,
@@ -97,7 +135,32 @@ pub fn judge(game: &dyn DynGame, cap: usize) -> Result<Verdict, String> {
 mod tests {
     use super::*;
     use crate::games::GameKind;
+    use crate::games::hidden_intention::{Position, Staged};
     use crate::lessons::practice::PracticeBook;
+    use crate::rules::Notation;
+
+    fn book() -> PracticeBook {
+        ron::from_str(include_str!("../../../assets/practice/hidden-intention.ron")).expect("the book reads")
+    }
+
+    #[test]
+    fn the_commitments_read_through_the_games_decisions_are_the_games_own() {
+        for practice in book().positions.iter().take(4) {
+            let game = GameKind::named("hidden-intention").open(&practice.options, Some(&practice.position)).unwrap();
+            let position = game.as_any().downcast_ref::<Position>().unwrap();
+            for side in Side::BOTH {
+                let mut read = commitments(game.as_ref(), side, usize::MAX).unwrap();
+                let mut own: Vec<Vec<String>> = position
+                    .legal_commitments(side)
+                    .iter()
+                    .map(|c| Staged::decisions(side, c).map(|m| position.format_move(&m)).collect())
+                    .collect();
+                read.sort();
+                own.sort();
+                assert_eq!(read, own, "{} for {side:?}", practice.id);
+            }
+        }
+    }
 
     /// The learner's and the opponent's figures on the board.
     fn figures(game: &dyn DynGame, side: Side) -> i32 {
@@ -106,8 +169,7 @@ mod tests {
 
     #[test]
     fn each_solution_keeps_what_it_says_against_every_commitment_of_the_opponent() {
-        let book: PracticeBook =
-            ron::from_str(include_str!("../../../assets/practice/hidden-intention.ron")).expect("the book reads");
+        let book = book();
         // A position that wins figures and one that wins the game, played through the game's
         // own decisions (not the search's shortcut).
         let figures_won = book.positions.iter().find(|p| p.wins.is_some()).expect("a position winning figures");

@@ -181,6 +181,12 @@ pub struct Counter {
 pub trait DrawBoard {
     /// The game-neutral picture of this position.
     fn board_view(&self) -> BoardView;
+
+    /// Each side's pieces on the board, by `Side::index` (a stack counts its height): the
+    /// picture's, counted. A game that keeps the count at hand says it faster.
+    fn pieces_on_board(&self) -> [u32; 2] {
+        self.board_view().pieces_of_each_side()
+    }
 }
 
 /// The whole picture.
@@ -194,6 +200,20 @@ pub struct BoardView {
 }
 
 impl BoardView {
+    /// Each side's pieces in the picture, by `Side::index` (a stack counts its height).
+    pub fn pieces_of_each_side(&self) -> [u32; 2] {
+        let mut count = [0, 0];
+        for piece in self.cells.iter().filter_map(|c| c.piece) {
+            if let Some(owner) = piece.owner {
+                count[owner.index()] += match piece.shape {
+                    PieceShape::Stack { height } => u32::from(height),
+                    _ => 1,
+                };
+            }
+        }
+        count
+    }
+
     /// The space named `name` (`"c3"`), if the board has one.
     pub fn cell_named(&self, name: &str) -> Option<&CellView> {
         self.cells.iter().find(|c| c.name == name)

@@ -29,6 +29,10 @@ pub(super) fn drawn_facing(kind: Kind) -> Option<u8> {
 }
 
 impl DrawBoard for Position {
+    fn pieces_on_board(&self) -> [u32; 2] {
+        Side::BOTH.map(|side| self.occupied_by(side).count_ones())
+    }
+
     /// The game-neutral picture of the committed board (nothing of a sealed commitment shows).
     fn board_view(&self) -> BoardView {
         let influence = self.influence_map();
