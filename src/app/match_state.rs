@@ -6,9 +6,9 @@
 
 use crate::ai::Level;
 use crate::games::{DynGame, status_json};
-use crate::rules::{Outcome, Side, Status, ToMove};
+use crate::rules::{Side, ToMove};
 use crate::save::{GameRecord, Player, RecordedMove};
-use crate::session::{Happened, Match, Refusal, Stopped};
+use crate::session::{EndKind, Happened, Match, Refusal, Stopped};
 use bevy::prelude::*;
 
 /// A change of the match other than a chosen decision (those go through `DecisionChosen`), applied
@@ -335,31 +335,23 @@ impl CurrentMatch {
     /// Whose decision it is, in words.
     pub fn turn_text(&self) -> String {
         let g = self.position();
-        if self.session.resigned().is_some() {
-            return format!("Game over — {}", self.outcome_text());
-        }
         match (g.to_move(), self.acting_side()) {
-            (None, _) | (_, None) => format!("Game over — {}", outcome_text(g)),
+            (None, _) | (_, None) => format!("Game over — {}", self.outcome_text()),
             (Some(ToMove::Both), Some(s)) => format!("{} chooses in secret", side_label(g, s)),
             (Some(ToMove::One(_)), Some(s)) => format!("{} to move", side_label(g, s)),
         }
     }
 
-    /// "White resigns: Black wins", or the rules' result.
+    /// "White resigns: Black wins", "Black wins", "draw" ("ongoing" while the game goes on).
     pub fn outcome_text(&self) -> String {
-        if let Some((winner, _)) = self.ended_on_time() {
-            return match winner {
-                Some(side) => format!("{} wins", side_label(self.position(), side)),
-                None => "draw".to_string(),
-            };
-        }
-        match self.resigned() {
-            Some(side) => format!(
-                "{} resigns: {} wins",
-                side_label(self.position(), side),
-                side_label(self.position(), side.opponent())
-            ),
-            None => outcome_text(self.position()),
+        let Some(end) = self.session.end() else { return "ongoing".to_string() };
+        let label = |side: Side| side_label(self.position(), side);
+        match (end.how, end.winner) {
+            (EndKind::Resignation, Some(winner)) => {
+                format!("{} resigns: {} wins", label(winner.opponent()), label(winner))
+            }
+            (_, Some(winner)) => format!("{} wins", label(winner)),
+            (_, None) => "draw".to_string(),
         }
     }
 
@@ -402,15 +394,6 @@ pub fn side_label(game: &dyn DynGame, side: Side) -> String {
     game.kind().side_name(side).to_string()
 }
 
-/// "Black wins", "draw".
-pub fn outcome_text(game: &dyn DynGame) -> String {
-    match game.status() {
-        Status::Over(Outcome::Draw) => "draw".to_string(),
-        Status::Over(Outcome::Winner(s)) => format!("{} wins", side_label(game, s)),
-        Status::Ongoing => "ongoing".to_string(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -428,6 +411,9 @@ mod tests {
         assert_eq!(current.acting_side(), None);
         assert_eq!(current.ended_on_time(), Some((Some(Side::First), why.as_str())));
         assert_eq!(current.outcome_text(), "Black wins");
+        assert_eq!(current.turn_text(), "Game over — Black wins");
+        let end = current.session.end().unwrap();
+        assert_eq!((end.winner, end.how), (Some(Side::First), crate::session::EndKind::Time));
         let record = current.record();
         assert_eq!(record.result, Some(serde_json::json!({ "winner": "b", "reason": "time" })));
         assert!(current.apply(MatchCommand::Undo).is_err(), "the clock's ending is not taken back");

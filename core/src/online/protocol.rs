@@ -201,17 +201,8 @@ pub struct Ending {
     pub how: Option<EndKind>,
 }
 
-/// What ended a game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum EndKind {
-    /// The rules: the position is won, lost or drawn.
-    Rules,
-    /// A player resigned.
-    Resignation,
-    /// A player ran out of time, or left a live game and the opponent claimed it.
-    Time,
-}
+/// What ended a game (the match's own, on the wire as `"rules"`, `"resignation"`, `"time"`).
+pub use crate::session::EndKind;
 
 impl Ending {
     /// What ended the game: as the server said, or for an ending stored before it said so, as

@@ -16,7 +16,7 @@ pub use seating::Seating;
 pub use visibility::Viewer;
 
 use crate::games::{DynGame, GameError, GameKind, status_json};
-use crate::rules::{Effects, RecordMove, Side, Status, ToMove};
+use crate::rules::{Effects, Outcome, RecordMove, Side, Status, ToMove};
 use record::BookMark;
 use std::ops::Range;
 
@@ -119,6 +119,25 @@ pub enum Stopped {
     /// The clock ended it (a flag, a claim, a player gone): the winning seat (`None`: a draw),
     /// and why in words.
     OnTime { winner: Option<Side>, why: String },
+}
+
+/// What ended a match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EndKind {
+    /// The rules: the position is won, lost or drawn.
+    Rules,
+    /// A player resigned.
+    Resignation,
+    /// A player ran out of time, or left a live game and the opponent claimed it.
+    Time,
+}
+
+/// How a match ended: the side that won (`None`: a draw) and what ended it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MatchEnd {
+    pub winner: Option<Side>,
+    pub how: EndKind,
 }
 
 /// A decision of a loaded game that does not play, with its number (1-based).
@@ -369,25 +388,32 @@ impl Match {
         Side::BOTH.into_iter().find(|&seat| self.legal_for(seat).iter().any(|d| d == decision))
     }
 
-    /// The result: `"draw"` or `{"winner": side}` in the game's notation (a resignation says
-    /// so), `None` while the game goes on.
+    /// How the match ended, `None` while it goes on.
+    pub fn end(&self) -> Option<MatchEnd> {
+        let (winner, how) = match &self.stopped {
+            Some(Stopped::Resigned(seat)) => (Some(self.side_of(*seat).opponent()), EndKind::Resignation),
+            Some(Stopped::OnTime { winner, .. }) => (winner.map(|seat| self.side_of(seat)), EndKind::Time),
+            None => match self.position.status() {
+                Status::Ongoing => return None,
+                Status::Over(Outcome::Winner(side)) => (Some(side), EndKind::Rules),
+                Status::Over(Outcome::Draw) => (None, EndKind::Rules),
+            },
+        };
+        Some(MatchEnd { winner, how })
+    }
+
+    /// The result as records and the protocol write it: `"draw"` or `{"winner": side}` in the
+    /// game's notation (with the rules' own fields, or the reason a resignation or the clock
+    /// ended it), `None` while the game goes on.
     pub fn result(&self) -> Option<serde_json::Value> {
-        match &self.stopped {
-            Some(Stopped::Resigned(seat)) => {
-                let winner = self.side_of(*seat).opponent();
-                return Some(serde_json::json!({ "winner": self.position.side_name(winner), "reason": "resignation" }));
-            }
-            Some(Stopped::OnTime { winner: Some(seat), .. }) => {
-                let winner = self.side_of(*seat);
-                return Some(serde_json::json!({ "winner": self.position.side_name(winner), "reason": "time" }));
-            }
-            Some(Stopped::OnTime { winner: None, .. }) => return Some(serde_json::json!("draw")),
-            None => {}
-        }
-        match self.position.status() {
-            Status::Ongoing => None,
-            Status::Over(_) => Some(status_json(self.position.as_ref())),
-        }
+        let end = self.end()?;
+        let winner = end.winner.map(|side| self.position.side_name(side));
+        Some(match (end.how, winner) {
+            (EndKind::Rules, _) => status_json(self.position.as_ref()),
+            (_, None) => serde_json::json!("draw"),
+            (EndKind::Resignation, Some(winner)) => serde_json::json!({ "winner": winner, "reason": "resignation" }),
+            (EndKind::Time, Some(winner)) => serde_json::json!({ "winner": winner, "reason": "time" }),
+        })
     }
 
     /// The record's closed moves (the spec's tokens), grown one decision at a time.

@@ -5,7 +5,7 @@
 
 use super::*;
 use crate::games::GameKind;
-use crate::rules::{pick_index, seeded};
+use crate::rules::{Outcome, pick_index, seeded};
 
 fn quick(slug: &str) -> Match {
     let kind = GameKind::named(slug);
@@ -59,9 +59,10 @@ fn a_resignation_ends_the_match_and_undo_withdraws_it() {
     let result = m.result().unwrap();
     assert_eq!(result["winner"], serde_json::json!(m.position().side_name(Side::First)));
     assert_eq!(result["reason"], "resignation");
+    assert_eq!(m.end(), Some(MatchEnd { winner: Some(Side::First), how: EndKind::Resignation }));
     assert_eq!(m.resign(Side::First), Err(Refusal("the game is over".into())));
     assert_eq!(m.undo().unwrap(), Happened::ResignationWithdrawn);
-    assert!(!m.is_over());
+    assert!(!m.is_over() && m.end().is_none());
     assert_eq!(m.len(), 1, "withdrawing the resignation takes back no decision");
 }
 
@@ -81,6 +82,7 @@ fn the_clock_ends_the_match_for_good_and_its_result_is_the_match_s() {
     let result = m.result().unwrap();
     assert_eq!(result["winner"], serde_json::json!(m.position().side_name(Side::First)));
     assert_eq!(result["reason"], "time");
+    assert_eq!(m.end(), Some(MatchEnd { winner: Some(Side::First), how: EndKind::Time }));
     // Nothing takes it back or ends it again; a replay's jump keeps it.
     assert_eq!(m.undo(), Err(Refusal("the clock ended the game".into())));
     assert_eq!(m.resign(Side::Second), Err(Refusal("the game is over".into())));
@@ -90,6 +92,7 @@ fn the_clock_ends_the_match_for_good_and_its_result_is_the_match_s() {
     let mut drawn = quick("red-stone");
     drawn.end_on_time(None, "Black left the game".into()).unwrap();
     assert_eq!(drawn.result(), Some(serde_json::json!("draw")));
+    assert_eq!(drawn.end(), Some(MatchEnd { winner: None, how: EndKind::Time }));
 }
 
 #[test]
@@ -232,4 +235,21 @@ fn loading_replays_every_decision_and_names_the_first_bad_one() {
     bad[3].0 = "nonsense";
     let err = Match::load(m.start().clone_box(), bad).err().unwrap();
     assert_eq!((err.index, err.decision.as_str()), (4, "nonsense"), "{err}");
+}
+
+#[test]
+fn a_match_the_rules_ended_says_who_won_by_them() {
+    let mut m = quick("tic-tac-toe");
+    while !m.is_over() {
+        assert_eq!(m.end(), None);
+        let seat = Side::BOTH.into_iter().find(|&s| !m.legal_for(s).is_empty()).unwrap();
+        let d = m.legal_for(seat)[0].clone();
+        m.decide(seat, &d, 0).unwrap();
+    }
+    let winner = match m.position().status() {
+        Status::Over(Outcome::Winner(side)) => Some(side),
+        _ => None,
+    };
+    assert_eq!(m.end(), Some(MatchEnd { winner, how: EndKind::Rules }));
+    assert_eq!(m.result(), Some(status_json(m.position())));
 }
